@@ -1,0 +1,14 @@
+/** One `glimpse` subcommand. `run` returns the exit code: 0 ok, 1 failure (JSON error on stderr), 2 usage. */
+export interface Command {
+  name: string;
+  /** One line for the command list. */
+  summary: string;
+  /** Full help text: every flag explained. */
+  usage: string;
+  run(args: string[]): Promise<number>;
+}
+
+/** Thrown by argument parsing; main prints the message and the command's usage, exit 2. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}

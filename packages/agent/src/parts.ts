@@ -1,0 +1,71 @@
+/**
+ * The one contract of glimpse's agent shell: what a tool result and a conversation are made of.
+ * Serializers read only these types; media in them has always been through `@glimpse/media`.
+ */
+
+/** Plain text. */
+export interface TextPart {
+  type: 'text';
+  text: string;
+}
+
+/** An image, base64 without a data-URL prefix, already fitted to the route's limits. */
+export interface ImagePart {
+  type: 'image';
+  mediaType: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
+  data: string;
+  /** Pixel size as sent; serializers and token estimates use it, providers never see it. */
+  width?: number;
+  height?: number;
+}
+
+/** A PDF, base64 without prefix. Only PDFs are documents. */
+export interface DocumentPart {
+  type: 'document';
+  mediaType: 'application/pdf';
+  data: string;
+  filename?: string;
+  pages?: number;
+}
+
+export type MediaPart = ImagePart | DocumentPart;
+export type Part = TextPart | MediaPart;
+
+/** A turn written by the person. */
+export interface UserMessage {
+  role: 'user';
+  parts: Part[];
+}
+
+/** One call the model asked for; `id` pairs it with its result. */
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+/** A model turn: text, then any tool calls (in the order the model made them). */
+export interface AssistantMessage {
+  role: 'assistant';
+  text: string;
+  toolCalls: ToolCall[];
+}
+
+/** The result of one tool call. Its parts may hold media; each serializer places them where its provider allows. */
+export interface ToolResultMessage {
+  role: 'toolResult';
+  toolCallId: string;
+  toolName: string;
+  parts: Part[];
+  isError: boolean;
+}
+
+export type Message = UserMessage | AssistantMessage | ToolResultMessage;
+
+/** A tool as offered to a model: serializers turn this into each provider's tool definition. */
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments object. */
+  parameters: Record<string, unknown>;
+}

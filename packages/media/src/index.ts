@@ -1,0 +1,11 @@
+// The runtime-neutral core. Runtime entries (entries/*.ts) register a WASM loader and re-export this.
+export { detect } from './detect.js';
+export { probe } from './probe.js';
+export { process } from './process.js';
+export { MediaError, isMediaError } from './errors.js';
+export type { MediaErrorCode } from './errors.js';
+export { PRESETS, PRESET_NAMES, isPresetName } from './presets.js';
+export type { Preset, PresetName } from './presets.js';
+export { setWasmLoader } from './wasm.js';
+export type { WasmLoader, WasmModuleName } from './wasm.js';
+export type * from './types.js';

@@ -1,0 +1,32 @@
+// Builds the Node bundles that `npm install` needs (run by the root `prepare` script):
+// the media core's Node entry, the agent library and the `glimpse` CLI.
+// npm dependencies stay external; the workspace packages are bundled from their TypeScript sources.
+import { build } from 'esbuild';
+
+/** Keeps every bare import external except our own workspace packages. */
+const externalDependencies = {
+  name: 'external-dependencies',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.path.startsWith('@glimpse/')) return undefined;
+      return { path: args.path, external: true };
+    });
+  },
+};
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  conditions: ['source'],
+  plugins: [externalDependencies],
+  logLevel: 'warning',
+  sourcemap: true,
+};
+
+await Promise.all([
+  build({ ...common, entryPoints: ['packages/media/src/entries/node.ts'], outfile: 'packages/media/dist/node.js' }),
+  build({ ...common, entryPoints: ['packages/agent/src/index.ts'], outfile: 'packages/agent/dist/index.js' }),
+  build({ ...common, entryPoints: ['packages/agent/src/cli.ts'], outfile: 'packages/agent/dist/cli.js' }),
+]);
