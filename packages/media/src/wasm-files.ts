@@ -8,5 +8,6 @@ export const WASM_FILES: Readonly<Record<WasmModuleName, string>> = {
   webp_dec: '@jsquash/webp/codec/dec/webp_dec.wasm',
   webp_enc: '@jsquash/webp/codec/enc/webp_enc.wasm',
   webp_enc_simd: '@jsquash/webp/codec/enc/webp_enc_simd.wasm',
+  resize: '@glimpse/media/wasm/resize.wasm',
   resvg: '@resvg/resvg-wasm/index_bg.wasm',
 };

@@ -12,6 +12,7 @@ export type WasmModuleName =
   | 'webp_dec'
   | 'webp_enc'
   | 'webp_enc_simd'
+  | 'resize'
   | 'resvg';
 
 export type WasmLoader = (name: WasmModuleName) => Promise<WebAssembly.Module>;

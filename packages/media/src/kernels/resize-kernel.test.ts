@@ -1,0 +1,91 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import sharp from 'sharp';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Raster } from '../types.js';
+import { setWasmLoader } from '../wasm.js';
+import { WASM_FILES } from '../wasm-files.js';
+import { resizeWithKernel } from './resize-kernel.js';
+
+const require = createRequire(import.meta.url);
+
+beforeAll(() => {
+  setWasmLoader(async (name) => WebAssembly.compile(await readFile(require.resolve(WASM_FILES[name]))));
+});
+
+function raster(width: number, height: number, pixel: (x: number, y: number) => [number, number, number, number]): Raster {
+  const data = new Uint8Array(width * height * 4);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) data.set(pixel(x, y), (y * width + x) * 4);
+  }
+  return { data, width, height };
+}
+
+/** A photo-like test card: smooth gradients, a hard-edged disc and mild deterministic grain. */
+function testCard(width: number, height: number): Raster {
+  let seed = 12345;
+  const grain = () => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 24) / 32 - 4;
+  return raster(width, height, (x, y) => {
+    const inDisc = (x - width / 2) ** 2 + (y - height / 2) ** 2 < (height / 3) ** 2;
+    const r = inDisc ? 220 : (x / width) * 255;
+    const g = inDisc ? 40 : (y / height) * 255;
+    const b = 128 + 100 * Math.sin(x / 37) * Math.cos(y / 23);
+    const byte = (v: number) => Math.max(0, Math.min(255, Math.round(v)));
+    return [byte(r + grain()), byte(g + grain()), byte(b + grain()), 255];
+  });
+}
+
+function psnr(a: Uint8Array, b: Uint8Array): number {
+  let squared = 0;
+  let count = 0;
+  for (let i = 0; i < a.length; i++) {
+    if (i % 4 === 3) continue;
+    squared += ((a[i] ?? 0) - (b[i] ?? 0)) ** 2;
+    count++;
+  }
+  return 10 * Math.log10((255 * 255) / (squared / count));
+}
+
+describe('resizeWithKernel', () => {
+  it('keeps a flat colour exactly flat, at every size and factor', async () => {
+    const flat = raster(403, 301, () => [12, 200, 99, 255]);
+    for (const [w, h] of [[200, 150], [61, 45], [17, 3], [1, 1], [403, 150], [500, 400]] as const) {
+      const out = await resizeWithKernel(flat, w, h, false);
+      expect([out.width, out.height, out.data.length]).toEqual([w, h, w * h * 4]);
+      expect(out.data.every((v, i) => v === [12, 200, 99, 255][i % 4])).toBe(true);
+    }
+  });
+
+  it('matches sharp’s Lanczos-3 on a photo-like image within 35 dB, with the box pre-shrink engaged', async () => {
+    const card = testCard(1600, 1200);
+    for (const [w, h] of [[800, 600], [333, 250], [120, 90]] as const) {
+      const ours = await resizeWithKernel(card, w, h, false);
+      const reference = await sharp(card.data, { raw: { width: card.width, height: card.height, channels: 4 } })
+        .resize(w, h, { kernel: 'lanczos3', fit: 'fill' })
+        .raw()
+        .toBuffer();
+      expect(psnr(ours.data, new Uint8Array(reference))).toBeGreaterThan(35);
+    }
+  });
+
+  it('does not bleed the colour of transparent pixels into visible ones', async () => {
+    // Left half: fully transparent "red" (garbage colour); right half: opaque blue.
+    const half = raster(64, 8, (x) => (x < 32 ? [255, 0, 0, 0] : [0, 0, 255, 255]));
+    const out = await resizeWithKernel(half, 16, 2, true);
+    for (let x = 0; x < 16; x++) {
+      const i = x * 4;
+      if ((out.data[i + 3] ?? 0) > 0) expect(out.data[i]).toBeLessThan(8);
+    }
+    expect(out.data[15 * 4 + 3]).toBe(255);
+    expect(out.data[3]).toBe(0);
+  });
+
+  it('returns a raster that owns its buffer, for tiny and enlarging sizes too', async () => {
+    const card = testCard(7, 5);
+    for (const [w, h] of [[3, 2], [1, 1], [14, 10]] as const) {
+      const out = await resizeWithKernel(card, w, h, true);
+      expect(out.data.buffer.byteLength).toBe(w * h * 4);
+      expect(out.data.byteOffset).toBe(0);
+    }
+  });
+});
