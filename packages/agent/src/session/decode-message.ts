@@ -1,0 +1,115 @@
+import type { DocumentPart, ImagePart, Message, Part, ToolCall } from '../parts.js';
+import { sha256OfBase64 } from './content-address.js';
+
+/** A line whose JSON does not have the shape of an entry; the parser adds the line number. */
+export class EntryShapeError extends Error {
+  override name = 'EntryShapeError';
+}
+
+const IMAGE_TYPES: readonly ImagePart['mediaType'][] = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+/**
+ * Validates one logged message and maps it back to the part model. `media` holds the bytes of
+ * content-addressed parts seen on earlier lines (sha256 → base64); new ones are verified and added.
+ */
+export function decodeMessage(value: unknown, media: Map<string, string>): Message {
+  const record = object(value, 'message');
+  const role = record.role;
+  switch (role) {
+    case 'user':
+      return { role: 'user', parts: parts(record.content, media) };
+    case 'assistant':
+      return { role: 'assistant', text: string(record.text, 'assistant text'), toolCalls: toolCalls(record.toolCalls) };
+    case 'toolResult':
+      return {
+        role: 'toolResult',
+        toolCallId: string(record.toolCallId, 'toolCallId'),
+        toolName: string(record.toolName, 'toolName'),
+        parts: parts(record.content, media),
+        isError: boolean(record.isError, 'isError'),
+      };
+    default:
+      throw new EntryShapeError(`unknown message role ${JSON.stringify(role)}`);
+  }
+}
+
+function toolCalls(value: unknown): ToolCall[] {
+  if (!Array.isArray(value)) throw new EntryShapeError('assistant toolCalls is not an array');
+  return value.map((item) => {
+    const call = object(item, 'tool call');
+    return { id: string(call.id, 'tool call id'), name: string(call.name, 'tool call name'), arguments: object(call.arguments, 'tool call arguments') };
+  });
+}
+
+function parts(value: unknown, media: Map<string, string>): Part[] {
+  if (!Array.isArray(value)) throw new EntryShapeError('message content is not an array');
+  return value.map((item) => part(item, media));
+}
+
+function part(value: unknown, media: Map<string, string>): Part {
+  const record = object(value, 'part');
+  switch (record.type) {
+    case 'text':
+      return { type: 'text', text: string(record.text, 'text') };
+    case 'image': {
+      const mimeType = record.mimeType;
+      const mediaType = IMAGE_TYPES.find((type) => type === mimeType);
+      if (mediaType === undefined) throw new EntryShapeError(`image mimeType ${JSON.stringify(mimeType)} is not png, jpeg, gif or webp`);
+      const image: ImagePart = { type: 'image', mediaType, data: mediaData(record, media) };
+      if (record.width !== undefined) image.width = positiveInteger(record.width, 'image width');
+      if (record.height !== undefined) image.height = positiveInteger(record.height, 'image height');
+      return image;
+    }
+    case 'document': {
+      if (record.mimeType !== 'application/pdf') throw new EntryShapeError(`document mimeType ${JSON.stringify(record.mimeType)} is not application/pdf`);
+      const document: DocumentPart = { type: 'document', mediaType: 'application/pdf', data: mediaData(record, media) };
+      if (record.filename !== undefined) document.filename = string(record.filename, 'document filename');
+      if (record.pages !== undefined) document.pages = positiveInteger(record.pages, 'document pages');
+      return document;
+    }
+    default:
+      throw new EntryShapeError(`unknown part type ${JSON.stringify(record.type)}`);
+  }
+}
+
+/** Inline base64, or the bytes an earlier line stored under `sha256`. */
+function mediaData(record: Record<string, unknown>, media: Map<string, string>): string {
+  const sha256 = record.sha256 === undefined ? undefined : string(record.sha256, 'sha256');
+  if (sha256 !== undefined && !SHA256_HEX.test(sha256)) throw new EntryShapeError(`sha256 ${JSON.stringify(sha256)} is not 64 lowercase hex digits`);
+  if (record.data === undefined) {
+    if (sha256 === undefined) throw new EntryShapeError(`${String(record.type)} part has neither data nor sha256`);
+    const stored = media.get(sha256);
+    if (stored === undefined) throw new EntryShapeError(`${String(record.type)} part refers to sha256 ${sha256}, which no earlier line stores`);
+    return stored;
+  }
+  const data = string(record.data, 'media data');
+  if (data.length % 4 !== 0 || !BASE64.test(data)) throw new EntryShapeError(`${String(record.type)} data is not base64`);
+  if (sha256 !== undefined) {
+    const actual = sha256OfBase64(data);
+    if (actual !== sha256) throw new EntryShapeError(`${String(record.type)} data hashes to ${actual}, not the sha256 ${sha256} it claims`);
+    media.set(sha256, data);
+  }
+  return data;
+}
+
+export function object(value: unknown, what: string): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new EntryShapeError(`${what} is not a JSON object`);
+  return value as Record<string, unknown>;
+}
+
+function string(value: unknown, what: string): string {
+  if (typeof value !== 'string') throw new EntryShapeError(`${what} is not a string`);
+  return value;
+}
+
+function boolean(value: unknown, what: string): boolean {
+  if (typeof value !== 'boolean') throw new EntryShapeError(`${what} is not true or false`);
+  return value;
+}
+
+function positiveInteger(value: unknown, what: string): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) throw new EntryShapeError(`${what} is not a positive integer`);
+  return value;
+}

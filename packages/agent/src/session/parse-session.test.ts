@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { parseSession } from './parse-session.js';
+
+const header = JSON.stringify({ type: 'header', format: 'glimpse-session', version: 1, created: '2026-01-01T00:00:00.000Z', app: {} });
+const user = (text: string) => JSON.stringify({ type: 'message', at: '2026-01-01T00:00:01.000Z', message: { role: 'user', content: [{ type: 'text', text }] } });
+const bytes = (text: string) => new TextEncoder().encode(text);
+
+describe('parseSession', () => {
+  it('drops and reports a torn last line at every cut point', () => {
+    const committed = `${header}\n${user('a')}\n`;
+    const last = `${user('b')}\n`;
+    for (let cut = 0; cut < last.length; cut++) {
+      const loaded = parseSession(bytes(committed + last.slice(0, cut)));
+      expect(loaded.messages).toHaveLength(1);
+      expect(loaded.committedBytes).toBe(bytes(committed).length);
+      expect(loaded.tornTail).toEqual(cut === 0 ? undefined : { line: 3, bytes: cut });
+    }
+    expect(parseSession(bytes(committed + last)).messages).toHaveLength(2);
+  });
+
+  it('names the line of any committed bad line', () => {
+    const cases: [string, RegExp][] = [
+      [`${header}\n${user('a')}\n{"type":"message"\n${user('c')}\n`, /line 3: not valid JSON/],
+      [`${header}\n\n${user('c')}\n`, /line 2: empty line/],
+      [`${header}\n${user('a')}\n{"type":"message","at":"x","message":{"role":"robot"}}\n`, /line 3: unknown message role "robot"/],
+      [`${header}\n{"type":"message","at":"x","message":{"role":"user","content":[{"type":"image","data":"AAAA","mimeType":"image/tiff"}]}}\n`, /line 2: image mimeType "image\/tiff"/],
+      [`${header}\n{"type":"message","at":"x","message":{"role":"user","content":[{"type":"image","mimeType":"image/png","sha256":"${'a'.repeat(64)}"}]}}\n`, /line 2: .*no earlier line stores/],
+      [`${header}\n{"type":"message","at":"x","message":{"role":"user","content":[{"type":"image","data":"AAAA","mimeType":"image/png","sha256":"${'a'.repeat(64)}"}]}}\n`, /line 2: image data hashes to/],
+      [`${header}\n{"type":"message","at":"x","message":{"role":"user","content":[{"type":"image","data":"not base64!","mimeType":"image/png"}]}}\n`, /line 2: image data is not base64/],
+      [`{"type":"header"}\n`, /line 1: not a glimpse session header/],
+      [``, /line 1: not a glimpse session: the header is missing/],
+    ];
+    for (const [text, message] of cases) {
+      expect(() => parseSession(bytes(text))).toThrowError(message);
+    }
+  });
+
+  it('a bad line in the middle is corruption even when the tail is torn', () => {
+    expect(() => parseSession(bytes(`${header}\nnope\n${user('b').slice(0, 10)}`))).toThrowError(/line 2/);
+  });
+
+  it('refuses logs from a newer format version', () => {
+    const newer = JSON.stringify({ type: 'header', format: 'glimpse-session', version: 99, created: 'x', app: {} });
+    expect(() => parseSession(bytes(`${newer}\n`))).toThrowError(expect.objectContaining({ code: 'E_SESSION_VERSION', line: 1 }));
+  });
+});

@@ -1,0 +1,22 @@
+/** Stable codes of session errors; the CLI prints them as `{"error":{"code", "message"}}`. */
+export type SessionErrorCode =
+  | 'E_SESSION_CORRUPT' // a committed line is not a valid entry (its 1-based number is in `line`)
+  | 'E_SESSION_VERSION' // the log was written by a newer format version
+  | 'E_SESSION_CLOSED'; // the writer was closed, or an earlier write failed
+
+/** The one error type of the session log. `line` names the offending line when there is one. */
+export class SessionError extends Error {
+  readonly code: SessionErrorCode;
+  readonly line: number | undefined;
+
+  constructor(code: SessionErrorCode, message: string, line?: number, options?: { cause?: unknown }) {
+    super(line === undefined ? message : `line ${line}: ${message}`, options);
+    this.name = 'SessionError';
+    this.code = code;
+    this.line = line;
+  }
+}
+
+export function isSessionError(error: unknown): error is SessionError {
+  return error instanceof SessionError;
+}
