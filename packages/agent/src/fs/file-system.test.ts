@@ -1,0 +1,173 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isFileError } from './file-error.js';
+import type { FileSystem } from './file-system.js';
+import { MemoryFileSystem } from './memory-file-system.js';
+import { nodeFileSystem } from './node-file-system.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'glimpse-fs-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function failure(promise: Promise<unknown>) {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!isFileError(error)) throw new Error(`expected a FileError, got ${String(error)}`);
+  return error;
+}
+
+/** A stream source that announces `size` bytes but delivers `chunks` chunks of `chunkSize`, counting what was pulled. */
+function lyingSource(size: number, chunkSize: number, chunks: number) {
+  const pulled = { chunks: 0 };
+  return {
+    pulled,
+    source: {
+      size,
+      stream: () =>
+        new ReadableStream<Uint8Array>({
+          pull(controller) {
+            if (pulled.chunks === chunks) return controller.close();
+            pulled.chunks++;
+            controller.enqueue(new Uint8Array(chunkSize).fill(65));
+          },
+        }),
+    },
+  };
+}
+
+describe('node file system', () => {
+  it('reads a file under the cap', async () => {
+    await writeFile(join(dir, 'a.txt'), 'hello');
+    const bytes = await nodeFileSystem.readBytes(join(dir, 'a.txt'), { maxBytes: 5 });
+    expect(new TextDecoder().decode(bytes)).toBe('hello');
+  });
+
+  it('refuses a file stat reports too big, naming size and cap', async () => {
+    await writeFile(join(dir, 'big.bin'), new Uint8Array(10_001));
+    const error = await failure(nodeFileSystem.readBytes(join(dir, 'big.bin'), { maxBytes: 10_000 }));
+    expect(error.code).toBe('E_FILE_TOO_LARGE');
+    expect(error.details).toMatchObject({ size: 10_001, maxBytes: 10_000 });
+    expect(error.message).toContain('10001 bytes');
+  });
+
+  it('stops a stream that grows past the cap after stat (a FIFO: stat says 0 bytes)', async () => {
+    const fifo = join(dir, 'growing.fifo');
+    execFileSync('mkfifo', [fifo]);
+    // A writer that would push 50 MB; the reader must stop one chunk past the 100 KB cap.
+    const writer = spawn(process.execPath, ['-e', `const fs=require('fs');const fd=fs.openSync(${JSON.stringify(fifo)},'w');const b=Buffer.alloc(65536,66);try{for(let i=0;i<800;i++)fs.writeSync(fd,b)}catch{}`]);
+    const error = await failure(nodeFileSystem.readBytes(fifo, { maxBytes: 100_000 }));
+    writer.kill();
+    expect(error.code).toBe('E_FILE_TOO_LARGE');
+    expect(error.details.sizeAtLeast).toBe(100_001);
+    expect(error.details.maxBytes).toBe(100_000);
+  });
+
+  it('honours an abort signal, before and during the read', async () => {
+    await writeFile(join(dir, 'b.txt'), 'x');
+    const before = await failure(nodeFileSystem.readBytes(join(dir, 'b.txt'), { maxBytes: 10, signal: AbortSignal.abort() }));
+    expect(before.code).toBe('E_ABORTED');
+
+    const fifo = join(dir, 'slow.fifo');
+    execFileSync('mkfifo', [fifo]);
+    // The writer sends one chunk then stalls: only the abort can end the read.
+    const writer = spawn(process.execPath, ['-e', `const fs=require('fs');const fd=fs.openSync(${JSON.stringify(fifo)},'w');fs.writeSync(fd,'first');setTimeout(()=>{},30000)`]);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 200);
+    const during = await failure(nodeFileSystem.readBytes(fifo, { maxBytes: 1_000_000, signal: controller.signal }));
+    writer.kill();
+    expect(during.code).toBe('E_ABORTED');
+  });
+
+  it('maps missing files and directories to stable codes', async () => {
+    expect((await failure(nodeFileSystem.readBytes(join(dir, 'nope'), { maxBytes: 10 }))).code).toBe('E_FILE_NOT_FOUND');
+    expect((await failure(nodeFileSystem.readBytes(dir, { maxBytes: 10 }))).code).toBe('E_NOT_A_FILE');
+    expect((await failure(nodeFileSystem.stat(join(dir, 'nope')))).code).toBe('E_FILE_NOT_FOUND');
+  });
+});
+
+describe('memory file system', () => {
+  it('refuses from the announced size without pulling a chunk', async () => {
+    const { source, pulled } = lyingSource(5_000, 1000, 5);
+    const fs = new MemoryFileSystem({ files: { '/big.bin': source } });
+    const error = await failure(fs.readBytes('/big.bin', { maxBytes: 4_999 }));
+    expect(error.code).toBe('E_FILE_TOO_LARGE');
+    expect(error.details).toMatchObject({ size: 5_000 });
+    expect(pulled.chunks).toBe(0);
+  });
+
+  it('catches a source that delivers more than it announced, and stops pulling', async () => {
+    const { source, pulled } = lyingSource(10, 1000, 1_000_000);
+    const fs = new MemoryFileSystem({ files: { '/grows.bin': source } });
+    const error = await failure(fs.readBytes('/grows.bin', { maxBytes: 2_500 }));
+    expect(error.code).toBe('E_FILE_TOO_LARGE');
+    expect(error.details.sizeAtLeast).toBe(3_000);
+    expect(pulled.chunks).toBeLessThanOrEqual(4); // one chunk past the cap, plus the stream's own read-ahead
+  });
+
+  it('reads Blobs (browser File objects) and Uint8Arrays', async () => {
+    const fs = new MemoryFileSystem({ files: { '/a.txt': new Blob(['blob text']), '/b.bin': new Uint8Array([1, 2, 3]) } });
+    expect(new TextDecoder().decode(await fs.readBytes('/a.txt', { maxBytes: 100 }))).toBe('blob text');
+    expect([...(await fs.readBytes('/b.bin', { maxBytes: 3 }))]).toEqual([1, 2, 3]);
+    expect((await failure(fs.readBytes('/a.txt', { maxBytes: 3 }))).code).toBe('E_FILE_TOO_LARGE');
+  });
+
+  it('aborts a read that is waiting on a source that never answers', async () => {
+    const fs = new MemoryFileSystem({ files: { '/stuck': { stream: () => new ReadableStream<Uint8Array>({ pull: () => new Promise(() => {}) }) } } });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    expect((await failure(fs.readBytes('/stuck', { maxBytes: 100, signal: controller.signal }))).code).toBe('E_ABORTED');
+  });
+
+  it('lists directories and follows symlinks to real paths', async () => {
+    const fs = new MemoryFileSystem({ files: { '/root/a.txt': new Uint8Array(1), '/root/sub/b.txt': new Uint8Array(2) }, symlinks: { '/root/link': '/etc' } });
+    expect(await fs.readDirectory('/root')).toEqual(['a.txt', 'link', 'sub']);
+    expect(await fs.realPath('/root/sub/../a.txt')).toBe('/root/a.txt');
+    expect((await failure(fs.realPath('/root/link/passwd'))).code).toBe('E_FILE_NOT_FOUND');
+  });
+});
+
+describe('deno file system', () => {
+  it('reads bounded and reports stable codes under a real Deno', async () => {
+    const deno = join(process.cwd(), 'node_modules/.bin/deno');
+    const script = join(dir, 'deno-check.mjs');
+    await build({
+      stdin: {
+        contents: `
+          import { denoFileSystem } from './packages/agent/src/fs/deno-file-system.ts';
+          const fs = denoFileSystem();
+          const dir = Deno.args[0];
+          await Deno.writeTextFile(dir + '/d.txt', 'deno bytes');
+          const out = {};
+          out.text = new TextDecoder().decode(await fs.readBytes(dir + '/d.txt', { maxBytes: 100 }));
+          out.tooLarge = await fs.readBytes(dir + '/d.txt', { maxBytes: 3 }).catch((e) => e.code);
+          out.missing = await fs.readBytes(dir + '/missing', { maxBytes: 3 }).catch((e) => e.code);
+          out.directory = await fs.readBytes(dir, { maxBytes: 3 }).catch((e) => e.code);
+          out.aborted = await fs.readBytes(dir + '/d.txt', { maxBytes: 100, signal: AbortSignal.abort() }).catch((e) => e.code);
+          out.listed = (await fs.readDirectory(dir)).includes('d.txt');
+          console.log(JSON.stringify(out));`,
+        resolveDir: process.cwd(),
+        loader: 'ts',
+      },
+      bundle: true,
+      format: 'esm',
+      outfile: script,
+      logLevel: 'silent',
+    });
+    const output = execFileSync(deno, ['run', '--allow-read', '--allow-write', script, dir], { encoding: 'utf8' });
+    expect(JSON.parse(output)).toEqual({ text: 'deno bytes', tooLarge: 'E_FILE_TOO_LARGE', missing: 'E_FILE_NOT_FOUND', directory: 'E_NOT_A_FILE', aborted: 'E_ABORTED', listed: true });
+  });
+});
+
+// Keeps the interface honest: every implementation is a FileSystem.
+const implementations: FileSystem[] = [nodeFileSystem, new MemoryFileSystem()];
+void implementations;

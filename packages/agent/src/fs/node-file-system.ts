@@ -1,0 +1,85 @@
+import { open, readdir, realpath, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { FileError, aborted, fileTooLarge } from './file-error.js';
+import type { FileStat, FileSystem, ReadBytesOptions } from './file-system.js';
+import { concatChunks } from './read-stream-bounded.js';
+
+/** Maps Node's errno codes to the seam's stable codes. */
+function fromNodeError(error: unknown, target: string): unknown {
+  const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
+  switch (code) {
+    case 'ENOENT':
+    case 'ENOTDIR':
+      return new FileError('E_FILE_NOT_FOUND', `No file at ${target}.`, { path: target }, { cause: error });
+    case 'EISDIR':
+      return new FileError('E_NOT_A_FILE', `${target} is a directory, not a file.`, { path: target }, { cause: error });
+    case 'EACCES':
+    case 'EPERM':
+      return new FileError('E_PERMISSION_DENIED', `Permission denied for ${target}.`, { path: target }, { cause: error });
+    case 'ABORT_ERR':
+      return aborted(target, error);
+    default:
+      return error;
+  }
+}
+
+/** Chunk size of the streaming read. */
+const CHUNK_BYTES = 64 * 1024;
+
+async function readBytes(target: string, { maxBytes, signal }: ReadBytesOptions): Promise<Uint8Array> {
+  if (signal?.aborted) throw aborted(target, signal.reason);
+  const handle = await open(target, 'r').catch((error: unknown) => Promise.reject(fromNodeError(error, target)));
+  // A pending read on a pipe can block until the writer sends more; an abort must not wait for it.
+  let onAbort: (() => void) | undefined;
+  const abortion = new Promise<never>((_, reject) => {
+    onAbort = () => reject(aborted(target, signal?.reason));
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+  abortion.catch(() => undefined);
+  let closeLater = false;
+  try {
+    const info = await handle.stat();
+    if (info.isDirectory()) throw new FileError('E_NOT_A_FILE', `${target} is a directory, not a file.`, { path: target });
+    // Regular files know their size: refuse before reading a byte. Pipes and devices report 0 and are caught below.
+    if (info.isFile() && info.size > maxBytes) throw fileTooLarge(target, { exact: info.size }, maxBytes);
+    const chunks: Uint8Array[] = [];
+    let total = 0;
+    for (;;) {
+      // Never ask for more than one byte past the cap: that byte is the proof the file is too large.
+      const buffer = new Uint8Array(Math.min(CHUNK_BYTES, maxBytes + 1 - total));
+      const pending = handle.read(buffer, 0, buffer.length, null);
+      pending.catch(() => undefined);
+      let bytesRead: number;
+      try {
+        ({ bytesRead } = await Promise.race([pending, abortion]));
+      } catch (error) {
+        if (signal?.aborted) closeLater = true;
+        throw fromNodeError(error, target);
+      }
+      if (bytesRead === 0) break;
+      chunks.push(buffer.subarray(0, bytesRead));
+      total += bytesRead;
+      if (total > maxBytes) throw fileTooLarge(target, { atLeast: total }, maxBytes);
+    }
+    return concatChunks(chunks, total);
+  } finally {
+    if (onAbort) signal?.removeEventListener('abort', onAbort);
+    // close() waits for a read still pending on a pipe; after an abort, let it finish in the background.
+    const closing = handle.close().catch(() => undefined);
+    if (!closeLater) await closing;
+  }
+}
+
+/** The Node implementation of the seam, over `node:fs/promises`. */
+export const nodeFileSystem: FileSystem = {
+  paths: path,
+  cwd: () => process.cwd(),
+  async stat(target): Promise<FileStat> {
+    const info = await stat(target).catch((error: unknown) => Promise.reject(fromNodeError(error, target)));
+    return { kind: info.isFile() ? 'file' : info.isDirectory() ? 'directory' : 'other', size: info.isFile() ? info.size : undefined };
+  },
+  readBytes,
+  readDirectory: (target) => readdir(target).catch((error: unknown) => Promise.reject(fromNodeError(error, target))),
+  realPath: (target) => realpath(target).catch((error: unknown) => Promise.reject(fromNodeError(error, target))),
+  writeBytes: (target, bytes) => writeFile(target, bytes).catch((error: unknown) => Promise.reject(fromNodeError(error, target))),
+};
