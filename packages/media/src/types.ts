@@ -43,6 +43,8 @@ export interface ProbeResult {
   components?: number;
   progressive?: boolean;
   interlaced?: boolean;
+  /** Whether the stored pixels are exact (PNG, GIF, BMP, lossless WebP); decides whether re-encoding may be lossy. */
+  lossless?: boolean;
   /** PDF only. */
   pages?: number;
   encrypted?: boolean;

@@ -1,0 +1,45 @@
+import { readFile } from 'node:fs/promises';
+import { probe } from '@glimpse/media';
+import { parseArgs } from './args.js';
+import { UsageError, type Command } from './command.js';
+
+const usage = `Usage: glimpse inspect FILE
+
+Prints one JSON object with what the file's header says, without decoding pixels:
+  mediaType    detected from the bytes (never from the file name)
+  width        stored width in pixels (PDF: first page width in points)
+  height       stored height in pixels (PDF: first page height in points)
+  bytes        file size
+  orientation  EXIF orientation 1-8 (1 = upright)
+  frames       frames in an animation (1 for stills)
+  hasAlpha     whether the format declares transparency
+  pages        PDFs only: page count
+  encrypted    PDFs only: whether it is encrypted
+
+Exit codes: 0 ok; 1 unreadable or unsupported file (one JSON error line on stderr); 2 usage.`;
+
+export const inspectCommand: Command = {
+  name: 'inspect',
+  summary: 'print header facts of an image, SVG or PDF as JSON',
+  usage,
+  async run(args) {
+    const { positionals } = parseArgs(args, {});
+    if (positionals.length !== 1) throw new UsageError('expected exactly one FILE');
+    const info = await probe(new Uint8Array(await readFile(positionals[0]!)));
+    const summary: Record<string, unknown> = {
+      mediaType: info.mediaType,
+      width: info.width ?? null,
+      height: info.height ?? null,
+      bytes: info.bytes,
+      orientation: info.orientation,
+      frames: info.frames,
+      hasAlpha: info.hasAlpha ?? false,
+    };
+    if (info.mediaType === 'application/pdf') {
+      summary.pages = info.pages ?? null;
+      summary.encrypted = info.encrypted ?? false;
+    }
+    process.stdout.write(JSON.stringify(summary) + '\n');
+    return 0;
+  },
+};

@@ -1,0 +1,52 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { isPresetName, PRESET_NAMES, process as processMedia } from '@glimpse/media';
+import { parseArgs, positiveInteger, stringFlag } from './args.js';
+import { UsageError, type Command } from './command.js';
+
+const usage = `Usage: glimpse process FILE [-o OUT] [--max-edge N] [--max-bytes N] [--provider NAME]
+
+Fits an image, SVG or PDF for an LLM provider: the input untouched when it already fits; otherwise
+decoded, turned upright (EXIF), resized, re-encoded and fitted to the byte limit.
+
+Options:
+  -o, --output OUT   write the result to OUT (without it, only the summary is printed)
+  --max-edge N       longest side in pixels (default: the preset's)
+  --max-bytes N      largest output in bytes (default: the preset's)
+  --provider NAME    limits preset: ${PRESET_NAMES.join(', ')} (default: portable —
+                     2000 px and 3,750,000 bytes, PNG/JPEG/WebP: safe on every provider)
+  -h, --help         show this help
+
+Prints one JSON object: mediaType, width, height, bytes, pages (PDFs), original {mediaType, width,
+height, bytes, orientation, frames}, resized, reencoded, steps, output.
+Exit codes: 0 ok; 1 the file cannot be made sendable (one JSON line on stderr:
+{"error":{"code":"E_…","message":"…"}}); 2 usage.`;
+
+export const processCommand: Command = {
+  name: 'process',
+  summary: 'fit an image, SVG or PDF to a provider’s limits',
+  usage,
+  async run(args) {
+    const { positionals, flags } = parseArgs(args, {
+      values: ['--output', '--max-edge', '--max-bytes', '--provider'],
+      aliases: { '-o': '--output' },
+    });
+    if (positionals.length !== 1) throw new UsageError('expected exactly one FILE');
+    const provider = stringFlag(flags, '--provider');
+    if (provider !== undefined && !isPresetName(provider)) {
+      throw new UsageError(`--provider must be one of ${PRESET_NAMES.join(', ')}, got ${JSON.stringify(provider)}`);
+    }
+    const maxEdge = positiveInteger(flags, '--max-edge');
+    const maxBytes = positiveInteger(flags, '--max-bytes');
+    const output = stringFlag(flags, '--output');
+    const input = new Uint8Array(await readFile(positionals[0]!));
+    const result = await processMedia(input, {
+      ...(provider !== undefined ? { provider } : {}),
+      ...(maxEdge !== undefined ? { maxEdge } : {}),
+      ...(maxBytes !== undefined ? { maxBytes } : {}),
+    });
+    if (output !== undefined) await writeFile(output, result.data);
+    const { data: _data, ...summary } = result;
+    process.stdout.write(JSON.stringify({ ...summary, output: output ?? null }) + '\n');
+    return 0;
+  },
+};

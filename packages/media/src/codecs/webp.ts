@@ -1,0 +1,63 @@
+// WebP adapter: libwebp (via @jsquash/webp). The encoder build must match the runtime's SIMD support.
+import decodeWasm, { init as initDecoder } from '@jsquash/webp/decode.js';
+import encodeWasm, { init as initEncoder } from '@jsquash/webp/encode.js';
+import { anyTransparent } from '../pixels.js';
+import type { Raster } from '../types.js';
+import { firstWebpFrame } from '../webp-frames.js';
+import { wasmModule, wasmSimdSupported } from '../wasm.js';
+import { corrupt, lazy, ownedBuffer, QUIET_EMSCRIPTEN, rasterFrom, type EmscriptenInit } from './codec-support.js';
+
+const decoderReady = lazy(async () => (initDecoder as unknown as EmscriptenInit)(await wasmModule('webp_dec'), QUIET_EMSCRIPTEN));
+// jSquash picks its SIMD or plain glue by feature detection inside init; hand it the matching module.
+const encoderReady = lazy(async () =>
+  (initEncoder as unknown as EmscriptenInit)(await wasmModule(wasmSimdSupported() ? 'webp_enc_simd' : 'webp_enc'), QUIET_EMSCRIPTEN),
+);
+
+/** Decodes a still WebP (lossy, lossless, with or without alpha) to RGBA8. */
+export async function decodeWebp(bytes: Uint8Array): Promise<Raster> {
+  await decoderReady();
+  try {
+    return rasterFrom(await decodeWasm(ownedBuffer(bytes)));
+  } catch (cause) {
+    throw corrupt('WebP', cause);
+  }
+}
+
+export interface WebpEncodeOptions {
+  /** 0–100 lossy quality; `lossless` ignores it. */
+  quality: number;
+  lossless?: boolean;
+}
+
+/** Lossy keeps alpha (exact edges via alpha_quality 100); lossless for screenshots that must stay sharp. */
+export async function encodeWebp(raster: Raster, { quality, lossless = false }: WebpEncodeOptions): Promise<Uint8Array> {
+  await encoderReady();
+  const image = { data: new Uint8ClampedArray(ownedBuffer(raster.data)), width: raster.width, height: raster.height, colorSpace: 'srgb' as const };
+  const encoded = await encodeWasm(image, { quality, lossless: lossless ? 1 : 0, method: 4, alpha_quality: 100, exact: 0 });
+  return new Uint8Array(encoded);
+}
+
+/**
+ * A WebP as a still: the image itself, or an animation's first frame placed on its transparent
+ * canvas (OpenAI rejects animations, the others show only one frame).
+ */
+export async function decodeWebpFirstFrame(bytes: Uint8Array): Promise<{ raster: Raster; hasAlpha: boolean }> {
+  const frame = firstWebpFrame(bytes);
+  if (!frame) {
+    const raster = await decodeWebp(bytes);
+    return { raster, hasAlpha: anyTransparent(raster) };
+  }
+  const still = await decodeWebp(frame.still);
+  const { canvasWidth, canvasHeight, x, y } = frame;
+  if (x === 0 && y === 0 && still.width === canvasWidth && still.height === canvasHeight) {
+    return { raster: still, hasAlpha: anyTransparent(still) };
+  }
+  const data = new Uint8Array(canvasWidth * canvasHeight * 4);
+  const rows = Math.min(still.height, canvasHeight - y);
+  const columns = Math.min(still.width, canvasWidth - x);
+  for (let row = 0; row < rows; row++) {
+    const from = row * still.width * 4;
+    data.set(still.data.subarray(from, from + columns * 4), ((y + row) * canvasWidth + x) * 4);
+  }
+  return { raster: { data, width: canvasWidth, height: canvasHeight }, hasAlpha: true };
+}

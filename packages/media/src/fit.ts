@@ -1,0 +1,79 @@
+import { encodeRaster, type Encoding, type OutputType } from './encode.js';
+import { MediaError } from './errors.js';
+import { resizeRaster } from './resize.js';
+import type { ProcessStep, Raster, SendableImageType } from './types.js';
+
+/** Quality for a first lossy encode, then the steps tried when the bytes do not fit. */
+export const FIRST_QUALITY = 85;
+const QUALITY_STEPS = [70, 55, 40];
+/** Each scale step keeps this share of the sides (about half the pixels after two steps). */
+const SCALE_STEP = 0.75;
+const SMALLEST_EDGE = 16;
+
+export interface FitRequest {
+  raster: Raster;
+  hasAlpha: boolean;
+  /** The encoding that keeps the source's character (JPEG stays JPEG, screenshots stay lossless). */
+  preferred: Encoding;
+  maxBytes: number;
+  accepts: readonly SendableImageType[];
+}
+
+export interface Fitted {
+  data: Uint8Array;
+  mediaType: OutputType;
+  width: number;
+  height: number;
+  steps: ProcessStep[];
+}
+
+/**
+ * Encodes `raster` so the result is at most `maxBytes`: first the preferred encoding; then a lossy one
+ * (an opaque PNG may become JPEG, one with alpha WebP — alpha is never flattened); then lower qualities;
+ * then smaller sizes. Never returns anything over the limit: if nothing fits, `E_TOO_LARGE`.
+ */
+export async function fitWithinLimits({ raster, hasAlpha, preferred, maxBytes, accepts }: FitRequest): Promise<Fitted> {
+  const steps: ProcessStep[] = [];
+  let data = await encodeRaster(raster, preferred);
+  if (data.byteLength <= maxBytes) return { data, mediaType: preferred.type, width: raster.width, height: raster.height, steps };
+
+  const lossy = lossyEncoding(preferred, hasAlpha, accepts);
+  if (lossy) {
+    if (lossy.type !== preferred.type) {
+      steps.push('converted');
+      data = await encodeRaster(raster, lossy);
+      if (data.byteLength <= maxBytes) return { data, mediaType: lossy.type, width: raster.width, height: raster.height, steps };
+    }
+    steps.push('quality-reduced');
+    for (const quality of QUALITY_STEPS) {
+      if (quality >= lossy.quality) continue;
+      data = await encodeRaster(raster, { ...lossy, quality });
+      if (data.byteLength <= maxBytes) return { data, mediaType: lossy.type, width: raster.width, height: raster.height, steps };
+    }
+  }
+
+  const encoding: Encoding = lossy ? { ...lossy, quality: QUALITY_STEPS[0]! } : preferred;
+  steps.push('scaled-for-bytes');
+  let scale = 1;
+  for (;;) {
+    scale *= SCALE_STEP;
+    const width = Math.max(1, Math.round(raster.width * scale));
+    const height = Math.max(1, Math.round(raster.height * scale));
+    if (Math.max(width, height) < SMALLEST_EDGE) break;
+    const smaller = resizeRaster({ ...raster, data: raster.data.slice() }, width, height, hasAlpha);
+    data = await encodeRaster(smaller, encoding);
+    if (data.byteLength <= maxBytes) return { data, mediaType: encoding.type, width, height, steps };
+  }
+  throw new MediaError(
+    'E_TOO_LARGE',
+    `The image cannot be made to fit ${maxBytes} bytes, even at ${SMALLEST_EDGE} px in ${encoding.type}. Raise maxBytes or send a smaller image.`,
+    { maxBytes },
+  );
+}
+
+/** The lossy encoding to fall back to, or undefined when none is allowed (alpha without WebP stays PNG). */
+function lossyEncoding(preferred: Encoding, hasAlpha: boolean, accepts: readonly SendableImageType[]): Encoding | undefined {
+  if (preferred.type !== 'image/png' && !preferred.lossless) return preferred;
+  if (hasAlpha) return accepts.includes('image/webp') ? { type: 'image/webp', quality: FIRST_QUALITY, lossless: false } : undefined;
+  return { type: 'image/jpeg', quality: FIRST_QUALITY, lossless: false };
+}

@@ -1,0 +1,36 @@
+import { MediaError } from './errors.js';
+import { isPresetName, PRESETS, type Preset } from './presets.js';
+import type { ProcessOptions } from './types.js';
+
+/** Decompression-bomb guard defaults: 100 MP, and no side beyond what PNG/WebP/JPEG headers allow sanely. */
+export const DEFAULT_MAX_INPUT_PIXELS = 100_000_000;
+export const MAX_SIDE = 65_535;
+
+export interface Limits extends Preset {
+  maxInputPixels: number;
+}
+
+/** The preset's limits with explicit options on top; bad values are a typed error, not a surprise later. */
+export function resolveLimits(options: ProcessOptions): Limits {
+  const name = options.provider ?? 'portable';
+  if (!isPresetName(name)) {
+    throw new MediaError('E_INVALID_OPTIONS', `Unknown provider preset ${JSON.stringify(name)}. Use one of: ${Object.keys(PRESETS).join(', ')}.`);
+  }
+  const preset = PRESETS[name];
+  return {
+    ...preset,
+    maxEdge: positive('maxEdge', options.maxEdge) ?? preset.maxEdge,
+    maxBytes: positive('maxBytes', options.maxBytes) ?? preset.maxBytes,
+    maxPdfBytes: positive('maxPdfBytes', options.maxPdfBytes) ?? preset.maxPdfBytes,
+    maxPdfPages: positive('maxPdfPages', options.maxPdfPages) ?? preset.maxPdfPages,
+    maxInputPixels: positive('maxInputPixels', options.maxInputPixels) ?? DEFAULT_MAX_INPUT_PIXELS,
+  };
+}
+
+function positive(name: string, value: number | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isSafeInteger(value) || value <= 0) {
+    throw new MediaError('E_INVALID_OPTIONS', `Expected a positive integer for ${name} but received ${String(value)}.`, { option: name });
+  }
+  return value;
+}

@@ -1,0 +1,229 @@
+import { decodeGifFirstFrame } from './codecs/gif.js';
+import { decodeJpeg } from './codecs/jpeg.js';
+import { decodePng } from './codecs/png.js';
+import { rasterizeSvg } from './codecs/svg.js';
+import { decodeBmp } from './codecs/bmp.js';
+import { decodeWebpFirstFrame } from './codecs/webp.js';
+import type { Encoding } from './encode.js';
+import { MediaError } from './errors.js';
+import { FIRST_QUALITY, fitWithinLimits } from './fit.js';
+import { MAX_SIDE, resolveLimits, type Limits } from './limits.js';
+import { applyOrientation } from './orient.js';
+import { anyTransparent } from './pixels.js';
+import { probe } from './probe.js';
+import { resizeRaster } from './resize.js';
+import type { ProbeResult, ProcessOptions, ProcessResult, Raster, SendableImageType } from './types.js';
+
+/**
+ * Makes `bytes` safe to send: the input untouched when it already fits, otherwise decoded, turned
+ * upright, resized and re-encoded within the limits of `options` (default preset: `portable`).
+ * Throws `MediaError` when nothing valid can be sent.
+ */
+export async function process(bytes: Uint8Array, options: ProcessOptions = {}): Promise<ProcessResult> {
+  const limits = resolveLimits(options);
+  const info = await probe(bytes);
+  switch (info.mediaType) {
+    case 'application/pdf':
+      return checkPdf(bytes, info, limits);
+    case 'image/svg+xml':
+      return renderSvg(bytes, info, limits);
+    case 'image/png':
+    case 'image/jpeg':
+    case 'image/gif':
+    case 'image/webp':
+    case 'image/bmp':
+      return processRaster(bytes, info, limits);
+    case 'image/tiff':
+    case 'image/heic':
+    case 'image/heif':
+    case 'image/avif':
+    case 'image/jxl':
+    case 'image/x-icon':
+      throw new MediaError(
+        'E_UNSUPPORTED',
+        `This is ${FORMAT_NAMES[info.mediaType]} (${info.mediaType}), which glimpse does not decode and providers do not accept. Convert it to PNG or JPEG first.`,
+        { mediaType: info.mediaType },
+      );
+    default: {
+      const unreachable: never = info.mediaType;
+      throw new MediaError('E_UNSUPPORTED', `Unsupported media type ${String(unreachable)}.`);
+    }
+  }
+}
+
+const FORMAT_NAMES = {
+  'image/tiff': 'a TIFF image',
+  'image/heic': 'a HEIC image',
+  'image/heif': 'a HEIF image',
+  'image/avif': 'an AVIF image',
+  'image/jxl': 'a JPEG XL image',
+  'image/x-icon': 'an ICO icon',
+} as const;
+
+function original(info: ProbeResult): ProcessResult['original'] {
+  return {
+    mediaType: info.mediaType,
+    width: info.width ?? 0,
+    height: info.height ?? 0,
+    bytes: info.bytes,
+    orientation: info.orientation,
+    frames: info.frames,
+    ...(info.pages !== undefined ? { pages: info.pages } : {}),
+  };
+}
+
+/** Refuses decompression bombs from header facts alone, before any pixel buffer exists. */
+function guardPixels(info: ProbeResult, limits: Limits): { width: number; height: number } {
+  const { width, height } = info;
+  if (!width || !height) {
+    throw new MediaError('E_CORRUPT', `The ${info.mediaType} header gives no image size. The file is damaged: re-export it.`);
+  }
+  if (width > MAX_SIDE || height > MAX_SIDE || width * height > limits.maxInputPixels) {
+    throw new MediaError(
+      'E_TOO_MANY_PIXELS',
+      `The image declares ${width}×${height} pixels (${(width * height / 1e6).toFixed(1)} MP); the limit is ${(limits.maxInputPixels / 1e6).toFixed(1)} MP and ${MAX_SIDE} px per side. Crop or downscale it first, or raise maxInputPixels if it is trusted.`,
+      { width, height, maxInputPixels: limits.maxInputPixels },
+    );
+  }
+  return { width, height };
+}
+
+async function processRaster(bytes: Uint8Array, info: ProbeResult, limits: Limits): Promise<ProcessResult> {
+  const { width, height } = guardPixels(info, limits);
+  const type = info.mediaType as SendableImageType | 'image/bmp';
+  const sendable = type !== 'image/bmp' && limits.accepts.includes(type);
+  if (sendable && info.orientation === 1 && info.frames <= 1 && Math.max(width, height) <= limits.maxEdge && bytes.byteLength <= limits.maxBytes) {
+    return {
+      data: bytes,
+      mediaType: type,
+      width,
+      height,
+      bytes: bytes.byteLength,
+      original: original(info),
+      resized: false,
+      reencoded: false,
+      steps: [],
+    };
+  }
+
+  const steps: ProcessResult['steps'] = [];
+  const decoded = await decodeRaster(bytes, type);
+  if (info.frames > 1) steps.push('first-frame');
+  let raster = applyOrientation(decoded.raster, info.orientation);
+  if (info.orientation !== 1) steps.push('oriented');
+  const target = fitEdge(raster, limits.maxEdge);
+  const resized = target.width !== raster.width || target.height !== raster.height;
+  if (resized) {
+    raster = resizeRaster(raster, target.width, target.height, decoded.hasAlpha);
+    steps.push('resized');
+  }
+  const preferred = preferredEncoding(type, info, decoded.hasAlpha, limits);
+  if (preferred.type !== type) steps.push('converted');
+  const fitted = await fitWithinLimits({ raster, hasAlpha: decoded.hasAlpha, preferred, maxBytes: limits.maxBytes, accepts: limits.accepts });
+  return {
+    data: fitted.data,
+    mediaType: fitted.mediaType,
+    width: fitted.width,
+    height: fitted.height,
+    bytes: fitted.data.byteLength,
+    original: original(info),
+    resized: resized || fitted.steps.includes('scaled-for-bytes'),
+    reencoded: true,
+    steps: [...steps, ...fitted.steps.filter((step) => !steps.includes(step))],
+  };
+}
+
+async function decodeRaster(bytes: Uint8Array, type: SendableImageType | 'image/bmp'): Promise<{ raster: Raster; hasAlpha: boolean }> {
+  switch (type) {
+    case 'image/jpeg':
+      return { raster: await decodeJpeg(bytes), hasAlpha: false };
+    case 'image/png': {
+      const raster = await decodePng(bytes);
+      return { raster, hasAlpha: anyTransparent(raster) };
+    }
+    case 'image/webp':
+      return decodeWebpFirstFrame(bytes);
+    case 'image/gif':
+      return decodeGifFirstFrame(bytes);
+    case 'image/bmp':
+      return decodeBmp(bytes);
+    default: {
+      const unreachable: never = type;
+      throw new Error(`no decoder for ${String(unreachable)}`);
+    }
+  }
+}
+
+
+/** Same codec as the source where the provider takes it; lossless sources stay lossless. */
+function preferredEncoding(type: SendableImageType | 'image/bmp', info: ProbeResult, hasAlpha: boolean, limits: Limits): Encoding {
+  const jpeg: Encoding = { type: 'image/jpeg', quality: FIRST_QUALITY, lossless: false };
+  const png: Encoding = { type: 'image/png', quality: 100, lossless: true };
+  if (type === 'image/jpeg' && limits.accepts.includes('image/jpeg')) return jpeg;
+  if (type === 'image/webp' && limits.accepts.includes('image/webp')) {
+    return { type: 'image/webp', quality: FIRST_QUALITY, lossless: info.lossless === true };
+  }
+  if ((type === 'image/webp' || type === 'image/jpeg') && info.lossless !== true && !hasAlpha) return jpeg;
+  return png;
+}
+
+/** Longest side at most `maxEdge`, aspect kept, never upscaled. */
+function fitEdge(raster: Raster, maxEdge: number): { width: number; height: number } {
+  const longest = Math.max(raster.width, raster.height);
+  if (longest <= maxEdge) return { width: raster.width, height: raster.height };
+  const scale = maxEdge / longest;
+  return { width: Math.max(1, Math.round(raster.width * scale)), height: Math.max(1, Math.round(raster.height * scale)) };
+}
+
+async function renderSvg(bytes: Uint8Array, info: ProbeResult, limits: Limits): Promise<ProcessResult> {
+  const raster = await rasterizeSvg(bytes, limits.maxEdge);
+  const hasAlpha = anyTransparent(raster);
+  const fitted = await fitWithinLimits({
+    raster,
+    hasAlpha,
+    preferred: { type: 'image/png', quality: 100, lossless: true },
+    maxBytes: limits.maxBytes,
+    accepts: limits.accepts,
+  });
+  return {
+    data: fitted.data,
+    mediaType: fitted.mediaType,
+    width: fitted.width,
+    height: fitted.height,
+    bytes: fitted.data.byteLength,
+    original: original(info),
+    resized: fitted.width !== info.width || fitted.height !== info.height,
+    reencoded: true,
+    steps: ['rasterized', ...fitted.steps],
+  };
+}
+
+/** PDFs pass through untouched once validated: providers read them natively. */
+function checkPdf(bytes: Uint8Array, info: ProbeResult, limits: Limits): ProcessResult {
+  if (info.encrypted) {
+    throw new MediaError('E_PDF_ENCRYPTED', 'The PDF is encrypted or password-protected, and providers refuse such files. Save an unencrypted copy (print to PDF) and send that.');
+  }
+  if (limits.maxPdfPages === 0) {
+    throw new MediaError('E_UNSUPPORTED', 'This provider takes no PDFs. Extract the text or render the pages to images instead.', { mediaType: 'application/pdf' });
+  }
+  const pages = info.pages ?? 0;
+  if (pages < 1) throw new MediaError('E_CORRUPT', 'The PDF has no pages. The file is damaged: re-export it.');
+  if (pages > limits.maxPdfPages) {
+    throw new MediaError('E_TOO_LARGE', `The PDF has ${pages} pages; the limit is ${limits.maxPdfPages}. Send a page range instead.`, { pages, maxPdfPages: limits.maxPdfPages });
+  }
+  if (bytes.byteLength > limits.maxPdfBytes) {
+    throw new MediaError('E_TOO_LARGE', `The PDF is ${bytes.byteLength} bytes; the limit is ${limits.maxPdfBytes}. Send fewer pages or a compressed copy.`, { bytes: bytes.byteLength, maxPdfBytes: limits.maxPdfBytes });
+  }
+  return {
+    data: bytes,
+    mediaType: 'application/pdf',
+    width: info.width ?? Math.round(info.pageWidth ?? 0),
+    height: info.height ?? Math.round(info.pageHeight ?? 0),
+    bytes: bytes.byteLength,
+    pages,
+    original: original(info),
+    resized: false,
+    reencoded: false,
+    steps: [],
+  };
+}
