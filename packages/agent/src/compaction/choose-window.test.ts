@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import type { Message } from '../parts.js';
+import { chooseWindow } from './choose-window.js';
+import { estimateMessageTokens } from './estimate-tokens.js';
+
+const text = (role: 'user', words: string): Message => ({ role, parts: [{ type: 'text', text: words }] });
+const call = (id: string): Message => ({ role: 'assistant', text: '', toolCalls: [{ id, name: 'shot', arguments: {} }] });
+const shot = (id: string): Message => ({
+  role: 'toolResult',
+  toolCallId: id,
+  toolName: 'shot',
+  isError: false,
+  parts: [{ type: 'text', text: `screen ${id}` }, { type: 'image', mediaType: 'image/png', data: 'iVBORw0KGgo=', width: 1000, height: 1000 }],
+});
+const estimate = (message: Message) => estimateMessageTokens(message, { provider: 'anthropic' });
+
+const conversation: Message[] = [text('user', 'start'), call('a'), shot('a'), call('b'), shot('b'), text('user', 'x'.repeat(400)), call('c'), shot('c')];
+
+describe('chooseWindow', () => {
+  it('keeps everything within budget untouched', () => {
+    const window = chooseWindow({ messages: conversation, budget: 10_000, estimate });
+    expect(window.messages).toEqual(conversation);
+    expect(window).toMatchObject({ droppedMessages: 0, replacedMedia: 0, fits: true });
+  });
+
+  it('replaces older images with placeholders before dropping any text, oldest first', () => {
+    // Three images of 1,296 tokens: room for one image plus text, so both older images go.
+    const window = chooseWindow({ messages: conversation, budget: 1296 + 300, estimate });
+    expect(window.droppedMessages).toBe(0);
+    expect(window.replacedMedia).toBe(2);
+    expect(window.fits).toBe(true);
+    const placeholders = window.messages.flatMap((m) => (m.role === 'toolResult' ? m.parts : [])).filter((p) => p.type === 'text' && p.text.startsWith('[image omitted'));
+    expect(placeholders).toHaveLength(2);
+    expect(window.messages[7]).toEqual(conversation[7]);
+    expect(window.tokens).toBe(window.messages.reduce((sum, m) => sum + estimate(m), 0));
+  });
+
+  it('replaces only as many as needed', () => {
+    const window = chooseWindow({ messages: conversation, budget: 2 * 1296 + 300, estimate });
+    expect(window.replacedMedia).toBe(1);
+    expect(window.messages[2]).not.toEqual(conversation[2]);
+    expect(window.messages[4]).toEqual(conversation[4]);
+  });
+
+  it('then drops whole older turns, never a call without its result', () => {
+    const window = chooseWindow({ messages: conversation, budget: 1296 + 40, estimate });
+    expect(window.fits).toBe(true);
+    expect(window.messages[0]).toMatchObject({ role: 'user', parts: [{ type: 'text', text: expect.stringMatching(/^\[\d+ earlier messages omitted/) }] });
+    for (let i = 0; i < window.messages.length; i++) {
+      const message = window.messages[i]!;
+      if (message.role === 'toolResult') expect(window.messages.slice(0, i).some((m) => m.role === 'assistant' && m.toolCalls.some((c) => c.id === message.toolCallId))).toBe(true);
+      if (message.role === 'assistant') for (const c of message.toolCalls) expect(window.messages.some((m) => m.role === 'toolResult' && m.toolCallId === c.id)).toBe(true);
+    }
+    expect(window.messages.slice(-2)).toEqual(conversation.slice(-2));
+    expect(window.droppedMessages).toBe(conversation.length - (window.messages.length - 1));
+  });
+
+  it('keeps the newest turn whole even when it alone is over budget', () => {
+    const window = chooseWindow({ messages: conversation, budget: 10, estimate });
+    expect(window.fits).toBe(false);
+    expect(window.messages.slice(1)).toEqual(conversation.slice(-2));
+  });
+});
