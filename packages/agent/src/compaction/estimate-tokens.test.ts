@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { ImagePart, Message } from '../parts.js';
 import { ANTHROPIC_HIGH_RESOLUTION, anthropicImageTokens, anthropicWorkingSize } from './anthropic-image-tokens.js';
 import { estimateDocumentTokens, estimateImageTokens, estimateMessageTokens, FIXED_IMAGE_CHARS } from './estimate-tokens.js';
 import { geminiTileTokens } from './gemini-image-tokens.js';
@@ -69,10 +70,10 @@ describe('Gemini image tokens', () => {
 });
 
 describe('message estimates', () => {
-  const image = { type: 'image', mediaType: 'image/png', data: 'A'.repeat(3_000_000), width: 1000, height: 1000 } as const;
+  const image: ImagePart = { type: 'image', mediaType: 'image/png', data: 'A'.repeat(3_000_000), width: 1000, height: 1000 };
 
   it('sees pixels, not base64 length: a 3-million-character PNG is 1,296 tokens on Anthropic', () => {
-    const message = { role: 'toolResult', toolCallId: 'c', toolName: 'shot', isError: false, parts: [{ type: 'text', text: 'abcdefgh' }, image] } as const;
+    const message: Message = { role: 'toolResult', toolCallId: 'c', toolName: 'shot', isError: false, parts: [{ type: 'text', text: 'abcdefgh' }, image] };
     expect(estimateMessageTokens(message, { provider: 'anthropic' })).toBe(2 + 1296);
     expect(estimateMessageTokens(message, { provider: 'anthropic', images: 'fixed' })).toBe(2 + FIXED_IMAGE_CHARS / 4);
   });
