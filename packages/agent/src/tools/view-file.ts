@@ -1,0 +1,161 @@
+import { detect, isMediaError, process } from '@glimpse/media';
+import type { ProcessResult } from '@glimpse/media';
+import { bytesToBase64 } from '../base64.js';
+import { FileError } from '../fs/file-error.js';
+import type { FileSystem } from '../fs/file-system.js';
+import { nodeFileSystem } from '../fs/node-file-system.js';
+import { processNote } from '../notes.js';
+import type { Part, ToolDefinition } from '../parts.js';
+import type { CapabilitySource } from './capability-gate.js';
+import { requireImageInput } from './capability-gate.js';
+import { decodeText } from './decode-text.js';
+import { mediaLabel } from './describe-binary.js';
+import { errorResult } from './error-result.js';
+import { renamedFor, typeClaimedByExtension } from './extension-types.js';
+import { DEFAULT_MAX_FILE_BYTES } from './file-tool.js';
+import type { FileTool, FileToolResult } from './file-tool.js';
+import { formatBytes } from './format-bytes.js';
+import { countPdfPages, extractPdfPages, parsePageRange } from './pdf-pages.js';
+import { resolveFilePath } from './resolve-file-path.js';
+import { optionalString, requiredString } from './tool-arguments.js';
+
+export const VIEW_FILE_TOOL_DEFINITION: ToolDefinition = {
+  name: 'view_file',
+  description:
+    'Look at an image (PNG, JPEG, GIF, WebP, BMP), an SVG or a PDF. The file is fitted to what you can take ' +
+    '(resized, turned upright, converted) and attached to the result. For PDFs, pages selects a range. Use read for text files.',
+  parameters: {
+    type: 'object',
+    properties: {
+      path: { type: 'string', description: 'Path of the file, absolute or relative to the working directory.' },
+      pages: { type: 'string', description: 'PDFs only: the pages to attach, like "1-3" or "2,5-7". Default: all.' },
+    },
+    required: ['path'],
+    additionalProperties: false,
+  },
+};
+
+export interface ViewFileToolOptions extends CapabilitySource {
+  fileSystem?: FileSystem;
+  /** Refuse paths outside this directory (no `..`, no symlink escape). Relative paths resolve against it. */
+  root?: string;
+  /** Files above this are refused without being buffered. */
+  maxFileBytes?: number;
+  /** Refuse a file whose extension names another type than its content, instead of reading it with a note. */
+  strict?: boolean;
+}
+
+/** What one view produced, for callers that need more than parts (the MCP server and `glimpse prepare`). */
+export interface ViewFileOutcome extends FileToolResult {
+  /** The pipeline's answer when media was attached. */
+  processed?: ProcessResult;
+  /** The file that was read (after the name fallback). */
+  path?: string;
+}
+
+/** "1-3 of 12" style summary of which pages went out. */
+function describePages(indices: number[], total: number): string {
+  return indices.length === total ? `all ${total} pages` : `pages ${indices.map((i) => i + 1).join(', ')} of ${total}`;
+}
+
+function summary(name: string, result: ProcessResult, pagesNote: string | undefined): string {
+  const sent = result.mediaType === 'application/pdf' ? 'PDF' : mediaLabel(result.mediaType).replace(/ image$/, '');
+  if (result.mediaType === 'application/pdf') {
+    return `${name}: PDF, ${pagesNote ?? `${result.pages ?? '?'} page${result.pages === 1 ? '' : 's'}`}, ${formatBytes(result.bytes)} attached.`;
+  }
+  const from = result.original;
+  const changed = result.reencoded ? ` (original ${mediaLabel(from.mediaType)} ${from.width}x${from.height}, ${formatBytes(from.bytes)})` : '';
+  return `${name}: ${sent} ${result.width}x${result.height}, ${formatBytes(result.bytes)} attached${changed}.`;
+}
+
+/** The media part for a pipeline result. */
+export function mediaPart(result: ProcessResult, filename: string): Part {
+  const data = bytesToBase64(result.data);
+  if (result.mediaType === 'application/pdf') {
+    return { type: 'document', mediaType: 'application/pdf', data, filename, ...(result.pages !== undefined ? { pages: result.pages } : {}) };
+  }
+  return { type: 'image', mediaType: result.mediaType, data, width: result.width, height: result.height };
+}
+
+/**
+ * Reads one file and turns it into parts for the current model: media through the pipeline with the
+ * model's preset, mismatches and name fallbacks told in notes, failures as error results.
+ */
+export async function viewFile(args: Record<string, unknown>, options: ViewFileToolOptions = {}, signal?: AbortSignal): Promise<ViewFileOutcome> {
+  const { fileSystem = nodeFileSystem, root, maxFileBytes = DEFAULT_MAX_FILE_BYTES, strict = false } = options;
+  const notes: string[] = [];
+  try {
+    const capabilities = requireImageInput(options);
+    const requested = requiredString(args, 'path', 'view_file');
+    const pages = optionalString(args, 'pages', 'view_file');
+    const resolved = await resolveFilePath(fileSystem, requested, { root });
+    if (resolved.note !== undefined) notes.push(resolved.note);
+    const name = fileSystem.paths.basename(resolved.path);
+    let bytes = await fileSystem.readBytes(resolved.path, { maxBytes: maxFileBytes, signal });
+
+    const actual = detect(bytes);
+    const extension = fileSystem.paths.extname(name);
+    const claimed = typeClaimedByExtension(extension);
+    if (actual !== undefined && claimed !== undefined && actual !== claimed) {
+      const rename = renamedFor(name, extension, actual);
+      if (strict) {
+        throw new FileError(
+          'E_FILE_TYPE_MISMATCH',
+          `${name} is named like a ${mediaLabel(claimed)} but contains a ${mediaLabel(actual)}. Rename it to ${rename} (strict mode refuses mismatched files).`,
+          { path: resolved.path, claimed, actual, rename },
+        );
+      }
+      notes.push(`Note: ${name} is named like a ${mediaLabel(claimed)} but contains a ${mediaLabel(actual)}; it was read as ${mediaLabel(actual)} (the content decides). Renaming it to ${rename} would match.`);
+    }
+    if (actual === undefined) return { ...notFileMedia(name, bytes, notes), path: resolved.path };
+
+    let pagesNote: string | undefined;
+    if (actual === 'application/pdf') {
+      if (!capabilities.pdfInput) {
+        throw new FileError('E_NO_PDF_INPUT', `${name} is a PDF, and the current model cannot read PDFs. Extract its text with another tool, or switch to a model that reads PDFs.`, { path: resolved.path });
+      }
+      if (pages !== undefined) {
+        const total = await countPdfPages(bytes).catch(() => undefined);
+        // A PDF pdf-lib cannot open (encrypted, damaged) goes to the pipeline whole, which names the problem.
+        if (total !== undefined) {
+          const indices = parsePageRange(pages, total);
+          bytes = await extractPdfPages(bytes, indices);
+          pagesNote = describePages(indices, total);
+        }
+      }
+    } else if (pages !== undefined) {
+      notes.push(`Note: pages applies to PDFs only; ${name} is a ${mediaLabel(actual)}, so it was ignored.`);
+    }
+
+    const processed = await process(bytes, { provider: capabilities.preset });
+    const resize = processNote(name, processed);
+    const text = [...notes, summary(name, processed, pagesNote), ...(resize === undefined ? [] : [resize])].join('\n');
+    return { parts: [{ type: 'text', text }, mediaPart(processed, name)], isError: false, processed, path: resolved.path };
+  } catch (error) {
+    if (isMediaError(error) && error.code === 'E_TOO_LARGE' && typeof error.details.pages === 'number') {
+      return errorResult(error, [...notes, `Call view_file again with pages (for example "1-${Math.min(10, Number(error.details.maxPdfPages) || 10)}").`]);
+    }
+    return errorResult(error, notes);
+  }
+}
+
+/** Content no magic number names: text gets a pointer to `read`, anything else a note. */
+function notFileMedia(name: string, bytes: Uint8Array, notes: string[]): FileToolResult {
+  const asText = bytes.byteLength > 0 ? decodeText(bytes) : undefined;
+  const what =
+    asText !== undefined
+      ? `${name} is a text file, not an image, SVG or PDF. Use read to see it.`
+      : `${name} (${formatBytes(bytes.byteLength)}) is not an image, SVG or PDF that glimpse can read: its content matches no known format${bytes.byteLength === 0 ? ' (it is empty)' : ''}. If it should be an image, it is damaged or in an unsupported format.`;
+  return { parts: [{ type: 'text', text: [...notes, `E_UNSUPPORTED: ${what}`].join('\n') }], isError: true };
+}
+
+/** The `view_file` tool: offer it only when `offersViewFile` says so; it re-checks the model at every call. */
+export function createViewFileTool(options: ViewFileToolOptions = {}): FileTool {
+  return {
+    definition: VIEW_FILE_TOOL_DEFINITION,
+    execute: async (args, context = {}) => {
+      const { parts, isError } = await viewFile(args, options, context.signal);
+      return { parts, isError };
+    },
+  };
+}
