@@ -1,0 +1,65 @@
+import { detect, isMediaError, process, type ProcessOptions } from '@glimpse/media';
+import { base64ToBytes, bytesToBase64 } from './base64.js';
+import { failureNote, processNote } from './notes.js';
+import type { Part } from './parts.js';
+import type { Attachment } from './tool-output.js';
+
+/** What one attachment became: parts for the result (media, or text for text files) and notes for the model. */
+export interface AttachedPart {
+  parts: Part[];
+  notes: string[];
+}
+
+const TEXT_HINT = /^text\/|[/+]json$|[/+]xml$|^application\/(javascript|x-sh|x-yaml|yaml|toml)/;
+
+/** UTF-8 text of bytes when they are text; undefined when they are not (invalid UTF-8 or NUL bytes). */
+function asText(bytes: Uint8Array): string | undefined {
+  try {
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return text.includes('\0') ? undefined : text;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Sends one attachment through `@glimpse/media`'s `process`, whatever its source: raw bytes, base64 from a
+ * part, MCP content. Never throws: what cannot be attached becomes a note saying why, and the turn goes on.
+ */
+export async function attach(attachment: Attachment, name: string, options: ProcessOptions): Promise<AttachedPart> {
+  const bytes = attachment.bytes ?? (attachment.data === undefined ? undefined : base64ToBytes(attachment.data));
+  if (bytes === undefined) {
+    const why = attachment.data === undefined ? 'the attachment has neither bytes nor data' : 'its data is not valid base64';
+    return { parts: [], notes: [failureNote(name, 'E_CORRUPT', `${why}.`)] };
+  }
+  // A text file handed over as an attachment is read as text; media detection always wins over the hint.
+  if (attachment.mediaType !== undefined && TEXT_HINT.test(attachment.mediaType) && detect(bytes) === undefined) {
+    const text = asText(bytes);
+    if (text !== undefined) return { parts: [{ type: 'text', text: `${name}:\n${text}` }], notes: [] };
+  }
+  try {
+    const result = await process(bytes, options);
+    const data = bytesToBase64(result.data);
+    const note = processNote(name, result);
+    const notes = note === undefined ? [] : [note];
+    switch (result.mediaType) {
+      case 'application/pdf':
+        return {
+          parts: [{ type: 'document', mediaType: 'application/pdf', data, ...(attachment.filename === undefined ? {} : { filename: attachment.filename }), ...(result.pages === undefined ? {} : { pages: result.pages }) }],
+          notes,
+        };
+      case 'image/png':
+      case 'image/jpeg':
+      case 'image/gif':
+      case 'image/webp':
+        return { parts: [{ type: 'image', mediaType: result.mediaType, data, width: result.width, height: result.height }], notes };
+      default: {
+        const exhaustive: never = result.mediaType;
+        return exhaustive;
+      }
+    }
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { parts: [], notes: [failureNote(name, isMediaError(error) ? error.code : undefined, message)] };
+  }
+}

@@ -1,0 +1,78 @@
+import type { ContentBlockParam, DocumentBlockParam, ImageBlockParam, MessageParam, TextBlockParam, Tool, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import type { Part, ToolDefinition } from '../parts.js';
+import { EMPTY_RESULT, liftedMediaParts, splitToolResult } from './lift-media.js';
+import { prepareConversation, type CallWithResult } from './turns.js';
+import type { SerializeInput, Serialized } from './types.js';
+
+type Block = TextBlockParam | ImageBlockParam | DocumentBlockParam;
+
+function toBlock(part: Part): Block {
+  switch (part.type) {
+    case 'text':
+      return { type: 'text', text: part.text };
+    case 'image':
+      return { type: 'image', source: { type: 'base64', media_type: part.mediaType, data: part.data } };
+    case 'document':
+      return { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: part.data }, ...(part.filename === undefined ? {} : { title: part.filename }) };
+    default: {
+      const exhaustive: never = part;
+      return exhaustive;
+    }
+  }
+}
+
+// Anthropic rejects empty text blocks.
+const toBlocks = (parts: readonly Part[]): Block[] => parts.filter((part) => part.type !== 'text' || part.text !== '').map(toBlock);
+
+/**
+ * Media rides inside `tool_result.content`, except in error results: the API requires an `is_error` result to be
+ * text only, so their media follows the results in the same user turn.
+ */
+function toolResultBlock({ result }: CallWithResult): ToolResultBlockParam {
+  const parts = result.isError ? splitToolResult(result).text : result.parts;
+  const content = toBlocks(parts);
+  return {
+    type: 'tool_result',
+    tool_use_id: result.toolCallId,
+    content: content.length > 0 ? content : [{ type: 'text', text: EMPTY_RESULT }],
+    ...(result.isError ? { is_error: true } : {}),
+  };
+}
+
+function toTool(tool: ToolDefinition): Tool {
+  return { name: tool.name, description: tool.description, input_schema: { ...tool.parameters, type: 'object' } };
+}
+
+/**
+ * Anthropic Messages: every result of one assistant turn goes into ONE user turn, `tool_result` blocks first in
+ * `tool_use` order; media lifted from error results and the next user message's blocks come after them.
+ */
+export function serializeAnthropic(input: SerializeInput): Serialized<MessageParam, Tool> {
+  const { turns, warnings } = prepareConversation('anthropic', input);
+  const messages: MessageParam[] = [];
+  let pendingResults: ContentBlockParam[] = [];
+  for (const turn of turns) {
+    switch (turn.role) {
+      case 'user':
+        messages.push({ role: 'user', content: [...pendingResults, ...toBlocks(turn.message.parts)] });
+        pendingResults = [];
+        break;
+      case 'assistant': {
+        if (pendingResults.length > 0) messages.push({ role: 'user', content: pendingResults });
+        const content: ContentBlockParam[] = turn.message.text === '' ? [] : [{ type: 'text', text: turn.message.text }];
+        for (const call of turn.message.toolCalls) content.push({ type: 'tool_use', id: call.id, name: call.name, input: call.arguments });
+        // An empty assistant turn is invalid; dropping it leaves two user turns, which the API joins.
+        if (content.length > 0) messages.push({ role: 'assistant', content });
+        const errorMedia = liftedMediaParts(turn.results.filter((entry) => entry.result.isError).map((entry) => entry.result));
+        pendingResults = [...turn.results.map(toolResultBlock), ...toBlocks(errorMedia)];
+        break;
+      }
+      default: {
+        const exhaustive: never = turn;
+        return exhaustive;
+      }
+    }
+  }
+  if (pendingResults.length > 0) messages.push({ role: 'user', content: pendingResults });
+  return { messages, tools: (input.tools ?? []).map(toTool), warnings };
+}

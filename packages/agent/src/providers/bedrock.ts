@@ -1,0 +1,158 @@
+import type { ContentBlock, Message, Tool, ToolResultContentBlock, ToolUseBlock } from '@aws-sdk/client-bedrock-runtime';
+import { base64ToBytes } from '../base64.js';
+import type { Part, ToolDefinition } from '../parts.js';
+import { sanitizeDocumentName } from './bedrock-names.js';
+import { EMPTY_RESULT, liftedMediaParts, splitToolResult } from './lift-media.js';
+import { omitMedia } from './placeholders.js';
+import { prepareConversation } from './turns.js';
+import type { SerializeInput, Serialized, SerializeWarning } from './types.js';
+
+/** Per-message caps of the Converse API; media past them becomes a placeholder and a warning. */
+export const BEDROCK_MAX_IMAGES = 20;
+export const BEDROCK_MAX_DOCUMENTS = 5;
+
+type JsonDocument = Exclude<ToolUseBlock['input'], undefined>;
+
+/** A JSON value as Smithy's document type, the way JSON.stringify would see it. */
+function toDocument(value: unknown): JsonDocument {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (Array.isArray(value)) return value.map(toDocument);
+  if (typeof value === 'object') {
+    const out: { [key: string]: JsonDocument } = {};
+    for (const [key, item] of Object.entries(value)) if (item !== undefined) out[key] = toDocument(item);
+    return out;
+  }
+  return null;
+}
+
+const FORMAT = { 'image/png': 'png', 'image/jpeg': 'jpeg', 'image/gif': 'gif', 'image/webp': 'webp' } as const;
+
+type MediaBlock = ContentBlock.TextMember | ContentBlock.ImageMember | ContentBlock.DocumentMember;
+
+/** Builds one user message while counting its media against the per-message caps. */
+class UserMessageBuilder {
+  readonly blocks: ContentBlock[] = [];
+  private images = 0;
+  private documents = 0;
+  private topLevelText = false;
+
+  constructor(
+    private readonly messageIndex: () => number,
+    private readonly names: Set<string>,
+    private readonly warnings: SerializeWarning[],
+  ) {}
+
+  /** Bedrock's wire blocks for parts; shared by top-level content and toolResult content (same shapes). */
+  convert(parts: readonly Part[]): MediaBlock[] {
+    return parts.flatMap((part): MediaBlock[] => {
+      switch (part.type) {
+        case 'text':
+          return part.text === '' ? [] : [{ text: part.text }];
+        case 'image':
+          if (++this.images > BEDROCK_MAX_IMAGES) return [{ text: omitMedia(part, 'too-many-images', this.messageIndex(), this.warnings).text }];
+          return [{ image: { format: FORMAT[part.mediaType], source: { bytes: decode(part.data) } } }];
+        case 'document': {
+          if (++this.documents > BEDROCK_MAX_DOCUMENTS) return [{ text: omitMedia(part, 'too-many-documents', this.messageIndex(), this.warnings).text }];
+          const name = sanitizeDocumentName(part.filename, this.names);
+          if (part.filename !== undefined && name !== part.filename.replace(/\.pdf$/i, '')) {
+            this.warnings.push({ type: 'document-renamed', from: part.filename, to: name, messageIndex: this.messageIndex(), message: `document name "${part.filename}" sent as "${name}" (Bedrock's character rules)` });
+          }
+          return [{ document: { format: 'pdf', name, source: { bytes: decode(part.data) } } }];
+        }
+        default: {
+          const exhaustive: never = part;
+          return exhaustive;
+        }
+      }
+    });
+  }
+
+  addParts(parts: readonly Part[]): void {
+    const blocks = this.convert(parts);
+    if (blocks.some((block) => block.text !== undefined)) this.topLevelText = true;
+    this.blocks.push(...blocks);
+  }
+
+  addToolResult(toolUseId: string, parts: readonly Part[], isError: boolean): void {
+    const content: ToolResultContentBlock[] = this.convert(parts);
+    // A document must travel with a text block; a result that is only media gets one.
+    if (!content.some((block) => block.text !== undefined)) content.unshift({ text: EMPTY_RESULT });
+    this.blocks.push({ toolResult: { toolUseId, content, ...(isError ? { status: 'error' } : {}) } });
+  }
+
+  build(): Message | undefined {
+    if (this.blocks.length === 0) return undefined;
+    if (this.documents > 0 && !this.topLevelText) this.blocks.push({ text: this.documents === 1 ? 'The document is attached above.' : 'The documents are attached above.' });
+    return { role: 'user', content: this.blocks };
+  }
+}
+
+function decode(data: string): Uint8Array {
+  const bytes = base64ToBytes(data);
+  if (!bytes) throw new TypeError('a media part holds data that is not base64; build parts with toolResultFrom so every attachment goes through @glimpse/media');
+  return bytes;
+}
+
+function toTool(tool: ToolDefinition): Tool {
+  return { toolSpec: { name: tool.name, description: tool.description, inputSchema: { json: toDocument(tool.parameters) } } };
+}
+
+/**
+ * Bedrock Converse: results of one assistant turn are `toolResult` blocks of ONE user message, in call order.
+ * Images and documents ride inside `toolResult.content` for Claude and Nova; for other models, and for error
+ * results, they follow the results in the same message. Turns strictly alternate (same-role neighbours merge);
+ * each message holds ≤ 20 images and ≤ 5 documents, and any message with a document also holds a text block.
+ * Media bytes are `Uint8Array`s, as the SDK wants them; the CLI prints them as base64, like the JSON wire format.
+ */
+export function serializeBedrock(input: SerializeInput): Serialized<Message, Tool> {
+  const { turns, warnings, capabilities } = prepareConversation('bedrock', input);
+  const names = new Set<string>();
+  const messages: Message[] = [];
+  let currentIndex = 0;
+  let user = new UserMessageBuilder(() => currentIndex, names, warnings);
+  const flushUser = () => {
+    const built = user.build();
+    if (built) messages.push(built);
+    user = new UserMessageBuilder(() => currentIndex, names, warnings);
+  };
+  let previousRole: 'user' | 'assistant' | undefined;
+  for (const turn of turns) {
+    currentIndex = turn.messageIndex;
+    switch (turn.role) {
+      case 'user':
+        if (previousRole === 'user') {
+          warnings.push({ type: 'turns-merged', role: 'user', messageIndex: turn.messageIndex, message: 'two user turns in a row were merged (Bedrock needs strict alternation)' });
+        }
+        user.addParts(turn.message.parts);
+        break;
+      case 'assistant': {
+        flushUser();
+        const content: ContentBlock[] = turn.message.text === '' ? [] : [{ text: turn.message.text }];
+        for (const call of turn.message.toolCalls) content.push({ toolUse: { toolUseId: call.id, name: call.name, input: toDocument(call.arguments) } });
+        if (content.length === 0) break;
+        const previous = messages[messages.length - 1];
+        if (previous?.role === 'assistant') {
+          previous.content = [...(previous.content ?? []), ...content];
+          warnings.push({ type: 'turns-merged', role: 'assistant', messageIndex: turn.messageIndex, message: 'two assistant turns in a row were merged (Bedrock needs strict alternation)' });
+        } else {
+          messages.push({ role: 'assistant', content });
+        }
+        const lifted = turn.results.filter(({ result }) => result.isError || !capabilities.mediaInToolResults).map(({ result }) => result);
+        for (const { result, messageIndex } of turn.results) {
+          currentIndex = messageIndex;
+          user.addToolResult(result.toolCallId, lifted.includes(result) ? splitToolResult(result).text : result.parts, result.isError);
+        }
+        user.addParts(liftedMediaParts(lifted));
+        break;
+      }
+      default: {
+        const exhaustive: never = turn;
+        return exhaustive;
+      }
+    }
+    previousRole = turn.role;
+  }
+  flushUser();
+  return { messages, tools: (input.tools ?? []).map(toTool), warnings };
+}

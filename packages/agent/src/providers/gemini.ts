@@ -1,0 +1,88 @@
+import type { Content, FunctionResponsePart, Part as GeminiPart, Tool } from '@google/genai';
+import type { MediaPart, Part, ToolDefinition } from '../parts.js';
+import { EMPTY_RESULT, joinText, liftedMediaParts, splitToolResult } from './lift-media.js';
+import { prepareConversation, type CallWithResult } from './turns.js';
+import type { SerializeInput, Serialized } from './types.js';
+
+/**
+ * Gemini 3 rejects a replayed function call without a thought signature. Conversations built elsewhere have
+ * none, so calls carry the placeholder value Google documents for exactly this case.
+ */
+export const SKIP_THOUGHT_SIGNATURE = 'skip_thought_signature_validator';
+
+function toPart(part: Part): GeminiPart {
+  switch (part.type) {
+    case 'text':
+      return { text: part.text };
+    case 'image':
+    case 'document':
+      return { inlineData: { mimeType: part.mediaType, data: part.data } };
+    default: {
+      const exhaustive: never = part;
+      return exhaustive;
+    }
+  }
+}
+
+function toResponsePart(part: MediaPart): FunctionResponsePart {
+  return { inlineData: { mimeType: part.mediaType, data: part.data, ...(part.type === 'document' && part.filename !== undefined ? { displayName: part.filename } : {}) } };
+}
+
+/** `response` is `{output}` or `{error}`, the keys Gemini's docs use; text only, media goes elsewhere. */
+function functionResponse({ call, result }: CallWithResult, mediaInside: boolean): GeminiPart {
+  const { text, media } = splitToolResult(result);
+  const ownText = result.parts.filter((part) => part.type === 'text');
+  const body = mediaInside ? (ownText.length > 0 ? joinText(ownText) : media.length > 0 ? `[${media.length} attachment${media.length === 1 ? '' : 's'} in this response]` : EMPTY_RESULT) : joinText(text);
+  return {
+    functionResponse: {
+      id: call.id,
+      name: call.name,
+      response: result.isError ? { error: body } : { output: body },
+      ...(mediaInside && media.length > 0 ? { parts: media.map(toResponsePart) } : {}),
+    },
+  };
+}
+
+function toTool(tools: readonly ToolDefinition[]): Tool[] {
+  if (tools.length === 0) return [];
+  return [{ functionDeclarations: tools.map((tool) => ({ name: tool.name, description: tool.description, parametersJsonSchema: tool.parameters })) }];
+}
+
+/**
+ * Gemini generateContent: the function-response turn follows the call turn, ONE functionResponse per call,
+ * always, even for a result that is only a file. Gemini 3 carries media inside `functionResponse.parts`;
+ * older models answer that with a 400, so their media follows the functionResponse parts in the same turn.
+ */
+export function serializeGemini(input: SerializeInput): Serialized<Content, Tool> {
+  const { turns, warnings, capabilities } = prepareConversation('gemini', input);
+  // The registry marks Gemini 3 and later (and unknown, newer Gemini ids) as taking media inside tool results.
+  const mediaInside = capabilities.mediaInToolResults;
+  const contents: Content[] = [];
+  let pending: GeminiPart[] = [];
+  for (const turn of turns) {
+    switch (turn.role) {
+      case 'user':
+        contents.push({ role: 'user', parts: [...pending, ...turn.message.parts.map(toPart)] });
+        pending = [];
+        break;
+      case 'assistant': {
+        if (pending.length > 0) contents.push({ role: 'user', parts: pending });
+        const parts: GeminiPart[] = turn.message.text === '' ? [] : [{ text: turn.message.text }];
+        turn.message.toolCalls.forEach((call, i) => {
+          const signature = mediaInside && i === 0 ? { thoughtSignature: SKIP_THOUGHT_SIGNATURE } : {};
+          parts.push({ functionCall: { id: call.id, name: call.name, args: call.arguments }, ...signature });
+        });
+        if (parts.length > 0) contents.push({ role: 'model', parts });
+        const lifted = mediaInside ? [] : liftedMediaParts(turn.results.map((entry) => entry.result));
+        pending = [...turn.results.map((entry) => functionResponse(entry, mediaInside)), ...lifted.map(toPart)];
+        break;
+      }
+      default: {
+        const exhaustive: never = turn;
+        return exhaustive;
+      }
+    }
+  }
+  if (pending.length > 0) contents.push({ role: 'user', parts: pending });
+  return { messages: contents, tools: toTool(input.tools ?? []), warnings };
+}

@@ -1,0 +1,96 @@
+import type {
+  FunctionTool,
+  ResponseFunctionCallOutputItem,
+  ResponseInputContent,
+  ResponseInputItem,
+} from 'openai/resources/responses/responses';
+import type { Part, ToolDefinition, ToolResultMessage } from '../parts.js';
+import { flagError, joinText, liftedMediaParts, markError, splitToolResult } from './lift-media.js';
+import { dataUrl } from './openai-chat.js';
+import { prepareConversation } from './turns.js';
+import type { SerializeInput, Serialized } from './types.js';
+
+/** Content of a user message. A top-level input_image must name its `detail`. */
+function toInputContent(part: Part): ResponseInputContent {
+  switch (part.type) {
+    case 'text':
+      return { type: 'input_text', text: part.text };
+    case 'image':
+      return { type: 'input_image', image_url: dataUrl(part.mediaType, part.data), detail: 'auto' };
+    case 'document':
+      return { type: 'input_file', filename: part.filename ?? 'document.pdf', file_data: dataUrl(part.mediaType, part.data) };
+    default: {
+      const exhaustive: never = part;
+      return exhaustive;
+    }
+  }
+}
+
+function toOutputItem(part: Part): ResponseFunctionCallOutputItem {
+  switch (part.type) {
+    case 'text':
+      return { type: 'input_text', text: part.text };
+    case 'image':
+      return { type: 'input_image', image_url: dataUrl(part.mediaType, part.data) };
+    case 'document':
+      return { type: 'input_file', filename: part.filename ?? 'document.pdf', file_data: dataUrl(part.mediaType, part.data) };
+    default: {
+      const exhaustive: never = part;
+      return exhaustive;
+    }
+  }
+}
+
+function userMessage(parts: readonly Part[]): ResponseInputItem {
+  if (parts.every((part) => part.type === 'text')) return { role: 'user', content: parts.map((part) => part.text).join('\n') };
+  return { role: 'user', content: parts.map(toInputContent) };
+}
+
+/** A string when the result is text only (every gateway takes that), else the native array with the media in it. */
+function output(result: ToolResultMessage, liftMedia: boolean): string | ResponseFunctionCallOutputItem[] {
+  const split = splitToolResult(result);
+  if (split.media.length === 0 || liftMedia) return markError(joinText(split.text), result.isError);
+  return flagError(result).map(toOutputItem);
+}
+
+function toTool(tool: ToolDefinition): FunctionTool {
+  return { type: 'function', name: tool.name, description: tool.description, parameters: tool.parameters, strict: false };
+}
+
+/**
+ * OpenAI Responses: media rides natively in `function_call_output.output` as input_text/input_image/input_file.
+ * With `liftToolMedia` (or a model marked without media in tool results) the outputs stay text and the media of
+ * the turn follow in one user message, for gateways that drop arrays inside function_call_output.
+ */
+export function serializeOpenAIResponses(input: SerializeInput): Serialized<ResponseInputItem, FunctionTool> {
+  const { turns, warnings, capabilities } = prepareConversation('openai-responses', input);
+  const liftMedia = input.liftToolMedia === true || !capabilities.mediaInToolResults;
+  const items: ResponseInputItem[] = [];
+  let lifted: Part[] = [];
+  for (const turn of turns) {
+    switch (turn.role) {
+      case 'user':
+        items.push(userMessage([...lifted, ...turn.message.parts]));
+        lifted = [];
+        break;
+      case 'assistant': {
+        if (lifted.length > 0) items.push(userMessage(lifted));
+        if (turn.message.text !== '') items.push({ role: 'assistant', content: turn.message.text });
+        for (const call of turn.message.toolCalls) {
+          items.push({ type: 'function_call', call_id: call.id, name: call.name, arguments: JSON.stringify(call.arguments) });
+        }
+        for (const { result } of turn.results) {
+          items.push({ type: 'function_call_output', call_id: result.toolCallId, output: output(result, liftMedia) });
+        }
+        lifted = liftMedia ? liftedMediaParts(turn.results.map((entry) => entry.result)) : [];
+        break;
+      }
+      default: {
+        const exhaustive: never = turn;
+        return exhaustive;
+      }
+    }
+  }
+  if (lifted.length > 0) items.push(userMessage(lifted));
+  return { messages: items, tools: (input.tools ?? []).map(toTool), warnings };
+}

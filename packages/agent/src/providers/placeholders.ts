@@ -1,0 +1,79 @@
+import type { ModelCapabilities } from '../capabilities.js';
+import type { MediaPart, Message, Part, TextPart } from '../parts.js';
+import type { OmitReason, SerializeWarning } from './types.js';
+
+const WHY: Readonly<Record<OmitReason, string>> = {
+  'no-image-input': 'this model does not accept images',
+  'no-pdf-input': 'this model does not accept PDF documents',
+  'too-many-images': 'the message already carries as many images as the provider allows',
+  'too-many-documents': 'the message already carries as many documents as the provider allows',
+};
+
+function describe(part: MediaPart): string {
+  switch (part.type) {
+    case 'image':
+      return part.width !== undefined && part.height !== undefined ? `an image (${part.mediaType}, ${part.width}x${part.height} px)` : `an image (${part.mediaType})`;
+    case 'document': {
+      const details = [part.filename, part.pages === undefined ? undefined : `${part.pages} page${part.pages === 1 ? '' : 's'}`].filter((d) => d !== undefined);
+      return details.length > 0 ? `a PDF (${details.join(', ')})` : 'a PDF';
+    }
+    default: {
+      const exhaustive: never = part;
+      return exhaustive;
+    }
+  }
+}
+
+/** The text the model reads instead of media it cannot receive: what was there, and why it is not. */
+export function placeholderFor(part: MediaPart, reason: OmitReason): TextPart {
+  return { type: 'text', text: `[${describe(part)} was omitted: ${WHY[reason]}]` };
+}
+
+/** A placeholder plus the matching structured warning. */
+export function omitMedia(part: MediaPart, reason: OmitReason, messageIndex: number, warnings: SerializeWarning[]): TextPart {
+  const placeholder = placeholderFor(part, reason);
+  warnings.push({ type: 'media-omitted', reason, mediaType: part.mediaType, messageIndex, message: placeholder.text.slice(1, -1) });
+  return placeholder;
+}
+
+/** Why this model cannot take this part, or undefined when it can. */
+export function unreadableReason(part: Part, capabilities: ModelCapabilities): OmitReason | undefined {
+  switch (part.type) {
+    case 'text':
+      return undefined;
+    case 'image':
+      return capabilities.imageInput ? undefined : 'no-image-input';
+    case 'document':
+      return capabilities.pdfInput ? undefined : 'no-pdf-input';
+    default: {
+      const exhaustive: never = part;
+      return exhaustive;
+    }
+  }
+}
+
+/**
+ * The conversation as this model can read it: every image or PDF it cannot take, in the newest result and in
+ * all earlier turns alike, becomes a placeholder. That is what lets a conversation move to a text-only model.
+ */
+export function projectForModel(messages: readonly Message[], capabilities: ModelCapabilities, warnings: SerializeWarning[]): Message[] {
+  const project = (parts: Part[], index: number): Part[] =>
+    parts.map((part) => {
+      const reason = unreadableReason(part, capabilities);
+      return reason === undefined || part.type === 'text' ? part : omitMedia(part, reason, index, warnings);
+    });
+  return messages.map((message, index) => {
+    switch (message.role) {
+      case 'user':
+        return { ...message, parts: project(message.parts, index) };
+      case 'toolResult':
+        return { ...message, parts: project(message.parts, index) };
+      case 'assistant':
+        return message;
+      default: {
+        const exhaustive: never = message;
+        return exhaustive;
+      }
+    }
+  });
+}

@@ -1,0 +1,43 @@
+import type { CapabilityRule, ModelCapabilities } from '../capabilities.js';
+import type { Message, ToolDefinition } from '../parts.js';
+
+/** What every serializer takes: the whole conversation, because ordering rules span messages. */
+export interface SerializeInput {
+  messages: readonly Message[];
+  tools?: readonly ToolDefinition[];
+  /** The model id; picks capabilities (and, for Gemini, the tool-result shape). */
+  model?: string;
+  /** App capability rules, tried before the built-in registry. */
+  rules?: readonly CapabilityRule[];
+  /** Applied over the registry's answer; `{ imageInput: false, pdfInput: false }` makes any model text-only. */
+  capabilities?: Partial<ModelCapabilities>;
+  /**
+   * OpenAI Responses only: put tool-result media in a user message after the outputs instead of inside
+   * `function_call_output.output`, for OpenAI-compatible gateways that drop arrays there.
+   */
+  liftToolMedia?: boolean;
+}
+
+/** Why a media part did not reach the model as media. */
+export type OmitReason =
+  | 'no-image-input' // the model does not read images
+  | 'no-pdf-input' // the model (or route: Ollama) does not read PDFs
+  | 'too-many-images' // a per-message image cap (Bedrock: 20)
+  | 'too-many-documents'; // a per-message document cap (Bedrock: 5)
+
+/** Something the serializer changed so the request stays valid. Structured, so apps can log or surface it. */
+export type SerializeWarning =
+  | { type: 'media-omitted'; reason: OmitReason; mediaType: string; messageIndex: number; message: string }
+  | { type: 'document-renamed'; from: string; to: string; messageIndex: number; message: string }
+  | { type: 'turns-merged'; role: 'user' | 'assistant'; messageIndex: number; message: string }
+  | { type: 'missing-tool-result'; toolCallId: string; toolName: string; message: string }
+  | { type: 'orphan-tool-result'; toolCallId: string; messageIndex: number; message: string }
+  | { type: 'tool-schema-adjusted'; toolName: string; message: string };
+
+/** Every serializer returns the provider's own request types plus the warnings. */
+export interface Serialized<M, T> {
+  /** Anthropic/OpenAI Chat/Bedrock/Ollama `messages`, Responses `input` items, Gemini `contents`. */
+  messages: M[];
+  tools: T[];
+  warnings: SerializeWarning[];
+}

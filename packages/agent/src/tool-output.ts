@@ -1,0 +1,92 @@
+import type { Part } from './parts.js';
+
+/** Raw media a tool hands back. Tools stay dumb: bytes (or base64) and an optional type hint, nothing fitted. */
+export interface Attachment {
+  bytes?: Uint8Array;
+  /** Base64, with or without a `data:` URL prefix. */
+  data?: string;
+  /** A hint only: the bytes decide. `text/*` and JSON hints turn non-media bytes into text. */
+  mediaType?: string;
+  filename?: string;
+}
+
+/** MCP `CallToolResult` content items, as MCP servers send them. */
+export type McpContent =
+  | { type: 'text'; text: string }
+  | { type: 'image'; data: string; mimeType: string }
+  | { type: 'audio'; data: string; mimeType: string }
+  | { type: 'resource'; resource: { uri: string; mimeType?: string; blob?: string; text?: string } }
+  | { type: 'resource_link'; uri: string; name?: string; mimeType?: string };
+
+/**
+ * What a tool handler may return:
+ * - a string;
+ * - `{ text?, attachments }` with raw bytes or base64;
+ * - a list of glimpse parts and/or MCP content items (their media is processed again: nothing bypasses it);
+ * - an MCP `CallToolResult` (`{ content, isError? }`).
+ */
+export type ToolOutput =
+  | string
+  | { text?: string; attachments: readonly Attachment[] }
+  | ReadonlyArray<Part | McpContent>
+  | { content: readonly McpContent[]; isError?: boolean };
+
+/** One piece of a tool's output, before media processing. */
+export type OutputItem =
+  | { kind: 'text'; text: string }
+  | { kind: 'media'; attachment: Attachment }
+  | { kind: 'note'; text: string };
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const optionalString = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+/** The last path segment of a URI, as a name for notes. */
+function nameFromUri(uri: string | undefined): string | undefined {
+  const last = uri?.split(/[/\\]/).filter(Boolean).pop();
+  return last === undefined ? undefined : decodeURIComponent(last.replace(/[?#].*$/, '')) || undefined;
+}
+
+/**
+ * One content item, checked field by field: MCP servers and plugins are outside the type system, so nothing
+ * here trusts the shape. Unknown items become a note rather than an error.
+ */
+function itemFrom(item: unknown): OutputItem {
+  if (!isRecord(item)) return { kind: 'note', text: `[skipped a content item that is not an object: ${JSON.stringify(item) ?? String(item)}]` };
+  const type = item.type;
+  if (type === 'text' && typeof item.text === 'string') return { kind: 'text', text: item.text };
+  if ((type === 'image' || type === 'document') && typeof item.data === 'string') {
+    return { kind: 'media', attachment: { data: item.data, mediaType: optionalString(item.mediaType) ?? optionalString(item.mimeType), filename: optionalString(item.filename) } };
+  }
+  if (type === 'resource' && isRecord(item.resource)) {
+    const { uri, mimeType, blob, text } = item.resource;
+    const filename = nameFromUri(optionalString(uri));
+    if (typeof blob === 'string') return { kind: 'media', attachment: { data: blob, mediaType: optionalString(mimeType), filename } };
+    if (typeof text === 'string') return { kind: 'text', text };
+  }
+  if (type === 'resource_link' && typeof item.uri === 'string') {
+    return { kind: 'text', text: `[resource: ${optionalString(item.name) ?? item.uri} <${item.uri}>]` };
+  }
+  if (type === 'audio') return { kind: 'note', text: `[skipped ${optionalString(item.mimeType) ?? 'audio'} content: audio is not attached]` };
+  return { kind: 'note', text: `[skipped content of type ${JSON.stringify(type)}: not text, image, PDF or resource]` };
+}
+
+/** A tool's output as an ordered list of text, media and notes, plus an error flag MCP may carry. */
+export function readToolOutput(declared: ToolOutput): { items: OutputItem[]; isError?: boolean } {
+  // Checked as unknown: handlers written in JavaScript, MCP servers and plugins do not honour the type.
+  const output: unknown = declared;
+  if (typeof output === 'string') return { items: [{ kind: 'text', text: output }] };
+  if (Array.isArray(output)) return { items: output.map(itemFrom) };
+  if (isRecord(output) && Array.isArray(output.content)) {
+    return { items: output.content.map(itemFrom), ...(typeof output.isError === 'boolean' ? { isError: output.isError } : {}) };
+  }
+  if (isRecord(output) && Array.isArray(output.attachments)) {
+    const text = typeof output.text === 'string' && output.text !== '' ? [{ kind: 'text' as const, text: output.text }] : [];
+    const attachments = output.attachments.map((attachment: unknown): OutputItem => {
+      if (!isRecord(attachment)) return { kind: 'note', text: '[skipped an attachment that is not an object]' };
+      const bytes = attachment.bytes instanceof Uint8Array ? attachment.bytes : undefined;
+      return { kind: 'media', attachment: { bytes, data: optionalString(attachment.data), mediaType: optionalString(attachment.mediaType), filename: optionalString(attachment.filename) } };
+    });
+    return { items: [...text, ...attachments] };
+  }
+  return { items: [{ kind: 'note', text: '[the tool returned a value glimpse cannot read: expected a string, { text, attachments }, a part list or MCP content]' }] };
+}

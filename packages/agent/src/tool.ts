@@ -1,0 +1,70 @@
+import type { PresetName, ProcessOptions } from '@glimpse/media';
+import { attach } from './attachments.js';
+import { capabilitiesFor, type ProviderName } from './capabilities.js';
+import type { Part, ToolResultMessage } from './parts.js';
+import { readToolOutput, type ToolOutput } from './tool-output.js';
+import { truncateToolText, type TruncateOptions } from './truncate.js';
+
+export interface ToolResultInput {
+  toolCallId: string;
+  toolName: string;
+  /** Whatever the handler returned (see ToolOutput). */
+  output: ToolOutput;
+  /** The call failed. An MCP result's own `isError` counts too. */
+  isError?: boolean;
+  /** The `@glimpse/media` limits to fit attachments to. Default: the route's preset when `provider` is given, else `portable`. */
+  preset?: PresetName;
+  /** The route the result will be sent on; picks the preset (with `model`) when `preset` is absent. */
+  provider?: ProviderName;
+  model?: string;
+  /** Explicit limits over the preset's (maxEdge, maxBytes, maxInputPixels, PDF limits). */
+  limits?: Omit<ProcessOptions, 'provider'>;
+  /** Cuts long tool text (text parts only); `false` keeps it whole. Default: 50,000 characters, head and tail. */
+  truncate?: TruncateOptions | false;
+}
+
+/**
+ * Assembles a tool result from a handler's output. Every attachment goes through `@glimpse/media`'s `process`,
+ * whatever its source (bytes, base64 parts, MCP content): nothing bypasses it. An attachment that fails becomes
+ * a note and the result goes on; a resized image gets a note with the factor that maps coordinates back.
+ * Notes come after the tool's own parts and are never truncated.
+ */
+export async function toolResultFrom(input: ToolResultInput): Promise<ToolResultMessage> {
+  const preset = input.preset ?? (input.provider === undefined ? 'portable' : capabilitiesFor({ provider: input.provider, model: input.model }).preset);
+  const options: ProcessOptions = { ...input.limits, provider: preset };
+  const { items, isError } = readToolOutput(input.output);
+  const parts: Part[] = [];
+  const notes: string[] = [];
+  let mediaCount = 0;
+  // One at a time: the codecs hold large buffers, and results keep the tool's order.
+  for (const item of items) {
+    switch (item.kind) {
+      case 'text':
+        parts.push({ type: 'text', text: item.text });
+        break;
+      case 'note':
+        notes.push(item.text);
+        break;
+      case 'media': {
+        const name = item.attachment.filename ?? `attachment ${++mediaCount}`;
+        if (item.attachment.filename !== undefined) mediaCount++;
+        const attached = await attach(item.attachment, name, options);
+        parts.push(...attached.parts);
+        notes.push(...attached.notes);
+        break;
+      }
+      default: {
+        const exhaustive: never = item;
+        return exhaustive;
+      }
+    }
+  }
+  const kept = input.truncate === false ? parts : truncateToolText(parts, input.truncate);
+  return {
+    role: 'toolResult',
+    toolCallId: input.toolCallId,
+    toolName: input.toolName,
+    parts: [...kept, ...notes.map((text): Part => ({ type: 'text', text }))],
+    isError: input.isError === true || isError === true,
+  };
+}
