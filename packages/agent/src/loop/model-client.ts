@@ -1,0 +1,29 @@
+import type { Message, ToolCall, ToolDefinition } from '../parts.js';
+import type { SerializedRequest } from '../providers/index.js';
+
+/** What a model reads besides text. Media it cannot read reach it as placeholders, never as bytes. */
+export type InputModality = 'text' | 'image' | 'pdf';
+
+/** One request of the agent loop. */
+export interface ModelRequest {
+  /** The whole conversation in the part model. */
+  messages: readonly Message[];
+  tools: readonly ToolDefinition[];
+  /** The same conversation serialized for the loop's provider and this model: what a real client sends. */
+  serialized: SerializedRequest;
+}
+
+/** One model turn: text, then the tool calls it asks for (none ends the run). */
+export interface ModelTurn {
+  text: string;
+  toolCalls: ToolCall[];
+}
+
+/**
+ * The one interface the agent loop needs from a model. A real client posts `request.serialized` to its
+ * provider and maps the reply back; the replay model reads its turns from a script.
+ */
+export interface ModelClient {
+  inputModalities: readonly InputModality[];
+  next(request: ModelRequest, signal?: AbortSignal): Promise<ModelTurn>;
+}

@@ -1,0 +1,87 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadSession } from '../session/load-session.js';
+import { SessionWriter } from '../session/session-writer.js';
+import type { AgentTool } from './agent-tool.js';
+import { ReplayModel } from './replay-model.js';
+import { parseReplayScript } from './replay-script.js';
+import { runAgent } from './run-agent.js';
+
+let png: string;
+beforeAll(async () => {
+  png = (await sharp({ create: { width: 64, height: 48, channels: 3, background: '#3070c0' } }).png().toBuffer()).toString('base64');
+});
+
+const snapshotTool: AgentTool = {
+  definition: { name: 'snapshot', description: 'Takes a picture.', parameters: { type: 'object', properties: { label: { type: 'string' } } } },
+  async execute(args) {
+    return { parts: [{ type: 'text', text: `snapshot ${String(args.label)}` }, { type: 'image', mediaType: 'image/png', data: png, width: 64, height: 48 }], isError: false };
+  },
+};
+const brokenTool: AgentTool = {
+  definition: { name: 'broken', description: 'Always throws.', parameters: { type: 'object' } },
+  async execute() {
+    throw new Error('disk on fire');
+  },
+};
+
+const script = (inputModalities: string[]) =>
+  parseReplayScript({
+    inputModalities,
+    turns: [
+      { text: 'Looking.', toolCalls: [{ name: 'snapshot', arguments: { label: 'a' } }, { name: 'snapshot', arguments: { label: 'b' } }, { name: 'broken' }, { name: 'nope' }] },
+      { text: 'I saw two blue rectangles.' },
+    ],
+  });
+
+describe('runAgent with the replay model', () => {
+  it('runs tools in parallel, appends results in call order, and serializes each request', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'glimpse-loop-')), 'run.jsonl');
+    const session = await SessionWriter.open(path, { app: { name: 'loop-test' } });
+    const model = new ReplayModel(script(['text', 'image']));
+    const steps: number[] = [];
+    const run = await runAgent({ model, provider: 'anthropic', tools: [snapshotTool, brokenTool], prompt: 'Take pictures.', session, onStep: (step) => steps.push(step.results.length) });
+    await session.close();
+
+    expect(run).toMatchObject({ steps: 2, stopped: 'done' });
+    expect(steps).toEqual([4, 0]);
+    expect(run.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'toolResult', 'toolResult', 'toolResult', 'toolResult', 'assistant']);
+    const results = run.messages.filter((m) => m.role === 'toolResult');
+    expect(results.map((r) => [r.toolCallId, r.isError])).toEqual([['call_0_0', false], ['call_0_1', false], ['call_0_2', true], ['call_0_3', true]]);
+    expect(results[2]!.parts).toEqual([{ type: 'text', text: 'The broken tool failed: disk on fire' }]);
+    expect(results[3]!.parts[0]).toMatchObject({ type: 'text', text: expect.stringContaining('There is no tool named "nope". Available tools: snapshot, broken.') });
+
+    // The second request carries the images natively inside Anthropic tool_result blocks.
+    const second = model.requests[1]!.serialized;
+    expect(second.provider).toBe('anthropic');
+    expect(JSON.stringify(second.messages)).toContain(png);
+    expect(second.tools.map((tool) => tool.name)).toEqual(['snapshot', 'broken']);
+
+    expect((await loadSession(path)).messages).toStrictEqual(run.messages);
+  });
+
+  it('a text-only model gets placeholders, never the bytes', async () => {
+    const model = new ReplayModel(script(['text']));
+    await runAgent({ model, provider: 'openai-chat', modelId: 'gpt-4o', tools: [snapshotTool, brokenTool], prompt: 'Take pictures.' });
+    const sent = JSON.stringify(model.requests[1]!.serialized.messages);
+    expect(sent).not.toContain(png);
+    expect(model.requests[1]!.serialized.warnings.some((w) => w.type === 'media-omitted')).toBe(true);
+  });
+
+  it('stops after maxSteps while the model keeps calling tools', async () => {
+    const looping = parseReplayScript({ inputModalities: ['text'], turns: [{ toolCalls: [{ name: 'snapshot' }] }, { toolCalls: [{ name: 'snapshot' }] }, { text: 'end' }] });
+    const run = await runAgent({ model: new ReplayModel(looping), provider: 'gemini', tools: [snapshotTool], prompt: 'go', maxSteps: 1 });
+    expect(run).toMatchObject({ steps: 1, stopped: 'max-steps' });
+  });
+});
+
+describe('parseReplayScript', () => {
+  it('names the offending path', () => {
+    expect(() => parseReplayScript({ inputModalities: ['text', 'smell'], turns: [{}] })).toThrowError('inputModalities[1] is "smell"');
+    expect(() => parseReplayScript({ inputModalities: [], turns: [{ toolCalls: [{ arguments: {} }] }] })).toThrowError('turns[0].toolCalls[0].name is not a non-empty string');
+    expect(() => parseReplayScript({ inputModalities: [], turns: [] })).toThrowError('turns is not a non-empty array');
+  });
+});

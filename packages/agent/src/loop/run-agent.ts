@@ -1,0 +1,97 @@
+import type { ProviderName } from '../capabilities.js';
+import type { AssistantMessage, Message, Part, ToolCall, ToolResultMessage } from '../parts.js';
+import { serialize } from '../providers/index.js';
+import type { SessionWriter } from '../session/session-writer.js';
+import type { AgentTool } from './agent-tool.js';
+import type { ModelClient, ModelRequest } from './model-client.js';
+
+export interface RunAgentInput {
+  model: ModelClient;
+  /** The wire API each request is serialized for. */
+  provider: ProviderName;
+  /** The model id on that route (capabilities, Gemini's tool-result shape); the client's modalities win over it. */
+  modelId?: string;
+  tools: readonly AgentTool[];
+  /** Earlier conversation, e.g. a resumed session's messages. Not appended again. */
+  history?: readonly Message[];
+  /** The new user turn that starts this run. */
+  prompt: string | Part[];
+  /** Every new message is appended here as it happens. */
+  session?: SessionWriter;
+  /** Most model turns before the run stops. Default 20. */
+  maxSteps?: number;
+  /** Called after each model turn with the request it answered and the results of its calls. */
+  onStep?: (step: AgentStep) => void;
+  signal?: AbortSignal;
+}
+
+export interface AgentStep {
+  request: ModelRequest;
+  assistant: AssistantMessage;
+  results: ToolResultMessage[];
+}
+
+export interface AgentRun {
+  /** The whole conversation: history, then this run's messages. */
+  messages: Message[];
+  steps: number;
+  /** `done`: the model answered without tool calls. `max-steps`: it was still calling tools. */
+  stopped: 'done' | 'max-steps';
+}
+
+/**
+ * The agent loop: serialize the conversation for the provider, ask the model, run the tools it calls
+ * (in parallel), append their results in call order, and go again until it answers without calls.
+ */
+export async function runAgent(input: RunAgentInput): Promise<AgentRun> {
+  const { model, provider, tools, session } = input;
+  const definitions = tools.map((tool) => tool.definition);
+  const messages: Message[] = [...(input.history ?? [])];
+  const add = async (message: Message) => {
+    messages.push(message);
+    await session?.append(message);
+  };
+  await add({ role: 'user', parts: typeof input.prompt === 'string' ? [{ type: 'text', text: input.prompt }] : input.prompt });
+
+  const maxSteps = input.maxSteps ?? 20;
+  for (let step = 1; step <= maxSteps; step++) {
+    input.signal?.throwIfAborted();
+    const request: ModelRequest = {
+      messages: [...messages],
+      tools: definitions,
+      serialized: serialize(provider, {
+        messages,
+        tools: definitions,
+        ...(input.modelId !== undefined && { model: input.modelId }),
+        capabilities: { imageInput: model.inputModalities.includes('image'), pdfInput: model.inputModalities.includes('pdf') },
+      }),
+    };
+    const turn = await model.next(request, input.signal);
+    const assistant: AssistantMessage = { role: 'assistant', text: turn.text, toolCalls: turn.toolCalls };
+    await add(assistant);
+    const results = await Promise.all(turn.toolCalls.map((call) => runTool(tools, call, input.signal)));
+    // Appended together: the writer's queue keeps call order and whole lines.
+    messages.push(...results);
+    if (session) await Promise.all(results.map((result) => session.append(result)));
+    input.onStep?.({ request, assistant, results });
+    if (turn.toolCalls.length === 0) return { messages, steps: step, stopped: 'done' };
+  }
+  return { messages, steps: maxSteps, stopped: 'max-steps' };
+}
+
+/** Runs one call; an unknown tool or a thrown error becomes an error result the model can read. */
+async function runTool(tools: readonly AgentTool[], call: ToolCall, signal: AbortSignal | undefined): Promise<ToolResultMessage> {
+  const message = (parts: Part[], isError: boolean): ToolResultMessage => ({ role: 'toolResult', toolCallId: call.id, toolName: call.name, parts, isError });
+  const tool = tools.find((candidate) => candidate.definition.name === call.name);
+  if (tool === undefined) {
+    const known = tools.map((candidate) => candidate.definition.name).join(', ') || 'none';
+    return message([{ type: 'text', text: `There is no tool named ${JSON.stringify(call.name)}. Available tools: ${known}.` }], true);
+  }
+  try {
+    const result = await tool.execute(call.arguments, signal ? { signal } : {});
+    return message(result.parts, result.isError);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return message([{ type: 'text', text: `The ${call.name} tool failed: ${reason}` }], true);
+  }
+}

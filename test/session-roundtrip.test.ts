@@ -1,0 +1,99 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { PROVIDER_NAMES } from '../packages/agent/src/capabilities.js';
+import type { Message } from '../packages/agent/src/parts.js';
+import { serialize } from '../packages/agent/src/providers/index.js';
+import { loadSession } from '../packages/agent/src/session/load-session.js';
+import { SessionWriter } from '../packages/agent/src/session/session-writer.js';
+
+/** A one-page PDF with a text line, written out by hand with a correct xref table. */
+function tinyPdf(): Buffer {
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 100] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    '<< /Length 44 >>\nstream\nBT /F1 18 Tf 20 40 Td (Round trip) Tj ET\nendstream',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  let body = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((object, i) => {
+    offsets.push(body.length);
+    body += `${i + 1} 0 obj\n${object}\nendobj\n`;
+  });
+  const xref = body.length;
+  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(body, 'latin1');
+}
+
+let conversation: Message[];
+
+beforeAll(async () => {
+  const png = (await sharp({ create: { width: 1200, height: 800, channels: 4, background: '#20a060c0' } }).png().toBuffer()).toString('base64');
+  const jpeg = (await sharp({ create: { width: 300, height: 900, channels: 3, background: '#c08020' } }).jpeg().toBuffer()).toString('base64');
+  const webp = (await sharp({ create: { width: 50, height: 50, channels: 3, background: '#000' } }).webp().toBuffer()).toString('base64');
+  const pdf = tinyPdf().toString('base64');
+  conversation = [
+    { role: 'user', parts: [{ type: 'text', text: 'Here is my screen; what is on it? Also "quotes", \\ and\nnewlines ✓.' }, { type: 'image', mediaType: 'image/jpeg', data: jpeg, width: 300, height: 900 }] },
+    {
+      role: 'assistant',
+      text: 'Let me look at the files.',
+      toolCalls: [
+        { id: 'toolu_1', name: 'view_file', arguments: { path: 'shot.png' } },
+        { id: 'toolu_2', name: 'view_file', arguments: { path: 'report.pdf', pages: [1] } },
+        { id: 'toolu_3', name: 'view_file', arguments: { path: 'missing.png' } },
+      ],
+    },
+    { role: 'toolResult', toolCallId: 'toolu_1', toolName: 'view_file', isError: false, parts: [{ type: 'text', text: 'shot.png: 1200×800 PNG' }, { type: 'image', mediaType: 'image/png', data: png, width: 1200, height: 800 }] },
+    { role: 'toolResult', toolCallId: 'toolu_2', toolName: 'view_file', isError: false, parts: [{ type: 'document', mediaType: 'application/pdf', data: pdf, filename: 'report.pdf', pages: 1 }] },
+    { role: 'toolResult', toolCallId: 'toolu_3', toolName: 'view_file', isError: true, parts: [{ type: 'text', text: 'E_NOT_FOUND: missing.png does not exist' }, { type: 'image', mediaType: 'image/webp', data: webp }] },
+    { role: 'assistant', text: 'A green panel and a one-page report; the third file is missing.', toolCalls: [] },
+    { role: 'user', parts: [{ type: 'text', text: 'And this PDF without a name?' }, { type: 'document', mediaType: 'application/pdf', data: pdf }] },
+    { role: 'assistant', text: '', toolCalls: [{ id: 'toolu_4', name: 'view_file', arguments: { path: 'shot.png' } }] },
+    { role: 'toolResult', toolCallId: 'toolu_4', toolName: 'view_file', isError: false, parts: [{ type: 'image', mediaType: 'image/png', data: png, width: 1200, height: 800 }] },
+    { role: 'assistant', text: 'Same screenshot as before.', toolCalls: [] },
+  ];
+});
+
+// Every route, plus the models that change the output shape: older vs newer Gemini, text-only models.
+const targets = [
+  ...PROVIDER_NAMES.map((provider) => ({ provider, model: undefined })),
+  { provider: 'gemini', model: 'gemini-2.5-flash' },
+  { provider: 'gemini', model: 'gemini-3-pro-preview' },
+  { provider: 'openai-chat', model: 'gpt-3.5-turbo' },
+  { provider: 'bedrock', model: 'us.amazon.nova-pro-v1:0' },
+  { provider: 'ollama', model: 'llava' },
+] as const;
+
+describe('a session written, reloaded and re-serialized', () => {
+  for (const contentAddressed of [false, true]) {
+    it(`serializes identically for every provider (${contentAddressed ? 'content-addressed' : 'inline'})`, async () => {
+      const path = join(await mkdtemp(join(tmpdir(), 'glimpse-roundtrip-')), 'session.jsonl');
+      const writer = await SessionWriter.open(path, { contentAddressed, app: { name: 'roundtrip' } });
+      // The three parallel results are appended at once, as the agent loop does.
+      for (const message of conversation.slice(0, 2)) await writer.append(message);
+      await Promise.all(conversation.slice(2, 5).map((message) => writer.append(message)));
+      for (const message of conversation.slice(5)) await writer.append(message);
+      await writer.close();
+
+      const loaded = await loadSession(path);
+      expect(loaded.tornTail).toBeUndefined();
+      expect(loaded.messages).toStrictEqual(conversation);
+      const tools = [{ name: 'view_file', description: 'View a file.', parameters: { type: 'object', properties: { path: { type: 'string' } } } }];
+      for (const { provider, model } of targets) {
+        const original = serialize(provider, { messages: conversation, tools, ...(model && { model }) });
+        const reloaded = serialize(provider, { messages: loaded.messages, tools, ...(model && { model }) });
+        expect(JSON.stringify(reloaded), `${provider} ${model ?? ''}`).toBe(JSON.stringify(original));
+      }
+      // Not vacuous: the vision routes carry the screenshot and the PDF bytes themselves.
+      const anthropic = JSON.stringify(serialize('anthropic', { messages: loaded.messages }));
+      for (const part of [conversation[2], conversation[3]].flatMap((m) => (m?.role === 'toolResult' ? m.parts : []))) {
+        if (part.type !== 'text') expect(anthropic).toContain(part.data);
+      }
+    });
+  }
+});
