@@ -56,7 +56,7 @@ describe('runAgent with the replay model', () => {
 
     // The second request carries the images natively inside Anthropic tool_result blocks.
     const second = model.requests[1]!.serialized;
-    expect(second.provider).toBe('anthropic');
+    if (second.provider !== 'anthropic') throw new Error(`serialized for ${second.provider}`);
     expect(JSON.stringify(second.messages)).toContain(png);
     expect(second.tools.map((tool) => tool.name)).toEqual(['snapshot', 'broken']);
 
