@@ -9,5 +9,6 @@ export const WASM_FILES: Readonly<Record<WasmModuleName, string>> = {
   webp_enc: '@jsquash/webp/codec/enc/webp_enc.wasm',
   webp_enc_simd: '@jsquash/webp/codec/enc/webp_enc_simd.wasm',
   resize: '@glimpse/media/wasm/resize.wasm',
+  jpeg: '@glimpse/media/wasm/jpeg.wasm',
   resvg: '@resvg/resvg-wasm/index_bg.wasm',
 };

@@ -13,6 +13,7 @@ export type WasmModuleName =
   | 'webp_enc'
   | 'webp_enc_simd'
   | 'resize'
+  | 'jpeg'
   | 'resvg';
 
 export type WasmLoader = (name: WasmModuleName) => Promise<WebAssembly.Module>;

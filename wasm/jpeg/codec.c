@@ -1,0 +1,124 @@
+// glimpse's JPEG codec: a thin layer over libjpeg-turbo (built without its x86/ARM SIMD, for wasm32).
+//
+// decode_rgba decodes straight to RGBA at M/8 scale, so a 12 MP photo meant for 2000 px is
+// reconstructed from its DCT coefficients at 1/2 size instead of being decoded whole and then shrunk.
+// encode_rgba writes baseline, Huffman-optimised 4:2:0 JPEG.
+//
+// Errors: libjpeg reports fatal errors through error_exit, which must not return. Ours formats the
+// message and calls the host's `fail` import, which throws; the stack unwinds through WASM and the
+// caller discards the instance (one instance per call), so no state survives a failure.
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "jpeglib.h"
+
+__attribute__((import_module("env"), import_name("fail"))) _Noreturn void host_fail(const char *message);
+
+static void fail_with_message(j_common_ptr cinfo) {
+  static char message[JMSG_LENGTH_MAX];
+  (*cinfo->err->format_message)(cinfo, message);
+  host_fail(message);
+}
+
+static void ignore_message(j_common_ptr cinfo, int level) {
+  (void)cinfo;
+  (void)level;
+}
+
+static void quiet_errors(struct jpeg_error_mgr *err) {
+  jpeg_std_error(err);
+  err->error_exit = fail_with_message;
+  err->emit_message = ignore_message;
+}
+
+__attribute__((export_name("alloc"))) void *alloc(uint32_t bytes) { return malloc(bytes); }
+
+// Header facts without decoding: info[0..3] = width, height, components, colour space (J_COLOR_SPACE).
+__attribute__((export_name("read_header"))) void read_header(const uint8_t *data, uint32_t size, uint32_t *info) {
+  struct jpeg_decompress_struct cinfo;
+  struct jpeg_error_mgr err;
+  cinfo.err = &err;
+  quiet_errors(&err);
+  jpeg_create_decompress(&cinfo);
+  jpeg_mem_src(&cinfo, data, size);
+  jpeg_read_header(&cinfo, TRUE);
+  info[0] = cinfo.image_width;
+  info[1] = cinfo.image_height;
+  info[2] = cinfo.num_components;
+  info[3] = cinfo.jpeg_color_space;
+  jpeg_destroy_decompress(&cinfo);
+}
+
+// Adobe CMYK JPEGs store inverted ink values; multiplying by K gives a usable RGB approximation.
+static void cmyk_row_to_rgba(uint8_t *row, uint32_t width) {
+  for (uint32_t x = 0; x < width; x++, row += 4) {
+    uint32_t k = row[3];
+    row[0] = (uint8_t)((row[0] * k + 127) / 255);
+    row[1] = (uint8_t)((row[1] * k + 127) / 255);
+    row[2] = (uint8_t)((row[2] * k + 127) / 255);
+    row[3] = 255;
+  }
+}
+
+// Decodes at scale_eighths/8 (1..8) to RGBA8 and returns the pixels; info[0..1] = output width, height.
+__attribute__((export_name("decode_rgba"))) uint8_t *decode_rgba(
+    const uint8_t *data, uint32_t size, uint32_t scale_eighths, uint32_t *info) {
+  struct jpeg_decompress_struct cinfo;
+  struct jpeg_error_mgr err;
+  cinfo.err = &err;
+  quiet_errors(&err);
+  jpeg_create_decompress(&cinfo);
+  jpeg_mem_src(&cinfo, data, size);
+  jpeg_read_header(&cinfo, TRUE);
+
+  int cmyk = cinfo.jpeg_color_space == JCS_CMYK || cinfo.jpeg_color_space == JCS_YCCK;
+  cinfo.out_color_space = cmyk ? JCS_CMYK : JCS_EXT_RGBA;
+  cinfo.scale_num = scale_eighths;
+  cinfo.scale_denom = 8;
+  jpeg_start_decompress(&cinfo);
+
+  uint32_t width = cinfo.output_width;
+  uint32_t height = cinfo.output_height;
+  uint8_t *pixels = malloc((size_t)width * height * 4);
+  if (!pixels) host_fail("out of memory for the decoded JPEG pixels");
+  while (cinfo.output_scanline < height) {
+    JSAMPROW row = pixels + (size_t)cinfo.output_scanline * width * 4;
+    jpeg_read_scanlines(&cinfo, &row, 1);
+    if (cmyk) cmyk_row_to_rgba(row, width);
+  }
+  jpeg_finish_decompress(&cinfo);
+  jpeg_destroy_decompress(&cinfo);
+  info[0] = width;
+  info[1] = height;
+  return pixels;
+}
+
+// Encodes RGBA8 (alpha ignored: flatten first) as baseline JPEG; info[0] = byte length.
+__attribute__((export_name("encode_rgba"))) uint8_t *encode_rgba(
+    const uint8_t *rgba, uint32_t width, uint32_t height, uint32_t quality, uint32_t *info) {
+  struct jpeg_compress_struct cinfo;
+  struct jpeg_error_mgr err;
+  cinfo.err = &err;
+  quiet_errors(&err);
+  jpeg_create_compress(&cinfo);
+  unsigned char *out = NULL;
+  unsigned long out_size = 0;
+  jpeg_mem_dest(&cinfo, &out, &out_size);
+  cinfo.image_width = width;
+  cinfo.image_height = height;
+  cinfo.input_components = 4;
+  cinfo.in_color_space = JCS_EXT_RGBA;
+  jpeg_set_defaults(&cinfo);
+  jpeg_set_quality(&cinfo, (int)quality, TRUE);
+  cinfo.optimize_coding = TRUE;
+  jpeg_start_compress(&cinfo, TRUE);
+  while (cinfo.next_scanline < height) {
+    JSAMPROW row = (JSAMPROW)(rgba + (size_t)cinfo.next_scanline * width * 4);
+    jpeg_write_scanlines(&cinfo, &row, 1);
+  }
+  jpeg_finish_compress(&cinfo);
+  jpeg_destroy_compress(&cinfo);
+  info[0] = (uint32_t)out_size;
+  return out;
+}
