@@ -20,7 +20,7 @@ let jpegBytes: Uint8Array;
 
 beforeAll(async () => {
   const noise = { type: 'gaussian' as const, mean: 128, sigma: 40 };
-  jpegBytes = new Uint8Array(await sharp({ create: { width: 3000, height: 2000, channels: 3, noise } }).jpeg({ quality: 90 }).toBuffer());
+  jpegBytes = new Uint8Array(await sharp({ create: { width: 3000, height: 2000, channels: 3, background: '#000', noise } }).jpeg({ quality: 90 }).toBuffer());
   const screenshot = new Uint8Array(await sharp({ create: { width: 2880, height: 1800, channels: 4, background: '#3366ccff' } }).png().toBuffer());
   const pdf = await PDFDocument.create();
   for (let i = 1; i <= 5; i++) pdf.addPage([100 + i, 200]);
