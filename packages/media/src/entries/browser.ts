@@ -1,0 +1,18 @@
+// Browser entry: fetches each codec's .wasm, emitted beside this bundle, and compiles it while it streams.
+import { WASM_URLS } from 'glimpse:wasm-urls';
+import { setWasmLoader } from '../wasm.js';
+
+setWasmLoader(async (name) => {
+  const path = WASM_URLS[name];
+  if (path === undefined) throw new Error(`the browser bundle was built without ${name}.wasm`);
+  const url = new URL(path, import.meta.url);
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`GET ${url} answered ${response.status}`);
+  // compileStreaming needs `Content-Type: application/wasm`; some static hosts send another type.
+  if (response.headers.get('content-type')?.split(';')[0]?.trim() === 'application/wasm') {
+    return WebAssembly.compileStreaming(response);
+  }
+  return WebAssembly.compile(await response.arrayBuffer());
+});
+
+export * from '../index.js';

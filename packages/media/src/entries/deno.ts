@@ -1,0 +1,14 @@
+// Deno entry: reads each codec's .wasm, which the build emits beside this bundle, and compiles it.
+import { WASM_URLS } from 'glimpse:wasm-urls';
+import { setWasmLoader } from '../wasm.js';
+
+// The one Deno API we use; declared here so the package does not need Deno's type library.
+declare const Deno: { readFile(path: URL): Promise<Uint8Array<ArrayBuffer>> };
+
+setWasmLoader(async (name) => {
+  const path = WASM_URLS[name];
+  if (path === undefined) throw new Error(`the Deno bundle was built without ${name}.wasm`);
+  return WebAssembly.compile(await Deno.readFile(new URL(path, import.meta.url)));
+});
+
+export * from '../index.js';

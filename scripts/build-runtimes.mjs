@@ -1,0 +1,75 @@
+// Builds the media core's browser, Deno and Workers bundles into packages/media/dist/, each with its
+// codecs' .wasm files in dist/wasm/. Dependencies are bundled in (a browser or Worker has no
+// node_modules). Each entry reads its codec table from a virtual module generated here from WASM_FILES
+// (packages/media/src/wasm-files.ts), so adding a codec there is enough.
+import { build } from 'esbuild';
+import { rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const media = resolve(root, 'packages/media');
+const requireFromMedia = createRequire(resolve(media, 'package.json'));
+
+/** WASM_FILES, read from the TypeScript source by bundling it in memory. */
+async function loadWasmFiles() {
+  const result = await build({
+    entryPoints: [resolve(media, 'src/wasm-files.ts')],
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    write: false,
+    logLevel: 'warning',
+  });
+  const module = await import(`data:text/javascript,${encodeURIComponent(result.outputFiles[0].text)}`);
+  return module.WASM_FILES;
+}
+
+/** Serves `glimpse:wasm-urls` / `glimpse:wasm-modules`: one static .wasm import per codec. */
+function bundledWasm(wasmFiles) {
+  return {
+    name: 'bundled-wasm',
+    setup(b) {
+      b.onResolve({ filter: /^glimpse:wasm-(urls|modules)$/ }, (args) => ({ path: args.path, namespace: 'bundled-wasm' }));
+      b.onLoad({ filter: /.*/, namespace: 'bundled-wasm' }, (args) => {
+        const names = Object.keys(wasmFiles);
+        const imports = names.map((name, i) => `import wasm${i} from ${JSON.stringify(requireFromMedia.resolve(wasmFiles[name]))};`);
+        const table = names.map((name, i) => `${JSON.stringify(name)}: wasm${i}`).join(', ');
+        const exported = args.path === 'glimpse:wasm-urls' ? 'WASM_URLS' : 'WASM_MODULES';
+        return { contents: `${imports.join('\n')}\nexport const ${exported} = { ${table} };\n`, loader: 'js', resolveDir: media };
+      });
+    },
+  };
+}
+
+/** The runtime bundles: entry name → esbuild options that differ. */
+const RUNTIMES = {
+  browser: { platform: 'browser', loader: { '.wasm': 'file' } },
+  deno: { platform: 'neutral', mainFields: ['module', 'main'], conditions: ['deno', 'import'], loader: { '.wasm': 'file' } },
+  workerd: { platform: 'browser', conditions: ['workerd', 'worker', 'browser'], loader: { '.wasm': 'copy' } },
+};
+
+export async function buildRuntimeBundles() {
+  const wasmFiles = await loadWasmFiles();
+  await rm(resolve(media, 'dist/wasm'), { recursive: true, force: true });
+  await Promise.all(
+    Object.entries(RUNTIMES).map(([name, options]) =>
+      build({
+        entryPoints: [resolve(media, `src/entries/${name}.ts`)],
+        outfile: resolve(media, `dist/${name}.js`),
+        bundle: true,
+        format: 'esm',
+        target: 'es2022',
+        minify: true,
+        sourcemap: true,
+        assetNames: 'wasm/[name]-[hash]',
+        plugins: [bundledWasm(wasmFiles)],
+        logLevel: 'warning',
+        ...options,
+      }),
+    ),
+  );
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) await buildRuntimeBundles();

@@ -1,0 +1,50 @@
+// Runs a TypeScript script on Node 20, which cannot strip types: bundles it with esbuild (npm packages
+// stay external, workspace sources are bundled) into node_modules/.cache/glimpse/, then imports it.
+// `import.meta.url` keeps meaning the TypeScript file's own location, so scripts find files beside them.
+// Usage: node scripts/run-ts.mjs path/to/script.ts [args...]
+import { build } from 'esbuild';
+import { readFile } from 'node:fs/promises';
+import { basename, dirname, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const [entry, ...args] = process.argv.slice(2);
+if (!entry) {
+  console.error('usage: node scripts/run-ts.mjs <script.ts> [args...]');
+  process.exit(2);
+}
+
+const outfile = resolve(root, 'node_modules/.cache/glimpse/scripts', `${basename(entry, '.ts')}.mjs`);
+await build({
+  entryPoints: [resolve(entry)],
+  outfile,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  conditions: ['source'],
+  plugins: [
+    {
+      name: 'source-import-meta-url',
+      setup(b) {
+        b.onLoad({ filter: /\.ts$/ }, async (loaded) => {
+          if (loaded.path.includes('/node_modules/')) return undefined;
+          const source = await readFile(loaded.path, 'utf8');
+          return { contents: source.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(loaded.path).href)), loader: 'ts' };
+        });
+      },
+    },
+    {
+      name: 'external-npm-packages',
+      setup(b) {
+        b.onResolve({ filter: /^[^./]/ }, (resolved) =>
+          resolved.path.startsWith('@glimpse/') ? undefined : { path: resolved.path, external: true },
+        );
+      },
+    },
+  ],
+  sourcemap: 'inline',
+  logLevel: 'warning',
+});
+process.argv = [process.argv[0], outfile, ...args];
+await import(pathToFileURL(outfile).href);

@@ -1,0 +1,79 @@
+// Runs the shared vectors through one runtime's `process` and compares with the manifest. Runtime-neutral:
+// uses only fetch-free web APIs (crypto.subtle, TextEncoder) that Node, Deno, browsers and workerd share.
+import type { ProcessOptions, ProcessResult } from '@glimpse/media';
+import type { Vector, VectorObservation } from './vector-manifest.js';
+
+export type ProcessFunction = (bytes: Uint8Array, options?: ProcessOptions) => Promise<ProcessResult>;
+
+export interface VectorOutcome {
+  name: string;
+  passed: boolean;
+  /** What differed, or a short description of the output when it matched. */
+  detail: string;
+  milliseconds: number;
+}
+
+export async function sha256Hex(bytes: Uint8Array): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new Uint8Array(bytes));
+  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+function hasCode(error: unknown): error is { code: string; message: string } {
+  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' && 'message' in error;
+}
+
+/** Runs `process` and reports what it produced in the manifest's shape. Errors without a code are rethrown. */
+export async function observe(process: ProcessFunction, input: Uint8Array, options: ProcessOptions): Promise<VectorObservation> {
+  try {
+    const result = await process(input, options);
+    return {
+      sha256: await sha256Hex(result.data),
+      mediaType: result.mediaType,
+      width: result.width,
+      height: result.height,
+      bytes: result.bytes,
+      steps: result.steps,
+    };
+  } catch (error) {
+    if (hasCode(error)) return { error: error.code };
+    throw error;
+  }
+}
+
+/** Field-by-field differences between what the manifest expects and what was observed; empty when equal. */
+export function differences(expected: VectorObservation, observed: VectorObservation): string[] {
+  const want = new Map<string, unknown>(Object.entries(expected));
+  const got = new Map<string, unknown>(Object.entries(observed));
+  const found: string[] = [];
+  for (const key of new Set([...want.keys(), ...got.keys()])) {
+    const expectedValue = JSON.stringify(want.get(key));
+    const observedValue = JSON.stringify(got.get(key));
+    if (expectedValue !== observedValue) found.push(`${key}: expected ${expectedValue}, got ${observedValue}`);
+  }
+  return found;
+}
+
+export function describe(observation: VectorObservation): string {
+  if ('error' in observation) return observation.error;
+  return `${observation.mediaType} ${observation.width}x${observation.height} ${observation.bytes} B ${observation.sha256.slice(0, 12)}`;
+}
+
+/** One vector: compare with the manifest; a thrown non-media error counts as a failure, not a crash. */
+export async function checkVector(vector: Vector, observe: () => Promise<VectorObservation>): Promise<VectorOutcome> {
+  const started = Date.now();
+  try {
+    const observed = await observe();
+    const found = differences(vector.expect, observed);
+    return { name: vector.name, passed: found.length === 0, detail: found.length === 0 ? describe(observed) : found.join('; '), milliseconds: Date.now() - started };
+  } catch (error) {
+    return { name: vector.name, passed: false, detail: `threw ${error instanceof Error ? error.stack ?? error.message : String(error)}`, milliseconds: Date.now() - started };
+  }
+}
+
+/** The report every suite prints: one line per vector, then `N passed, N failed`. */
+export function report(runtime: string, outcomes: VectorOutcome[]): { text: string; failed: number } {
+  const lines = outcomes.map((outcome) => `${outcome.passed ? 'ok  ' : 'FAIL'} ${runtime} ${outcome.name} (${outcome.milliseconds} ms): ${outcome.detail}`);
+  const failed = outcomes.filter((outcome) => !outcome.passed).length;
+  lines.push(`${outcomes.length - failed} passed, ${failed} failed`);
+  return { text: lines.join('\n'), failed };
+}

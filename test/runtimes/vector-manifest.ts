@@ -1,0 +1,23 @@
+// The shared test vectors' manifest (test/vectors/manifest.json): written by Node's suite
+// (test/vectors.test.ts with UPDATE_VECTORS=1) and reproduced byte for byte by every runtime suite.
+import type { ProcessOptions, ProcessResult } from '@glimpse/media';
+
+/** What Node produced for a vector: the output's hash and facts, or the error code it raised. */
+export type VectorExpectation =
+  | { sha256: string; mediaType: ProcessResult['mediaType']; width: number; height: number; bytes: number; steps: ProcessResult['steps'] }
+  | { error: string }; // a MediaError code
+
+export interface Vector {
+  name: string;
+  /** File name under test/vectors/inputs/. */
+  input: string;
+  options: ProcessOptions;
+  expect: VectorExpectation;
+}
+
+export interface VectorManifest {
+  vectors: Vector[];
+}
+
+/** The facts a runtime observed for one vector, in the manifest's shape, so results compare as JSON. */
+export type VectorObservation = VectorExpectation;

@@ -1,0 +1,238 @@
+// The shared test vectors: how each input is made (once, then committed under inputs/), the options it
+// runs with, and what must hold for its output in any runtime. The exact bytes expected are in
+// manifest.json, written from Node by `UPDATE_VECTORS=1 npx vitest run test/vectors.test.ts`.
+import { crc32 } from 'node:zlib';
+import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
+import sharp from 'sharp';
+import type { ProcessOptions } from '@glimpse/media';
+import type { VectorObservation } from '../runtimes/vector-manifest.js';
+
+export interface VectorDefinition {
+  name: string;
+  input: string;
+  make: () => Promise<Uint8Array>;
+  options: ProcessOptions;
+  /** Facts the output must show; checked against Node's output before the manifest is written. */
+  holds: Partial<{ mediaType: string; width: number; height: number; steps: string[]; error: string }>;
+  /** The output must be the input itself. */
+  passthrough?: true;
+}
+
+const bytesOf = (buffer: Buffer) => new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+
+/** A synthetic app screenshot: flat panels, a sidebar and lines of text, as UIs look. */
+async function screenshotPng(): Promise<Uint8Array> {
+  const rows = Array.from({ length: 24 }, (_, i) => `<text x="360" y="${150 + i * 52}" font-family="sans-serif" font-size="28" fill="#222">Line ${i + 1}: the quick brown fox jumps over the lazy dog, 0123456789</text>`);
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="2560" height="1600">
+    <rect width="2560" height="1600" fill="#f4f5f7"/><rect width="300" height="1600" fill="#2b2f3a"/>
+    <rect x="0" y="0" width="2560" height="80" fill="#3b6fd8"/><rect x="340" y="110" width="2180" height="1400" rx="12" fill="#fff" stroke="#d0d4dc"/>
+    ${rows.join('')}</svg>`;
+  return bytesOf(await sharp(Buffer.from(svg)).png({ palette: true, colours: 16 }).toBuffer());
+}
+
+/** Smooth colour fields: photo-like for the codecs, small on disk. */
+function gradient(width: number, height: number, channels: 3 | 4): Buffer {
+  const pixels = Buffer.alloc(width * height * channels);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const at = (y * width + x) * channels;
+      pixels[at] = (x * 255) / width;
+      pixels[at + 1] = (y * 255) / height;
+      pixels[at + 2] = 128 + 100 * Math.sin((x + y) / 60);
+      if (channels === 4) pixels[at + 3] = Math.min(255, Math.hypot(x - width / 2, y - height / 2) * 2);
+    }
+  }
+  return pixels;
+}
+
+const raw = (width: number, height: number, channels: 3 | 4) => sharp(gradient(width, height, channels), { raw: { width, height, channels } });
+
+/** 24-bit bottom-up BMP, written by hand: sharp cannot write BMP. */
+function bmp(width: number, height: number): Uint8Array {
+  const rowBytes = Math.ceil((width * 3) / 4) * 4;
+  const file = Buffer.alloc(54 + rowBytes * height);
+  file.write('BM', 0, 'latin1');
+  file.writeUInt32LE(file.length, 2);
+  file.writeUInt32LE(54, 10);
+  file.writeUInt32LE(40, 14);
+  file.writeInt32LE(width, 18);
+  file.writeInt32LE(height, 22);
+  file.writeUInt16LE(1, 26);
+  file.writeUInt16LE(24, 28);
+  file.writeUInt32LE(rowBytes * height, 34);
+  const pixels = gradient(width, height, 3);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const from = (y * width + x) * 3;
+      const to = 54 + (height - 1 - y) * rowBytes + x * 3;
+      file[to] = pixels[from + 2];
+      file[to + 1] = pixels[from + 1];
+      file[to + 2] = pixels[from];
+    }
+  }
+  return bytesOf(file);
+}
+
+function pngChunk(type: string, data: Buffer): Buffer {
+  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
+}
+
+/** A PNG whose header declares 40000×40000 pixels: the guard must refuse it before decoding anything. */
+function pngBombHeader(): Uint8Array {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(40_000, 0);
+  header.writeUInt32BE(40_000, 4);
+  header.set([8, 6, 0, 0, 0], 8);
+  const signature = Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]);
+  return bytesOf(Buffer.concat([signature, pngChunk('IHDR', header), pngChunk('IDAT', Buffer.from([120, 156, 3, 0, 0, 0, 0, 1])), pngChunk('IEND', Buffer.alloc(0))]));
+}
+
+async function twoPagePdf(): Promise<Uint8Array> {
+  const document = await PDFDocument.create();
+  document.setCreationDate(new Date(0));
+  document.setModificationDate(new Date(0));
+  const font = await document.embedFont(StandardFonts.Helvetica);
+  for (const title of ['Quarterly report', 'Appendix']) {
+    const page = document.addPage([612, 792]);
+    page.drawText(title, { x: 72, y: 700, size: 28, font, color: rgb(0.1, 0.2, 0.5) });
+    page.drawRectangle({ x: 72, y: 400, width: 300, height: 200, color: rgb(0.8, 0.85, 0.95) });
+  }
+  return document.save({ useObjectStreams: false });
+}
+
+const DIAGRAM_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 240" width="400" height="240">
+  <rect x="10" y="10" width="380" height="220" rx="16" fill="#eef3ff" stroke="#3b6fd8" stroke-width="4"/>
+  <circle cx="90" cy="120" r="50" fill="#3b6fd8"/><path d="M160 170 L220 70 L280 170 Z" fill="#f2a03d"/>
+  <text x="200" y="215" font-family="sans-serif" font-size="22" text-anchor="middle" fill="#222">Glimpse diagram</text>
+</svg>
+`;
+
+/**
+ * Held out of VECTOR_DEFINITIONS until the JPEG adapter decodes pixels as stored: today mozjpeg's
+ * `preserveOrientation: true` turns them and orient.ts turns them again (output 640×480, not 480×640).
+ */
+export const PENDING_ORIENTATION_VECTOR: VectorDefinition = {
+  name: 'jpeg-exif-rotated',
+  input: 'photo-orientation-6.jpg',
+  make: async () => bytesOf(await raw(640, 480, 3).jpeg({ quality: 85 }).withMetadata({ orientation: 6 }).toBuffer()),
+  options: {},
+  holds: { mediaType: 'image/jpeg', width: 480, height: 640, steps: ['oriented'] },
+};
+
+export const VECTOR_DEFINITIONS: VectorDefinition[] = [
+  {
+    name: 'png-screenshot-downscaled',
+    input: 'screenshot.png',
+    make: screenshotPng,
+    options: { provider: 'anthropic' },
+    holds: { mediaType: 'image/png', width: 1568, height: 980, steps: ['resized'] },
+  },
+  {
+    name: 'jpeg-large-downscaled',
+    input: 'photo-3000x2000.jpg',
+    make: async () => bytesOf(await raw(3000, 2000, 3).blur(2).jpeg({ quality: 70 }).toBuffer()),
+    options: {},
+    holds: { mediaType: 'image/jpeg', width: 2000, height: 1333, steps: ['resized'] },
+  },
+  {
+    name: 'jpeg-fit-bytes',
+    input: 'photo-1200x900.jpg',
+    make: async () => bytesOf(await raw(1200, 900, 3).jpeg({ quality: 95 }).toBuffer()),
+    options: { maxBytes: 30_000 },
+    holds: { mediaType: 'image/jpeg' },
+  },
+  {
+    name: 'jpeg-passthrough',
+    input: 'photo-400x300.jpg',
+    make: async () => bytesOf(await raw(400, 300, 3).jpeg({ quality: 80 }).toBuffer()),
+    options: {},
+    holds: { mediaType: 'image/jpeg', width: 400, height: 300, steps: [] },
+    passthrough: true,
+  },
+  {
+    name: 'webp-alpha-passthrough',
+    input: 'alpha.webp',
+    make: async () => bytesOf(await raw(320, 240, 4).webp({ quality: 80 }).toBuffer()),
+    options: { provider: 'openai' },
+    holds: { mediaType: 'image/webp', width: 320, height: 240, steps: [] },
+    passthrough: true,
+  },
+  {
+    name: 'webp-alpha-to-png',
+    input: 'alpha.webp',
+    make: async () => bytesOf(await raw(320, 240, 4).webp({ quality: 80 }).toBuffer()),
+    options: { provider: 'ollama' },
+    holds: { mediaType: 'image/png', width: 320, height: 240, steps: ['converted'] },
+  },
+  {
+    name: 'gif-animated-first-frame',
+    input: 'animated.gif',
+    make: async () => {
+      const frames = [0, 1, 2].map((frame) => gradient(160, 120, 4).map((value, i) => (i % 4 === 3 ? 255 : (value + frame * 70) % 256)));
+      return bytesOf(await sharp(Buffer.concat(frames), { raw: { width: 160, height: 360, channels: 4, pageHeight: 120 } }).gif({ delay: [100, 100, 100], loop: 0 }).toBuffer());
+    },
+    options: { provider: 'gemini' },
+    holds: { mediaType: 'image/png', width: 160, height: 120 },
+  },
+  {
+    name: 'bmp-to-png',
+    input: 'picture.bmp',
+    make: async () => bmp(200, 150),
+    options: {},
+    holds: { mediaType: 'image/png', width: 200, height: 150, steps: ['converted'] },
+  },
+  {
+    name: 'svg-rasterized',
+    input: 'diagram.svg',
+    make: async () => new TextEncoder().encode(DIAGRAM_SVG),
+    options: {},
+    holds: { mediaType: 'image/png', steps: ['rasterized'] },
+  },
+  {
+    name: 'pdf-passthrough',
+    input: 'report.pdf',
+    make: twoPagePdf,
+    options: { provider: 'anthropic' },
+    holds: { mediaType: 'application/pdf', steps: [] },
+    passthrough: true,
+  },
+  {
+    name: 'pdf-refused-by-ollama',
+    input: 'report.pdf',
+    make: twoPagePdf,
+    options: { provider: 'ollama' },
+    holds: { error: 'E_UNSUPPORTED' },
+  },
+  {
+    name: 'tiff-unsupported',
+    input: 'scan.tiff',
+    make: async () => bytesOf(await raw(32, 32, 3).tiff().toBuffer()),
+    options: {},
+    holds: { error: 'E_UNSUPPORTED' },
+  },
+  {
+    name: 'png-bomb-refused',
+    input: 'bomb-header.png',
+    make: async () => pngBombHeader(),
+    options: {},
+    holds: { error: 'E_TOO_MANY_PIXELS' },
+  },
+  {
+    name: 'png-truncated',
+    input: 'truncated.png',
+    make: async () => (await screenshotPng()).subarray(0, 600),
+    options: { maxEdge: 800 },
+    holds: { error: 'E_CORRUPT' },
+  },
+];
+
+/** Keeps only the facts a definition names, to compare with its `holds`. */
+export function factsNamedBy(holds: VectorDefinition['holds'], observed: VectorObservation): Record<string, unknown> {
+  const all = new Map<string, unknown>(Object.entries(observed));
+  return Object.fromEntries(Object.keys(holds).map((key) => [key, all.get(key)]));
+}
