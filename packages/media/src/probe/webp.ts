@@ -1,0 +1,49 @@
+import type { Orientation, ProbeResult } from '../types.js';
+import { readExifOrientation } from '../exif.js';
+import { corrupt } from './byte-reader.js';
+import type { ByteReader } from './byte-reader.js';
+import { type RiffChunk, VP8X_ALPHA, VP8X_ANIMATION, WEBP_FORMAT, listWebpChunks, readBitstreamHeader } from './webp-chunks.js';
+
+/**
+ * WebP header facts from the RIFF chunk list: VP8X canvas and flags, ANMF frame count, ALPH/VP8L alpha,
+ * EXIF orientation; simple files from their VP8/VP8L bitstream header. Every chunk must be complete.
+ */
+export function probeWebp(bytes: Uint8Array): ProbeResult {
+  const { reader, chunks } = listWebpChunks(bytes);
+  const first = chunks[0];
+  let orientation: Orientation = 1;
+  const exif = chunks.find((chunk) => chunk.type === 'EXIF');
+  if (exif) orientation = readExifOrientation(bytes.subarray(exif.offset, exif.offset + exif.length));
+
+  if (first.type === 'VP8X') {
+    if (first.length < 10) throw corrupt(WEBP_FORMAT, 'the VP8X chunk is too short');
+    const flags = reader.u8(first.offset, 'VP8X flags');
+    const width = reader.u24le(first.offset + 4, 'VP8X canvas width') + 1;
+    const height = reader.u24le(first.offset + 7, 'VP8X canvas height') + 1;
+    const animated = (flags & VP8X_ANIMATION) !== 0;
+    const frames = animated ? chunks.filter((chunk) => chunk.type === 'ANMF').length : 1;
+    if (animated && frames === 0) throw corrupt(WEBP_FORMAT, 'it is flagged as animated but has no frames (ANMF)');
+    const bitstream = chunks.find((chunk) => chunk.type === 'VP8 ' || chunk.type === 'VP8L');
+    if (!animated && !bitstream) throw corrupt(WEBP_FORMAT, 'it has no image data (VP8 or VP8L chunk)');
+    const bitstreamAlpha = bitstream ? readBitstreamHeader(reader, bitstream).alpha : false;
+    const hasAlpha =
+      (flags & VP8X_ALPHA) !== 0 || bitstreamAlpha || chunks.some((chunk) => chunk.type === 'ALPH') || (animated && !firstFrameCoversCanvas(reader, chunks, width, height));
+    return { mediaType: 'image/webp', bytes: bytes.length, width, height, orientation, frames, hasAlpha, bitDepth: 8 };
+  }
+  if (first.type !== 'VP8 ' && first.type !== 'VP8L') {
+    throw corrupt(WEBP_FORMAT, `the first chunk is ${JSON.stringify(first.type)}, expected VP8, VP8L or VP8X`);
+  }
+  const header = readBitstreamHeader(reader, first);
+  return { mediaType: 'image/webp', bytes: bytes.length, width: header.width, height: header.height, orientation, frames: 1, hasAlpha: header.alpha, bitDepth: 8 };
+}
+
+/** Encoders crop frame 1 to its opaque area; the canvas around it is then transparent even without an alpha flag. */
+function firstFrameCoversCanvas(reader: ByteReader, chunks: RiffChunk[], canvasWidth: number, canvasHeight: number): boolean {
+  const frame = chunks.find((chunk) => chunk.type === 'ANMF');
+  if (!frame || frame.length < 12) return false;
+  const x = reader.u24le(frame.offset, 'ANMF x');
+  const y = reader.u24le(frame.offset + 3, 'ANMF y');
+  const width = reader.u24le(frame.offset + 6, 'ANMF width') + 1;
+  const height = reader.u24le(frame.offset + 9, 'ANMF height') + 1;
+  return x === 0 && y === 0 && width >= canvasWidth && height >= canvasHeight;
+}
