@@ -1,0 +1,60 @@
+import { stat } from 'node:fs/promises';
+import { isPresetName, PRESET_NAMES } from '@glimpse/media';
+import type { PresetName } from '@glimpse/media';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { capabilitiesFor, isProviderName, PROVIDER_NAMES } from '../capabilities.js';
+import { createGlimpseMcpServer } from '../mcp/glimpse-mcp-server.js';
+import { DEFAULT_MAX_FILE_BYTES } from '../tools/file-tool.js';
+import { parseArgs, positiveInteger, stringFlag } from './args.js';
+import { UsageError, type Command } from './command.js';
+
+const usage = `Usage: glimpse mcp [--root DIR] [--provider NAME] [--max-file-bytes N] [--strict]
+
+Runs an MCP server on stdin/stdout (for Claude Desktop, Claude Code, Cursor, VS Code, …) with two tools:
+  view_file {path, pages?}  images, SVGs and PDFs, fitted for the provider: images come back as MCP
+                            image content, PDFs as an embedded application/pdf resource plus a summary
+  read {path, offset?, limit?}  text files with line numbers; binaries described, never dumped
+
+Options:
+  --root DIR           serve only files inside DIR (default: the working directory); paths that leave
+                       it, by .. or through a symlink, are refused
+  --provider NAME      fit for this preset: ${PRESET_NAMES.join(', ')}; or a route:
+                       ${PROVIDER_NAMES.join(', ')} (default: portable, safe everywhere)
+  --max-file-bytes N   refuse files larger than N bytes without reading them (default ${DEFAULT_MAX_FILE_BYTES})
+  --strict             refuse files whose extension names another type than their content
+  -h, --help           show this help
+
+Logs go to stderr; stdout carries only the protocol.`;
+
+/** A preset name, or a route name mapped to its preset (openai-chat → openai). */
+function presetFor(name: string): PresetName {
+  if (isPresetName(name)) return name;
+  if (isProviderName(name)) return capabilitiesFor({ provider: name }).preset;
+  throw new UsageError(`--provider must be one of ${[...PRESET_NAMES, ...PROVIDER_NAMES.filter((p) => !isPresetName(p))].join(', ')}, got ${JSON.stringify(name)}`);
+}
+
+export const mcpCommand: Command = {
+  name: 'mcp',
+  summary: 'serve view_file and read to MCP clients over stdio',
+  usage,
+  async run(args) {
+    const { positionals, flags } = parseArgs(args, { values: ['--root', '--provider', '--max-file-bytes'], booleans: ['--strict'] });
+    if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
+    const root = stringFlag(flags, '--root');
+    if (root !== undefined && !(await stat(root).then((s) => s.isDirectory(), () => false))) throw new UsageError(`--root ${JSON.stringify(root)} is not a directory`);
+    const provider = stringFlag(flags, '--provider');
+    const server = createGlimpseMcpServer({
+      root,
+      preset: provider === undefined ? 'portable' : presetFor(provider),
+      maxFileBytes: positiveInteger(flags, '--max-file-bytes'),
+      strict: flags.has('--strict'),
+    });
+    const closed = new Promise<void>((resolve) => {
+      server.onclose = resolve;
+    });
+    await server.connect(new StdioServerTransport());
+    process.stdin.once('end', () => void server.close());
+    await closed;
+    return 0;
+  },
+};

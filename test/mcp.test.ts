@@ -1,0 +1,181 @@
+// Drives `glimpse mcp` as an MCP client would: the SDK's own Client over stdio, against a CLI bundled
+// fresh from the TypeScript sources (so the test never runs a stale dist/).
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PRESETS } from '@glimpse/media';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { build } from 'esbuild';
+import { PDFDocument } from 'pdf-lib';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const BUNDLE = join(process.cwd(), 'node_modules/.cache/glimpse-mcp-test/cli.mjs');
+const SCREENSHOT = 'Screenshot 2026-11-29 at 10.41.07\u202FPM.png';
+const PRESET = PRESETS.anthropic;
+
+let dir: string;
+let root: string;
+let client: Client;
+let stderr = '';
+
+async function call(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  const result = await client.callTool({ name, arguments: args });
+  if (!('content' in result) || !Array.isArray(result.content)) throw new Error('expected content');
+  return { content: result.content, isError: result.isError === true };
+}
+
+const texts = (result: CallToolResult) => result.content.flatMap((c) => (c.type === 'text' ? [c.text] : [])).join('\n');
+
+async function imageOf(result: CallToolResult) {
+  const images = result.content.filter((c) => c.type === 'image');
+  expect(images).toHaveLength(1);
+  const image = images[0]!;
+  if (image.type !== 'image') throw new Error('unreachable');
+  const bytes = Buffer.from(image.data, 'base64');
+  const meta = await sharp(bytes).metadata();
+  return { mimeType: image.mimeType, width: meta.width!, height: meta.height!, format: meta.format, bytes: bytes.byteLength };
+}
+
+beforeAll(async () => {
+  await build({
+    entryPoints: ['packages/agent/src/cli.ts'],
+    outfile: BUNDLE,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    conditions: ['source'],
+    logLevel: 'silent',
+    plugins: [
+      {
+        name: 'external-dependencies',
+        setup(b) {
+          b.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@glimpse/') ? undefined : { path: args.path, external: true }));
+        },
+      },
+    ],
+  });
+
+  dir = await mkdtemp(join(tmpdir(), 'glimpse-mcp-'));
+  root = join(dir, 'root');
+  await mkdir(root);
+  await writeFile(join(dir, 'secret.txt'), 'outside the root');
+  await symlink(join(dir, 'secret.txt'), join(root, 'escape.txt'));
+  await sharp({ create: { width: 2880, height: 1800, channels: 4, background: '#3366ccff' } }).png().toFile(join(root, SCREENSHOT));
+  const noise = { type: 'gaussian' as const, mean: 128, sigma: 40 };
+  await sharp({ create: { width: 4000, height: 3000, channels: 3, background: '#000', noise } }).jpeg({ quality: 92 }).toFile(join(root, 'photo.jpg'));
+  const pdf = await PDFDocument.create();
+  for (let i = 1; i <= 4; i++) pdf.addPage([300 + i, 400]);
+  await writeFile(join(root, 'report.pdf'), await pdf.save());
+  await writeFile(join(root, 'diagram.svg'), '<svg xmlns="http://www.w3.org/2000/svg" width="800" height="400"><circle cx="400" cy="200" r="150" fill="#09f"/></svg>');
+  await writeFile(join(root, 'garbage.png'), Uint8Array.from({ length: 5000 }, (_, i) => (i * 7919 + 13) % 251));
+  await writeFile(join(root, 'notes.txt'), 'first line\nsecond line\n');
+
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BUNDLE, 'mcp', '--root', root, '--provider', 'anthropic'],
+    stderr: 'pipe',
+  });
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  client = new Client({ name: 'glimpse-test', version: '0.0.0' });
+  await client.connect(transport);
+});
+
+afterAll(async () => {
+  await client?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('glimpse mcp over stdio, with the SDK client', () => {
+  it('lists view_file and read with their schemas', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(['read', 'view_file']);
+    const view = tools.find((t) => t.name === 'view_file')!;
+    expect(view.inputSchema).toMatchObject({ type: 'object', required: ['path'], properties: { path: { type: 'string' }, pages: { type: 'string' } } });
+  });
+
+  it('views a macOS screenshot named with a plain space, fitted for the preset', async () => {
+    const result = await call('view_file', { path: 'Screenshot 2026-11-29 at 10.41.07 PM.png' });
+    expect(result.isError).toBe(false);
+    const image = await imageOf(result);
+    expect(image).toMatchObject({ mimeType: 'image/png', format: 'png', width: 1568, height: 980 });
+    expect(texts(result)).toContain('\\u{202F}PM.png');
+    expect(texts(result)).toContain('multiply coordinates in it by 1.837');
+  });
+
+  it('views a 12-megapixel photo within the preset edge and byte limits', async () => {
+    const result = await call('view_file', { path: 'photo.jpg' });
+    const image = await imageOf(result);
+    expect(image.mimeType).toBe('image/jpeg');
+    expect(Math.max(image.width, image.height)).toBeLessThanOrEqual(PRESET.maxEdge);
+    expect(image.bytes).toBeLessThanOrEqual(PRESET.maxBytes);
+    expect(image.width / image.height).toBeCloseTo(4 / 3, 2);
+  });
+
+  it('returns a PDF as an embedded application/pdf resource with a text summary, and page ranges', async () => {
+    const whole = await call('view_file', { path: 'report.pdf' });
+    const resources = whole.content.filter((c) => c.type === 'resource');
+    expect(resources).toHaveLength(1);
+    const resource = resources[0]!;
+    if (resource.type !== 'resource' || !('blob' in resource.resource)) throw new Error('expected a blob resource');
+    expect(resource.resource.mimeType).toBe('application/pdf');
+    expect(resource.resource.uri).toBe(`file://${join(root, 'report.pdf')}`);
+    expect((await PDFDocument.load(Buffer.from(resource.resource.blob, 'base64'))).getPageCount()).toBe(4);
+    expect(texts(whole)).toContain('report.pdf: PDF, 4 pages');
+
+    const range = await call('view_file', { path: 'report.pdf', pages: '3-4' });
+    const sliced = range.content.find((c) => c.type === 'resource');
+    if (sliced?.type !== 'resource' || !('blob' in sliced.resource)) throw new Error('expected a blob resource');
+    const doc = await PDFDocument.load(Buffer.from(sliced.resource.blob, 'base64'));
+    expect(doc.getPages().map((p) => p.getWidth())).toEqual([303, 304]);
+  });
+
+  it('rasterizes an SVG to PNG image content', async () => {
+    const image = await imageOf(await call('view_file', { path: 'diagram.svg' }));
+    expect(image).toMatchObject({ mimeType: 'image/png', width: 800, height: 400 });
+  });
+
+  it('answers a garbage file with a text note and isError', async () => {
+    const result = await call('view_file', { path: 'garbage.png' });
+    expect(result.isError).toBe(true);
+    expect(result.content.every((c) => c.type === 'text')).toBe(true);
+    expect(texts(result)).toMatch(/^E_UNSUPPORTED: garbage\.png/);
+  });
+
+  it('refuses paths that leave --root, by .. or through a symlink', async () => {
+    for (const path of ['../secret.txt', join(dir, 'secret.txt'), 'escape.txt']) {
+      for (const tool of ['view_file', 'read']) {
+        const result = await call(tool, { path });
+        expect(result.isError).toBe(true);
+        expect(texts(result)).toMatch(/^E_PATH_OUTSIDE_ROOT/);
+        expect(texts(result)).not.toContain('outside the root'); // the secret's content
+      }
+    }
+  });
+
+  it('reads text with line numbers', async () => {
+    expect(texts(await call('read', { path: 'notes.txt' }))).toBe('1\tfirst line\n2\tsecond line');
+    expect(texts(await call('read', { path: 'photo.jpg' }))).toContain('Call view_file with this path');
+  });
+
+  it('answers ten parallel calls, each correctly', async () => {
+    const paths = ['photo.jpg', SCREENSHOT, 'report.pdf', 'diagram.svg', 'garbage.png', 'photo.jpg', 'notes.txt', 'report.pdf', SCREENSHOT, 'diagram.svg'];
+    const results = await Promise.all(paths.map((path) => call('view_file', { path })));
+    expect(results).toHaveLength(10);
+    results.forEach((result, i) => {
+      const kinds = result.content.map((c) => c.type);
+      const path = paths[i]!;
+      if (path.endsWith('.pdf')) expect(kinds).toEqual(['text', 'resource']);
+      else if (path === 'garbage.png' || path === 'notes.txt') expect(result.isError).toBe(true);
+      else expect(kinds).toEqual(['text', 'image']);
+    });
+    for (const i of [0, 1, 3]) {
+      const image = await imageOf(results[i]!);
+      expect(Math.max(image.width, image.height)).toBeLessThanOrEqual(PRESET.maxEdge);
+    }
+    expect(stderr).toBe('');
+  });
+});
