@@ -1,13 +1,14 @@
 // Node side of `npm run test:workers`: bundles vector-worker.ts against the published Workers bundle
 // (packages/media/dist/workerd.js, whose .wasm imports workerd compiles), serves it with miniflare on
-// 127.0.0.1, POSTs every vector and checks the response bytes. Also records the WASM memory held after
-// each vector in test/artifacts/workers-memory.json.
+// 127.0.0.1, POSTs every vector and checks the response bytes, checks the Workers pixel cap, then
+// measures each vector's WASM memory in a fresh isolate (test/artifacts/workers-memory.json).
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Miniflare } from 'miniflare';
+import sharp from 'sharp';
 import { describe, differences, report, type VectorOutcome } from '../run-vectors.js';
 import type { VectorManifest, VectorObservation } from '../vector-manifest.js';
 
@@ -31,59 +32,107 @@ await build({
   logLevel: 'warning',
 });
 
-const miniflare = new Miniflare({
+const miniflareOptions = {
   modules: true,
   scriptPath: workerFile,
   modulesRoot: root,
   modulesRules: [
-    { type: 'ESModule', include: ['**/*.js'] },
-    { type: 'CompiledWasm', include: ['**/*.wasm'] },
+    { type: 'ESModule' as const, include: ['**/*.js'] },
+    { type: 'CompiledWasm' as const, include: ['**/*.wasm'] },
   ],
   compatibilityDate: '2025-09-01',
   host: '127.0.0.1',
   port: 0,
-});
+};
+const miniflare = new Miniflare(miniflareOptions);
 
-async function observeInWorker(url: URL, input: Uint8Array, options: object): Promise<{ observed: VectorObservation; wasmBytes: number }> {
+interface WasmMemoryUse {
+  held: number;
+  created: number;
+  largest: number;
+}
+
+interface WorkerAnswer {
+  observed: VectorObservation;
+  memory: WasmMemoryUse;
+  message?: string;
+}
+
+async function postToWorker(url: URL, input: Uint8Array, options: object): Promise<WorkerAnswer> {
   const response = await fetch(url, { method: 'POST', body: new Uint8Array(input), headers: { 'x-options': JSON.stringify(options) } });
-  const wasmBytes = Number(response.headers.get('x-wasm-bytes') ?? Number.NaN);
+  const memory: WasmMemoryUse = JSON.parse(response.headers.get('x-wasm-memory') ?? '{"held":0,"created":0,"largest":0}');
   if (response.status === 422) {
-    const { error } = await response.json();
-    return { observed: { error: String(error) }, wasmBytes };
+    const { error, message } = await response.json();
+    return { observed: { error: String(error) }, memory, message: String(message) };
   }
   if (!response.ok) throw new Error(`the worker answered ${response.status}: ${await response.text()}`);
   const body = new Uint8Array(await response.arrayBuffer());
   const facts = JSON.parse(response.headers.get('x-result') ?? '{}');
-  return { observed: { sha256: createHash('sha256').update(body).digest('hex'), ...facts }, wasmBytes };
+  return { observed: { sha256: createHash('sha256').update(body).digest('hex'), ...facts }, memory };
 }
 
 const megabytes = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
-let failed = 1;
-try {
-  const url = await miniflare.ready;
-  const manifest: VectorManifest = JSON.parse(await readFile(resolve(root, 'test/vectors/manifest.json'), 'utf8'));
+
+/** Every vector in one isolate, as a long-lived Worker serves requests: WASM memory held accumulates. */
+async function runSharedIsolate(url: URL, manifest: VectorManifest): Promise<{ outcomes: VectorOutcome[]; held: Record<string, number> }> {
   const outcomes: VectorOutcome[] = [];
-  const memory: { name: string; wasmBytesHeld: number; grewBy: number }[] = [];
-  let held = 0;
+  const held: Record<string, number> = {};
   for (const vector of manifest.vectors) {
     const input = await readFile(resolve(root, 'test/vectors/inputs', vector.input));
     const started = Date.now();
     try {
-      const { observed, wasmBytes } = await observeInWorker(url, input, vector.options);
+      const { observed, memory } = await postToWorker(url, input, vector.options);
       const found = differences(vector.expect, observed);
-      memory.push({ name: vector.name, wasmBytesHeld: wasmBytes, grewBy: wasmBytes - held });
-      const note = `WASM held ${megabytes(wasmBytes)} (+${megabytes(wasmBytes - held)})`;
-      held = wasmBytes;
-      outcomes.push({ name: vector.name, passed: found.length === 0, detail: `${found.length === 0 ? describe(observed) : found.join('; ')}; ${note}`, milliseconds: Date.now() - started });
+      held[vector.name] = memory.held;
+      const detail = `${found.length === 0 ? describe(observed) : found.join('; ')}; WASM held ${megabytes(memory.held)}`;
+      outcomes.push({ name: vector.name, passed: found.length === 0, detail, milliseconds: Date.now() - started });
     } catch (error) {
       outcomes.push({ name: vector.name, passed: false, detail: `threw ${String(error)}`, milliseconds: Date.now() - started });
     }
   }
+  return { outcomes, held };
+}
+
+/** Each vector in a fresh isolate: the WASM memory that vector alone needs. */
+async function measureFreshIsolates(manifest: VectorManifest): Promise<Record<string, WasmMemoryUse>> {
+  const use: Record<string, WasmMemoryUse> = {};
+  for (const vector of manifest.vectors) {
+    if ('error' in vector.expect) continue;
+    await miniflare.setOptions(miniflareOptions);
+    const url = await miniflare.ready;
+    const input = await readFile(resolve(root, 'test/vectors/inputs', vector.input));
+    use[vector.name] = (await postToWorker(url, input, vector.options)).memory;
+  }
+  return use;
+}
+
+/** The Workers entry refuses, by default, what would not fit in 128 MB, with an error that says so. */
+async function checkWorkersPixelCap(url: URL): Promise<VectorOutcome> {
+  const started = Date.now();
+  const width = 4000;
+  const height = 3000;
+  const flat = await sharp({ create: { width, height, channels: 3, background: '#88aacc' } }).png().toBuffer();
+  const answer = await postToWorker(url, new Uint8Array(flat), {});
+  const passed = 'error' in answer.observed && answer.observed.error === 'E_TOO_MANY_PIXELS' && /Cloudflare Worker/.test(answer.message ?? '');
+  const detail = passed ? `${width}x${height} refused: ${answer.message}` : `expected E_TOO_MANY_PIXELS naming the Worker limit, got ${JSON.stringify(answer.observed)} ${answer.message ?? ''}`;
+  return { name: 'workers-default-pixel-cap', passed, detail, milliseconds: Date.now() - started };
+}
+
+let failed = 1;
+try {
+  const url = await miniflare.ready;
+  const manifest: VectorManifest = JSON.parse(await readFile(resolve(root, 'test/vectors/manifest.json'), 'utf8'));
+  const { outcomes, held } = await runSharedIsolate(url, manifest);
+  outcomes.push(await checkWorkersPixelCap(url));
+  const fresh = await measureFreshIsolates(manifest);
+  const memoryReport = manifest.vectors.map((vector) => ({ name: vector.name, heldInSharedIsolate: held[vector.name], freshIsolate: fresh[vector.name] }));
   await mkdir(resolve(root, 'test/artifacts'), { recursive: true });
-  await writeFile(resolve(root, 'test/artifacts/workers-memory.json'), `${JSON.stringify(memory, null, 2)}\n`);
+  await writeFile(resolve(root, 'test/artifacts/workers-memory.json'), `${JSON.stringify(memoryReport, null, 2)}\n`);
   const result = report('workers', outcomes);
   console.log(result.text);
-  failed = outcomes.length > 0 ? result.failed : 1;
+  console.log('WASM memory per vector in a fresh isolate (largest single memory / all memories created):');
+  for (const [name, use] of Object.entries(fresh)) console.log(`  ${name}: ${megabytes(use.largest)} / ${megabytes(use.created)}`);
+  failed = outcomes.length > 1 ? result.failed : 1;
 } finally {
   await miniflare.dispose();
 }

@@ -1,14 +1,20 @@
-// Test-only instrumentation for the Workers suite: remembers every WASM memory that codec instances
-// create or import, so the worker can report how much WASM memory the isolate holds after each request.
-// Works by wrapping WebAssembly.Instance and WebAssembly.instantiate before any codec starts.
+// Test-only instrumentation for the Workers suite: sees every WASM memory that codec instances create
+// or import, by wrapping WebAssembly.Instance and WebAssembly.instantiate before any codec starts.
+// Memories only grow, so a memory's final size is its peak. Per request it reports:
+// - held: bytes of all memories still alive when the response is made (what the isolate keeps);
+// - created: bytes of the memories created during the request, kept alive until it ends. Instances that
+//   run one after another never all exist at once, so the request's true peak lies between the largest
+//   single memory and held-before + created.
 
-const memories: WeakRef<WebAssembly.Memory>[] = [];
+const live: WeakRef<WebAssembly.Memory>[] = [];
 const seen = new WeakSet<WebAssembly.Memory>();
+let createdThisRequest: WebAssembly.Memory[] = [];
 
 function remember(value: unknown): void {
   if (value instanceof WebAssembly.Memory && !seen.has(value)) {
     seen.add(value);
-    memories.push(new WeakRef(value));
+    live.push(new WeakRef(value));
+    createdThisRequest.push(value);
   }
 }
 
@@ -17,8 +23,19 @@ function rememberInstance(instance: WebAssembly.Instance, imports: WebAssembly.I
   for (const namespace of Object.values(imports ?? {})) Object.values(namespace).forEach(remember);
 }
 
-/** Installs the wrappers once; returns a function giving the bytes of all live WASM memories now. */
-export function trackWasmMemory(): () => number {
+export interface WasmMemoryUse {
+  held: number;
+  created: number;
+  largest: number;
+}
+
+export interface WasmMemoryTracker {
+  beginRequest(): void;
+  measure(): WasmMemoryUse;
+}
+
+/** Installs the wrappers (once per isolate). */
+export function trackWasmMemory(): WasmMemoryTracker {
   const OriginalInstance = WebAssembly.Instance;
   // A Proxy, not a subclass: glue code checks `result instanceof WebAssembly.Instance` on instances
   // that WebAssembly.instantiate made, which a subclass would fail.
@@ -45,5 +62,18 @@ export function trackWasmMemory(): () => number {
     },
   });
 
-  return () => memories.reduce((total, reference) => total + (reference.deref()?.buffer.byteLength ?? 0), 0);
+  return {
+    beginRequest() {
+      createdThisRequest = [];
+    },
+    measure() {
+      const sizes = live.map((reference) => reference.deref()?.buffer.byteLength ?? 0);
+      const created = createdThisRequest.map((memory) => memory.buffer.byteLength);
+      return {
+        held: sizes.reduce((total, size) => total + size, 0),
+        created: created.reduce((total, size) => total + size, 0),
+        largest: Math.max(0, ...sizes, ...created),
+      };
+    },
+  };
 }
