@@ -1,8 +1,8 @@
 import type { ContentBlock, Message, Tool, ToolResultContentBlock, ToolUseBlock } from '@aws-sdk/client-bedrock-runtime';
 import { base64ToBytes } from '../base64.js';
-import type { Part, ToolDefinition } from '../parts.js';
+import type { MediaPart, Part, ToolDefinition } from '../parts.js';
 import { sanitizeDocumentName } from './bedrock-names.js';
-import { EMPTY_RESULT, liftedMediaParts, splitToolResult } from './lift-media.js';
+import { attachedLine, EMPTY_RESULT, liftedMediaParts, splitToolResult } from './lift-media.js';
 import { omitMedia } from './placeholders.js';
 import { prepareConversation } from './turns.js';
 import type { SerializeInput, Serialized, SerializeWarning } from './types.js';
@@ -77,7 +77,10 @@ class UserMessageBuilder {
   addToolResult(toolUseId: string, parts: readonly Part[], isError: boolean): void {
     const content: ToolResultContentBlock[] = this.convert(parts);
     // A document must travel with a text block; a result that is only media gets one.
-    if (!content.some((block) => block.text !== undefined)) content.unshift({ text: EMPTY_RESULT });
+    if (!content.some((block) => block.text !== undefined)) {
+      const media = parts.filter((part): part is MediaPart => part.type !== 'text');
+      content.unshift({ text: media.length > 0 ? attachedLine(media) : EMPTY_RESULT });
+    }
     this.blocks.push({ toolResult: { toolUseId, content, ...(isError ? { status: 'error' } : {}) } });
   }
 

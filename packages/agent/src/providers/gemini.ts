@@ -1,6 +1,6 @@
 import type { Content, FunctionResponsePart, Part as GeminiPart, Tool } from '@google/genai';
 import type { MediaPart, Part, ToolDefinition } from '../parts.js';
-import { EMPTY_RESULT, joinText, liftedMediaParts, splitToolResult } from './lift-media.js';
+import { attachedLine, EMPTY_RESULT, joinText, liftedMediaParts, splitToolResult } from './lift-media.js';
 import { prepareConversation, type CallWithResult } from './turns.js';
 import type { SerializeInput, Serialized } from './types.js';
 
@@ -32,7 +32,7 @@ function toResponsePart(part: MediaPart): FunctionResponsePart {
 function functionResponse({ call, result }: CallWithResult, mediaInside: boolean): GeminiPart {
   const { text, media } = splitToolResult(result);
   const ownText = result.parts.filter((part) => part.type === 'text');
-  const body = mediaInside ? (ownText.length > 0 ? joinText(ownText) : media.length > 0 ? `[${media.length} attachment${media.length === 1 ? '' : 's'} in this response]` : EMPTY_RESULT) : joinText(text);
+  const body = mediaInside ? (ownText.length > 0 ? joinText(ownText) : media.length > 0 ? attachedLine(media) : EMPTY_RESULT) : joinText(text);
   return {
     functionResponse: {
       id: call.id,

@@ -15,6 +15,11 @@ function count(media: readonly MediaPart[]): string {
   return [...phrase(images, 'image', 'images'), ...phrase(documents, 'PDF', 'PDFs')].join(' and ');
 }
 
+/** The text for a result that is only media, on routes that want text beside it: "[1 image attached]". */
+export function attachedLine(media: readonly MediaPart[]): string {
+  return `[${count(media)} attached]`;
+}
+
 /** Text of a result with no parts at all; providers reject empty tool results. */
 export const EMPTY_RESULT = '(no output)';
 

@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { base64ToBytes } from '../base64.js';
+import type { ImagePart, Message } from '../parts.js';
+import { CHART, CONVERSATION, CRASH, PLACEHOLDER, REPORT, TEXT_ONLY, TOOLS, USER_IMAGE } from './__golden__/conversation.js';
+import { BEDROCK_MAX_DOCUMENTS, BEDROCK_MAX_IMAGES, serializeBedrock } from './bedrock.js';
+
+const bytes = (part: { data: string }) => base64ToBytes(part.data)!;
+const image = (part: ImagePart) => ({ image: { format: part.mediaType.slice('image/'.length), source: { bytes: bytes(part) } } });
+const report = { document: { format: 'pdf', name: 'Q3 report-v2', source: { bytes: bytes(REPORT) } } };
+const head = [
+  { role: 'user', content: [{ text: 'What changed?' }, image(USER_IMAGE)] },
+  {
+    role: 'assistant',
+    content: [
+      { text: 'Let me look.' },
+      { toolUse: { toolUseId: 'call_a', name: 'view_file', input: { path: 'chart.jpg' } } },
+      { toolUse: { toolUseId: 'call_b', name: 'view_file', input: { path: 'Q3 report.v2.pdf' } } },
+      { toolUse: { toolUseId: 'call_c', name: 'run', input: { command: 'make' } } },
+    ],
+  },
+];
+const tail = [
+  { role: 'assistant', content: [{ text: 'Revenue grew; the build fails.' }] },
+  { role: 'user', content: [{ text: 'Why does it fail?' }] },
+];
+const renamed = { type: 'document-renamed', from: 'Q3 report.v2.pdf', to: 'Q3 report-v2', messageIndex: 2, message: 'document name "Q3 report.v2.pdf" sent as "Q3 report-v2" (Bedrock\'s character rules)' };
+
+describe('serializeBedrock', () => {
+  it('Claude: image and document blocks inside toolResult.content, error media after the results, a text block beside every document', () => {
+    expect(serializeBedrock({ messages: CONVERSATION, tools: TOOLS, model: 'us.anthropic.claude-sonnet-4-5-20250929-v1:0' })).toEqual({
+      messages: [
+        ...head,
+        {
+          role: 'user',
+          content: [
+            { toolResult: { toolUseId: 'call_a', content: [{ text: 'chart.jpg' }, image(CHART)] } },
+            { toolResult: { toolUseId: 'call_b', content: [{ text: '[1 PDF attached]' }, report] } },
+            { toolResult: { toolUseId: 'call_c', status: 'error', content: [{ text: 'make failed: exit 2' }, { text: '[1 image from this result is attached after the tool results, labelled call_c]' }] } },
+            { text: 'Attached from tool result call_c (run):' },
+            image(CRASH),
+          ],
+        },
+        ...tail,
+      ],
+      tools: [{ toolSpec: { name: 'view_file', description: 'Look at a file.', inputSchema: { json: TOOLS[0]!.parameters } } }],
+      warnings: [renamed],
+    });
+  });
+
+  it('other models: media of every result follows the toolResult blocks in the same user message', () => {
+    const { messages } = serializeBedrock({ messages: CONVERSATION, model: 'meta.llama4-maverick-17b-instruct-v1:0' });
+    expect(messages[2]).toEqual({
+      role: 'user',
+      content: [
+        { toolResult: { toolUseId: 'call_a', content: [{ text: 'chart.jpg' }, { text: '[1 image from this result is attached after the tool results, labelled call_a]' }] } },
+        { toolResult: { toolUseId: 'call_b', content: [{ text: '[1 PDF from this result is attached after the tool results, labelled call_b]' }] } },
+        { toolResult: { toolUseId: 'call_c', status: 'error', content: [{ text: 'make failed: exit 2' }, { text: '[1 image from this result is attached after the tool results, labelled call_c]' }] } },
+        { text: 'Attached from tool result call_a (view_file):' },
+        image(CHART),
+        { text: 'Attached from tool result call_b (view_file):' },
+        report,
+        { text: 'Attached from tool result call_c (run):' },
+        image(CRASH),
+      ],
+    });
+  });
+
+  it('sends placeholders for a text-only model', () => {
+    const { messages } = serializeBedrock({ messages: CONVERSATION, model: 'amazon.nova-micro-v1:0' });
+    expect(messages[0]).toEqual({ role: 'user', content: [{ text: 'What changed?' }, { text: PLACEHOLDER.userImage }] });
+    expect(messages[2]).toEqual({
+      role: 'user',
+      content: [
+        { toolResult: { toolUseId: 'call_a', content: [{ text: 'chart.jpg' }, { text: PLACEHOLDER.chart }] } },
+        { toolResult: { toolUseId: 'call_b', content: [{ text: PLACEHOLDER.report }] } },
+        { toolResult: { toolUseId: 'call_c', status: 'error', content: [{ text: 'make failed: exit 2' }, { text: PLACEHOLDER.crash }] } },
+      ],
+    });
+    expect(serializeBedrock({ messages: CONVERSATION, model: 'anthropic.claude-3-haiku', ...TEXT_ONLY }).messages[2]).toEqual(messages[2]);
+  });
+
+  it('adds a text block to a message whose only content is a document', () => {
+    const { messages } = serializeBedrock({ messages: [{ role: 'user', parts: [REPORT] }] });
+    expect(messages).toEqual([{ role: 'user', content: [report, { text: 'The document is attached above.' }] }]);
+  });
+
+  it('keeps at most 20 images and 5 documents per message; the rest become placeholders with warnings', () => {
+    const images = Array.from({ length: BEDROCK_MAX_IMAGES + 2 }, (_, i): ImagePart => ({ ...CHART, data: btoa(`img-${i}`) }));
+    const documents = Array.from({ length: BEDROCK_MAX_DOCUMENTS + 1 }, (_, i) => ({ ...REPORT, filename: 'same.pdf', data: btoa(`pdf-${i}`) }));
+    const { messages, warnings } = serializeBedrock({ messages: [{ role: 'user', parts: [{ type: 'text', text: 'all of them' }, ...images, ...documents] }] });
+    const content = messages[0]!.content!;
+    expect(content.filter((block) => block.image !== undefined)).toHaveLength(BEDROCK_MAX_IMAGES);
+    expect(content.filter((block) => block.document !== undefined).map((block) => block.document!.name)).toEqual(['same', 'same (2)', 'same (3)', 'same (4)', 'same (5)']);
+    expect(content.filter((block) => block.text?.includes('as many images as the provider allows'))).toHaveLength(2);
+    expect(warnings.map((w) => (w.type === 'media-omitted' ? w.reason : w.type))).toEqual(['too-many-images', 'too-many-images', ...Array(4).fill('document-renamed'), 'too-many-documents']);
+  });
+
+  it('merges same-role neighbours so turns strictly alternate', () => {
+    const conversation: Message[] = [
+      { role: 'user', parts: [{ type: 'text', text: 'one' }] },
+      { role: 'user', parts: [{ type: 'text', text: 'two' }] },
+      { role: 'assistant', text: 'a', toolCalls: [] },
+      { role: 'assistant', text: 'b', toolCalls: [] },
+    ];
+    const { messages, warnings } = serializeBedrock({ messages: conversation });
+    expect(messages).toEqual([
+      { role: 'user', content: [{ text: 'one' }, { text: 'two' }] },
+      { role: 'assistant', content: [{ text: 'a' }, { text: 'b' }] },
+    ]);
+    expect(warnings.map((w) => w.type)).toEqual(['turns-merged', 'turns-merged']);
+  });
+});

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { CHART, CONVERSATION, CRASH, PLACEHOLDER, REPORT, TEXT_ONLY, TOOLS, USER_IMAGE } from './__golden__/conversation.js';
+import { serializeGemini, SKIP_THOUGHT_SIGNATURE } from './gemini.js';
+
+const inline = (part: { mediaType: string; data: string }) => ({ inlineData: { mimeType: part.mediaType, data: part.data } });
+const userTurn = { role: 'user', parts: [{ text: 'What changed?' }, inline(USER_IMAGE)] };
+const tools = [{ functionDeclarations: [{ name: 'view_file', description: 'Look at a file.', parametersJsonSchema: TOOLS[0]!.parameters }] }];
+const tail = [
+  { role: 'model', parts: [{ text: 'Revenue grew; the build fails.' }] },
+  { role: 'user', parts: [{ text: 'Why does it fail?' }] },
+];
+
+function modelTurn(signed: boolean) {
+  return {
+    role: 'model',
+    parts: [
+      { text: 'Let me look.' },
+      { functionCall: { id: 'call_a', name: 'view_file', args: { path: 'chart.jpg' } }, ...(signed ? { thoughtSignature: SKIP_THOUGHT_SIGNATURE } : {}) },
+      { functionCall: { id: 'call_b', name: 'view_file', args: { path: 'Q3 report.v2.pdf' } } },
+      { functionCall: { id: 'call_c', name: 'run', args: { command: 'make' } } },
+    ],
+  };
+}
+
+describe('serializeGemini', () => {
+  it('Gemini 3: media inside functionResponse.parts, one functionResponse per call', () => {
+    expect(serializeGemini({ messages: CONVERSATION, tools: TOOLS, model: 'gemini-3-pro-preview' })).toEqual({
+      messages: [
+        userTurn,
+        modelTurn(true),
+        {
+          role: 'user',
+          parts: [
+            { functionResponse: { id: 'call_a', name: 'view_file', response: { output: 'chart.jpg' }, parts: [inline(CHART)] } },
+            { functionResponse: { id: 'call_b', name: 'view_file', response: { output: '[1 PDF attached]' }, parts: [{ inlineData: { mimeType: 'application/pdf', data: REPORT.data, displayName: 'Q3 report.v2.pdf' } }] } },
+            { functionResponse: { id: 'call_c', name: 'run', response: { error: 'make failed: exit 2' }, parts: [inline(CRASH)] } },
+          ],
+        },
+        ...tail,
+      ],
+      tools,
+      warnings: [],
+    });
+  });
+
+  it('older Gemini: functionResponse parts first (even for a file-only result), then the media in the same turn', () => {
+    expect(serializeGemini({ messages: CONVERSATION, tools: TOOLS, model: 'gemini-2.5-flash' })).toEqual({
+      messages: [
+        userTurn,
+        modelTurn(false),
+        {
+          role: 'user',
+          parts: [
+            { functionResponse: { id: 'call_a', name: 'view_file', response: { output: 'chart.jpg\n[1 image from this result is attached after the tool results, labelled call_a]' } } },
+            { functionResponse: { id: 'call_b', name: 'view_file', response: { output: '[1 PDF from this result is attached after the tool results, labelled call_b]' } } },
+            { functionResponse: { id: 'call_c', name: 'run', response: { error: 'make failed: exit 2\n[1 image from this result is attached after the tool results, labelled call_c]' } } },
+            { text: 'Attached from tool result call_a (view_file):' },
+            inline(CHART),
+            { text: 'Attached from tool result call_b (view_file):' },
+            inline(REPORT),
+            { text: 'Attached from tool result call_c (run):' },
+            inline(CRASH),
+          ],
+        },
+        ...tail,
+      ],
+      tools,
+      warnings: [],
+    });
+  });
+
+  it('sends one functionResponse per call for results that hold nothing at all', () => {
+    const { messages } = serializeGemini({
+      model: 'gemini-2.0-flash',
+      messages: [
+        { role: 'assistant', text: '', toolCalls: [{ id: 'a', name: 'touch', arguments: {} }, { id: 'b', name: 'touch', arguments: {} }] },
+        { role: 'toolResult', toolCallId: 'a', toolName: 'touch', parts: [], isError: false },
+        { role: 'toolResult', toolCallId: 'b', toolName: 'touch', parts: [], isError: false },
+      ],
+    });
+    expect(messages[1]).toEqual({
+      role: 'user',
+      parts: [
+        { functionResponse: { id: 'a', name: 'touch', response: { output: '(no output)' } } },
+        { functionResponse: { id: 'b', name: 'touch', response: { output: '(no output)' } } },
+      ],
+    });
+  });
+
+  it('sends placeholders for a text-only model, history included', () => {
+    const { messages } = serializeGemini({ messages: CONVERSATION, model: 'gemini-3-flash', ...TEXT_ONLY });
+    expect(messages[0]).toEqual({ role: 'user', parts: [{ text: 'What changed?' }, { text: PLACEHOLDER.userImage }] });
+    expect(messages[2]).toEqual({
+      role: 'user',
+      parts: [
+        { functionResponse: { id: 'call_a', name: 'view_file', response: { output: `chart.jpg\n${PLACEHOLDER.chart}` } } },
+        { functionResponse: { id: 'call_b', name: 'view_file', response: { output: PLACEHOLDER.report } } },
+        { functionResponse: { id: 'call_c', name: 'run', response: { error: `make failed: exit 2\n${PLACEHOLDER.crash}` } } },
+      ],
+    });
+  });
+});
