@@ -37,7 +37,8 @@ export function rasterFrom(image: { data: Uint8Array | Uint8ClampedArray; width:
 /** Maps a codec's exception (emscripten abort, wasm trap, glue error) to a typed, actionable error. */
 export function corrupt(format: string, cause: unknown): MediaError {
   if (cause instanceof MediaError) return cause;
-  const detail = cause instanceof Error ? cause.message : String(cause);
+  // Emscripten throws a non-Error ExitStatus object; its message still says what happened.
+  const detail = typeof cause === 'object' && cause !== null && 'message' in cause ? String(cause.message) : String(cause);
   return new MediaError(
     'E_CORRUPT',
     `The ${format} data could not be decoded (${detail}). The file is truncated or damaged: re-export or re-capture it.`,

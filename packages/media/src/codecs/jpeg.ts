@@ -12,7 +12,8 @@ const encoderReady = lazy(async () => (initEncoder as unknown as EmscriptenInit)
 export async function decodeJpeg(bytes: Uint8Array): Promise<Raster> {
   await decoderReady();
   try {
-    return rasterFrom(await decodeWasm(ownedBuffer(bytes), { preserveOrientation: true }));
+    // jSquash's `preserveOrientation: true` means "rotate by EXIF"; we keep the stored layout.
+    return rasterFrom(await decodeWasm(ownedBuffer(bytes), { preserveOrientation: false }));
   } catch (cause) {
     throw corrupt('JPEG', cause);
   }
