@@ -1,9 +1,10 @@
 import type { MediaPart, TextPart } from '../parts.js';
+import { formatBytes } from '../tools/format-bytes.js';
+import { base64Size } from './base64-size.js';
 
 /** The text that stands in for media compaction took out, saying what it was so the model can ask again. */
 export function mediaPlaceholder(part: MediaPart): TextPart {
-  const bytes = Math.floor((part.data.length * 3) / 4) - (part.data.endsWith('==') ? 2 : part.data.endsWith('=') ? 1 : 0);
-  const size = bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${(bytes / 1024).toFixed(1)} KB`;
+  const size = formatBytes(base64Size(part.data));
   switch (part.type) {
     case 'image': {
       const pixels = part.width !== undefined && part.height !== undefined ? ` ${part.width}×${part.height}` : '';

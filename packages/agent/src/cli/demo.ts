@@ -1,0 +1,145 @@
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { capabilitiesFor, isProviderName, PROVIDER_NAMES, type ProviderName } from '../capabilities.js';
+import { base64Size } from '../compaction/base64-size.js';
+import { estimateMessageTokens } from '../compaction/estimate-tokens.js';
+import type { ReplayScript } from '../loop/replay-script.js';
+import type { Message, Part, ToolResultMessage } from '../parts.js';
+import { ReplayModel } from '../loop/replay-model.js';
+import { parseReplayScript } from '../loop/replay-script.js';
+import { runAgent, type AgentStep } from '../loop/run-agent.js';
+import { SessionWriter } from '../session/session-writer.js';
+import { createFileTools } from '../tools/file-tools.js';
+import { formatBytes } from '../tools/format-bytes.js';
+import demoScript from '../../demo/script.json';
+import { parseArgs, stringFlag } from './args.js';
+import { UsageError, type Command } from './command.js';
+import { DEMO_MODELS, ESTIMATE_TARGETS } from './estimate-targets.js';
+import { formatCount, textTable } from './text-table.js';
+
+const usage = `Usage: glimpse demo [--provider PROVIDER] [--session FILE]
+
+Runs the keyless replay agent: it calls view_file on the bundled samples (a screenshot, a phone photo
+with EXIF rotation, a PDF and an SVG) in one turn, each file goes through the media pipeline for the
+provider's limits, and every message is appended to a JSONL session log. Prints, per file, what the
+model receives (type, pixels, bytes) and what that result costs in tokens on each provider.
+
+Options:
+  --provider PROVIDER  the route the requests are serialized for (default anthropic):
+                       ${PROVIDER_NAMES.join(', ')}
+  --session FILE       the session log to write; an existing log is resumed
+                       (default: a new glimpse-demo-*.jsonl in the temp directory)
+  -h, --help           show this help
+
+Inspect the log afterwards with: glimpse session FILE`;
+
+/** The checkout's root: the nearest directory above this module (or the working directory) with samples/. */
+function findSamplesRoot(): string | undefined {
+  for (const start of [dirname(fileURLToPath(import.meta.url)), process.cwd()]) {
+    for (let dir = start; ; dir = dirname(dir)) {
+      if (existsSync(join(dir, 'samples'))) return dir;
+      if (dirname(dir) === dir) break;
+    }
+  }
+  return undefined;
+}
+
+function describePart(part: Part): string[] {
+  switch (part.type) {
+    case 'text': {
+      const line = part.text.split('\n')[0]!;
+      return ['text', '', `${formatCount(part.text.length)} chars`, line.length > 72 ? `${line.slice(0, 71)}…` : line];
+    }
+    case 'image':
+      return [part.mediaType, part.width !== undefined ? `${part.width}×${part.height}` : '?', formatBytes(base64Size(part.data)), ''];
+    case 'document':
+      return [part.mediaType, part.pages !== undefined ? `${part.pages} page${part.pages === 1 ? '' : 's'}` : '', formatBytes(base64Size(part.data)), part.filename ?? ''];
+    default: {
+      const exhaustive: never = part;
+      return exhaustive;
+    }
+  }
+}
+
+/** One file's table: what the model receives, then its token cost per provider. */
+function resultTable(path: string, result: ToolResultMessage): string {
+  const received = textTable([['part', 'type', 'size', 'bytes', 'note'], ...result.parts.map((part, i) => [String(i + 1), ...describePart(part)])], '  ');
+  const estimates = textTable([['provider / model', 'tokens'], ...ESTIMATE_TARGETS.map((target) => [target.label, formatCount(estimateMessageTokens(result, target.options))])], '  ');
+  return [`${path}${result.isError ? '  (error result)' : ''}`, '  what the model receives', received, '  token estimate of this result', estimates].join('\n');
+}
+
+function defaultSessionPath(): string {
+  return join(tmpdir(), `glimpse-demo-${new Date().toISOString().replace(/[:.]/g, '-')}.jsonl`);
+}
+
+export interface DemoInput {
+  provider: ProviderName;
+  sessionPath: string;
+  script: ReplayScript;
+  /** The directory the script's paths are relative to; default: the checkout holding samples/. */
+  root?: string;
+}
+
+/** Runs the replay agent and returns the report the command prints. */
+export async function runDemo({ provider, sessionPath, script, root = findSamplesRoot() ?? process.cwd() }: DemoInput): Promise<string> {
+  const modelId = DEMO_MODELS[provider];
+  const model = new ReplayModel(script);
+  const capabilities = capabilitiesFor({
+    provider,
+    model: modelId,
+    overrides: { imageInput: model.inputModalities.includes('image'), pdfInput: model.inputModalities.includes('pdf') },
+  });
+  const tools = createFileTools({ root, capabilities }).offered();
+  const session = await SessionWriter.open(sessionPath, { app: { name: 'glimpse demo', provider, model: modelId } });
+  const steps: AgentStep[] = [];
+  let run;
+  try {
+    run = await runAgent({
+      model,
+      provider,
+      modelId,
+      tools,
+      history: session.resumed?.messages ?? [],
+      prompt: script.prompt ?? 'Please look at the sample files.',
+      session,
+      onStep: (step) => steps.push(step),
+    });
+  } finally {
+    await session.close();
+  }
+
+  const out: string[] = [`glimpse demo: replay agent as ${modelId} on ${provider}; the files are fitted to the ${capabilities.preset} preset`, ''];
+  for (const step of steps) {
+    for (const result of step.results) {
+      const call = step.assistant.toolCalls.find((candidate) => candidate.id === result.toolCallId);
+      out.push(resultTable(String(call?.arguments.path ?? result.toolName), result), '');
+    }
+  }
+  const last = model.requests.at(-1);
+  if (last) {
+    const warnings = last.serialized.warnings.map((warning) => `  warning: ${warning.message}`);
+    out.push(`last ${provider} request: ${last.serialized.messages.length} messages, ${formatBytes(JSON.stringify(last.serialized.messages).length)} of JSON${warnings.length ? '' : ', no warnings'}`, ...warnings);
+  }
+  const final = run.messages.at(-1);
+  if (final?.role === 'assistant' && final.text) out.push(`assistant: ${final.text}`);
+  const total = (messages: Message[]) => messages.reduce((sum, message) => sum + estimateMessageTokens(message, { provider, model: modelId }), 0);
+  out.push(`session: ${sessionPath} (${run.messages.length} messages, ~${formatCount(total(run.messages))} tokens on ${provider}); inspect it with: glimpse session ${sessionPath}`);
+  return out.join('\n');
+}
+
+export const demoCommand: Command = {
+  name: 'demo',
+  summary: 'run the keyless replay agent on the bundled samples and write a session log',
+  usage,
+  async run(args) {
+    const { positionals, flags } = parseArgs(args, { values: ['--provider', '--session'] });
+    if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
+    const provider = stringFlag(flags, '--provider') ?? 'anthropic';
+    if (!isProviderName(provider)) throw new UsageError(`--provider must be one of ${PROVIDER_NAMES.join(', ')}, got ${JSON.stringify(provider)}`);
+    const sessionPath = resolve(stringFlag(flags, '--session') ?? defaultSessionPath());
+    process.stdout.write((await runDemo({ provider, sessionPath, script: parseReplayScript(demoScript) })) + '\n');
+    return 0;
+  },
+};

@@ -1,0 +1,99 @@
+import { stat } from 'node:fs/promises';
+import { probe } from '@glimpse/media';
+import { base64ToBytes } from '../base64.js';
+import { isProviderName, PROVIDER_NAMES } from '../capabilities.js';
+import { FileError } from '../fs/file-error.js';
+import { base64Size } from '../compaction/base64-size.js';
+import { estimateMessageTokens } from '../compaction/estimate-tokens.js';
+import type { Message, Part } from '../parts.js';
+import { loadSession } from '../session/load-session.js';
+import type { LoadedSession } from '../session/parse-session.js';
+import { formatBytes } from '../tools/format-bytes.js';
+import { parseArgs, stringFlag } from './args.js';
+import { UsageError, type Command } from './command.js';
+import { estimateTargets } from './estimate-targets.js';
+import { formatCount, textTable } from './text-table.js';
+
+const usage = `Usage: glimpse session FILE [--provider PROVIDER]
+
+Validates a glimpse JSONL session log and summarises it: entries by role, error results, images and
+documents (unique and total bytes), and the token estimate of the whole log per provider, from each
+image's pixel size (images logged without a size are probed).
+
+Options:
+  --provider PROVIDER  estimate for this route only: ${PROVIDER_NAMES.join(', ')}
+                       (default: one representative model per rule family, plus the fixed 4,800 chars)
+  -h, --help           show this help
+
+A torn last line (a writer killed mid-append) is reported and dropped; exit 0.
+Any other bad line: exit 1 with one JSON line on stderr naming it:
+  {"error":{"code":"E_SESSION_CORRUPT","message":"line 7: …"}}`;
+
+/** Images logged without a pixel size get it from their header, so estimates see pixels, not a guess. */
+async function withPixelSizes(messages: readonly Message[]): Promise<Message[]> {
+  const sized = async (part: Part): Promise<Part> => {
+    if (part.type !== 'image' || (part.width !== undefined && part.height !== undefined)) return part;
+    const bytes = base64ToBytes(part.data);
+    const facts = bytes ? await probe(bytes).catch(() => undefined) : undefined;
+    return facts?.width !== undefined && facts.height !== undefined ? { ...part, width: facts.width, height: facts.height } : part;
+  };
+  return Promise.all(messages.map(async (message) => (message.role === 'assistant' ? message : { ...message, parts: await Promise.all(message.parts.map(sized)) })));
+}
+
+export async function summariseSession(path: string, session: LoadedSession, provider: string | undefined): Promise<string> {
+  const { header, messages } = session;
+  const roles = { user: 0, assistant: 0, toolResult: 0 };
+  let errors = 0;
+  let toolCalls = 0;
+  const media = { image: { count: 0, bytes: 0, unique: new Set<string>() }, document: { count: 0, bytes: 0, unique: new Set<string>() } };
+  for (const message of messages) {
+    roles[message.role]++;
+    if (message.role === 'assistant') {
+      toolCalls += message.toolCalls.length;
+      continue;
+    }
+    if (message.role === 'toolResult' && message.isError) errors++;
+    for (const part of message.parts) {
+      if (part.type === 'text') continue;
+      const tally = media[part.type];
+      tally.count++;
+      tally.bytes += base64Size(part.data);
+      tally.unique.add(part.data);
+    }
+  }
+  const fileBytes = (await stat(path)).size;
+  const sized = await withPixelSizes(messages);
+  const targets = estimateTargets(provider !== undefined && isProviderName(provider) ? provider : undefined);
+  const estimates = targets.map((target) => [target.label, formatCount(sized.reduce((sum, message) => sum + estimateMessageTokens(message, target.options), 0))]);
+  const unique = (tally: { count: number; unique: Set<string> }) => (tally.unique.size < tally.count ? ` (${tally.unique.size} unique)` : '');
+  return [
+    `${path}: glimpse-session v${header.version}, created ${header.created}, app ${JSON.stringify(header.app)}`,
+    `entries: ${messages.length} (user ${roles.user}, assistant ${roles.assistant} with ${toolCalls} tool calls, tool results ${roles.toolResult} of which ${errors} errors)`,
+    `media: ${media.image.count} images${unique(media.image)}, ${formatBytes(media.image.bytes)}; ${media.document.count} documents${unique(media.document)}, ${formatBytes(media.document.bytes)}; log file ${formatBytes(fileBytes)}`,
+    session.tornTail
+      ? `torn tail: line ${session.tornTail.line}, ${formatCount(session.tornTail.bytes)} bytes never committed (a writer stopped mid-append); dropped, and cut by the next writer that opens the log`
+      : 'torn tail: none',
+    'token estimate of the whole log:',
+    textTable([['provider / model', 'tokens'], ...estimates], '  '),
+  ].join('\n');
+}
+
+export const sessionCommand: Command = {
+  name: 'session',
+  summary: 'validate and summarise a JSONL session log (exit 1 naming the line on corruption)',
+  usage,
+  async run(args) {
+    const { positionals, flags } = parseArgs(args, { values: ['--provider'] });
+    if (positionals.length !== 1) throw new UsageError('expected exactly one FILE');
+    const provider = stringFlag(flags, '--provider');
+    if (provider !== undefined && !isProviderName(provider)) throw new UsageError(`--provider must be one of ${PROVIDER_NAMES.join(', ')}, got ${JSON.stringify(provider)}`);
+    const path = positionals[0]!;
+    const session = await loadSession(path).catch((error: unknown) => {
+      if (error instanceof Error && 'code' in error && error.code === 'ENOENT') throw new FileError('E_FILE_NOT_FOUND', `${path} does not exist. Check the path.`, { path });
+      throw error;
+    });
+    if (session.tornTail) process.stderr.write(`glimpse session: warning: torn last line ${session.tornTail.line} dropped (${session.tornTail.bytes} bytes)\n`);
+    process.stdout.write((await summariseSession(path, session, provider)) + '\n');
+    return 0;
+  },
+};

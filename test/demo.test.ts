@@ -1,0 +1,76 @@
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { beforeAll, describe, expect, it } from 'vitest';
+import demoScript from '../packages/agent/demo/script.json';
+import { runDemo } from '../packages/agent/src/cli/demo.js';
+import { ESTIMATE_TARGETS } from '../packages/agent/src/cli/estimate-targets.js';
+import { anthropicImageTokens } from '../packages/agent/src/compaction/anthropic-image-tokens.js';
+import { estimateMessageTokens } from '../packages/agent/src/compaction/estimate-tokens.js';
+import { parseReplayScript } from '../packages/agent/src/loop/replay-script.js';
+import { loadSession } from '../packages/agent/src/session/load-session.js';
+
+let root: string;
+
+/** A one-page PDF written by hand with a correct xref table. */
+function tinyPdf(): Buffer {
+  const objects = ['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>', '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>'];
+  let body = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((object, i) => {
+    offsets.push(body.length);
+    body += `${i + 1} 0 obj\n${object}\nendobj\n`;
+  });
+  const xref = body.length;
+  body += `xref\n0 4\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}trailer\n<< /Size 4 /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(body, 'latin1');
+}
+
+beforeAll(async () => {
+  // Stand-ins for the bundled samples, so this test does not depend on their exact content.
+  root = await mkdtemp(join(tmpdir(), 'glimpse-demo-'));
+  await mkdir(join(root, 'samples'));
+  await sharp({ create: { width: 2400, height: 1500, channels: 3, background: '#f0f0f0' } }).png().toFile(join(root, 'samples/screenshot.png'));
+  // Stored 1200 wide × 900 high with EXIF orientation 6: upright it is 900 × 1200.
+  await sharp({ create: { width: 1200, height: 900, channels: 3, background: '#806040' } }).jpeg().withMetadata({ orientation: 6 }).toFile(join(root, 'samples/photo-exif6.jpg'));
+  await writeFile(join(root, 'samples/report.pdf'), tinyPdf());
+  await writeFile(join(root, 'samples/diagram.svg'), '<svg xmlns="http://www.w3.org/2000/svg" width="300" height="200"><rect width="300" height="200" fill="#fff"/><circle cx="150" cy="100" r="80" fill="#369"/></svg>');
+});
+
+describe('glimpse demo', () => {
+  it('views the four samples, prints a table per file and writes a loadable session', async () => {
+    const sessionPath = join(root, 'demo.jsonl');
+    const report = await runDemo({ provider: 'anthropic', sessionPath, script: parseReplayScript(demoScript), root });
+    for (const file of ['screenshot.png', 'photo-exif6.jpg', 'report.pdf', 'diagram.svg']) expect(report).toContain(`samples/${file}\n  what the model receives`);
+    expect(report).not.toContain('(error result)');
+    // Fitted to Anthropic's 1568-px long edge; the photo turned upright.
+    expect(report).toMatch(/image\/png\s+1568×980/);
+    expect(report).toMatch(/image\/jpeg\s+900×1200/);
+    expect(report).toMatch(/application\/pdf\s+1 page/);
+    const session = await loadSession(sessionPath);
+    // Every token cell is the estimate of the logged result for that column's route.
+    const screenshotTable = report.slice(report.indexOf('samples/screenshot.png'), report.indexOf('samples/photo-exif6.jpg'));
+    const screenshotResult = session.messages[2]!;
+    for (const target of ESTIMATE_TARGETS) {
+      const cell = new RegExp(`${target.label}\\s+([\\d,]+)`).exec(screenshotTable)?.[1];
+      expect(Number(cell?.replace(/,/g, '')), target.label).toBe(estimateMessageTokens(screenshotResult, target.options));
+    }
+    // 1568×980 would be ⌈1568/28⌉·⌈980/28⌉ = 1,960 patches: over the cap, so Anthropic's working size is smaller.
+    expect(estimateMessageTokens(screenshotResult, { provider: 'anthropic' }) - estimateMessageTokens(screenshotResult, { provider: 'anthropic', images: 'fixed' })).toBe(anthropicImageTokens(1568, 980) - 1200);
+    expect(anthropicImageTokens(1568, 980)).toBeLessThanOrEqual(1568);
+
+    expect(session.header.app).toMatchObject({ name: 'glimpse demo', provider: 'anthropic' });
+    expect(session.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'toolResult', 'toolResult', 'toolResult', 'toolResult', 'assistant']);
+    const media = session.messages.flatMap((m) => (m.role === 'toolResult' ? m.parts : [])).filter((p) => p.type !== 'text');
+    expect(media.map((p) => p.mediaType)).toEqual(['image/png', 'image/jpeg', 'application/pdf', 'image/png']);
+  });
+
+  it('on a route without PDFs the report says what happened instead of sending bytes', async () => {
+    const report = await runDemo({ provider: 'ollama', sessionPath: join(root, 'ollama.jsonl'), script: parseReplayScript(demoScript), root });
+    const pdfTable = report.slice(report.indexOf('samples/report.pdf'), report.indexOf('samples/diagram.svg'));
+    expect(pdfTable).toContain('(error result)');
+    expect(pdfTable).not.toContain('application/pdf');
+    expect(report).toMatch(/image\/png\s+1344×840/);
+  });
+});
