@@ -1,0 +1,57 @@
+import type { PresetName, ProcessOptions } from '@glimpse/media';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { ProviderName } from '../capabilities.js';
+import type { AgentTool, AgentToolResult } from '../loop/agent-tool.js';
+import { toolResultFrom } from '../tool.js';
+
+/** The two calls the adapter needs from a connected MCP `Client` (any server, any transport). */
+export type McpToolClient = Pick<Client, 'listTools' | 'callTool'>;
+
+export interface WrapMcpToolsOptions {
+  /** Fit media for this route (and model); or give `preset` directly. Default preset: `portable`. */
+  provider?: ProviderName;
+  model?: string;
+  preset?: PresetName;
+  /** Explicit limits over the preset's. */
+  limits?: Omit<ProcessOptions, 'provider'>;
+  /** Prepended to every tool name, to keep several servers' tools apart (`"fs_"` → `fs_read`). */
+  prefix?: string;
+}
+
+/**
+ * Wraps every tool of a connected MCP client as a glimpse tool. Results go through `toolResultFrom`:
+ * `image` content and `resource` blobs (PDFs, images) are processed by the media pipeline — never passed
+ * through raw — text stays text, and audio or unknown content becomes a note. A failed call (thrown or
+ * `isError`) is an error result the model can read; the turn goes on.
+ */
+export async function wrapMcpTools(client: McpToolClient, options: WrapMcpToolsOptions = {}): Promise<AgentTool[]> {
+  const { prefix = '' } = options;
+  const tools: AgentTool[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor === undefined ? undefined : { cursor });
+    for (const tool of page.tools) {
+      tools.push({
+        definition: { name: prefix + tool.name, description: tool.description ?? tool.title ?? tool.name, parameters: { ...tool.inputSchema } },
+        execute: (args, context = {}) => callWrapped(client, tool.name, args, options, context.signal),
+      });
+    }
+    cursor = page.nextCursor;
+  } while (cursor !== undefined);
+  return tools;
+}
+
+async function callWrapped(client: McpToolClient, name: string, args: Record<string, unknown>, options: WrapMcpToolsOptions, signal: AbortSignal | undefined): Promise<AgentToolResult> {
+  let output: Parameters<typeof toolResultFrom>[0]['output'];
+  try {
+    const result = await client.callTool({ name, arguments: args }, undefined, { signal });
+    // Servers on protocol 2024-10-07 and older answer `{ toolResult }` instead of content.
+    output = 'content' in result && Array.isArray(result.content)
+      ? { content: result.content, isError: result.isError === true }
+      : { content: [{ type: 'text', text: JSON.stringify('toolResult' in result ? result.toolResult : result) }] };
+  } catch (error) {
+    return { parts: [{ type: 'text', text: `The MCP tool ${name} failed: ${error instanceof Error ? error.message : String(error)}` }], isError: true };
+  }
+  const message = await toolResultFrom({ toolCallId: '', toolName: name, output, provider: options.provider, model: options.model, preset: options.preset, limits: options.limits, truncate: false });
+  return { parts: message.parts, isError: message.isError };
+}
