@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { decodeBmp } from './bmp.js';
+import { MediaError } from '../errors.js';
+import { type BmpOptions, type Pixels, encodeBmp, expectedBmpPixels, naturalPixels, screenshotPixels } from '../../../../test/fixtures/make.js';
+
+function expectCode(run: () => unknown, code: string): void {
+  let caught: unknown;
+  try {
+    run();
+  } catch (error) {
+    caught = error;
+  }
+  if (!(caught instanceof MediaError)) throw new Error(`expected a MediaError ${code}, got ${String(caught)}`);
+  expect(caught.code).toBe(code);
+}
+
+/** Photo pixels with a transparent corner and a half-transparent band, at an odd width so rows need padding. */
+function sourcePixels(width = 13, height = 7): Pixels {
+  const pixels = naturalPixels(width, height, { channels: 4, seed: 5 });
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const at = (y * width + x) * 4 + 3;
+      pixels.data[at] = x < 3 && y < 3 ? 0 : y === height - 1 ? 128 : 255;
+    }
+  }
+  return pixels;
+}
+
+describe('decodeBmp: pixel-exact against our own encoder', () => {
+  const cases: [string, BmpOptions][] = [
+    ['1-bit palette', { bitsPerPixel: 1 }],
+    ['4-bit palette', { bitsPerPixel: 4 }],
+    ['8-bit palette', { bitsPerPixel: 8 }],
+    ['8-bit palette, OS/2 core header', { bitsPerPixel: 8, coreHeader: true }],
+    ['RLE8', { bitsPerPixel: 8, rle: true }],
+    ['RLE4', { bitsPerPixel: 4, rle: true }],
+    ['16-bit 555', { bitsPerPixel: 16 }],
+    ['16-bit 565 bit fields', { bitsPerPixel: 16, bitfields: true }],
+    ['24-bit bottom-up', { bitsPerPixel: 24 }],
+    ['24-bit top-down', { bitsPerPixel: 24, topDown: true }],
+    ['24-bit OS/2 core header', { bitsPerPixel: 24, coreHeader: true }],
+    ['32-bit BI_RGB with alpha', { bitsPerPixel: 32 }],
+    ['32-bit BI_RGB, alpha bytes all zero (opaque)', { bitsPerPixel: 32, zeroAlpha: true }],
+    ['32-bit V5 bit fields with alpha mask, top-down', { bitsPerPixel: 32, bitfields: true, topDown: true }],
+  ];
+
+  it.each(cases)('%s', (_, options) => {
+    for (const pixels of [sourcePixels(), screenshotPixels(37, 19, { alpha: true })]) {
+      const { raster, hasAlpha } = decodeBmp(encodeBmp(pixels, options));
+      const expected = expectedBmpPixels(pixels, options);
+      expect([raster.width, raster.height]).toEqual([pixels.width, pixels.height]);
+      expect(Buffer.from(raster.data).equals(Buffer.from(expected))).toBe(true);
+      expect(raster.data.byteOffset).toBe(0);
+      expect(raster.data.buffer.byteLength).toBe(pixels.width * pixels.height * 4);
+      let anyTransparent = false;
+      for (let i = 3; i < expected.length; i += 4) if (expected[i] !== 255) anyTransparent = true;
+      expect(hasAlpha).toBe(anyTransparent);
+    }
+  });
+
+  it('keeps the 32-bit alpha channel it was given', () => {
+    const { raster, hasAlpha } = decodeBmp(encodeBmp(sourcePixels(), { bitsPerPixel: 32 }));
+    expect(hasAlpha).toBe(true);
+    expect(raster.data[3]).toBe(0); // top-left corner is transparent
+    expect(raster.data[(6 * 13 + 5) * 4 + 3]).toBe(128); // bottom row is half transparent
+  });
+});
+
+describe('decodeBmp: RLE escapes', () => {
+  it('leaves pixels skipped by a delta or an early end of bitmap transparent', () => {
+    const pixels = naturalPixels(4, 2);
+    const bmp = encodeBmp(pixels, { bitsPerPixel: 8, rle: true });
+    // Replace the pixel data with: 2 pixels of index 5, delta (1 right, 0 down), end of line, end of bitmap.
+    const offset = new DataView(bmp.buffer).getUint32(10, true);
+    const stream = [2, 5, 0, 2, 1, 0, 0, 0, 0, 1];
+    const file = new Uint8Array(offset + stream.length);
+    file.set(bmp.subarray(0, offset));
+    file.set(stream, offset);
+    const { raster, hasAlpha } = decodeBmp(file);
+    expect(hasAlpha).toBe(true);
+    const alphaAt = (x: number, y: number) => raster.data[(y * 4 + x) * 4 + 3];
+    // Bottom-up: the first stored row is the bottom one (y = 1).
+    expect([alphaAt(0, 1), alphaAt(1, 1), alphaAt(2, 1), alphaAt(3, 1)]).toEqual([255, 255, 0, 0]);
+    expect([alphaAt(0, 0), alphaAt(3, 0)]).toEqual([0, 0]);
+  });
+});
+
+describe('decodeBmp: refusals', () => {
+  it('refuses too many pixels before allocating', () => {
+    const bmp = encodeBmp(naturalPixels(2, 2));
+    new DataView(bmp.buffer).setInt32(18, 50000, true);
+    new DataView(bmp.buffer).setInt32(22, 50000, true);
+    expectCode(() => decodeBmp(bmp), 'E_TOO_MANY_PIXELS');
+    expectCode(() => decodeBmp(encodeBmp(naturalPixels(20, 20)), { maxPixels: 399 }), 'E_TOO_MANY_PIXELS');
+    // Within the cap but with the pixel data missing: corrupt, found before the output buffer exists.
+    const started = performance.now();
+    expectCode(() => decodeBmp(bmp, { maxPixels: 5e9 }), 'E_CORRUPT');
+    expect(performance.now() - started).toBeLessThan(50);
+  });
+
+  it('refuses truncated pixel data, bad bit counts and missing palettes as E_CORRUPT', () => {
+    const bmp = encodeBmp(naturalPixels(10, 10));
+    expectCode(() => decodeBmp(bmp.subarray(0, bmp.length - 5)), 'E_CORRUPT');
+    const badDepth = bmp.slice();
+    badDepth[28] = 7;
+    expectCode(() => decodeBmp(badDepth), 'E_CORRUPT');
+    const rle = encodeBmp(naturalPixels(10, 10), { bitsPerPixel: 8, rle: true });
+    expectCode(() => decodeBmp(rle.subarray(0, rle.length - 8)), 'E_CORRUPT');
+    expectCode(() => decodeBmp(bmp.subarray(0, 30)), 'E_CORRUPT');
+  });
+
+  it('names embedded JPEG/PNG BMPs as unsupported', () => {
+    const bmp = encodeBmp(naturalPixels(4, 4));
+    bmp[30] = 5;
+    expectCode(() => decodeBmp(bmp), 'E_UNSUPPORTED');
+  });
+});

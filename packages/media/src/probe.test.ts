@@ -1,0 +1,241 @@
+import { describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import { probe } from './probe.js';
+import { MediaError } from './errors.js';
+import * as make from '../../../test/fixtures/make.js';
+
+async function expectMediaError(promise: Promise<unknown>, code: string): Promise<MediaError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  if (!(error instanceof MediaError)) throw new Error(`expected a MediaError ${code}, got ${String(error)}`);
+  expect(error.code).toBe(code);
+  return error;
+}
+
+describe('probe: JPEG', () => {
+  it('reads size, components, precision and baseline/progressive from the frame header', async () => {
+    const baseline = await probe(await make.photoJpeg({ width: 321, height: 123 }));
+    expect(baseline).toEqual({
+      mediaType: 'image/jpeg',
+      bytes: expect.any(Number),
+      width: 321,
+      height: 123,
+      orientation: 1,
+      frames: 1,
+      hasAlpha: false,
+      bitDepth: 8,
+      components: 3,
+      progressive: false,
+    });
+    expect((await probe(await make.photoJpeg({ progressive: true }))).progressive).toBe(true);
+    expect((await probe(await make.photoJpeg({ cmyk: true }))).components).toBe(4);
+    expect((await probe(await make.photoJpeg({ gray: true }))).components).toBe(1);
+  });
+
+  it.each([1, 2, 3, 4, 5, 6, 7, 8])('reads EXIF orientation %i from APP1, size as stored', async (orientation) => {
+    const info = await probe(await make.photoJpeg({ width: 64, height: 48, orientation }));
+    expect(info.orientation).toBe(orientation);
+    expect([info.width, info.height]).toEqual([64, 48]);
+  });
+
+  it('agrees with sharp on a real file', async () => {
+    const jpeg = await make.photoJpeg({ width: 200, height: 100, orientation: 6, progressive: true });
+    const [ours, theirs] = [await probe(jpeg), await sharp(jpeg).metadata()];
+    expect([ours.width, ours.height, ours.orientation, ours.progressive]).toEqual([theirs.width, theirs.height, theirs.orientation, theirs.isProgressive]);
+  });
+
+  it('skips fill bytes and standalone markers between segments', async () => {
+    const jpeg = await make.photoJpeg({ width: 40, height: 30 });
+    const padded = new Uint8Array(jpeg.length + 4);
+    padded.set(jpeg.subarray(0, 2));
+    padded.set([0xff, 0xff, 0xff, 0xff], 2); // fill bytes before the next marker
+    padded.set(jpeg.subarray(2), 6);
+    // After the added 0xFFs the original 0xFF of the next marker follows: still one marker.
+    expect((await probe(padded)).width).toBe(40);
+  });
+
+  it('refuses a file that ends before any image data', async () => {
+    const jpeg = await make.photoJpeg({ width: 40, height: 30 });
+    const sos = jpeg.findIndex((byte, index) => byte === 0xff && jpeg[index + 1] === 0xda);
+    await expectMediaError(probe(jpeg.subarray(0, sos)), 'E_CORRUPT');
+    await expectMediaError(probe(jpeg.subarray(0, 3)), 'E_CORRUPT');
+  });
+});
+
+describe('probe: PNG', () => {
+  it('reads IHDR facts for every colour type', async () => {
+    const plain = await probe(await make.screenshotPng({ width: 333, height: 111 }));
+    expect(plain).toEqual({ mediaType: 'image/png', bytes: expect.any(Number), width: 333, height: 111, orientation: 1, frames: 1, hasAlpha: false, bitDepth: 8, interlaced: false });
+    expect((await probe(await make.screenshotPng({ alpha: true }))).hasAlpha).toBe(true);
+    expect((await probe(await make.screenshotPng({ palette: true }))).hasAlpha).toBe(false);
+    expect((await probe(await make.screenshotPng({ palette: true, alpha: true }))).hasAlpha).toBe(true); // tRNS
+    expect((await probe(await make.screenshotPng({ bitDepth16: true }))).bitDepth).toBe(16);
+    expect((await probe(await make.screenshotPng({ gray: true, bitDepth16: true }))).bitDepth).toBe(16);
+    expect((await probe(await make.screenshotPng({ interlaced: true }))).interlaced).toBe(true);
+    expect((await probe(await make.screenshotPng({ gray: true }))).hasAlpha).toBe(false);
+    expect((await probe(await make.screenshotPng({ grayAlpha: true }))).hasAlpha).toBe(true);
+  });
+
+  it('reads the palette PNG colour type sharp wrote', async () => {
+    const png = await make.screenshotPng({ palette: true });
+    expect(png[25]).toBe(3); // colour type byte of IHDR
+    expect((await sharp(png).metadata()).isPalette).toBe(true);
+  });
+
+  it.each([1, 3, 6, 8])('reads eXIf orientation %i', async (orientation) => {
+    expect((await probe(await make.screenshotPng({ orientation }))).orientation).toBe(orientation);
+  });
+
+  it('counts APNG frames from acTL', async () => {
+    const actl = new Uint8Array(8);
+    new DataView(actl.buffer).setUint32(0, 5);
+    const apng = make.insertPngChunk(await make.screenshotPng({ width: 20, height: 10 }), 'acTL', actl);
+    expect((await probe(apng)).frames).toBe(5);
+  });
+
+  it('refuses a chunk chain that does not reach IEND', async () => {
+    const png = await make.screenshotPng({ width: 50, height: 50 });
+    await expectMediaError(probe(png.subarray(0, png.length - 12)), 'E_CORRUPT'); // IEND cut
+    await expectMediaError(probe(png.subarray(0, png.length - 30)), 'E_CORRUPT'); // IDAT cut
+    await expectMediaError(probe(png.subarray(0, 20)), 'E_CORRUPT'); // IHDR cut
+  });
+
+  it('refuses impossible IHDR values', async () => {
+    const bomb = make.pngBomb(10, 10);
+    const zero = bomb.slice();
+    zero.fill(0, 16, 20);
+    await expectMediaError(probe(zero), 'E_CORRUPT');
+    const depth = bomb.slice();
+    depth[24] = 3; // RGB with 3 bits per sample
+    await expectMediaError(probe(depth), 'E_CORRUPT');
+  });
+});
+
+describe('probe: WebP', () => {
+  it('reads lossy, lossy+alpha and lossless headers', async () => {
+    expect(await probe(await make.webp({ width: 121, height: 81 }))).toEqual({
+      mediaType: 'image/webp',
+      bytes: expect.any(Number),
+      width: 121,
+      height: 81,
+      orientation: 1,
+      frames: 1,
+      hasAlpha: false,
+      bitDepth: 8,
+    });
+    expect((await probe(await make.webp({ alpha: true }))).hasAlpha).toBe(true);
+    const lossless = await probe(await make.webp({ lossless: true, alpha: true, width: 99, height: 45 }));
+    expect([lossless.width, lossless.height, lossless.hasAlpha]).toEqual([99, 45, true]);
+    expect((await probe(await make.webp({ lossless: true }))).hasAlpha).toBe(false);
+  });
+
+  it('counts ANMF frames and sees transparency around a cropped first frame', async () => {
+    const animated = await probe(await make.webp({ animated: true, frames: 4 }));
+    expect([animated.frames, animated.width, animated.height, animated.hasAlpha]).toEqual([4, 120, 80, false]);
+    expect((await probe(await make.webp({ animated: true, alpha: true }))).hasAlpha).toBe(true);
+    expect((await probe(await make.webp({ animated: true, alpha: true, alphaLayout: 'strip' }))).hasAlpha).toBe(true);
+  });
+
+  it('reads the EXIF chunk orientation', async () => {
+    expect((await probe(await make.webp({ orientation: 6 }))).orientation).toBe(6);
+  });
+
+  it('refuses a truncated RIFF container', async () => {
+    const webp = await make.webp();
+    await expectMediaError(probe(webp.subarray(0, webp.length - 10)), 'E_CORRUPT');
+    await expectMediaError(probe(webp.subarray(0, 12)), 'E_CORRUPT');
+  });
+});
+
+describe('probe: GIF', () => {
+  it('counts frames without decoding and reads GCE transparency', async () => {
+    expect(await probe(await make.gif({ width: 70, height: 50 }))).toEqual({
+      mediaType: 'image/gif',
+      bytes: expect.any(Number),
+      width: 70,
+      height: 50,
+      orientation: 1,
+      frames: 1,
+      hasAlpha: false,
+      bitDepth: 8,
+    });
+    const animated = await probe(await make.gif({ animated: true, transparent: true, frames: 5 }));
+    expect([animated.frames, animated.hasAlpha]).toEqual([5, true]);
+    expect((await sharp(await make.gif({ animated: true, frames: 5 })).metadata()).pages).toBe(5);
+  });
+
+  it('keeps the complete frames of a cut animation, refuses a cut first frame', async () => {
+    const gif = await make.gif({ animated: true, frames: 4 });
+    const cut = await probe(gif.subarray(0, gif.length - 40));
+    expect(cut.frames).toBeGreaterThanOrEqual(1);
+    expect(cut.frames).toBeLessThan(4);
+    await expectMediaError(probe(gif.subarray(0, 40)), 'E_CORRUPT');
+  });
+});
+
+describe('probe: BMP', () => {
+  it('reads size, depth and orientation-free facts for each header kind', async () => {
+    const pixels = make.naturalPixels(13, 7, { channels: 4 });
+    expect(await probe(make.encodeBmp(pixels))).toEqual({ mediaType: 'image/bmp', bytes: expect.any(Number), width: 13, height: 7, orientation: 1, frames: 1, hasAlpha: false, bitDepth: 24 });
+    expect((await probe(make.encodeBmp(pixels, { topDown: true }))).height).toBe(7);
+    expect((await probe(make.encodeBmp(pixels, { coreHeader: true, bitsPerPixel: 8 }))).bitDepth).toBe(8);
+    expect((await probe(make.encodeBmp(pixels, { bitsPerPixel: 32 }))).hasAlpha).toBe(true);
+    expect((await probe(make.encodeBmp(pixels, { bitsPerPixel: 32, zeroAlpha: true }))).hasAlpha).toBe(false);
+    expect((await probe(make.encodeBmp(pixels, { bitsPerPixel: 32, bitfields: true }))).hasAlpha).toBe(true);
+  });
+});
+
+describe('probe: decompression bombs are reported from the header, instantly', () => {
+  it.each([
+    ['PNG 65536x65536', () => make.pngBomb(65536, 65536), 65536, 65536],
+    ['PNG 50000x50000', () => make.pngBomb(50000, 50000), 50000, 50000],
+    ['JPEG 50000x50000', () => make.jpegBomb(50000, 50000), 50000, 50000],
+    ['JPEG 65535x65535', () => make.jpegBomb(65535, 65535), 65535, 65535],
+    ['GIF 65535x65535', () => make.gifBomb(65535, 65535), 65535, 65535],
+  ])('%s', async (_, build, width, height) => {
+    const bytes = build();
+    const started = performance.now();
+    const info = await probe(bytes);
+    expect(performance.now() - started).toBeLessThan(50);
+    expect([info.width, info.height]).toEqual([width, height]);
+    expect(bytes.length).toBeLessThan(100);
+  });
+
+  it('a BMP header claiming 50000x50000', async () => {
+    const bmp = make.encodeBmp(make.naturalPixels(2, 2));
+    new DataView(bmp.buffer).setInt32(18, 50000, true);
+    new DataView(bmp.buffer).setInt32(22, 50000, true);
+    const info = await probe(bmp);
+    expect([info.width, info.height]).toEqual([50000, 50000]);
+  });
+});
+
+describe('probe: formats that are named, not processed', () => {
+  it('TIFF with size from IFD0', async () => {
+    const tiff = new Uint8Array(await sharp({ create: { width: 37, height: 21, channels: 3, background: '#123' } }).tiff().toBuffer());
+    expect(await probe(tiff)).toEqual({ mediaType: 'image/tiff', bytes: tiff.length, width: 37, height: 21, orientation: 1, frames: 1 });
+  });
+
+  it('AVIF', async () => {
+    const avif = new Uint8Array(await sharp({ create: { width: 8, height: 8, channels: 3, background: '#0f0' } }).avif({ effort: 0 }).toBuffer());
+    expect((await probe(avif)).mediaType).toBe('image/avif');
+  });
+
+  it('ICO with its largest entry', async () => {
+    const ico = Uint8Array.from([0, 0, 1, 0, 2, 0, 16, 16, 0, 0, 1, 0, 32, 0, 0, 1, 0, 0, 38, 0, 0, 0, 0, 0, 0, 0, 1, 0, 32, 0, 0, 4, 0, 0, 38, 1, 0, 0]);
+    expect(await probe(ico)).toMatchObject({ mediaType: 'image/x-icon', width: 256, height: 256 });
+  });
+});
+
+describe('probe: unknown input', () => {
+  it('says what it saw and what is supported', async () => {
+    const error = await expectMediaError(probe(new TextEncoder().encode('hello, world')), 'E_UNSUPPORTED');
+    expect(error.message).toContain('68 65 6c 6c 6f');
+    expect(error.message).toContain('PNG, JPEG, GIF, WebP, BMP, SVG and PDF');
+    const empty = await expectMediaError(probe(new Uint8Array(0)), 'E_UNSUPPORTED');
+    expect(empty.message).toContain('empty');
+    await expectMediaError(probe(make.garbage(10_000)), 'E_UNSUPPORTED');
+  });
+});
