@@ -3,11 +3,13 @@ import { UsageError } from './command.js';
 import { demoCommand } from './demo.js';
 import { printFailure } from './failure.js';
 import { inspectCommand } from './inspect.js';
+import { mcpCommand } from './mcp.js';
+import { prepareCommand } from './prepare.js';
 import { processCommand } from './process.js';
 import { sessionCommand } from './session.js';
 
 // Every subcommand, in the order `glimpse --help` lists them.
-const COMMANDS: Command[] = [inspectCommand, processCommand, demoCommand, sessionCommand];
+const COMMANDS: Command[] = [inspectCommand, processCommand, prepareCommand, mcpCommand, demoCommand, sessionCommand];
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
