@@ -3,7 +3,7 @@
 // node_modules). Each entry reads its codec table from a virtual module generated here from WASM_FILES
 // (packages/media/src/wasm-files.ts), so adding a codec there is enough.
 import { build } from 'esbuild';
-import { rm } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -43,21 +43,28 @@ function bundledWasm(wasmFiles) {
   };
 }
 
-/** The runtime bundles: entry name → esbuild options that differ. */
-const RUNTIMES = {
-  browser: { platform: 'browser', loader: { '.wasm': 'file' } },
-  deno: { platform: 'neutral', mainFields: ['module', 'main'], conditions: ['deno', 'import'], loader: { '.wasm': 'file' } },
-  workerd: { platform: 'browser', conditions: ['workerd', 'worker', 'browser'], loader: { '.wasm': 'copy' } },
+/**
+ * The runtime bundles: entry name → esbuild options that differ. Browser and Deno split lazy imports
+ * (pdf-lib) into chunks loaded on first use; a Worker's script is parsed whole at upload, so one file.
+ */
+export const RUNTIMES = {
+  browser: { platform: 'browser', loader: { '.wasm': 'file' }, splitting: true },
+  deno: { platform: 'neutral', mainFields: ['module', 'main'], conditions: ['deno', 'import'], loader: { '.wasm': 'file' }, splitting: true },
+  workerd: { platform: 'browser', conditions: ['workerd', 'worker', 'browser'], loader: { '.wasm': 'copy' }, splitting: false },
 };
 
+/** Builds every runtime bundle; each build's esbuild metafile goes to dist/<runtime>.meta.json (for `npm run size`). */
 export async function buildRuntimeBundles() {
   const wasmFiles = await loadWasmFiles();
   await rm(resolve(media, 'dist/wasm'), { recursive: true, force: true });
+  await rm(resolve(media, 'dist/chunks'), { recursive: true, force: true });
   await Promise.all(
-    Object.entries(RUNTIMES).map(([name, options]) =>
-      build({
-        entryPoints: [resolve(media, `src/entries/${name}.ts`)],
-        outfile: resolve(media, `dist/${name}.js`),
+    Object.entries(RUNTIMES).map(async ([name, options]) => {
+      const result = await build({
+        entryPoints: { [name]: resolve(media, `src/entries/${name}.ts`) },
+        outdir: resolve(media, 'dist'),
+        chunkNames: `chunks/${name}-[name]-[hash]`,
+        metafile: true,
         bundle: true,
         format: 'esm',
         target: 'es2022',
@@ -67,8 +74,9 @@ export async function buildRuntimeBundles() {
         plugins: [bundledWasm(wasmFiles)],
         logLevel: 'warning',
         ...options,
-      }),
-    ),
+      });
+      await writeFile(resolve(media, `dist/${name}.meta.json`), JSON.stringify(result.metafile));
+    }),
   );
 }
 

@@ -2,6 +2,7 @@
 // the media core's Node entry, the agent library and the `glimpse` CLI.
 // npm dependencies stay external; the workspace packages are bundled from their TypeScript sources.
 import { build } from 'esbuild';
+import { buildRuntimeBundles } from './build-runtimes.mjs';
 
 /** Keeps every bare import external except our own workspace packages. */
 const externalDependencies = {
@@ -29,4 +30,5 @@ await Promise.all([
   build({ ...common, entryPoints: ['packages/media/src/entries/node.ts'], outfile: 'packages/media/dist/node.js' }),
   build({ ...common, entryPoints: ['packages/agent/src/index.ts'], outfile: 'packages/agent/dist/index.js' }),
   build({ ...common, entryPoints: ['packages/agent/src/cli.ts'], outfile: 'packages/agent/dist/cli.js' }),
+  buildRuntimeBundles(), // browser, Deno and Workers bundles of the media core (scripts/build-runtimes.mjs)
 ]);
