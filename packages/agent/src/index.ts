@@ -9,3 +9,27 @@ export { capabilitiesFor, matchCapabilityRule, DEFAULT_CAPABILITY_RULES, PROVIDE
 export type { CapabilitiesQuery, CapabilityRule, ModelCapabilities, ProviderName } from './capabilities.js';
 export { serialize, serializeAnthropic, serializeBedrock, serializeGemini, serializeOllama, serializeOpenAIChat, serializeOpenAIResponses, placeholderFor } from './providers/index.js';
 export type { OmitReason, SerializedRequest, SerializeInput, Serialized, SerializeWarning } from './providers/index.js';
+// Session log, compaction and the agent loop (issue 4). The writer and loader use node:fs and node:crypto.
+export { SessionWriter } from './session/session-writer.js';
+export type { SessionWriterOptions } from './session/session-writer.js';
+export { loadSession } from './session/load-session.js';
+export { parseSession } from './session/parse-session.js';
+export type { LoadedEntry, LoadedSession } from './session/parse-session.js';
+export { SessionError, isSessionError } from './session/session-error.js';
+export type { SessionErrorCode } from './session/session-error.js';
+export { SESSION_FORMAT_NAME, SESSION_FORMAT_VERSION } from './session/session-format.js';
+export type { LoggedMessage, LoggedPart, SessionEntry, SessionHeader } from './session/session-format.js';
+export { estimateMessageTokens, estimatePartTokens, estimateImageTokens, estimateDocumentTokens, estimateTextTokens, FIXED_IMAGE_CHARS } from './compaction/estimate-tokens.js';
+export type { EstimateOptions } from './compaction/estimate-tokens.js';
+export { anthropicImageTokens, anthropicWorkingSize } from './compaction/anthropic-image-tokens.js';
+export { openAIImageRule, openAIImageTokens } from './compaction/openai-image-tokens.js';
+export { geminiTileTokens } from './compaction/gemini-image-tokens.js';
+export { chooseWindow } from './compaction/choose-window.js';
+export type { ChooseWindowInput, ChosenWindow } from './compaction/choose-window.js';
+export { runAgent } from './loop/run-agent.js';
+export type { AgentRun, AgentStep, RunAgentInput } from './loop/run-agent.js';
+export type { InputModality, ModelClient, ModelRequest, ModelTurn } from './loop/model-client.js';
+export type { AgentTool, AgentToolResult } from './loop/agent-tool.js';
+export { ReplayModel } from './loop/replay-model.js';
+export { parseReplayScript, ReplayScriptError } from './loop/replay-script.js';
+export type { ReplayScript } from './loop/replay-script.js';
