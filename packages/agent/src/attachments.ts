@@ -29,7 +29,7 @@ function asText(bytes: Uint8Array): string | undefined {
 export async function attach(attachment: Attachment, name: string, options: ProcessOptions): Promise<AttachedPart> {
   const bytes = attachment.bytes ?? (attachment.data === undefined ? undefined : base64ToBytes(attachment.data));
   if (bytes === undefined) {
-    const why = attachment.data === undefined ? 'the attachment has neither bytes nor data' : 'its data is not valid base64';
+    const why = attachment.data === undefined ? 'The attachment has neither bytes nor data' : 'Its data is not valid base64';
     return { parts: [], notes: [failureNote(name, 'E_CORRUPT', `${why}.`)] };
   }
   // A text file handed over as an attachment is read as text; media detection always wins over the hint.
