@@ -141,6 +141,13 @@ describe('process: colour models', () => {
     await fitAndCompare(input, { maxEdge: 100 }, 8);
   });
 
+  it('a small CMYK JPEG is still converted to sRGB, never passed through', async () => {
+    const input = await make.photoJpeg({ width: 200, height: 150, cmyk: true });
+    const { result, decoded } = await fitAndCompare(input, {}, 8);
+    expect(result.reencoded).toBe(true);
+    expect(decoded.channels).toBe(3);
+  });
+
   it('grayscale JPEG', async () => {
     await fitAndCompare(await make.photoJpeg({ width: 200, height: 150, gray: true }), { maxEdge: 100 }, 4);
   });

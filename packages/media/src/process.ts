@@ -91,7 +91,8 @@ function guardPixels(info: ProbeResult, limits: Limits): { width: number; height
 async function processRaster(bytes: Uint8Array, info: ProbeResult, limits: Limits): Promise<ProcessResult> {
   const { width, height } = guardPixels(info, limits);
   const type = info.mediaType as SendableImageType | 'image/bmp';
-  const sendable = type !== 'image/bmp' && limits.accepts.includes(type);
+  // CMYK/YCCK JPEGs are valid but many decoders show them with wrong colours: always convert to sRGB.
+  const sendable = type !== 'image/bmp' && limits.accepts.includes(type) && info.components !== 4;
   if (sendable && info.orientation === 1 && info.frames <= 1 && Math.max(width, height) <= limits.maxEdge && bytes.byteLength <= limits.maxBytes) {
     return {
       data: bytes,
@@ -114,7 +115,7 @@ async function processRaster(bytes: Uint8Array, info: ProbeResult, limits: Limit
   const target = fitEdge(raster, limits.maxEdge);
   const resized = target.width !== raster.width || target.height !== raster.height;
   if (resized) {
-    raster = resizeRaster(raster, target.width, target.height, decoded.hasAlpha);
+    raster = await resizeRaster(raster, target.width, target.height, decoded.hasAlpha);
     steps.push('resized');
   }
   const preferred = preferredEncoding(type, info, decoded.hasAlpha, limits);
