@@ -60,7 +60,7 @@ export async function fitWithinLimits({ raster, hasAlpha, preferred, maxBytes, a
     const width = Math.max(1, Math.round(raster.width * scale));
     const height = Math.max(1, Math.round(raster.height * scale));
     if (Math.max(width, height) < SMALLEST_EDGE) break;
-    const smaller = resizeRaster({ ...raster, data: raster.data.slice() }, width, height, hasAlpha);
+    const smaller = await resizeRaster({ ...raster, data: raster.data.slice() }, width, height, hasAlpha);
     data = await encodeRaster(smaller, encoding);
     if (data.byteLength <= maxBytes) return { data, mediaType: encoding.type, width, height, steps };
   }

@@ -1,12 +1,21 @@
+import { resizeWithKernel } from './kernels/resize-kernel.js';
 import type { Raster } from './types.js';
+import { wasmSimdSupported } from './wasm.js';
 
 /**
  * Downscales in gamma space with premultiplied alpha (no dark fringes around transparent edges):
  * first a box average by the integer factor that leaves at least 2× for the final filter (cheap, exact
  * for the pixels it merges), then a separable Lanczos-3 that removes what the box would alias.
- * `src` is consumed: its pixels may be overwritten.
+ * Runs glimpse's own SIMD kernel (wasm/resize) where WASM SIMD exists, else the portable version below.
+ * `src` may be consumed: its pixels may be overwritten.
  */
-export function resizeRaster(src: Raster, width: number, height: number, hasAlpha: boolean): Raster {
+export async function resizeRaster(src: Raster, width: number, height: number, hasAlpha: boolean): Promise<Raster> {
+  if (width === src.width && height === src.height) return src;
+  return wasmSimdSupported() ? resizeWithKernel(src, width, height, hasAlpha) : resizeRasterPortable(src, width, height, hasAlpha);
+}
+
+/** The same filter chain in plain TypeScript (floating point), for runtimes without WASM SIMD. */
+export function resizeRasterPortable(src: Raster, width: number, height: number, hasAlpha: boolean): Raster {
   if (width === src.width && height === src.height) return src;
   if (hasAlpha) premultiply(src.data);
   const factor = Math.floor(Math.min(src.width / width, src.height / height) / 2);
