@@ -1,0 +1,99 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PDFDocument } from 'pdf-lib';
+import sharp from 'sharp';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { base64ToBytes } from '../base64.js';
+import { main } from './main.js';
+
+let dir = '';
+const file = (name: string) => join(dir, name);
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'glimpse-prepare-'));
+  await sharp({ create: { width: 2600, height: 1300, channels: 3, background: { r: 20, g: 90, b: 200 } } }).png().toFile(file('screen shot.png'));
+  const doc = await PDFDocument.create();
+  doc.addPage([300, 400]);
+  await writeFile(file('notes.v1.pdf'), await doc.save());
+  await writeFile(file('garbage.bin'), 'not media at all');
+});
+
+afterEach(() => vi.restoreAllMocks());
+
+/** Runs the CLI in-process and returns its exit code, stdout and stderr. */
+async function run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => ((stdout += String(chunk)), true));
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => ((stderr += String(chunk)), true));
+  const code = await main(args);
+  vi.restoreAllMocks();
+  return { code, stdout, stderr };
+}
+
+async function prepare(...args: string[]): Promise<{ provider: string; messages: unknown[] }> {
+  const { code, stdout, stderr } = await run('prepare', ...args);
+  expect(code, stderr).toBe(0);
+  return JSON.parse(stdout);
+}
+
+describe('glimpse prepare', () => {
+  it('anthropic: one assistant turn with a tool_use per FILE, one user turn with the results in order', async () => {
+    const out = await prepare(file('screen shot.png'), file('notes.v1.pdf'), file('garbage.bin'), '--provider', 'anthropic', '--model', 'claude-sonnet-4-5');
+    expect(out.provider).toBe('anthropic');
+    expect(Object.keys(out)).toEqual(['provider', 'messages']);
+    const [ask, calls, results] = out.messages as Array<{ role: string; content: Array<Record<string, unknown>> }>;
+    expect(ask!.role).toBe('user');
+    expect(calls!.content.map((block) => [block.type, block.id])).toEqual([['tool_use', 'call_1'], ['tool_use', 'call_2'], ['tool_use', 'call_3']]);
+    expect(results!.content.map((block) => [block.type, block.tool_use_id])).toEqual([['tool_result', 'call_1'], ['tool_result', 'call_2'], ['tool_result', 'call_3']]);
+    const image = (results!.content[0]!.content as Array<{ type: string; source?: { data: string } }>).find((block) => block.type === 'image')!;
+    const meta = await sharp(base64ToBytes(image.source!.data)!).metadata();
+    expect([meta.width, meta.height]).toEqual([1568, 784]);
+    // A garbage file is reported in its own result; the turn goes on.
+    expect(JSON.stringify(results!.content[2])).toMatch(/garbage\.bin.*E_UNSUPPORTED|E_UNSUPPORTED.*garbage\.bin/);
+  });
+
+  it('bedrock: prints media bytes as base64 strings and sanitises the document name', async () => {
+    const out = await prepare(file('screen shot.png'), file('notes.v1.pdf'), '--provider', 'bedrock', '--model', 'anthropic.claude-3-5-sonnet-20241022-v2:0');
+    const results = (out.messages[2] as { content: Array<{ toolResult: { content: Array<Record<string, { source: { bytes: unknown }; name?: string }>> } }> }).content;
+    const image = results[0]!.toolResult.content.find((block) => 'image' in block)!.image!;
+    expect(typeof image.source.bytes).toBe('string');
+    const meta = await sharp(base64ToBytes(String(image.source.bytes))!).metadata();
+    expect([meta.width, meta.height]).toEqual([2000, 1000]);
+    expect(results[1]!.toolResult.content.find((block) => 'document' in block)!.document!.name).toBe('notes-v1');
+  });
+
+  it('gemini: media inside functionResponse for Gemini 3, beside it for older models', async () => {
+    const newer = JSON.stringify(await prepare(file('screen shot.png'), '--provider', 'gemini', '--model', 'gemini-3-pro-preview'));
+    const older = await prepare(file('screen shot.png'), '--provider', 'gemini', '--model', 'gemini-2.5-pro');
+    expect(newer).toMatch(/"functionResponse":\{[^]*"parts":\[\{"inlineData"/);
+    const parts = (older.messages[2] as { parts: Array<Record<string, unknown>> }).parts;
+    expect(parts.map((part) => Object.keys(part)[0])).toEqual(['functionResponse', 'text', 'inlineData']);
+  });
+
+  it('openai-chat: text-only tool messages, then one user message with the image', async () => {
+    const out = await prepare(file('screen shot.png'), file('notes.v1.pdf'), '--provider', 'openai-chat');
+    expect((out.messages as Array<{ role: string }>).map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'tool', 'user']);
+    expect(JSON.stringify(out.messages.slice(2, 4))).not.toMatch(/base64/);
+  });
+
+  it('--no-vision sends no media at all, only placeholders', async () => {
+    for (const provider of ['anthropic', 'openai-chat', 'openai-responses', 'gemini', 'bedrock', 'ollama']) {
+      const { code, stdout, stderr } = await run('prepare', file('screen shot.png'), file('notes.v1.pdf'), '--provider', provider, '--no-vision');
+      expect(code).toBe(0);
+      expect(stdout, provider).not.toMatch(/base64|inlineData|"images"|"image":|"document":|"bytes"/);
+      expect(stdout, provider).toContain('was omitted: this model does not accept images');
+      expect(stderr, provider).toContain('warning:');
+    }
+  });
+
+  it('fails with exit 1 and a JSON error for a missing file, exit 2 for bad usage', async () => {
+    const missing = await run('prepare', file('nope.png'), '--provider', 'anthropic');
+    expect(missing.code).toBe(1);
+    expect(JSON.parse(missing.stderr).error.code).toBe('E_FILE_NOT_FOUND');
+    expect((await run('prepare', file('garbage.bin'))).code).toBe(2);
+    expect((await run('prepare', file('garbage.bin'), '--provider', 'mistral')).code).toBe(2);
+    expect((await run('prepare', '--provider', 'anthropic')).code).toBe(2);
+  });
+});
