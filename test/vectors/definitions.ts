@@ -112,18 +112,6 @@ const DIAGRAM_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 24
 </svg>
 `;
 
-/**
- * Held out of VECTOR_DEFINITIONS until the JPEG adapter decodes pixels as stored: today mozjpeg's
- * `preserveOrientation: true` turns them and orient.ts turns them again (output 640×480, not 480×640).
- */
-export const PENDING_ORIENTATION_VECTOR: VectorDefinition = {
-  name: 'jpeg-exif-rotated',
-  input: 'photo-orientation-6.jpg',
-  make: async () => bytesOf(await raw(640, 480, 3).jpeg({ quality: 85 }).withMetadata({ orientation: 6 }).toBuffer()),
-  options: {},
-  holds: { mediaType: 'image/jpeg', width: 480, height: 640, steps: ['oriented'] },
-};
-
 export const VECTOR_DEFINITIONS: VectorDefinition[] = [
   {
     name: 'png-screenshot-downscaled',
@@ -131,6 +119,13 @@ export const VECTOR_DEFINITIONS: VectorDefinition[] = [
     make: screenshotPng,
     options: { provider: 'anthropic' },
     holds: { mediaType: 'image/png', width: 1568, height: 980, steps: ['resized'] },
+  },
+  {
+    name: 'jpeg-exif-rotated',
+    input: 'photo-orientation-6.jpg',
+    make: async () => bytesOf(await raw(640, 480, 3).jpeg({ quality: 85 }).withMetadata({ orientation: 6 }).toBuffer()),
+    options: {},
+    holds: { mediaType: 'image/jpeg', width: 480, height: 640, steps: ['oriented'] },
   },
   {
     name: 'jpeg-large-downscaled',

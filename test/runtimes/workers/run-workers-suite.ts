@@ -4,12 +4,13 @@
 // measures each vector's WASM memory in a fresh isolate (test/artifacts/workers-memory.json).
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Miniflare } from 'miniflare';
 import sharp from 'sharp';
 import { describe, differences, report, type VectorOutcome } from '../run-vectors.js';
+import { moduleSignature, type WasmMemoryUse } from './wasm-memory.js';
 import type { VectorManifest, VectorObservation } from '../vector-manifest.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -46,12 +47,6 @@ const miniflareOptions = {
 };
 const miniflare = new Miniflare(miniflareOptions);
 
-interface WasmMemoryUse {
-  held: number;
-  created: number;
-  largest: number;
-}
-
 interface WorkerAnswer {
   observed: VectorObservation;
   memory: WasmMemoryUse;
@@ -60,7 +55,7 @@ interface WorkerAnswer {
 
 async function postToWorker(url: URL, input: Uint8Array, options: object): Promise<WorkerAnswer> {
   const response = await fetch(url, { method: 'POST', body: new Uint8Array(input), headers: { 'x-options': JSON.stringify(options) } });
-  const memory: WasmMemoryUse = JSON.parse(response.headers.get('x-wasm-memory') ?? '{"held":0,"created":0,"largest":0}');
+  const memory: WasmMemoryUse = JSON.parse(response.headers.get('x-wasm-memory') ?? '{"held":0,"created":0,"largest":0,"byModule":{}}');
   if (response.status === 422) {
     const { error, message } = await response.json();
     return { observed: { error: String(error) }, memory, message: String(message) };
@@ -73,17 +68,36 @@ async function postToWorker(url: URL, input: Uint8Array, options: object): Promi
 
 const megabytes = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
 
+/** Module signature → .wasm file name(s), to name the memories the worker reports. */
+async function wasmFileNames(): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  const directory = resolve(root, 'packages/media/dist/wasm');
+  for (const file of await readdir(directory)) {
+    const signature = moduleSignature(await WebAssembly.compile(await readFile(resolve(directory, file))));
+    const name = file.replace(/-[A-Z0-9]{8}\.wasm$/, '');
+    names.set(signature, names.has(signature) ? `${names.get(signature)}|${name}` : name);
+  }
+  return names;
+}
+
+function namedModules(use: WasmMemoryUse, names: Map<string, string>): string {
+  return Object.entries(use.byModule)
+    .sort(([, a], [, b]) => b - a)
+    .map(([signature, bytes]) => `${names.get(signature) ?? signature} ${megabytes(bytes)}`)
+    .join(', ');
+}
+
 /** Every vector in one isolate, as a long-lived Worker serves requests: WASM memory held accumulates. */
-async function runSharedIsolate(url: URL, manifest: VectorManifest): Promise<{ outcomes: VectorOutcome[]; held: Record<string, number> }> {
+async function runSharedIsolate(url: URL, manifest: VectorManifest): Promise<{ outcomes: VectorOutcome[]; held: Record<string, WasmMemoryUse> }> {
   const outcomes: VectorOutcome[] = [];
-  const held: Record<string, number> = {};
+  const held: Record<string, WasmMemoryUse> = {};
   for (const vector of manifest.vectors) {
     const input = await readFile(resolve(root, 'test/vectors/inputs', vector.input));
     const started = Date.now();
     try {
       const { observed, memory } = await postToWorker(url, input, vector.options);
       const found = differences(vector.expect, observed);
-      held[vector.name] = memory.held;
+      held[vector.name] = memory;
       const detail = `${found.length === 0 ? describe(observed) : found.join('; ')}; WASM held ${megabytes(memory.held)}`;
       outcomes.push({ name: vector.name, passed: found.length === 0, detail, milliseconds: Date.now() - started });
     } catch (error) {
@@ -130,8 +144,12 @@ try {
   await writeFile(resolve(root, 'test/artifacts/workers-memory.json'), `${JSON.stringify(memoryReport, null, 2)}\n`);
   const result = report('workers', outcomes);
   console.log(result.text);
-  console.log('WASM memory per vector in a fresh isolate (largest single memory / all memories created):');
-  for (const [name, use] of Object.entries(fresh)) console.log(`  ${name}: ${megabytes(use.largest)} / ${megabytes(use.created)}`);
+  const names = await wasmFileNames();
+  console.log('WASM memory per vector in a fresh isolate (largest single memory / all memories created; live after the request):');
+  for (const [name, use] of Object.entries(fresh)) console.log(`  ${name}: ${megabytes(use.largest)} / ${megabytes(use.created)}; ${namedModules(use, names)}`);
+  const last = manifest.vectors.at(-1);
+  const finalUse = last ? held[last.name] : undefined;
+  if (finalUse) console.log(`WASM held by the shared isolate after all vectors: ${megabytes(finalUse.held)}: ${namedModules(finalUse, names)}`);
   failed = outcomes.length > 1 ? result.failed : 1;
 } finally {
   await miniflare.dispose();

@@ -7,26 +7,35 @@
 //   single memory and held-before + created.
 
 const live: WeakRef<WebAssembly.Memory>[] = [];
-const seen = new WeakSet<WebAssembly.Memory>();
+const owners = new WeakMap<WebAssembly.Memory, string>();
 let createdThisRequest: WebAssembly.Memory[] = [];
 
-function remember(value: unknown): void {
-  if (value instanceof WebAssembly.Memory && !seen.has(value)) {
-    seen.add(value);
+/** Names a module by its export list, which the Node side maps back to a .wasm file. */
+export function moduleSignature(module: WebAssembly.Module): string {
+  const names = WebAssembly.Module.exports(module).map((entry) => entry.name);
+  return `${names.length}:${names.slice(0, 6).join(',')}`;
+}
+
+function remember(value: unknown, owner: string): void {
+  if (value instanceof WebAssembly.Memory && !owners.has(value)) {
+    owners.set(value, owner);
     live.push(new WeakRef(value));
     createdThisRequest.push(value);
   }
 }
 
-function rememberInstance(instance: WebAssembly.Instance, imports: WebAssembly.Imports | undefined): void {
-  Object.values(instance.exports).forEach(remember);
-  for (const namespace of Object.values(imports ?? {})) Object.values(namespace).forEach(remember);
+function rememberInstance(module: WebAssembly.Module, instance: WebAssembly.Instance, imports: WebAssembly.Imports | undefined): void {
+  const owner = moduleSignature(module);
+  for (const value of Object.values(instance.exports)) remember(value, owner);
+  for (const namespace of Object.values(imports ?? {})) for (const value of Object.values(namespace)) remember(value, owner);
 }
 
 export interface WasmMemoryUse {
   held: number;
   created: number;
   largest: number;
+  /** Live memories after the request: module signature → bytes. */
+  byModule: Record<string, number>;
 }
 
 export interface WasmMemoryTracker {
@@ -43,7 +52,7 @@ export function trackWasmMemory(): WasmMemoryTracker {
     construct(target, args: [WebAssembly.Module, WebAssembly.Imports?], newTarget) {
       const instance: unknown = Reflect.construct(target, args, newTarget);
       if (!(instance instanceof OriginalInstance)) throw new TypeError('WebAssembly.Instance made no instance');
-      rememberInstance(instance, args[1]);
+      rememberInstance(args[0], instance, args[1]);
       return instance;
     },
   });
@@ -54,9 +63,9 @@ export function trackWasmMemory(): WasmMemoryTracker {
     writable: true,
     value: async (source: unknown, imports?: WebAssembly.Imports): Promise<unknown> => {
       const result: unknown = await Reflect.apply(originalInstantiate, WebAssembly, [source, imports]);
-      if (result instanceof OriginalInstance) rememberInstance(result, imports);
+      if (result instanceof OriginalInstance && source instanceof WebAssembly.Module) rememberInstance(source, result, imports);
       else if (typeof result === 'object' && result !== null && 'instance' in result && result.instance instanceof OriginalInstance) {
-        rememberInstance(result.instance, imports);
+        if ('module' in result && result.module instanceof WebAssembly.Module) rememberInstance(result.module, result.instance, imports);
       }
       return result;
     },
@@ -67,12 +76,19 @@ export function trackWasmMemory(): WasmMemoryTracker {
       createdThisRequest = [];
     },
     measure() {
-      const sizes = live.map((reference) => reference.deref()?.buffer.byteLength ?? 0);
+      const alive = live.flatMap((reference) => reference.deref() ?? []);
+      const byModule: Record<string, number> = {};
+      for (const memory of alive) {
+        const owner = owners.get(memory) ?? 'unknown';
+        byModule[owner] = (byModule[owner] ?? 0) + memory.buffer.byteLength;
+      }
       const created = createdThisRequest.map((memory) => memory.buffer.byteLength);
+      const sizes = alive.map((memory) => memory.buffer.byteLength);
       return {
         held: sizes.reduce((total, size) => total + size, 0),
         created: created.reduce((total, size) => total + size, 0),
         largest: Math.max(0, ...sizes, ...created),
+        byModule,
       };
     },
   };
