@@ -1,15 +1,14 @@
-import { readFile } from 'node:fs/promises';
-import { basename } from 'node:path';
 import { bytesToBase64 } from '../base64.js';
-import { isProviderName, PROVIDER_NAMES, type ProviderName } from '../capabilities.js';
-import { FileError } from '../fs/file-error.js';
-import type { Message, ToolCall, ToolDefinition } from '../parts.js';
+import { capabilitiesFor, isProviderName, PROVIDER_NAMES, type ProviderName } from '../capabilities.js';
+import { isFileError } from '../fs/file-error.js';
+import type { Message, ToolCall } from '../parts.js';
 import { serialize } from '../providers/index.js';
-import { toolResultFrom } from '../tool.js';
-import { parseArgs, stringFlag } from './args.js';
+import { DEFAULT_MAX_FILE_BYTES } from '../tools/file-tool.js';
+import { VIEW_FILE_TOOL_DEFINITION, viewFile } from '../tools/view-file.js';
+import { parseArgs, positiveInteger, stringFlag } from './args.js';
 import { UsageError, type Command } from './command.js';
 
-const usage = `Usage: glimpse prepare FILE... --provider PROVIDER [--model ID] [--no-vision] [--lift-tool-media]
+const usage = `Usage: glimpse prepare FILE... --provider PROVIDER [--model ID] [--no-vision] [--lift-tool-media] [--max-file-bytes N]
 
 Builds the request messages a provider receives when an agent's tool hands it FILEs: a user asks, the
 assistant calls view_file once per FILE (in order, in one turn), and the results come back with each
@@ -21,34 +20,18 @@ Options:
                        (default: the route's default, a vision model; text-only on ollama)
   --no-vision          treat the model as text-only: images and PDFs become placeholders
   --lift-tool-media    openai-responses: media in a user message after the outputs, not inside them
+  --max-file-bytes N   refuse a FILE larger than N bytes without reading it (default ${DEFAULT_MAX_FILE_BYTES})
   -h, --help           show this help
 
 Prints one JSON object: {"provider": PROVIDER, "messages": [...]}, where messages is the provider's
 own list (Anthropic/OpenAI Chat/Bedrock/Ollama messages, Responses input items, Gemini contents).
 Bedrock's media bytes are printed as base64 strings, as in the Converse JSON wire format.
-A file that cannot be attached (garbage, encrypted PDF, …) becomes a note in its result, not a failure.
+Each FILE is read by the view_file tool: a name typed with plain spaces finds a file named with
+Unicode spaces (macOS screenshots), and the result says which file was read.
+A file that cannot be attached (garbage, encrypted PDF, …) becomes an error note in its result, not a failure.
 Warnings (media omitted, names changed) go to stderr, one line each.
 Exit codes: 0 ok; 1 a FILE cannot be read (one JSON line on stderr: {"error":{"code":"E_…","message":"…"}});
 2 usage.`;
-
-const VIEW_FILE: ToolDefinition = {
-  name: 'view_file',
-  description: 'Look at an image, SVG or PDF; the file is attached to the result.',
-  parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
-};
-
-/** The one place prepare touches the file system; the bounded file seam replaces it. */
-async function readInputFile(path: string): Promise<Uint8Array> {
-  try {
-    return new Uint8Array(await readFile(path));
-  } catch (error) {
-    const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
-    if (code === 'ENOENT') throw new FileError('E_FILE_NOT_FOUND', `${path} does not exist. Check the path.`, { path });
-    if (code === 'EISDIR') throw new FileError('E_NOT_A_FILE', `${path} is a directory. Pass files.`, { path });
-    if (code === 'EACCES' || code === 'EPERM') throw new FileError('E_PERMISSION_DENIED', `${path} cannot be read: permission denied.`, { path });
-    throw error;
-  }
-}
 
 /** JSON with byte arrays as base64 strings: Bedrock's `source.bytes`, like the Converse JSON wire format. */
 export function requestJson(value: unknown): string {
@@ -56,13 +39,21 @@ export function requestJson(value: unknown): string {
 }
 
 /** The conversation `prepare` prints: one view_file call per file, in order, all in one assistant turn. */
-export async function prepareConversation(files: readonly string[], provider: ProviderName, model: string | undefined): Promise<Message[]> {
-  const calls: ToolCall[] = files.map((path, i) => ({ id: `call_${i + 1}`, name: VIEW_FILE.name, arguments: { path } }));
+export async function prepareConversation(
+  files: readonly string[],
+  provider: ProviderName,
+  model: string | undefined,
+  { maxFileBytes = DEFAULT_MAX_FILE_BYTES }: { maxFileBytes?: number } = {},
+): Promise<Message[]> {
+  const calls: ToolCall[] = files.map((path, i) => ({ id: `call_${i + 1}`, name: VIEW_FILE_TOOL_DEFINITION.name, arguments: { path } }));
+  // Always attach: the serializer decides what a text-only model (--no-vision) gets instead, as placeholders.
+  const capabilities = { ...capabilitiesFor({ provider, model }), imageInput: true, pdfInput: true };
   const results: Message[] = [];
   for (const call of calls) {
-    const path = String(call.arguments.path);
-    const bytes = await readInputFile(path);
-    results.push(await toolResultFrom({ toolCallId: call.id, toolName: call.name, output: { attachments: [{ bytes, filename: basename(path) }] }, provider, model }));
+    const outcome = await viewFile(call.arguments, { capabilities, maxFileBytes });
+    // A FILE that cannot be read at all (missing, too large, ambiguous name) fails the command; bad content is a note.
+    if (isFileError(outcome.error)) throw outcome.error;
+    results.push({ role: 'toolResult', toolCallId: call.id, toolName: call.name, parts: outcome.parts, isError: outcome.isError });
   }
   const ask = files.length === 1 ? `Please look at ${files[0]}.` : `Please look at these files: ${files.join(', ')}.`;
   return [{ role: 'user', parts: [{ type: 'text', text: ask }] }, { role: 'assistant', text: '', toolCalls: calls }, ...results];
@@ -73,16 +64,16 @@ export const prepareCommand: Command = {
   summary: 'print the provider-native messages for tool results that carry FILEs',
   usage,
   async run(args) {
-    const { positionals, flags } = parseArgs(args, { values: ['--provider', '--model'], booleans: ['--no-vision', '--lift-tool-media'] });
+    const { positionals, flags } = parseArgs(args, { values: ['--provider', '--model', '--max-file-bytes'], booleans: ['--no-vision', '--lift-tool-media'] });
     if (positionals.length === 0) throw new UsageError('expected at least one FILE');
     const provider = stringFlag(flags, '--provider');
     if (provider === undefined) throw new UsageError(`--provider is required: ${PROVIDER_NAMES.join(', ')}`);
     if (!isProviderName(provider)) throw new UsageError(`--provider must be one of ${PROVIDER_NAMES.join(', ')}, got ${JSON.stringify(provider)}`);
     const model = stringFlag(flags, '--model');
-    const messages = await prepareConversation(positionals, provider, model);
+    const messages = await prepareConversation(positionals, provider, model, { maxFileBytes: positiveInteger(flags, '--max-file-bytes') });
     const request = serialize(provider, {
       messages,
-      tools: [VIEW_FILE],
+      tools: [VIEW_FILE_TOOL_DEFINITION],
       model,
       ...(flags.has('--no-vision') ? { capabilities: { imageInput: false, pdfInput: false } } : {}),
       ...(flags.has('--lift-tool-media') ? { liftToolMedia: true } : {}),

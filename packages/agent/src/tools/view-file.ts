@@ -51,6 +51,8 @@ export interface ViewFileOutcome extends FileToolResult {
   processed?: ProcessResult;
   /** The file that was read (after the name fallback). */
   path?: string;
+  /** The failure behind an error result (`FileError` or `MediaError`), for callers that exit on it. */
+  error?: unknown;
 }
 
 /** "1-3 of 12" style summary of which pages went out. */
@@ -133,9 +135,9 @@ export async function viewFile(args: Record<string, unknown>, options: ViewFileT
     return { parts: [{ type: 'text', text }, mediaPart(processed, name)], isError: false, processed, path: resolved.path };
   } catch (error) {
     if (isMediaError(error) && error.code === 'E_TOO_LARGE' && typeof error.details.pages === 'number') {
-      return errorResult(error, [...notes, `Call view_file again with pages (for example "1-${Math.min(10, Number(error.details.maxPdfPages) || 10)}").`]);
+      return { ...errorResult(error, [...notes, `Call view_file again with pages (for example "1-${Math.min(10, Number(error.details.maxPdfPages) || 10)}").`]), error };
     }
-    return errorResult(error, notes);
+    return { ...errorResult(error, notes), error };
   }
 }
 
