@@ -73,4 +73,15 @@ describe('glimpse demo', () => {
     expect(pdfTable).not.toContain('application/pdf');
     expect(report).toMatch(/image\/png\s+1344×840/);
   });
+
+  it('finds the bundled samples of the checkout by itself (what npm start runs)', async () => {
+    const report = await runDemo({ provider: 'anthropic', sessionPath: join(root, 'bundled.jsonl'), script: parseReplayScript(demoScript) });
+    expect(report).not.toContain('(error result)');
+    expect(report.match(/what the model receives/g)).toHaveLength(4);
+    const media = (await loadSession(join(root, 'bundled.jsonl'))).messages.flatMap((m) => (m.role === 'toolResult' ? m.parts : [])).filter((p) => p.type !== 'text');
+    expect(media.map((p) => p.mediaType)).toEqual(['image/png', 'image/jpeg', 'application/pdf', 'image/png']);
+    // The phone photo is stored sideways with EXIF orientation 6: what the model receives is upright (portrait).
+    const photo = media[1]!;
+    expect(photo.type === 'image' && photo.height! > photo.width!).toBe(true);
+  });
 });
