@@ -56,6 +56,16 @@ describe('probe: JPEG', () => {
     expect((await probe(padded)).width).toBe(40);
   });
 
+  it('steps over stray bytes between segments, as libjpeg does', async () => {
+    const jpeg = await make.photoJpeg({ width: 40, height: 30, orientation: 8 });
+    const app0End = 4 + ((jpeg[4] << 8) | jpeg[5]);
+    const padded = new Uint8Array(jpeg.length + 5);
+    padded.set(jpeg.subarray(0, app0End));
+    padded.set([0x00, 0x00, 0xff, 0x00, 0x0a], app0End);
+    padded.set(jpeg.subarray(app0End), app0End + 5);
+    expect(await probe(padded)).toMatchObject({ width: 40, height: 30, orientation: 8 });
+  });
+
   it('refuses a file that ends before any image data', async () => {
     const jpeg = await make.photoJpeg({ width: 40, height: 30 });
     const sos = jpeg.findIndex((byte, index) => byte === 0xff && jpeg[index + 1] === 0xda);
@@ -100,6 +110,15 @@ describe('probe: PNG', () => {
     await expectMediaError(probe(png.subarray(0, png.length - 12)), 'E_CORRUPT'); // IEND cut
     await expectMediaError(probe(png.subarray(0, png.length - 30)), 'E_CORRUPT'); // IDAT cut
     await expectMediaError(probe(png.subarray(0, 20)), 'E_CORRUPT'); // IHDR cut
+  });
+
+  it("names Apple's CgBI PNGs as unsupported", async () => {
+    const png = await make.screenshotPng({ width: 8, height: 8 });
+    const cgbi = new Uint8Array(png.length + 16);
+    cgbi.set(png.subarray(0, 8));
+    cgbi.set(make.pngChunk('CgBI', Uint8Array.from([0x50, 0x00, 0x20, 0x06])), 8);
+    cgbi.set(png.subarray(8), 24);
+    await expectMediaError(probe(cgbi), 'E_UNSUPPORTED');
   });
 
   it('refuses impossible IHDR values', async () => {
@@ -164,6 +183,15 @@ describe('probe: GIF', () => {
     const animated = await probe(await make.gif({ animated: true, transparent: true, frames: 5 }));
     expect([animated.frames, animated.hasAlpha]).toEqual([5, true]);
     expect((await sharp(await make.gif({ animated: true, frames: 5 })).metadata()).pages).toBe(5);
+  });
+
+  it('judges alpha by the first frame: delta-encoded later frames do not make an opaque animation transparent', async () => {
+    const opaque = await make.gif({ animated: true, frames: 4 });
+    expect((await probe(opaque)).hasAlpha).toBe(false);
+    // The encoder did mark later frames transparent (unchanged pixels), so this checks the first-frame rule.
+    const transparentGces = opaque.filter((byte, at) => byte === 0x21 && opaque[at + 1] === 0xf9 && opaque[at + 2] === 4 && (opaque[at + 3] & 1) === 1);
+    expect(transparentGces.length).toBeGreaterThan(0);
+    expect((await probe(await make.gif({ transparent: true }))).hasAlpha).toBe(true);
   });
 
   it('keeps the complete frames of a cut animation, refuses a cut first frame', async () => {

@@ -8,8 +8,10 @@ const TRAILER = 0x3b;
 const GRAPHIC_CONTROL = 0xf9;
 
 /**
- * GIF header facts: the logical screen, then a walk over the blocks that counts image descriptors
- * and notes GCE transparency, skipping LZW data by its sub-block lengths (never decoding it).
+ * GIF header facts: the logical screen, then a walk over the blocks that counts image descriptors,
+ * skipping LZW data by its sub-block lengths (never decoding it). `hasAlpha` describes the first frame
+ * (the one a still keeps): its GCE transparency flag, or screen area it leaves uncovered. Later frames'
+ * transparency is usually delta encoding, not a transparent picture.
  * A file cut inside the first image is corrupt; one cut later keeps the frames that are complete.
  */
 export function probeGif(bytes: Uint8Array): ProbeResult {
@@ -22,6 +24,7 @@ export function probeGif(bytes: Uint8Array): ProbeResult {
 
   let frames = 0;
   let hasAlpha = false;
+  let nextFrameTransparent = false;
   try {
     while (offset < bytes.length) {
       const block = bytes[offset];
@@ -29,10 +32,12 @@ export function probeGif(bytes: Uint8Array): ProbeResult {
       if (block === EXTENSION) {
         const label = reader.u8(offset + 1, 'extension label');
         if (label === GRAPHIC_CONTROL && reader.u8(offset + 2, 'graphic control block size') >= 4) {
-          if (reader.u8(offset + 3, 'graphic control flags') & 0x01) hasAlpha = true;
+          nextFrameTransparent = (reader.u8(offset + 3, 'graphic control flags') & 0x01) === 1;
         }
         offset = skipSubBlocks(reader, offset + 2);
       } else if (block === IMAGE_DESCRIPTOR) {
+        const frameLeft = reader.u16le(offset + 1, 'image left');
+        const frameTop = reader.u16le(offset + 3, 'image top');
         const frameWidth = reader.u16le(offset + 5, 'image width');
         const frameHeight = reader.u16le(offset + 7, 'image height');
         const imageFlags = reader.u8(offset + 9, 'image flags');
@@ -40,10 +45,15 @@ export function probeGif(bytes: Uint8Array): ProbeResult {
         if (imageFlags & 0x80) offset += 3 << ((imageFlags & 0x07) + 1);
         reader.u8(offset, 'LZW minimum code size');
         offset = skipSubBlocks(reader, offset + 1);
-        if (frames === 0 && (width === 0 || height === 0)) {
-          width = frameWidth;
-          height = frameHeight;
+        if (frames === 0) {
+          if (width === 0 || height === 0) {
+            width = frameWidth;
+            height = frameHeight;
+          }
+          // What the first frame shows: its transparent index, or screen it leaves uncovered (browsers show it clear).
+          hasAlpha = nextFrameTransparent || frameLeft > 0 || frameTop > 0 || frameLeft + frameWidth < width || frameTop + frameHeight < height;
         }
+        nextFrameTransparent = false;
         frames++;
       } else {
         throw corrupt(FORMAT, `unknown block 0x${block.toString(16)} at byte ${offset}`);

@@ -28,7 +28,8 @@ export function probeJpeg(bytes: Uint8Array): ProbeResult {
   let frame: { width: number; height: number; bitDepth: number; components: number; progressive: boolean } | undefined;
   let offset = 2;
   while (offset < bytes.length) {
-    if (bytes[offset] !== 0xff) throw corrupt(FORMAT, `expected a marker at byte ${offset} but found 0x${bytes[offset].toString(16)}`);
+    // Like libjpeg, step over stray bytes between segments (some writers pad them) to the next marker.
+    while (offset < bytes.length && bytes[offset] !== 0xff) offset++;
     while (offset < bytes.length && bytes[offset] === 0xff) offset++; // fill bytes
     const marker = reader.u8(offset, 'marker');
     offset++;
@@ -36,7 +37,7 @@ export function probeJpeg(bytes: Uint8Array): ProbeResult {
       if (marker === 0xd9) throw corrupt(FORMAT, 'it ends (EOI) before any image data');
       continue;
     }
-    if (marker === 0x00) throw corrupt(FORMAT, `a stray 0xFF00 at byte ${offset - 2} where a marker segment was expected`);
+    if (marker === 0x00) continue; // a stuffed 0xFF00 outside a scan: stray data, keep looking
     const length = reader.u16be(offset, 'segment length');
     if (length < 2) throw corrupt(FORMAT, `segment 0xFF${marker.toString(16).toUpperCase()} has length ${length}`);
     reader.need(offset, length, `0xFF${marker.toString(16).toUpperCase()} segment`);

@@ -32,6 +32,15 @@ describe('probe: PDF', () => {
     expect([a4.pageWidth, a4.pageHeight, a4.width, a4.height]).toEqual([595.28, 841.89, 595, 842]);
   });
 
+  it('reads a file with junk before %PDF- (readers allow up to 1024 bytes)', async () => {
+    const good = await pdf({ pages: 2 });
+    const junk = new TextEncoder().encode('From: scanner@example.com\r\nContent-Type: application/pdf\r\n\r\n');
+    const prefixed = new Uint8Array(junk.length + good.length);
+    prefixed.set(junk);
+    prefixed.set(good, junk.length);
+    expect((await probe(prefixed)).pages).toBe(2);
+  });
+
   it('reports the first page as displayed when it is rotated', async () => {
     const turned = await probe(await pdf({ pageSize: [600, 400], rotate: 90 }));
     expect([turned.pageWidth, turned.pageHeight]).toEqual([400, 600]);

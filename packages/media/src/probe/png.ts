@@ -1,4 +1,5 @@
 import type { ProbeResult } from '../types.js';
+import { MediaError } from '../errors.js';
 import { readExifOrientation } from '../exif.js';
 import { ByteReader, corrupt } from './byte-reader.js';
 
@@ -19,6 +20,13 @@ const ALLOWED_DEPTHS: Record<number, readonly number[]> = {
  */
 export function probePng(bytes: Uint8Array): ProbeResult {
   const reader = new ByteReader(bytes, FORMAT);
+  if (reader.ascii(12, 4, 'first chunk') === 'CgBI') {
+    throw new MediaError(
+      'E_UNSUPPORTED',
+      "This is an Apple-optimised PNG (CgBI chunk) that only Apple's decoders read. Re-export it as a standard PNG (for example with Preview or `xcrun pngcrush -revert-iphone-optimizations`).",
+      { format: FORMAT },
+    );
+  }
   if (reader.u32be(8, 'IHDR chunk') !== 13 || reader.ascii(12, 4, 'IHDR chunk') !== 'IHDR') {
     throw corrupt(FORMAT, 'the first chunk is not a 13-byte IHDR');
   }
