@@ -78,6 +78,27 @@ describe('runAgent with the replay model', () => {
   });
 });
 
+describe('runAgent with a handler tool', () => {
+  it('assembles raw handler output with toolResultFrom: bytes are fitted to the route', async () => {
+    const big = await sharp({ create: { width: 3000, height: 2000, channels: 3, background: '#804020' } }).png().toBuffer();
+    const capture: AgentTool = {
+      definition: { name: 'capture', description: 'Captures the screen.', parameters: { type: 'object' } },
+      handler: () => ({ text: 'captured', attachments: [{ bytes: new Uint8Array(big), filename: 'screen.png' }] }),
+    };
+    const model = new ReplayModel(parseReplayScript({ inputModalities: ['text', 'image'], turns: [{ toolCalls: [{ name: 'capture' }] }, { text: 'ok' }] }));
+    const run = await runAgent({ model, provider: 'anthropic', modelId: 'claude-sonnet-4-5', tools: [capture], prompt: 'capture' });
+    const result = run.messages.find((m) => m.role === 'toolResult');
+    if (result?.role !== 'toolResult') throw new Error('no tool result');
+    const image = result.parts.find((p) => p.type === 'image');
+    if (image?.type !== 'image') throw new Error('no image');
+    expect([image.width, image.height]).toEqual([1568, 1045]);
+    const decoded = await sharp(Buffer.from(image.data, 'base64')).metadata();
+    expect([decoded.width, decoded.height]).toEqual([1568, 1045]);
+    expect(result.parts[0]).toEqual({ type: 'text', text: 'captured' });
+    expect(result.parts.some((p) => p.type === 'text' && p.text.includes('3000'))).toBe(true);
+  });
+});
+
 describe('parseReplayScript', () => {
   it('names the offending path', () => {
     expect(() => parseReplayScript({ inputModalities: ['text', 'smell'], turns: [{}] })).toThrowError('inputModalities[1] is "smell"');

@@ -2,6 +2,7 @@ import type { ProviderName } from '../capabilities.js';
 import type { AssistantMessage, Message, Part, ToolCall, ToolResultMessage } from '../parts.js';
 import { serialize } from '../providers/index.js';
 import type { SessionWriter } from '../session/session-writer.js';
+import { toolResultFrom } from '../tool.js';
 import type { AgentTool } from './agent-tool.js';
 import type { ModelClient, ModelRequest } from './model-client.js';
 
@@ -69,7 +70,7 @@ export async function runAgent(input: RunAgentInput): Promise<AgentRun> {
     const turn = await model.next(request, input.signal);
     const assistant: AssistantMessage = { role: 'assistant', text: turn.text, toolCalls: turn.toolCalls };
     await add(assistant);
-    const results = await Promise.all(turn.toolCalls.map((call) => runTool(tools, call, input.signal)));
+    const results = await Promise.all(turn.toolCalls.map((call) => runTool(tools, call, input)));
     // Appended together: the writer's queue keeps call order and whole lines.
     messages.push(...results);
     if (session) await Promise.all(results.map((result) => session.append(result)));
@@ -80,7 +81,7 @@ export async function runAgent(input: RunAgentInput): Promise<AgentRun> {
 }
 
 /** Runs one call; an unknown tool or a thrown error becomes an error result the model can read. */
-async function runTool(tools: readonly AgentTool[], call: ToolCall, signal: AbortSignal | undefined): Promise<ToolResultMessage> {
+async function runTool(tools: readonly AgentTool[], call: ToolCall, { provider, modelId, signal }: RunAgentInput): Promise<ToolResultMessage> {
   const message = (parts: Part[], isError: boolean): ToolResultMessage => ({ role: 'toolResult', toolCallId: call.id, toolName: call.name, parts, isError });
   const tool = tools.find((candidate) => candidate.definition.name === call.name);
   if (tool === undefined) {
@@ -88,7 +89,12 @@ async function runTool(tools: readonly AgentTool[], call: ToolCall, signal: Abor
     return message([{ type: 'text', text: `There is no tool named ${JSON.stringify(call.name)}. Available tools: ${known}.` }], true);
   }
   try {
-    const result = await tool.execute(call.arguments, signal ? { signal } : {});
+    const context = signal ? { signal } : {};
+    if ('handler' in tool) {
+      const output = await tool.handler(call.arguments, context);
+      return await toolResultFrom({ toolCallId: call.id, toolName: call.name, output, provider, ...(modelId !== undefined && { model: modelId }) });
+    }
+    const result = await tool.execute(call.arguments, context);
     return message(result.parts, result.isError);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
