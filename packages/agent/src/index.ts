@@ -56,6 +56,8 @@ export { resolveFilePath } from './tools/resolve-file-path.js';
 export type { ResolvedFilePath } from './tools/resolve-file-path.js';
 export { foldUnicodeSpaces } from './tools/unicode-spaces.js';
 export { stageFile } from './tools/stage-file.js';
+export { toAiSdkModelOutput } from './tools/to-ai-sdk-model-output.js';
+export type { AiSdkContentItem, AiSdkModelOutput } from './tools/to-ai-sdk-model-output.js';
 export { createGlimpseMcpServer, GLIMPSE_MCP_SERVER_INFO } from './mcp/glimpse-mcp-server.js';
 export type { GlimpseMcpServerOptions } from './mcp/glimpse-mcp-server.js';
 export { wrapMcpTools } from './mcp/wrap-mcp-tools.js';

@@ -1,11 +1,22 @@
 import type { PresetName, ProcessOptions } from '@glimpse/media';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ProviderName } from '../capabilities.js';
-import type { AgentTool, AgentToolResult } from '../loop/agent-tool.js';
+import type { Part, ToolDefinition } from '../parts.js';
 import { toolResultFrom } from '../tool.js';
 
 /** The two calls the adapter needs from a connected MCP `Client` (any server, any transport). */
 export type McpToolClient = Pick<Client, 'listTools' | 'callTool'>;
+
+/** A remote tool as a glimpse tool: the agent loop runs it as it is (its results are already fitted). */
+export interface WrappedMcpTool {
+  definition: ToolDefinition;
+  execute(args: Record<string, unknown>, context?: { signal?: AbortSignal }): Promise<WrappedMcpToolResult>;
+}
+
+export interface WrappedMcpToolResult {
+  parts: Part[];
+  isError: boolean;
+}
 
 export interface WrapMcpToolsOptions {
   /** Fit media for this route (and model); or give `preset` directly. Default preset: `portable`. */
@@ -24,9 +35,9 @@ export interface WrapMcpToolsOptions {
  * through raw — text stays text, and audio or unknown content becomes a note. A failed call (thrown or
  * `isError`) is an error result the model can read; the turn goes on.
  */
-export async function wrapMcpTools(client: McpToolClient, options: WrapMcpToolsOptions = {}): Promise<AgentTool[]> {
+export async function wrapMcpTools(client: McpToolClient, options: WrapMcpToolsOptions = {}): Promise<WrappedMcpTool[]> {
   const { prefix = '' } = options;
-  const tools: AgentTool[] = [];
+  const tools: WrappedMcpTool[] = [];
   let cursor: string | undefined;
   do {
     const page = await client.listTools(cursor === undefined ? undefined : { cursor });
@@ -41,7 +52,7 @@ export async function wrapMcpTools(client: McpToolClient, options: WrapMcpToolsO
   return tools;
 }
 
-async function callWrapped(client: McpToolClient, name: string, args: Record<string, unknown>, options: WrapMcpToolsOptions, signal: AbortSignal | undefined): Promise<AgentToolResult> {
+async function callWrapped(client: McpToolClient, name: string, args: Record<string, unknown>, options: WrapMcpToolsOptions, signal: AbortSignal | undefined): Promise<WrappedMcpToolResult> {
   let output: Parameters<typeof toolResultFrom>[0]['output'];
   try {
     const result = await client.callTool({ name, arguments: args }, undefined, { signal });
