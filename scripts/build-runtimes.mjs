@@ -13,7 +13,7 @@ const media = resolve(root, 'packages/media');
 const requireFromMedia = createRequire(resolve(media, 'package.json'));
 
 /** WASM_FILES, read from the TypeScript source by bundling it in memory. */
-async function loadWasmFiles() {
+export async function loadWasmFiles() {
   const result = await build({
     entryPoints: [resolve(media, 'src/wasm-files.ts')],
     bundle: true,
@@ -27,7 +27,7 @@ async function loadWasmFiles() {
 }
 
 /** Serves `glimpse:wasm-urls` / `glimpse:wasm-modules`: one static .wasm import per codec. */
-function bundledWasm(wasmFiles) {
+export function bundledWasm(wasmFiles) {
   return {
     name: 'bundled-wasm',
     setup(b) {

@@ -27,10 +27,11 @@ await build({
     {
       name: 'source-import-meta-url',
       setup(b) {
-        b.onLoad({ filter: /\.ts$/ }, async (loaded) => {
+        b.onLoad({ filter: /\.(ts|mjs)$/ }, async (loaded) => {
           if (loaded.path.includes('/node_modules/')) return undefined;
           const source = await readFile(loaded.path, 'utf8');
-          return { contents: source.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(loaded.path).href)), loader: 'ts' };
+          const contents = source.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(loaded.path).href));
+          return { contents, loader: loaded.path.endsWith('.ts') ? 'ts' : 'js' };
         });
       },
     },

@@ -1,4 +1,4 @@
-// A static file server on 127.0.0.1 for the browser suite and the playground: GET only, no directory
+// A static file server on 127.0.0.1 for the browser suite and the playground: GET and HEAD only, no directory
 // listings, never outside its root. Serves .wasm as application/wasm so compileStreaming works.
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -33,9 +33,10 @@ export async function serveStatic(root: string, { port = 0, index }: { port?: nu
   const server = createServer(async (request, response) => {
     const pathname = decodeURIComponent(new URL(request.url ?? '/', 'http://127.0.0.1').pathname);
     const target = resolve(base, `.${pathname === '/' && index ? `/${index}` : pathname}`);
-    const fileInfo = request.method === 'GET' && (target === base || target.startsWith(base + sep)) ? await stat(target).catch(() => undefined) : undefined;
+    const readable = request.method === 'GET' || request.method === 'HEAD';
+    const fileInfo = readable && (target === base || target.startsWith(base + sep)) ? await stat(target).catch(() => undefined) : undefined;
     if (!fileInfo?.isFile()) {
-      response.writeHead(request.method === 'GET' ? 404 : 405, { 'content-type': 'text/plain' }).end('not found\n');
+      response.writeHead(readable ? 404 : 405, { 'content-type': 'text/plain' }).end(readable ? 'not found\n' : 'GET or HEAD only\n');
       return;
     }
     response.writeHead(200, {
@@ -43,7 +44,8 @@ export async function serveStatic(root: string, { port = 0, index }: { port?: nu
       'content-length': fileInfo.size,
       'cache-control': 'no-store',
     });
-    createReadStream(target).pipe(response);
+    if (request.method === 'HEAD') response.end();
+    else createReadStream(target).pipe(response);
   });
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', reject);

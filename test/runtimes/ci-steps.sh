@@ -20,3 +20,5 @@ echo "== vectors: browser (chromium)"
 node scripts/run-ts.mjs test/runtimes/browser/run-browser-suite.ts
 echo "== vectors: workers (miniflare)"
 node scripts/run-ts.mjs test/runtimes/workers/run-workers-suite.ts
+echo "== playground (chromium)"
+node scripts/run-ts.mjs test/runtimes/playground/run-playground-test.ts
