@@ -1,5 +1,5 @@
 import { decodeGifFirstFrame } from './codecs/gif.js';
-import { decodeJpeg } from './codecs/jpeg.js';
+import { decodeJpeg, type JpegShrinkOnLoad } from './codecs/jpeg.js';
 import { decodePng } from './codecs/png.js';
 import { rasterizeSvg } from './codecs/svg.js';
 import { decodeBmp } from './codecs/bmp.js';
@@ -108,16 +108,20 @@ async function processRaster(bytes: Uint8Array, info: ProbeResult, limits: Limit
   }
 
   const steps: ProcessResult['steps'] = [];
-  const decoded = await decodeRaster(bytes, type);
+  // The target comes from the header, so a JPEG can be decoded already shrunk (DCT-domain scaling).
+  const turned = info.orientation >= 5;
+  const upright = turned ? { width: height, height: width } : { width, height };
+  const target = fitEdge(upright, limits.maxEdge);
+  const storedTarget = turned ? { width: target.height, height: target.width } : target;
+  const decoded = await decodeRaster(bytes, type, { stored: { width, height }, cover: storedTarget });
   if (info.frames > 1) steps.push('first-frame');
   let raster = applyOrientation(decoded.raster, info.orientation);
   if (info.orientation !== 1) steps.push('oriented');
-  const target = fitEdge(raster, limits.maxEdge);
-  const resized = target.width !== raster.width || target.height !== raster.height;
-  if (resized) {
+  const resized = target.width !== upright.width || target.height !== upright.height;
+  if (raster.width !== target.width || raster.height !== target.height) {
     raster = await resizeRaster(raster, target.width, target.height, decoded.hasAlpha);
-    steps.push('resized');
   }
+  if (resized) steps.push('resized');
   const preferred = preferredEncoding(type, info, decoded.hasAlpha, limits);
   if (preferred.type !== type) steps.push('converted');
   const fitted = await fitWithinLimits({ raster, hasAlpha: decoded.hasAlpha, preferred, maxBytes: limits.maxBytes, accepts: limits.accepts });
@@ -134,10 +138,10 @@ async function processRaster(bytes: Uint8Array, info: ProbeResult, limits: Limit
   };
 }
 
-async function decodeRaster(bytes: Uint8Array, type: SendableImageType | 'image/bmp'): Promise<{ raster: Raster; hasAlpha: boolean }> {
+async function decodeRaster(bytes: Uint8Array, type: SendableImageType | 'image/bmp', shrink: JpegShrinkOnLoad): Promise<{ raster: Raster; hasAlpha: boolean }> {
   switch (type) {
     case 'image/jpeg':
-      return { raster: await decodeJpeg(bytes), hasAlpha: false };
+      return { raster: await decodeJpeg(bytes, shrink), hasAlpha: false };
     case 'image/png': {
       const raster = await decodePng(bytes);
       return { raster, hasAlpha: anyTransparent(raster) };
@@ -169,7 +173,7 @@ function preferredEncoding(type: SendableImageType | 'image/bmp', info: ProbeRes
 }
 
 /** Longest side at most `maxEdge`, aspect kept, never upscaled. */
-function fitEdge(raster: Raster, maxEdge: number): { width: number; height: number } {
+function fitEdge(raster: { width: number; height: number }, maxEdge: number): { width: number; height: number } {
   const longest = Math.max(raster.width, raster.height);
   if (longest <= maxEdge) return { width: raster.width, height: raster.height };
   const scale = maxEdge / longest;

@@ -2,8 +2,6 @@ import type { WasmModuleName } from './wasm.js';
 
 /** Where each codec's .wasm lives, as a package specifier: for entries that resolve files (Node, Deno). */
 export const WASM_FILES: Readonly<Record<WasmModuleName, string>> = {
-  mozjpeg_dec: '@jsquash/jpeg/codec/dec/mozjpeg_dec.wasm',
-  mozjpeg_enc: '@jsquash/jpeg/codec/enc/mozjpeg_enc.wasm',
   squoosh_png: '@jsquash/png/codec/pkg/squoosh_png_bg.wasm',
   webp_dec: '@jsquash/webp/codec/dec/webp_dec.wasm',
   webp_enc: '@jsquash/webp/codec/enc/webp_enc.wasm',

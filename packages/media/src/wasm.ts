@@ -6,8 +6,6 @@ import { MediaError } from './errors.js';
  * Codecs ask for their module lazily, on first need, so a JPEG job never loads the WebP encoder.
  */
 export type WasmModuleName =
-  | 'mozjpeg_dec'
-  | 'mozjpeg_enc'
   | 'squoosh_png'
   | 'webp_dec'
   | 'webp_enc'
