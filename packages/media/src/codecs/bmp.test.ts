@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeBmp } from './bmp.js';
 import { MediaError } from '../errors.js';
-import { type BmpOptions, type Pixels, encodeBmp, expectedBmpPixels, naturalPixels, screenshotPixels } from '../../../../test/fixtures/make.js';
+import { type BmpOptions, type Pixels, bmp, encodeBmp, expectedBmpPixels, naturalPixels, screenshotPixels } from '../../../../test/fixtures/make.js';
 
 function expectCode(run: () => unknown, code: string): void {
   let caught: unknown;
@@ -56,6 +56,12 @@ describe('decodeBmp: pixel-exact against our own encoder', () => {
       for (let i = 3; i < expected.length; i += 4) if (expected[i] !== 255) anyTransparent = true;
       expect(hasAlpha).toBe(anyTransparent);
     }
+  });
+
+  it('decodes the fixture factory BMPs to their declared size', () => {
+    expect(decodeBmp(bmp({ width: 64, height: 48 })).raster.width).toBe(64);
+    expect(decodeBmp(bmp({ width: 30, height: 20, bitsPerPixel: 32 })).hasAlpha).toBe(true);
+    expect(decodeBmp(bmp({ width: 30, height: 20, bitsPerPixel: 8, rle: true })).hasAlpha).toBe(false);
   });
 
   it('keeps the 32-bit alpha channel it was given', () => {
