@@ -46,8 +46,8 @@ export async function toolResultFrom(input: ToolResultInput): Promise<ToolResult
         notes.push(item.text);
         break;
       case 'media': {
-        const name = item.attachment.filename ?? `attachment ${++mediaCount}`;
-        if (item.attachment.filename !== undefined) mediaCount++;
+        mediaCount++;
+        const name = item.attachment.filename ?? `attachment ${mediaCount}`;
         const attached = await attach(item.attachment, name, options);
         parts.push(...attached.parts);
         notes.push(...attached.notes);

@@ -30,9 +30,9 @@ function flatten(parts: readonly Part[]): { content: string; images: string[] } 
   return { content: text.join('\n'), images };
 }
 
-function message(role: 'user' | 'tool', parts: readonly Part[], extra: Partial<Message> = {}): Message {
+function userMessage(parts: readonly Part[]): Message {
   const { content, images } = flatten(parts);
-  return { role, content, ...(images.length > 0 ? { images } : {}), ...extra };
+  return { role: 'user', content, ...(images.length > 0 ? { images } : {}) };
 }
 
 type OllamaParameters = NonNullable<Tool['function']['parameters']>;
@@ -70,11 +70,11 @@ export function serializeOllama(input: SerializeInput): Serialized<Message, Tool
   for (const turn of turns) {
     switch (turn.role) {
       case 'user':
-        messages.push(message('user', [...lifted, ...turn.message.parts]));
+        messages.push(userMessage([...lifted, ...turn.message.parts]));
         lifted = [];
         break;
       case 'assistant': {
-        if (lifted.length > 0) messages.push(message('user', lifted));
+        if (lifted.length > 0) messages.push(userMessage(lifted));
         const { text, toolCalls } = turn.message;
         messages.push({ role: 'assistant', content: text, ...(toolCalls.length > 0 ? { tool_calls: toolCalls.map((call) => ({ function: { name: call.name, arguments: call.arguments } })) } : {}) });
         for (const { result } of turn.results) {
@@ -91,7 +91,7 @@ export function serializeOllama(input: SerializeInput): Serialized<Message, Tool
       }
     }
   }
-  if (lifted.length > 0) messages.push(message('user', lifted));
+  if (lifted.length > 0) messages.push(userMessage(lifted));
   const tools = (input.tools ?? []).map((tool): Tool => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: toParameters(tool, warnings) } }));
   return { messages, tools, warnings };
 }
