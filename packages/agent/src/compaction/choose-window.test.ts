@@ -61,3 +61,13 @@ describe('chooseWindow', () => {
     expect(window.messages.slice(1)).toEqual(conversation.slice(-2));
   });
 });
+
+describe('chooseWindow with thumbnails', () => {
+  it('keeps an image whose placeholder would cost more than it does', () => {
+    const tiny: Message = { role: 'toolResult', toolCallId: 'a', toolName: 'shot', isError: false, parts: [{ type: 'image', mediaType: 'image/png', data: 'iVBORw0KGgo=', width: 28, height: 28 }] };
+    const messages: Message[] = [text('user', 'go'), call('a'), tiny, text('user', 'y'.repeat(4000))];
+    const window = chooseWindow({ messages, budget: 1000, estimate });
+    expect(window.replacedMedia).toBe(0);
+    expect(window.messages.slice(-1)).toEqual(messages.slice(-1));
+  });
+});

@@ -42,8 +42,11 @@ export function chooseWindow({ messages, budget, estimate }: ChooseWindowInput):
       if (media === 0) continue;
       const parts = message.parts.map((part) => (part.type === 'text' ? part : mediaPlaceholder(part)));
       const replaced: Message = { ...message, parts };
+      const cost = estimate(replaced);
+      // A thumbnail can cost less than the sentence that would replace it.
+      if (cost >= costs[u]![m]!) continue;
       units[u]![m] = replaced;
-      costs[u]![m] = estimate(replaced);
+      costs[u]![m] = cost;
       replacedMedia += media;
     }
   }

@@ -78,6 +78,29 @@ describe('runAgent with the replay model', () => {
   });
 });
 
+describe('runAgent with a context budget', () => {
+  it('sends a window with older images as placeholders while the session keeps every byte', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'glimpse-loop-')), 'budget.jsonl');
+    const session = await SessionWriter.open(path);
+    const square = (await sharp({ create: { width: 1000, height: 1000, channels: 3, background: '#fff' } }).png().toBuffer()).toString('base64');
+    const screen: AgentTool = {
+      definition: { name: 'screen', description: 'Screenshot.', parameters: { type: 'object' } },
+      execute: async () => ({ parts: [{ type: 'image', mediaType: 'image/png', data: square, width: 1000, height: 1000 }], isError: false }),
+    };
+    const turns = [1, 2, 3].map(() => ({ toolCalls: [{ name: 'screen' }] }));
+    const model = new ReplayModel(parseReplayScript({ inputModalities: ['text', 'image'], turns: [...turns, { text: 'done' }] }));
+    // 1000×1000 costs 1,296 tokens on Anthropic: room for one image and the text, not three images.
+    await runAgent({ model, provider: 'anthropic', tools: [screen], prompt: 'go', session, contextBudget: 1500 });
+    await session.close();
+    const last = model.requests.at(-1)!;
+    const images = last.messages.flatMap((m) => (m.role === 'user' || m.role === 'toolResult' ? m.parts : [])).filter((p) => p.type === 'image');
+    expect(images).toHaveLength(1);
+    expect(JSON.stringify(last.serialized.messages)).toContain('[image omitted to save context');
+    const logged = (await loadSession(path)).messages.flatMap((m) => (m.role === 'toolResult' ? m.parts : [])).filter((p) => p.type === 'image');
+    expect(logged).toHaveLength(3);
+  });
+});
+
 describe('runAgent with a handler tool', () => {
   it('assembles raw handler output with toolResultFrom: bytes are fitted to the route', async () => {
     const big = await sharp({ create: { width: 3000, height: 2000, channels: 3, background: '#804020' } }).png().toBuffer();

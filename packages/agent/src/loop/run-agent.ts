@@ -1,4 +1,6 @@
 import type { ProviderName } from '../capabilities.js';
+import { chooseWindow } from '../compaction/choose-window.js';
+import { estimateMessageTokens } from '../compaction/estimate-tokens.js';
 import type { AssistantMessage, Message, Part, ToolCall, ToolResultMessage } from '../parts.js';
 import { serialize } from '../providers/index.js';
 import type { SessionWriter } from '../session/session-writer.js';
@@ -19,6 +21,11 @@ export interface RunAgentInput {
   prompt: string | Part[];
   /** Every new message is appended here as it happens. */
   session?: SessionWriter;
+  /**
+   * Token budget of each request. Over it, `chooseWindow` placeholders older media and then drops the
+   * oldest turns from what the model is sent; the session keeps everything. Default: no limit.
+   */
+  contextBudget?: number;
   /** Most model turns before the run stops. Default 20. */
   maxSteps?: number;
   /** Called after each model turn with the request it answered and the results of its calls. */
@@ -57,11 +64,12 @@ export async function runAgent(input: RunAgentInput): Promise<AgentRun> {
   const maxSteps = input.maxSteps ?? 20;
   for (let step = 1; step <= maxSteps; step++) {
     input.signal?.throwIfAborted();
+    const sent = window(messages, input);
     const request: ModelRequest = {
-      messages: [...messages],
+      messages: sent,
       tools: definitions,
       serialized: serialize(provider, {
-        messages,
+        messages: sent,
         tools: definitions,
         ...(input.modelId !== undefined && { model: input.modelId }),
         capabilities: { imageInput: model.inputModalities.includes('image'), pdfInput: model.inputModalities.includes('pdf') },
@@ -78,6 +86,13 @@ export async function runAgent(input: RunAgentInput): Promise<AgentRun> {
     if (turn.toolCalls.length === 0) return { messages, steps: step, stopped: 'done' };
   }
   return { messages, steps: maxSteps, stopped: 'max-steps' };
+}
+
+/** The messages a request carries: all of them, or the window within `contextBudget`. */
+function window(messages: readonly Message[], { contextBudget, provider, modelId }: RunAgentInput): Message[] {
+  if (contextBudget === undefined) return [...messages];
+  const estimate = (message: Message) => estimateMessageTokens(message, { provider, ...(modelId !== undefined && { model: modelId }) });
+  return chooseWindow({ messages, budget: contextBudget, estimate }).messages;
 }
 
 /** Runs one call; an unknown tool or a thrown error becomes an error result the model can read. */
