@@ -206,7 +206,10 @@ describe('probe: GIF', () => {
 describe('probe: BMP', () => {
   it('reads size, depth and orientation-free facts for each header kind', async () => {
     const pixels = make.naturalPixels(13, 7, { channels: 4 });
-    expect(await probe(make.encodeBmp(pixels))).toEqual({ mediaType: 'image/bmp', bytes: expect.any(Number), width: 13, height: 7, orientation: 1, frames: 1, hasAlpha: false, bitDepth: 24 });
+    expect(await probe(make.encodeBmp(pixels))).toEqual({ mediaType: 'image/bmp', bytes: expect.any(Number), width: 13, height: 7, orientation: 1, frames: 1, hasAlpha: false, bitDepth: 8 });
+    expect((await probe(make.encodeBmp(pixels, { bitsPerPixel: 4 }))).bitDepth).toBe(4);
+    expect((await probe(make.encodeBmp(pixels, { bitsPerPixel: 16 }))).bitDepth).toBe(5);
+    expect((await probe(make.encodeBmp(pixels, { bitsPerPixel: 16, bitfields: true }))).bitDepth).toBe(6);
     expect((await probe(make.encodeBmp(pixels, { topDown: true }))).height).toBe(7);
     expect((await probe(make.encodeBmp(pixels, { coreHeader: true, bitsPerPixel: 8 }))).bitDepth).toBe(8);
     expect((await probe(make.encodeBmp(pixels, { bitsPerPixel: 32 }))).hasAlpha).toBe(true);

@@ -121,8 +121,21 @@ export function probeBmp(bytes: Uint8Array): ProbeResult {
     orientation: 1,
     frames: 1,
     hasAlpha,
-    bitDepth: header.bitsPerPixel,
+    bitDepth: bitsPerChannel(header),
   };
+}
+
+/** Like PNG's bit depth: index bits for palette images, otherwise the widest colour channel (5 for 555, 8 for 24-bit). */
+function bitsPerChannel(header: BmpHeader): number {
+  if (header.bitsPerPixel <= 8) return header.bitsPerPixel;
+  const { red, green, blue } = header.masks;
+  return Math.max(...[red, green, blue].map(countBits));
+}
+
+function countBits(mask: number): number {
+  let count = 0;
+  for (let bits = mask >>> 0; bits !== 0; bits >>>= 1) count += bits & 1;
+  return count;
 }
 
 /** 32-bit BI_RGB: whether any stored pixel has a non-zero fourth byte (within the bytes present). */
