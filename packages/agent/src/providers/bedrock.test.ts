@@ -109,4 +109,10 @@ describe('serializeBedrock', () => {
     ]);
     expect(warnings.map((w) => w.type)).toEqual(['turns-merged', 'turns-merged']);
   });
+
+  it('sends a placeholder, not a thrown error, for media whose data is not base64', () => {
+    const { messages, warnings } = serializeBedrock({ messages: [{ role: 'user', parts: [{ type: 'text', text: 'see' }, { ...CHART, data: '%%%' }] }] });
+    expect(messages).toEqual([{ role: 'user', content: [{ text: 'see' }, { text: '[an image (image/jpeg, 1568x882 px) was omitted: its data is not valid base64]' }] }]);
+    expect(warnings.map((w) => (w.type === 'media-omitted' ? w.reason : w.type))).toEqual(['invalid-data']);
+  });
 });

@@ -50,15 +50,19 @@ class UserMessageBuilder {
         case 'text':
           return part.text === '' ? [] : [{ text: part.text }];
         case 'image':
+          const bytes = base64ToBytes(part.data);
+          if (bytes === undefined) return [{ text: omitMedia(part, 'invalid-data', this.messageIndex(), this.warnings).text }];
           if (++this.images > BEDROCK_MAX_IMAGES) return [{ text: omitMedia(part, 'too-many-images', this.messageIndex(), this.warnings).text }];
-          return [{ image: { format: FORMAT[part.mediaType], source: { bytes: decode(part.data) } } }];
+          return [{ image: { format: FORMAT[part.mediaType], source: { bytes } } }];
         case 'document': {
+          const bytes = base64ToBytes(part.data);
+          if (bytes === undefined) return [{ text: omitMedia(part, 'invalid-data', this.messageIndex(), this.warnings).text }];
           if (++this.documents > BEDROCK_MAX_DOCUMENTS) return [{ text: omitMedia(part, 'too-many-documents', this.messageIndex(), this.warnings).text }];
           const name = sanitizeDocumentName(part.filename, this.names);
           if (part.filename !== undefined && name !== part.filename.replace(/\.pdf$/i, '')) {
             this.warnings.push({ type: 'document-renamed', from: part.filename, to: name, messageIndex: this.messageIndex(), message: `document name "${part.filename}" sent as "${name}" (Bedrock's character rules)` });
           }
-          return [{ document: { format: 'pdf', name, source: { bytes: decode(part.data) } } }];
+          return [{ document: { format: 'pdf', name, source: { bytes } } }];
         }
         default: {
           const exhaustive: never = part;
@@ -89,12 +93,6 @@ class UserMessageBuilder {
     if (this.documents > 0 && !this.topLevelText) this.blocks.push({ text: this.documents === 1 ? 'The document is attached above.' : 'The documents are attached above.' });
     return { role: 'user', content: this.blocks };
   }
-}
-
-function decode(data: string): Uint8Array {
-  const bytes = base64ToBytes(data);
-  if (!bytes) throw new TypeError('a media part holds data that is not base64; build parts with toolResultFrom so every attachment goes through @glimpse/media');
-  return bytes;
 }
 
 function toTool(tool: ToolDefinition): Tool {

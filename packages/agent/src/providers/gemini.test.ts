@@ -99,4 +99,11 @@ describe('serializeGemini', () => {
       ],
     });
   });
+
+  it('replaces an image format Gemini refuses (GIF) with a placeholder and a warning', () => {
+    const gif = { type: 'image' as const, mediaType: 'image/gif' as const, data: btoa('gif'), width: 10, height: 10 };
+    const { messages, warnings } = serializeGemini({ messages: [{ role: 'user', parts: [gif] }] });
+    expect(messages).toEqual([{ role: 'user', parts: [{ text: '[an image (image/gif, 10x10 px) was omitted: this provider does not accept that image format (build tool results with toolResultFrom for this provider to convert it)]' }] }]);
+    expect(warnings.map((w) => (w.type === 'media-omitted' ? w.reason : w.type))).toEqual(['format-not-accepted']);
+  });
 });

@@ -1,3 +1,4 @@
+import { PRESETS } from '@glimpse/media';
 import type { ModelCapabilities } from '../capabilities.js';
 import type { MediaPart, Message, Part, TextPart } from '../parts.js';
 import type { OmitReason, SerializeWarning } from './types.js';
@@ -5,6 +6,8 @@ import type { OmitReason, SerializeWarning } from './types.js';
 const WHY: Readonly<Record<OmitReason, string>> = {
   'no-image-input': 'this model does not accept images',
   'no-pdf-input': 'this model does not accept PDF documents',
+  'format-not-accepted': 'this provider does not accept that image format (build tool results with toolResultFrom for this provider to convert it)',
+  'invalid-data': 'its data is not valid base64',
   'too-many-images': 'the message already carries as many images as the provider allows',
   'too-many-documents': 'the message already carries as many documents as the provider allows',
 };
@@ -36,13 +39,14 @@ export function omitMedia(part: MediaPart, reason: OmitReason, messageIndex: num
   return placeholder;
 }
 
-/** Why this model cannot take this part, or undefined when it can. */
+/** Why this model (on its route) cannot take this part, or undefined when it can. */
 export function unreadableReason(part: Part, capabilities: ModelCapabilities): OmitReason | undefined {
   switch (part.type) {
     case 'text':
       return undefined;
     case 'image':
-      return capabilities.imageInput ? undefined : 'no-image-input';
+      if (!capabilities.imageInput) return 'no-image-input';
+      return PRESETS[capabilities.preset].accepts.includes(part.mediaType) ? undefined : 'format-not-accepted';
     case 'document':
       return capabilities.pdfInput ? undefined : 'no-pdf-input';
     default: {

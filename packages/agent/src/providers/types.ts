@@ -22,6 +22,8 @@ export interface SerializeInput {
 export type OmitReason =
   | 'no-image-input' // the model does not read images
   | 'no-pdf-input' // the model (or route: Ollama) does not read PDFs
+  | 'format-not-accepted' // the route refuses this image format (GIF on Gemini, WebP/GIF on Ollama)
+  | 'invalid-data' // the part's data is not base64 (only Bedrock decodes it, to send raw bytes)
   | 'too-many-images' // a per-message image cap (Bedrock: 20)
   | 'too-many-documents'; // a per-message document cap (Bedrock: 5)
 
