@@ -124,6 +124,7 @@ describe('SessionWriter', () => {
   it('refuses to resume a corrupt log and rejects appends after close', async () => {
     const path = await tempLog();
     const writer = await SessionWriter.open(path);
+    await Promise.all([writer.close(), writer.close()]);
     await writer.close();
     await expect(writer.append({ role: 'user', parts: [] })).rejects.toMatchObject({ code: 'E_SESSION_CLOSED' });
     await appendFile(path, 'garbage\n');

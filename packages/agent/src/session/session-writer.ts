@@ -31,6 +31,7 @@ export class SessionWriter {
   private readonly storedMedia: Set<string>;
   private queue: Promise<void> = Promise.resolve();
   private failure: SessionError | undefined;
+  private closing: Promise<void> | undefined;
 
   private constructor(handle: FileHandle, options: SessionWriterOptions, resumed: LoadedSession | undefined) {
     this.handle = handle;
@@ -88,9 +89,12 @@ export class SessionWriter {
 
   /** Waits for queued appends, then closes the file. Later appends reject with E_SESSION_CLOSED. */
   async close(): Promise<void> {
-    await this.queue;
-    this.failure ??= new SessionError('E_SESSION_CLOSED', 'the session writer is closed');
-    await this.handle.close();
+    if (this.closing) return this.closing;
+    this.closing = this.queue.then(() => {
+      this.failure ??= new SessionError('E_SESSION_CLOSED', 'the session writer is closed');
+      return this.handle.close();
+    });
+    return this.closing;
   }
 
   private now(): Date {
