@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import sharp from 'sharp';
 import { decodeBmp } from './bmp.js';
 import { MediaError } from '../errors.js';
 import { type BmpOptions, type Pixels, bmp, encodeBmp, expectedBmpPixels, naturalPixels, screenshotPixels } from '../../../../test/fixtures/make.js';
@@ -119,5 +121,28 @@ describe('decodeBmp: refusals', () => {
     const bmp = encodeBmp(naturalPixels(4, 4));
     bmp[30] = 5;
     expectCode(() => decodeBmp(bmp), 'E_UNSUPPORTED');
+  });
+});
+
+describe('decodeBmp: files written by ImageMagick', () => {
+  const directory = new URL('../../../../test/fixtures/imagemagick/', import.meta.url);
+  it.each([
+    ['rgb24', 0],
+    ['argb32-v5', 0],
+    ['os2-core-rgb24', 0],
+    ['palette1', 0],
+    ['palette4', 0],
+    ['rle8', 0],
+    // 5- and 6-bit channels: ImageMagick and we scale to 8 bits with different rounding.
+    ['rgb565-v5', 1],
+    ['rgb555-v5', 1],
+  ])('%s matches what ImageMagick reads back', async (name, tolerance) => {
+    const { raster, hasAlpha } = decodeBmp(new Uint8Array(readFileSync(new URL(`${name}.bmp`, directory))));
+    const expected = new Uint8Array(await sharp(readFileSync(new URL(`${name}.expected.png`, directory))).ensureAlpha().raw().toBuffer());
+    expect(raster.data.length).toBe(expected.length);
+    let worst = 0;
+    for (let i = 0; i < expected.length; i++) worst = Math.max(worst, Math.abs(raster.data[i] - expected[i]));
+    expect(worst).toBeLessThanOrEqual(tolerance);
+    expect(hasAlpha).toBe(name === 'argb32-v5');
   });
 });
