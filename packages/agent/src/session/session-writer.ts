@@ -68,6 +68,7 @@ export class SessionWriter {
 
   /** Appends one message. Resolves once its line is written; a failed write closes the writer. */
   append(message: Message): Promise<void> {
+    if (this.closing) return Promise.reject(new SessionError('E_SESSION_CLOSED', 'the session writer is closed'));
     // Encoding now snapshots the message; media addressing waits for its turn in the queue, so a
     // reference only ever points at a line already on disk.
     const logged = encodeMessage(message);
