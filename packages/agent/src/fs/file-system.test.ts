@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -86,6 +86,19 @@ describe('node file system', () => {
     const during = await failure(nodeFileSystem.readBytes(fifo, { maxBytes: 1_000_000, signal: controller.signal }));
     writer.kill();
     expect(during.code).toBe('E_ABORTED');
+  });
+
+  it('aborts while opening a pipe that no writer ever opens', async () => {
+    const fifo = join(dir, 'lonely.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const started = Date.now();
+    expect((await failure(nodeFileSystem.readBytes(fifo, { maxBytes: 10, signal: controller.signal }))).code).toBe('E_ABORTED');
+    expect(Date.now() - started).toBeLessThan(5_000);
+    // Release the open still pending in libuv's thread pool: a writer lets it complete (and the seam closes it).
+    const writer = await open(fifo, 'w');
+    await writer.close();
   });
 
   it('maps missing files and directories to stable codes', async () => {

@@ -28,14 +28,23 @@ const CHUNK_BYTES = 64 * 1024;
 
 async function readBytes(target: string, { maxBytes, signal }: ReadBytesOptions): Promise<Uint8Array> {
   if (signal?.aborted) throw aborted(target, signal.reason);
-  const handle = await open(target, 'r').catch((error: unknown) => Promise.reject(fromNodeError(error, target)));
-  // A pending read on a pipe can block until the writer sends more; an abort must not wait for it.
+  // Opening a pipe, or reading from one, can block until a writer shows up; an abort must not wait for either.
   let onAbort: (() => void) | undefined;
   const abortion = new Promise<never>((_, reject) => {
     onAbort = () => reject(aborted(target, signal?.reason));
     signal?.addEventListener('abort', onAbort, { once: true });
   });
   abortion.catch(() => undefined);
+  const opening = open(target, 'r');
+  let handle: Awaited<typeof opening>;
+  try {
+    handle = await Promise.race([opening, abortion]);
+  } catch (error) {
+    if (onAbort) signal?.removeEventListener('abort', onAbort);
+    // An abandoned open still completes later: close what it opens.
+    opening.then((late) => late.close()).catch(() => undefined);
+    throw fromNodeError(error, target);
+  }
   let closeLater = false;
   try {
     const info = await handle.stat();

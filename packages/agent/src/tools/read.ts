@@ -19,7 +19,7 @@ export const READ_TOOL_DEFINITION: ToolDefinition = {
   parameters: {
     type: 'object',
     properties: {
-      path: { type: 'string', description: 'Path of the file, absolute or relative to the working directory.' },
+      path: { type: 'string', description: 'Path of the file: absolute, or relative to the working directory (the root, when one is set).' },
       offset: { type: 'integer', minimum: 1, description: 'First line to show, counting from 1. Default 1.' },
       limit: { type: 'integer', minimum: 1, description: 'How many lines to show. Default 2000.' },
     },

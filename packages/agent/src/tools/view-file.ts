@@ -27,7 +27,7 @@ export const VIEW_FILE_TOOL_DEFINITION: ToolDefinition = {
   parameters: {
     type: 'object',
     properties: {
-      path: { type: 'string', description: 'Path of the file, absolute or relative to the working directory.' },
+      path: { type: 'string', description: 'Path of the file: absolute, or relative to the working directory (the root, when one is set).' },
       pages: { type: 'string', description: 'PDFs only: the pages to attach, like "1-3" or "2,5-7". Default: all.' },
     },
     required: ['path'],
@@ -107,7 +107,7 @@ export async function viewFile(args: Record<string, unknown>, options: ViewFileT
           { path: resolved.path, claimed, actual, rename },
         );
       }
-      notes.push(`Note: ${name} is named like a ${mediaLabel(claimed)} but contains a ${mediaLabel(actual)}; it was read as ${mediaLabel(actual)} (the content decides). Renaming it to ${rename} would match.`);
+      notes.push(`Note: ${name} is named like a ${mediaLabel(claimed)} but contains a ${mediaLabel(actual)}; it was read as a ${mediaLabel(actual)} (the content decides). Renaming it to ${rename} would match.`);
     }
     if (actual === undefined) return { ...notFileMedia(name, bytes, notes), path: resolved.path };
 
