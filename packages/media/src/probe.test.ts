@@ -66,6 +66,16 @@ describe('probe: JPEG', () => {
     expect(await probe(padded)).toMatchObject({ width: 40, height: 30, orientation: 8 });
   });
 
+  it('names lossless and hierarchical JPEGs as unsupported (no browser or provider decodes them)', async () => {
+    const lossless = make.jpegBomb(16, 16);
+    lossless[3] = 0xc3; // SOF0 → SOF3
+    const error = await expectMediaError(probe(lossless), 'E_UNSUPPORTED');
+    expect(error.message).toContain('lossless');
+    const arithmetic = make.jpegBomb(16, 16);
+    arithmetic[3] = 0xc9; // sequential arithmetic: decodable by libjpeg-turbo, so probed normally
+    expect((await probe(arithmetic)).width).toBe(16);
+  });
+
   it('refuses a file that ends before any image data', async () => {
     const jpeg = await make.photoJpeg({ width: 40, height: 30 });
     const sos = jpeg.findIndex((byte, index) => byte === 0xff && jpeg[index + 1] === 0xda);

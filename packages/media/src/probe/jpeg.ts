@@ -11,6 +11,18 @@ function isStartOfFrame(marker: number): boolean {
   return marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
 }
 
+/** Frame types no mainstream decoder (libjpeg-turbo in browsers, mozjpeg here) reads: lossless and hierarchical. */
+const UNDECODABLE_FRAMES = new Map([
+  [0xc3, 'lossless'],
+  [0xc5, 'hierarchical'],
+  [0xc6, 'hierarchical progressive'],
+  [0xc7, 'hierarchical lossless'],
+  [0xcb, 'lossless arithmetic'],
+  [0xcd, 'hierarchical arithmetic'],
+  [0xce, 'hierarchical progressive arithmetic'],
+  [0xcf, 'hierarchical lossless arithmetic'],
+]);
+
 /** Markers without a length field: TEM, RST0–7, SOI, EOI. */
 function isStandalone(marker: number): boolean {
   return marker === 0x01 || (marker >= 0xd0 && marker <= 0xd9);
@@ -48,6 +60,13 @@ export function probeJpeg(bytes: Uint8Array): ProbeResult {
       sawExif = true;
       orientation = readExifOrientation(bytes.subarray(body + 6, body + bodyLength));
     } else if (isStartOfFrame(marker) && !frame) {
+      if (UNDECODABLE_FRAMES.has(marker)) {
+        throw new MediaError(
+          'E_UNSUPPORTED',
+          `This JPEG uses ${UNDECODABLE_FRAMES.get(marker)} coding (SOF${marker - 0xc0}), which browsers and model providers do not decode. Re-save it as a standard (baseline or progressive) JPEG or as PNG.`,
+          { format: FORMAT, sof: marker - 0xc0 },
+        );
+      }
       if (bodyLength < 6) throw corrupt(FORMAT, 'the frame header (SOF) is too short');
       const height = reader.u16be(body + 1, 'frame height');
       const width = reader.u16be(body + 3, 'frame width');
