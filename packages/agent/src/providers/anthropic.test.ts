@@ -87,4 +87,15 @@ describe('serializeAnthropic', () => {
     expect(messages[2]).toEqual({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', is_error: true, content: [text('No result: the tool call was interrupted before it returned.')] }] });
     expect(warnings.map((w) => w.type)).toEqual(['orphan-tool-result', 'missing-tool-result']);
   });
+
+  it('keeps the many-image rule: past 20 images, an image with a side over 2000 px becomes a placeholder', () => {
+    const wide = { ...CHART, width: 2048, height: 1000 };
+    const many = (count: number): Message[] => [{ role: 'user', parts: [wide, ...Array.from({ length: count - 1 }, () => CHART)] }];
+    expect(serializeAnthropic({ messages: many(20) }).messages[0]!.content).toHaveLength(20);
+    const { messages, warnings } = serializeAnthropic({ messages: many(21) });
+    const content = messages[0]!.content;
+    expect(Array.isArray(content) && content[0]).toEqual(text('[an image (image/jpeg, 2048x1000 px) was omitted: with more than 20 images in the conversation the provider takes no side over 2000 px (fit images with the portable or anthropic preset)]'));
+    expect(Array.isArray(content) && content.slice(1).every((block) => block.type === 'image')).toBe(true);
+    expect(warnings.map((w) => (w.type === 'media-omitted' ? w.reason : w.type))).toEqual(['too-large-for-many-images']);
+  });
 });

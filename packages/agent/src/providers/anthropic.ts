@@ -1,8 +1,9 @@
 import type { ContentBlockParam, DocumentBlockParam, ImageBlockParam, MessageParam, TextBlockParam, Tool, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
-import type { Part, ToolDefinition } from '../parts.js';
+import type { Message, Part, ToolDefinition } from '../parts.js';
 import { EMPTY_RESULT, liftedMediaParts, splitToolResult } from './lift-media.js';
+import { omitMedia } from './placeholders.js';
 import { prepareConversation, type CallWithResult } from './turns.js';
-import type { SerializeInput, Serialized } from './types.js';
+import type { SerializeInput, Serialized, SerializeWarning } from './types.js';
 
 type Block = TextBlockParam | ImageBlockParam | DocumentBlockParam;
 
@@ -23,6 +24,25 @@ function toBlock(part: Part): Block {
 
 // Anthropic rejects empty text blocks.
 const toBlocks = (parts: readonly Part[]): Block[] => parts.filter((part) => part.type !== 'text' || part.text !== '').map(toBlock);
+
+/** Anthropic's many-image rule: once a request holds more than 20 images, every side must be ≤ 2000 px. */
+export const MANY_IMAGES = 20;
+export const MANY_IMAGES_MAX_SIDE = 2000;
+
+/**
+ * Images made for a roomier route (OpenAI's 2048 px) would make the whole request fail under that rule; they
+ * become placeholders instead. Images without a recorded size are let through: the part does not say.
+ */
+function applyManyImagesRule(messages: Message[], warnings: SerializeWarning[]): Message[] {
+  const images = messages.flatMap((message) => (message.role === 'assistant' ? [] : message.parts.filter((part) => part.type === 'image')));
+  if (images.length <= MANY_IMAGES) return messages;
+  const fits = (part: Part): boolean => part.type !== 'image' || Math.max(part.width ?? 0, part.height ?? 0) <= MANY_IMAGES_MAX_SIDE;
+  return messages.map((message, index) => {
+    if (message.role === 'assistant' || message.parts.every(fits)) return message;
+    const parts = message.parts.map((part) => (fits(part) || part.type === 'text' ? part : omitMedia(part, 'too-large-for-many-images', index, warnings)));
+    return { ...message, parts };
+  });
+}
 
 /**
  * Media rides inside `tool_result.content`, except in error results: the API requires an `is_error` result to be
@@ -48,7 +68,7 @@ function toTool(tool: ToolDefinition): Tool {
  * `tool_use` order; media lifted from error results and the next user message's blocks come after them.
  */
 export function serializeAnthropic(input: SerializeInput): Serialized<MessageParam, Tool> {
-  const { turns, warnings } = prepareConversation('anthropic', input);
+  const { turns, warnings } = prepareConversation('anthropic', input, applyManyImagesRule);
   const messages: MessageParam[] = [];
   let pendingResults: ContentBlockParam[] = [];
   for (const turn of turns) {

@@ -67,9 +67,15 @@ function orphan(result: ToolResultMessage, messageIndex: number): SerializeWarni
 }
 
 /** The steps every serializer starts with: resolve capabilities, project media the model cannot read, group turns. */
-export function prepareConversation(provider: ProviderName, input: SerializeInput): { capabilities: ModelCapabilities; turns: Turn[]; warnings: SerializeWarning[] } {
+export function prepareConversation(
+  provider: ProviderName,
+  input: SerializeInput,
+  /** A route's own whole-request rule, applied after the capability projection. */
+  routeRule?: (messages: Message[], warnings: SerializeWarning[]) => Message[],
+): { capabilities: ModelCapabilities; turns: Turn[]; warnings: SerializeWarning[] } {
   const warnings: SerializeWarning[] = [];
   const capabilities = capabilitiesFor({ provider, model: input.model, rules: input.rules, overrides: input.capabilities });
-  const turns = groupTurns(projectForModel(input.messages, capabilities, warnings), warnings);
+  const projected = projectForModel(input.messages, capabilities, warnings);
+  const turns = groupTurns(routeRule ? routeRule(projected, warnings) : projected, warnings);
   return { capabilities, turns, warnings };
 }

@@ -24,6 +24,7 @@ export type OmitReason =
   | 'no-pdf-input' // the model (or route: Ollama) does not read PDFs
   | 'format-not-accepted' // the route refuses this image format (GIF on Gemini, WebP/GIF on Ollama)
   | 'invalid-data' // the part's data is not base64 (only Bedrock decodes it, to send raw bytes)
+  | 'too-large-for-many-images' // Anthropic: a request with more than 20 images takes no side over 2000 px
   | 'too-many-images' // a per-message image cap (Bedrock: 20)
   | 'too-many-documents'; // a per-message document cap (Bedrock: 5)
 
