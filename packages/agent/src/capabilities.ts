@@ -57,7 +57,7 @@ export const DEFAULT_CAPABILITY_RULES: readonly CapabilityRule[] = [
   { match: /claude-(instant|2)/, capabilities: TEXT_ONLY },
   { match: /claude/, capabilities: { imageInput: true, pdfInput: true, mediaInToolResults: true } },
   // OpenAI: text-only exceptions first, then the vision families.
-  { match: /gpt-3\.5|gpt-oss|(^|[/.])gpt-4(-0314|-0613|-32k)?$|(^|[/.])o1-(mini|preview)|(^|[/.])o3-mini/, capabilities: TEXT_ONLY },
+  { match: /gpt-3\.5|gpt-oss|(^|[/.])gpt-4(-0314|-0613|-32k\S*|-(0125|1106)-preview|-turbo-preview)?$|(^|[/.])o1-(mini|preview)|(^|[/.])o3-mini/, capabilities: TEXT_ONLY },
   { match: /gpt-4|gpt-5|chatgpt|(^|[/.])o[134](-|$)/, capabilities: { imageInput: true, pdfInput: true } },
   // Gemini 3 and later take media inside functionResponse; 2.x and older answer that with a 400.
   { match: /gemini-([3-9]|\d\d)/, capabilities: { imageInput: true, pdfInput: true, mediaInToolResults: true } },
