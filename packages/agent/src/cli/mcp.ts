@@ -4,11 +4,13 @@ import type { PresetName } from '@glimpse/media';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { capabilitiesFor, isProviderName, PROVIDER_NAMES } from '../capabilities.js';
 import { createGlimpseMcpServer } from '../mcp/glimpse-mcp-server.js';
+import { limitConcurrency } from '../mcp/limit-concurrency.js';
+import { serveMcpOverHttp } from '../mcp/serve-mcp-http.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../tools/file-tool.js';
 import { parseArgs, positiveInteger, stringFlag } from './args.js';
 import { UsageError, type Command } from './command.js';
 
-const usage = `Usage: glimpse mcp [--root DIR] [--provider NAME] [--max-file-bytes N] [--strict]
+const usage = `Usage: glimpse mcp [--root DIR] [--provider NAME] [--max-file-bytes N] [--strict] [--http PORT]
 
 Runs an MCP server on stdin/stdout (for Claude Desktop, Claude Code, Cursor, VS Code, …) with two tools:
   view_file {path, pages?}  images, SVGs and PDFs, fitted for the provider: images come back as MCP
@@ -22,6 +24,8 @@ Options:
                        ${PROVIDER_NAMES.join(', ')} (default: portable, safe everywhere)
   --max-file-bytes N   refuse files larger than N bytes without reading them (default ${DEFAULT_MAX_FILE_BYTES})
   --strict             refuse files whose extension names another type than their content
+  --http PORT          serve Streamable HTTP at http://127.0.0.1:PORT/mcp instead of stdio
+                       (bound to 127.0.0.1 only; stateless, JSON responses)
   -h, --help           show this help
 
 Logs go to stderr; stdout carries only the protocol.`;
@@ -38,17 +42,30 @@ export const mcpCommand: Command = {
   summary: 'serve view_file and read to MCP clients over stdio',
   usage,
   async run(args) {
-    const { positionals, flags } = parseArgs(args, { values: ['--root', '--provider', '--max-file-bytes'], booleans: ['--strict'] });
+    const { positionals, flags } = parseArgs(args, { values: ['--root', '--provider', '--max-file-bytes', '--http'], booleans: ['--strict'] });
     if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
     const root = stringFlag(flags, '--root');
     if (root !== undefined && !(await stat(root).then((s) => s.isDirectory(), () => false))) throw new UsageError(`--root ${JSON.stringify(root)} is not a directory`);
     const provider = stringFlag(flags, '--provider');
-    const server = createGlimpseMcpServer({
+    const options = {
       root,
       preset: provider === undefined ? 'portable' : presetFor(provider),
       maxFileBytes: positiveInteger(flags, '--max-file-bytes'),
       strict: flags.has('--strict'),
-    });
+      viewQueue: limitConcurrency(2),
+    };
+    const httpPort = positiveInteger(flags, '--http');
+    if (httpPort !== undefined) {
+      const endpoint = await serveMcpOverHttp(() => createGlimpseMcpServer(options), { port: httpPort });
+      process.stderr.write(`glimpse mcp: listening on ${endpoint.url}\n`);
+      await new Promise<void>((resolve) => {
+        process.once('SIGINT', resolve);
+        process.once('SIGTERM', resolve);
+      });
+      await endpoint.close();
+      return 0;
+    }
+    const server = createGlimpseMcpServer(options);
     const closed = new Promise<void>((resolve) => {
       server.onclose = resolve;
     });

@@ -22,6 +22,8 @@ export interface GlimpseMcpServerOptions {
   /** Refuse files whose extension names another type than their content. */
   strict?: boolean;
   fileSystem?: FileSystem;
+  /** Queue for view_file work; share one between servers (HTTP makes one server per request). Default: two at a time. */
+  viewQueue?: <T>(task: () => Promise<T>) => Promise<T>;
 }
 
 /** What the server reports as its name and version in `initialize`. */
@@ -49,7 +51,7 @@ export function createGlimpseMcpServer(options: GlimpseMcpServerOptions = {}): S
     capabilities: { imageInput: true, pdfInput: PRESETS[preset].maxPdfPages > 0, mediaInToolResults: true, preset },
   };
   const read = createReadTool({ fileSystem, root, maxFileBytes });
-  const oneViewAtATime = limitConcurrency(2);
+  const viewQueue = options.viewQueue ?? limitConcurrency(2);
 
   const server = new Server(GLIMPSE_MCP_SERVER_INFO, {
     capabilities: { tools: {} },
@@ -68,7 +70,7 @@ export function createGlimpseMcpServer(options: GlimpseMcpServerOptions = {}): S
     const args = request.params.arguments ?? {};
     switch (request.params.name) {
       case 'view_file': {
-        const outcome = await oneViewAtATime(() => viewFile(args, viewOptions, extra.signal));
+        const outcome = await viewQueue(() => viewFile(args, viewOptions, extra.signal));
         const uri = outcome.path === undefined ? `file://${root}` : fileUri(outcome.path);
         return { content: partsToMcpContent(outcome.parts, () => uri), isError: outcome.isError };
       }
