@@ -3,7 +3,7 @@
 // node_modules). Each entry reads its codec table from a virtual module generated here from WASM_FILES
 // (packages/media/src/wasm-files.ts), so adding a codec there is enough.
 import { build } from 'esbuild';
-import { rm, writeFile } from 'node:fs/promises';
+import { readdir, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -56,8 +56,7 @@ export const RUNTIMES = {
 /** Builds every runtime bundle; each build's esbuild metafile goes to dist/<runtime>.meta.json (for `npm run size`). */
 export async function buildRuntimeBundles() {
   const wasmFiles = await loadWasmFiles();
-  await rm(resolve(media, 'dist/wasm'), { recursive: true, force: true });
-  await rm(resolve(media, 'dist/chunks'), { recursive: true, force: true });
+  const outputs = new Set();
   await Promise.all(
     Object.entries(RUNTIMES).map(async ([name, options]) => {
       const result = await build({
@@ -76,8 +75,15 @@ export async function buildRuntimeBundles() {
         ...options,
       });
       await writeFile(resolve(media, `dist/${name}.meta.json`), JSON.stringify(result.metafile));
+      for (const output of Object.keys(result.metafile.outputs)) outputs.add(resolve(root, output));
     }),
   );
+  // Stale files go after the new ones exist, so a suite running meanwhile never finds a file missing.
+  for (const folder of ['dist/wasm', 'dist/chunks']) {
+    const directory = resolve(media, folder);
+    const files = await readdir(directory).catch(() => []);
+    await Promise.all(files.map((file) => resolve(directory, file)).filter((path) => !outputs.has(path)).map((path) => rm(path, { force: true })));
+  }
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) await buildRuntimeBundles();

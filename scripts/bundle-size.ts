@@ -6,6 +6,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { WASM_FILES } from '../packages/media/src/wasm-files.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = resolve(root, 'packages/media/dist');
@@ -86,5 +87,9 @@ for (const report of node ? [node, ...reports] : reports) {
 }
 if (!node) console.log('node     (run `npm run build` first for dist/node.js)');
 console.log('\nWASM modules (each loads on first use; raw / gzip):');
-for (const path of reports[0]?.wasmFiles ?? []) console.log(`  ${basename(path).replace(/-[A-Z0-9]{8}\.wasm$/, '.wasm').padEnd(24)}${kilobytes(await sizeOf([path]))}`);
+const codecByFile = new Map(Object.entries(WASM_FILES).map(([codec, specifier]) => [basename(specifier, '.wasm'), codec]));
+for (const path of reports[0]?.wasmFiles ?? []) {
+  const file = basename(path).replace(/-[A-Z0-9]{8}\.wasm$/, '');
+  console.log(`  ${(codecByFile.get(file) ?? file).padEnd(24)}${kilobytes(await sizeOf([path]))}`);
+}
 console.log('\nnode: npm dependencies stay in node_modules (not counted); browser/deno/workerd bundle them.');

@@ -120,16 +120,49 @@ async function measureFreshIsolates(manifest: VectorManifest): Promise<Record<st
   return use;
 }
 
+/**
+ * Inputs larger than the committed vectors, made here with sharp, each in a fresh isolate with the pixel
+ * cap lifted: what the Workers default cap is chosen from. Reported, not checked byte for byte.
+ */
+async function measureLargeInputs(): Promise<Record<string, WasmMemoryUse & { result: string }>> {
+  const photo = (width: number, height: number) =>
+    sharp({ create: { width, height, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).blur(3);
+  const inputs: Record<string, () => Promise<Buffer>> = {
+    'jpeg 4000x3000 (12 MP)': () => photo(4000, 3000).jpeg({ quality: 85 }).toBuffer(),
+    'jpeg 6000x4000 (24 MP)': () => photo(6000, 4000).jpeg({ quality: 85 }).toBuffer(),
+    'png 3000x2000 (6 MP)': () => photo(3000, 2000).png({ compressionLevel: 1 }).toBuffer(),
+    'webp 4000x3000 (12 MP)': () => photo(4000, 3000).webp({ quality: 80 }).toBuffer(),
+  };
+  const use: Record<string, WasmMemoryUse & { result: string }> = {};
+  for (const [name, make] of Object.entries(inputs)) {
+    await miniflare.setOptions(miniflareOptions);
+    const url = await miniflare.ready;
+    try {
+      const answer = await postToWorker(url, new Uint8Array(await make()), { maxInputPixels: 100_000_000 });
+      use[name] = { ...answer.memory, result: describe(answer.observed) };
+    } catch (error) {
+      use[name] = { held: 0, created: 0, largest: 0, byModule: {}, result: `failed: ${String(error)}` };
+    }
+  }
+  return use;
+}
+
 /** The Workers entry refuses, by default, what would not fit in 128 MB, with an error that says so. */
-async function checkWorkersPixelCap(url: URL): Promise<VectorOutcome> {
-  const started = Date.now();
-  const width = 4000;
-  const height = 3000;
-  const flat = await sharp({ create: { width, height, channels: 3, background: '#88aacc' } }).png().toBuffer();
-  const answer = await postToWorker(url, new Uint8Array(flat), {});
-  const passed = 'error' in answer.observed && answer.observed.error === 'E_TOO_MANY_PIXELS' && /Cloudflare Worker/.test(answer.message ?? '');
-  const detail = passed ? `${width}x${height} refused: ${answer.message}` : `expected E_TOO_MANY_PIXELS naming the Worker limit, got ${JSON.stringify(answer.observed)} ${answer.message ?? ''}`;
-  return { name: 'workers-default-pixel-cap', passed, detail, milliseconds: Date.now() - started };
+async function checkWorkersPixelCaps(url: URL): Promise<VectorOutcome[]> {
+  const flat = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: '#88aacc' } });
+  const cases = [
+    { name: 'workers-cap-refuses-12mp-png', make: () => flat(4000, 3000).png().toBuffer(), refused: true },
+    { name: 'workers-cap-takes-12mp-jpeg', make: () => flat(4000, 3000).jpeg().toBuffer(), refused: false },
+  ];
+  const outcomes: VectorOutcome[] = [];
+  for (const { name, make, refused } of cases) {
+    const started = Date.now();
+    const answer = await postToWorker(url, new Uint8Array(await make()), {});
+    const wasRefused = 'error' in answer.observed && answer.observed.error === 'E_TOO_MANY_PIXELS' && /Cloudflare Worker/.test(answer.message ?? '');
+    const detail = answer.message ?? describe(answer.observed);
+    outcomes.push({ name, passed: wasRefused === refused, detail: `${refused ? 'expected a refusal' : 'expected an output'}: ${detail}`, milliseconds: Date.now() - started });
+  }
+  return outcomes;
 }
 
 let failed = 1;
@@ -137,9 +170,13 @@ try {
   const url = await miniflare.ready;
   const manifest: VectorManifest = JSON.parse(await readFile(resolve(root, 'test/vectors/manifest.json'), 'utf8'));
   const { outcomes, held } = await runSharedIsolate(url, manifest);
-  outcomes.push(await checkWorkersPixelCap(url));
+  outcomes.push(...(await checkWorkersPixelCaps(url)));
   const fresh = await measureFreshIsolates(manifest);
-  const memoryReport = manifest.vectors.map((vector) => ({ name: vector.name, heldInSharedIsolate: held[vector.name], freshIsolate: fresh[vector.name] }));
+  const large = await measureLargeInputs();
+  const memoryReport = {
+    vectors: manifest.vectors.map((vector) => ({ name: vector.name, heldInSharedIsolate: held[vector.name], freshIsolate: fresh[vector.name] })),
+    largeInputs: large,
+  };
   await mkdir(resolve(root, 'test/artifacts'), { recursive: true });
   await writeFile(resolve(root, 'test/artifacts/workers-memory.json'), `${JSON.stringify(memoryReport, null, 2)}\n`);
   const result = report('workers', outcomes);
@@ -147,6 +184,8 @@ try {
   const names = await wasmFileNames();
   console.log('WASM memory per vector in a fresh isolate (largest single memory / all memories created; live after the request):');
   for (const [name, use] of Object.entries(fresh)) console.log(`  ${name}: ${megabytes(use.largest)} / ${megabytes(use.created)}; ${namedModules(use, names)}`);
+  console.log('Larger inputs, fresh isolate, pixel cap lifted (largest single memory / all memories created):');
+  for (const [name, use] of Object.entries(large)) console.log(`  ${name}: ${megabytes(use.largest)} / ${megabytes(use.created)}; ${namedModules(use, names)}; ${use.result}`);
   const last = manifest.vectors.at(-1);
   const finalUse = last ? held[last.name] : undefined;
   if (finalUse) console.log(`WASM held by the shared isolate after all vectors: ${megabytes(finalUse.held)}: ${namedModules(finalUse, names)}`);

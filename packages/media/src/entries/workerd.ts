@@ -1,7 +1,8 @@
 // Cloudflare Workers entry. workerd forbids compiling WASM from bytes, so every codec arrives as a
 // `.wasm` module import that the platform compiles at upload; the loader only hands them over.
-// A Worker has 128 MB of memory, so this entry also lowers the default input-pixel cap.
+// A Worker has 128 MB of memory, so this entry also lowers the default input-pixel caps.
 import { WASM_MODULES } from 'glimpse:wasm-modules';
+import { detect } from '../detect.js';
 import { MediaError, isMediaError } from '../errors.js';
 import { process as processAnywhere } from '../process.js';
 import type { ProcessOptions, ProcessResult } from '../types.js';
@@ -14,15 +15,18 @@ setWasmLoader(async (name) => {
 });
 
 /**
- * Largest input, in pixels, that the default Workers settings decode (3000×2000). Measured in workerd
- * (npm run test:workers): a 6 MP JPEG made its codecs create 66 MB of WASM memory, a 4 MP PNG 37 MB,
- * and the decoded pixels are copied into JS as well (4 bytes each, more than once). See README "Runtimes".
+ * Largest inputs, in pixels, that the Workers entry decodes by default. Measured in workerd with
+ * `npm run test:workers` (fresh isolate, WASM memories created per request; README "Runtimes"):
+ * - JPEG decodes at a DCT scale near the target size: 12 MP made 34 MB of WASM memory, 24 MP 69 MB.
+ * - PNG and WebP decode at full size, then resize: 4 MP PNG 68 MB, 6 MP PNG 134 MB, 12 MP WebP 169 MB.
+ * The decoded pixels are also copied into JS (4 bytes each, more than once), all within 128 MB.
+ * 4.2 MP still takes a 2560×1600 screenshot.
  */
-export const WORKERS_MAX_INPUT_PIXELS = 6_000_000;
+export const WORKERS_MAX_INPUT_PIXELS = { jpeg: 24_000_000, other: 4_200_000 } as const;
 
-/** `process` with the Workers pixel cap as the default; an explicit `maxInputPixels` overrides it. */
+/** `process` with the Workers pixel caps as the default; an explicit `maxInputPixels` overrides them. */
 export async function process(bytes: Uint8Array, options: ProcessOptions = {}): Promise<ProcessResult> {
-  const maxInputPixels = options.maxInputPixels ?? WORKERS_MAX_INPUT_PIXELS;
+  const maxInputPixels = options.maxInputPixels ?? (detect(bytes) === 'image/jpeg' ? WORKERS_MAX_INPUT_PIXELS.jpeg : WORKERS_MAX_INPUT_PIXELS.other);
   try {
     return await processAnywhere(bytes, { ...options, maxInputPixels });
   } catch (error) {
@@ -31,7 +35,7 @@ export async function process(bytes: Uint8Array, options: ProcessOptions = {}): 
       const declared = typeof width === 'number' && typeof height === 'number' ? `The image declares ${width}×${height} pixels. ` : '';
       throw new MediaError(
         'E_TOO_MANY_PIXELS',
-        `${declared}A Cloudflare Worker has 128 MB of memory, so the Workers entry decodes at most ${(maxInputPixels / 1e6).toFixed(1)} MP by default: downscale the image before it reaches the Worker, or pass maxInputPixels to raise the cap at the risk of running out of memory.`,
+        `${declared}A Cloudflare Worker has 128 MB of memory, so the Workers entry decodes at most ${(maxInputPixels / 1e6).toFixed(1)} MP of this format by default (JPEG ${WORKERS_MAX_INPUT_PIXELS.jpeg / 1e6} MP, others ${WORKERS_MAX_INPUT_PIXELS.other / 1e6} MP): downscale the image before it reaches the Worker, or pass maxInputPixels to raise the cap at the risk of running out of memory.`,
         { ...error.details, maxInputPixels },
         { cause: error },
       );
