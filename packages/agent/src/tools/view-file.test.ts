@@ -94,6 +94,19 @@ describe('view_file', () => {
     expect(textOf(wrong)).toContain('asks for page 9, but the PDF has 5 pages');
   });
 
+  it('answers a PDF over the preset page limit with the remedy, and its page range goes through', async () => {
+    const long = await PDFDocument.create();
+    for (let i = 0; i < PRESETS.anthropic.maxPdfPages + 20; i++) long.addPage([100, 100]);
+    const fs = new MemoryFileSystem({ files: { '/book.pdf': await long.save() } });
+    const { viewFile } = createFileTools({ fileSystem: fs, route: CLAUDE });
+    const refused = await viewFile.execute({ path: '/book.pdf' });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toMatch(/^E_TOO_LARGE: The PDF has 120 pages.*\nCall view_file again with pages \(for example "1-10"\)\.$/);
+    const range = await viewFile.execute({ path: '/book.pdf', pages: '101-120' });
+    expect(range.isError).toBe(false);
+    expect(media(range)[0]).toMatchObject({ type: 'document', pages: 20 });
+  });
+
   it('rasterizes an SVG', async () => {
     const result = await createFileTools({ fileSystem, route: CLAUDE }).viewFile.execute({ path: 'logo.svg' });
     const [image] = media(result);

@@ -135,7 +135,7 @@ export async function viewFile(args: Record<string, unknown>, options: ViewFileT
     return { parts: [{ type: 'text', text }, mediaPart(processed, name)], isError: false, processed, path: resolved.path };
   } catch (error) {
     if (isMediaError(error) && error.code === 'E_TOO_LARGE' && typeof error.details.pages === 'number') {
-      return { ...errorResult(error, [...notes, `Call view_file again with pages (for example "1-${Math.min(10, Number(error.details.maxPdfPages) || 10)}").`]), error };
+      return { ...errorResult(error, notes, [`Call view_file again with pages (for example "1-${Math.min(10, Number(error.details.maxPdfPages) || 10)}").`]), error };
     }
     return { ...errorResult(error, notes), error };
   }
