@@ -138,12 +138,14 @@ describe('process: conversions', () => {
 describe('process: colour models', () => {
   it('CMYK (Adobe inverted) JPEG decodes to the right colours', async () => {
     const input = await make.photoJpeg({ width: 200, height: 150, cmyk: true });
-    await fitAndCompare(input, { maxEdge: 100 }, 8);
+    // sharp converts CMYK through an ICC profile; glimpse, like browsers given no profile, inverts and
+    // multiplies by K. The two agree within ~10/255 on average; swapped or uninverted channels are > 60.
+    await fitAndCompare(input, { maxEdge: 100 }, 14);
   });
 
   it('a small CMYK JPEG is still converted to sRGB, never passed through', async () => {
     const input = await make.photoJpeg({ width: 200, height: 150, cmyk: true });
-    const { result, decoded } = await fitAndCompare(input, {}, 8);
+    const { result, decoded } = await fitAndCompare(input, {}, 14);
     expect(result.reencoded).toBe(true);
     expect(decoded.channels).toBe(3);
   });
