@@ -14,11 +14,19 @@ fi
 echo "== runtime bundles"
 node scripts/build-runtimes.mjs
 
-echo "== vectors: deno"
-node scripts/run-ts.mjs test/runtimes/deno/run-deno-suite.ts
-echo "== vectors: browser (chromium)"
-node scripts/run-ts.mjs test/runtimes/browser/run-browser-suite.ts
-echo "== vectors: workers (miniflare)"
-node scripts/run-ts.mjs test/runtimes/workers/run-workers-suite.ts
-echo "== playground (chromium)"
-node scripts/run-ts.mjs test/runtimes/playground/run-playground-test.ts
+# Every suite runs even when an earlier one fails, so one CI log shows all runtimes; any failure fails CI.
+failed=()
+suite() {
+  local name="$1" script="$2"
+  echo "== ${name}"
+  node scripts/run-ts.mjs "${script}" || failed+=("${name}")
+}
+suite "vectors: deno" test/runtimes/deno/run-deno-suite.ts
+suite "vectors: browser (chromium)" test/runtimes/browser/run-browser-suite.ts
+suite "vectors: workers (miniflare)" test/runtimes/workers/run-workers-suite.ts
+suite "playground (chromium)" test/runtimes/playground/run-playground-test.ts
+
+if ((${#failed[@]} > 0)); then
+  echo "runtime suites failed: ${failed[*]}"
+  exit 1
+fi
