@@ -1,6 +1,7 @@
 // Truncation and bit-flip fuzzing: whatever the damage, the header side answers with a result or a
 // MediaError, quickly, and prints nothing.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import sharp from 'sharp';
 import { probe } from './probe.js';
 import { detect } from './detect.js';
 import { decodeBmp } from './codecs/bmp.js';
@@ -26,6 +27,7 @@ const fixtures: [string, () => Promise<Uint8Array> | Uint8Array][] = [
   ['svg', () => make.svg({ viewBox: '0 0 10 10' })],
   ['pdf', () => make.pdf({ pages: 2 })],
   ['tiff-ish', () => make.exifTiff(6, { littleEndian: true })],
+  ['avif', async () => new Uint8Array(await sharp({ create: { width: 24, height: 16, channels: 3, background: '#08f' } }).avif({ effort: 0 }).toBuffer())],
 ];
 
 /** Positions to cut at: every byte of the first 80, then ~60 spread over the rest. */

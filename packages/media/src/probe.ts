@@ -4,6 +4,7 @@ import { detect } from './detect.js';
 import { probeBmp } from './probe/bmp.js';
 import { probeGif } from './probe/gif.js';
 import { probeIco } from './probe/ico.js';
+import { probeIsoBmff } from './probe/isobmff.js';
 import { probeJpeg } from './probe/jpeg.js';
 import { probePdf } from './probe/pdf.js';
 import { probePng } from './probe/png.js';
@@ -16,7 +17,7 @@ const READABLE = 'PNG, JPEG, GIF, WebP, BMP, SVG and PDF';
 /**
  * Header facts without decoding pixels. Unknown bytes are `E_UNSUPPORTED`; a known format whose header
  * is truncated or malformed is `E_CORRUPT` (`E_SVG_INVALID` for SVG). TIFF, HEIC/HEIF, AVIF, JPEG XL and
- * ICO are named (with their size when it is cheap to read) so the caller can refuse them clearly.
+ * ICO are named (with their size when it is cheap to read: not for JPEG XL) so the caller can refuse them clearly.
  */
 export async function probe(bytes: Uint8Array): Promise<ProbeResult> {
   const mediaType = detect(bytes);
@@ -47,6 +48,7 @@ async function probeAs(mediaType: MediaType, bytes: Uint8Array): Promise<ProbeRe
     case 'image/heic':
     case 'image/heif':
     case 'image/avif':
+      return probeIsoBmff(mediaType, bytes);
     case 'image/jxl':
       return { mediaType, bytes: bytes.length, orientation: 1, frames: 1 };
     default: {
