@@ -58,7 +58,7 @@ export { foldUnicodeSpaces } from './tools/unicode-spaces.js';
 export { stageFile } from './tools/stage-file.js';
 export { toAiSdkModelOutput } from './tools/to-ai-sdk-model-output.js';
 export type { AiSdkContentItem, AiSdkModelOutput } from './tools/to-ai-sdk-model-output.js';
-export { createGlimpseMcpServer, GLIMPSE_MCP_SERVER_INFO } from './mcp/glimpse-mcp-server.js';
-export type { GlimpseMcpServerOptions } from './mcp/glimpse-mcp-server.js';
+// The MCP server (mcp/glimpse-mcp-server.ts, run by `glimpse mcp`) stays out of this entry: the SDK's server
+// side would ride into every browser bundle. The adapter needs only the SDK's types.
 export { wrapMcpTools } from './mcp/wrap-mcp-tools.js';
 export type { McpToolClient, WrapMcpToolsOptions, WrappedMcpTool, WrappedMcpToolResult } from './mcp/wrap-mcp-tools.js';
