@@ -61,10 +61,10 @@ function describePages(indices: number[], total: number): string {
 }
 
 function summary(name: string, result: ProcessResult, pagesNote: string | undefined): string {
-  const sent = result.mediaType === 'application/pdf' ? 'PDF' : mediaLabel(result.mediaType).replace(/ image$/, '');
   if (result.mediaType === 'application/pdf') {
     return `${name}: PDF, ${pagesNote ?? `${result.pages ?? '?'} page${result.pages === 1 ? '' : 's'}`}, ${formatBytes(result.bytes)} attached.`;
   }
+  const sent = mediaLabel(result.mediaType).replace(/ image$/, '');
   const from = result.original;
   const changed = result.reencoded ? ` (original ${mediaLabel(from.mediaType)} ${from.width}x${from.height}, ${formatBytes(from.bytes)})` : '';
   return `${name}: ${sent} ${result.width}x${result.height}, ${formatBytes(result.bytes)} attached${changed}.`;
