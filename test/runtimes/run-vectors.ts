@@ -53,7 +53,8 @@ export function differences(expected: VectorObservation, observed: VectorObserva
   return found;
 }
 
-export function describe(observation: VectorObservation): string {
+/** One line for a report: the output type, size, bytes and hash prefix, or the error code. */
+export function describeObservation(observation: VectorObservation): string {
   if ('error' in observation) return observation.error;
   return `${observation.mediaType} ${observation.width}x${observation.height} ${observation.bytes} B ${observation.sha256.slice(0, 12)}`;
 }
@@ -64,7 +65,7 @@ export async function checkVector(vector: Vector, observe: () => Promise<VectorO
   try {
     const observed = await observe();
     const found = differences(vector.expect, observed);
-    return { name: vector.name, passed: found.length === 0, detail: found.length === 0 ? describe(observed) : found.join('; '), milliseconds: Date.now() - started };
+    return { name: vector.name, passed: found.length === 0, detail: found.length === 0 ? describeObservation(observed) : found.join('; '), milliseconds: Date.now() - started };
   } catch (error) {
     return { name: vector.name, passed: false, detail: `threw ${error instanceof Error ? error.stack ?? error.message : String(error)}`, milliseconds: Date.now() - started };
   }

@@ -9,7 +9,7 @@ import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Miniflare } from 'miniflare';
 import sharp from 'sharp';
-import { describe, differences, report, type VectorOutcome } from '../run-vectors.js';
+import { describeObservation, differences, report, type VectorOutcome } from '../run-vectors.js';
 import { moduleSignature, type WasmMemoryUse } from './wasm-memory.js';
 import type { VectorManifest, VectorObservation } from '../vector-manifest.js';
 
@@ -98,7 +98,7 @@ async function runSharedIsolate(url: URL, manifest: VectorManifest): Promise<{ o
       const { observed, memory } = await postToWorker(url, input, vector.options);
       const found = differences(vector.expect, observed);
       held[vector.name] = memory;
-      const detail = `${found.length === 0 ? describe(observed) : found.join('; ')}; WASM held ${megabytes(memory.held)}`;
+      const detail = `${found.length === 0 ? describeObservation(observed) : found.join('; ')}; WASM held ${megabytes(memory.held)}`;
       outcomes.push({ name: vector.name, passed: found.length === 0, detail, milliseconds: Date.now() - started });
     } catch (error) {
       outcomes.push({ name: vector.name, passed: false, detail: `threw ${String(error)}`, milliseconds: Date.now() - started });
@@ -139,7 +139,7 @@ async function measureLargeInputs(): Promise<Record<string, WasmMemoryUse & { re
     const url = await miniflare.ready;
     try {
       const answer = await postToWorker(url, new Uint8Array(await make()), { maxInputPixels: 100_000_000 });
-      use[name] = { ...answer.memory, result: describe(answer.observed) };
+      use[name] = { ...answer.memory, result: describeObservation(answer.observed) };
     } catch (error) {
       use[name] = { held: 0, created: 0, largest: 0, byModule: {}, result: `failed: ${String(error)}` };
     }
@@ -159,7 +159,7 @@ async function checkWorkersPixelCaps(url: URL): Promise<VectorOutcome[]> {
     const started = Date.now();
     const answer = await postToWorker(url, new Uint8Array(await make()), {});
     const wasRefused = 'error' in answer.observed && answer.observed.error === 'E_TOO_MANY_PIXELS' && /Cloudflare Worker/.test(answer.message ?? '');
-    const detail = answer.message ?? describe(answer.observed);
+    const detail = answer.message ?? describeObservation(answer.observed);
     outcomes.push({ name, passed: wasRefused === refused, detail: `${refused ? 'expected a refusal' : 'expected an output'}: ${detail}`, milliseconds: Date.now() - started });
   }
   return outcomes;
