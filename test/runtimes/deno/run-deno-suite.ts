@@ -1,5 +1,7 @@
 // Node side of `npm run test:deno`: builds the runtime bundles, then runs deno-vectors.ts with the Deno
 // binary from the npm package `deno`. Deno may only read the repository (for node_modules and vectors).
+// `--unstable-sloppy-imports` lets Deno follow our `./x.js` specifiers to the `./x.ts` sources of the
+// shared runner; the media package itself is the built dist/deno.js.
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
