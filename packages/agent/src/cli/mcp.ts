@@ -20,8 +20,9 @@ Runs an MCP server on stdin/stdout (for Claude Desktop, Claude Code, Cursor, VS 
 Options:
   --root DIR           serve only files inside DIR (default: the working directory); paths that leave
                        it, by .. or through a symlink, are refused
-  --provider NAME      fit for this preset: ${PRESET_NAMES.join(', ')}; or a route:
-                       ${PROVIDER_NAMES.join(', ')} (default: portable, safe everywhere)
+  --provider NAME      fit for this preset: ${PRESET_NAMES.join(', ')}
+                       (default: portable, safe everywhere); route names work too
+                       (${PROVIDER_NAMES.filter((p) => !isPresetName(p)).join(', ')} → openai)
   --max-file-bytes N   refuse files larger than N bytes without reading them (default ${DEFAULT_MAX_FILE_BYTES})
   --strict             refuse files whose extension names another type than their content
   --http PORT          serve Streamable HTTP at http://127.0.0.1:PORT/mcp instead of stdio
