@@ -4,6 +4,7 @@
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { process } from '@glimpse/media';
 import { observe, sha256Hex } from './runtimes/run-vectors.js';
@@ -13,6 +14,7 @@ import { factsNamedBy, VECTOR_DEFINITIONS, type VectorDefinition } from './vecto
 const vectorsDirectory = fileURLToPath(new URL('./vectors/', import.meta.url));
 const manifestPath = `${vectorsDirectory}manifest.json`;
 const updating = globalThis.process.env.UPDATE_VECTORS === '1';
+const SHARP_FORMATS = { 'image/png': 'png', 'image/jpeg': 'jpeg', 'image/gif': 'gif', 'image/webp': 'webp' } as const;
 
 async function inputOf(definition: VectorDefinition): Promise<Uint8Array> {
   const path = `${vectorsDirectory}inputs/${definition.input}`;
@@ -23,7 +25,12 @@ async function inputOf(definition: VectorDefinition): Promise<Uint8Array> {
 /** Runs one definition in Node and checks the facts it states; returns its manifest entry. */
 async function runDefinition(definition: VectorDefinition): Promise<Vector> {
   const input = await inputOf(definition);
-  const observed = await observe(process, input, definition.options);
+  const observed = await observe(process, input, definition.options, async (result) => {
+    // The output really is what the result says: decode it with an independent decoder.
+    if (result.mediaType === 'application/pdf') return;
+    const decoded = await sharp(result.data).metadata();
+    expect({ format: decoded.format, width: decoded.width, height: decoded.height }).toEqual({ format: SHARP_FORMATS[result.mediaType], width: result.width, height: result.height });
+  });
   expect(factsNamedBy(definition.holds, observed)).toEqual(definition.holds);
   if (definition.holds.error === undefined) expect(observed).not.toHaveProperty('error');
   if (definition.passthrough) expect(observed).toMatchObject({ sha256: await sha256Hex(input), bytes: input.byteLength });

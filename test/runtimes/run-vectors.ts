@@ -22,22 +22,37 @@ function hasCode(error: unknown): error is { code: string; message: string } {
   return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' && 'message' in error;
 }
 
-/** Runs `process` and reports what it produced in the manifest's shape. Errors without a code are rethrown. */
-export async function observe(process: ProcessFunction, input: Uint8Array, options: ProcessOptions): Promise<VectorObservation> {
+/** A result in the manifest's shape. */
+export async function observationOf(result: ProcessResult): Promise<VectorObservation> {
+  return {
+    sha256: await sha256Hex(result.data),
+    mediaType: result.mediaType,
+    width: result.width,
+    height: result.height,
+    bytes: result.bytes,
+    steps: result.steps,
+  };
+}
+
+/**
+ * Runs `process` and reports what it produced in the manifest's shape; `onResult` sees the output
+ * itself (Node's suite decodes it). Errors without a code are rethrown.
+ */
+export async function observe(
+  process: ProcessFunction,
+  input: Uint8Array,
+  options: ProcessOptions,
+  onResult?: (result: ProcessResult) => Promise<void>,
+): Promise<VectorObservation> {
+  let result: ProcessResult;
   try {
-    const result = await process(input, options);
-    return {
-      sha256: await sha256Hex(result.data),
-      mediaType: result.mediaType,
-      width: result.width,
-      height: result.height,
-      bytes: result.bytes,
-      steps: result.steps,
-    };
+    result = await process(input, options);
   } catch (error) {
     if (hasCode(error)) return { error: error.code };
     throw error;
   }
+  await onResult?.(result);
+  return observationOf(result);
 }
 
 /** Field-by-field differences between what the manifest expects and what was observed; empty when equal. */
