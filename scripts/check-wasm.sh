@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 CLANG="${CLANG:-clang}"
 if ! command -v "$CLANG" >/dev/null || ! command -v wasm-ld >/dev/null; then
-  echo "check-wasm: skipped — clang and wasm-ld are not installed (apt-get install -y clang lld wasi-libc libclang-rt-14-dev-wasm32)"
+  echo "check-wasm: skipped — clang and wasm-ld are not installed (apt-get install -y clang lld wasi-libc libclang-rt-14-dev-wasm32 dpkg-dev)"
   exit 0
 fi
 version="$("$CLANG" --version | head -1)"
@@ -19,13 +19,13 @@ esac
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
 status=0
-for module in resize jpeg; do
-  if [ "$module" = jpeg ] && [ ! -d /usr/include/wasm32-wasi ]; then
+for module in resize jpeg webp; do
+  if [ "$module" != resize ] && [ ! -d /usr/include/wasm32-wasi ]; then
     echo "check-wasm: $module skipped — wasi-libc is not installed"
     continue
   fi
   if ! scripts/build-wasm.sh "$scratch" "$module" > "$scratch/$module.log" 2>&1; then
-    if grep -q "cannot fetch libjpeg-turbo" "$scratch/$module.log"; then
+    if grep -q "cannot fetch" "$scratch/$module.log"; then
       echo "check-wasm: $module skipped — $(grep "cannot fetch" "$scratch/$module.log")"
       continue
     fi
@@ -34,10 +34,12 @@ for module in resize jpeg; do
     status=1
     continue
   fi
-  if cmp -s "$scratch/$module.wasm" "packages/media/wasm/$module.wasm"; then
-    echo "check-wasm: $module.wasm matches its sources"
+  file="$module.wasm"
+  [ "$module" = webp ] && file=webp-decoder.wasm
+  if cmp -s "$scratch/$file" "packages/media/wasm/$file"; then
+    echo "check-wasm: $file matches its sources"
   else
-    echo "check-wasm: $module.wasm DIFFERS from a rebuild of its sources: run scripts/build-wasm.sh and commit packages/media/wasm/$module.wasm"
+    echo "check-wasm: $file DIFFERS from a rebuild of its sources: run scripts/build-wasm.sh and commit packages/media/wasm/$file"
     status=1
   fi
 done

@@ -10,6 +10,7 @@ import { FIRST_QUALITY, fitWithinLimits } from './fit.js';
 import { MAX_SIDE, resolveLimits, type Limits } from './limits.js';
 import { applyOrientation } from './orient.js';
 import { anyTransparent } from './pixels.js';
+import { detect } from './detect.js';
 import { probe } from './probe.js';
 import { resizeRaster } from './resize.js';
 import type { ProbeResult, ProcessOptions, ProcessResult, Raster, SendableImageType } from './types.js';
@@ -21,6 +22,8 @@ import type { ProbeResult, ProcessOptions, ProcessResult, Raster, SendableImageT
  */
 export async function process(bytes: Uint8Array, options: ProcessOptions = {}): Promise<ProcessResult> {
   const limits = resolveLimits(options);
+  // pdf-lib parses the whole file: refuse an oversized PDF before paying for that.
+  if (detect(bytes) === 'application/pdf') assertPdfSize(bytes, limits);
   const info = await probe(bytes);
   switch (info.mediaType) {
     case 'application/pdf':
@@ -147,7 +150,7 @@ async function decodeRaster(bytes: Uint8Array, type: SendableImageType | 'image/
       return { raster, hasAlpha: anyTransparent(raster) };
     }
     case 'image/webp':
-      return decodeWebpFirstFrame(bytes);
+      return decodeWebpFirstFrame(bytes, shrink.cover);
     case 'image/gif':
       return decodeGifFirstFrame(bytes);
     case 'image/bmp':
@@ -203,6 +206,12 @@ async function renderSvg(bytes: Uint8Array, info: ProbeResult, limits: Limits): 
   };
 }
 
+function assertPdfSize(bytes: Uint8Array, limits: Limits): void {
+  if (limits.maxPdfPages > 0 && bytes.byteLength > limits.maxPdfBytes) {
+    throw new MediaError('E_TOO_LARGE', `The PDF is ${bytes.byteLength} bytes; the limit is ${limits.maxPdfBytes}. Send fewer pages or a compressed copy.`, { bytes: bytes.byteLength, maxPdfBytes: limits.maxPdfBytes });
+  }
+}
+
 /** PDFs pass through untouched once validated: providers read them natively. */
 function checkPdf(bytes: Uint8Array, info: ProbeResult, limits: Limits): ProcessResult {
   if (info.encrypted) {
@@ -215,9 +224,6 @@ function checkPdf(bytes: Uint8Array, info: ProbeResult, limits: Limits): Process
   if (pages < 1) throw new MediaError('E_CORRUPT', 'The PDF has no pages. The file is damaged: re-export it.');
   if (pages > limits.maxPdfPages) {
     throw new MediaError('E_TOO_LARGE', `The PDF has ${pages} pages; the limit is ${limits.maxPdfPages}. Send a page range instead.`, { pages, maxPdfPages: limits.maxPdfPages });
-  }
-  if (bytes.byteLength > limits.maxPdfBytes) {
-    throw new MediaError('E_TOO_LARGE', `The PDF is ${bytes.byteLength} bytes; the limit is ${limits.maxPdfBytes}. Send fewer pages or a compressed copy.`, { bytes: bytes.byteLength, maxPdfBytes: limits.maxPdfBytes });
   }
   return {
     data: bytes,

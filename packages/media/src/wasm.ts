@@ -7,11 +7,11 @@ import { MediaError } from './errors.js';
  */
 export type WasmModuleName =
   | 'squoosh_png'
-  | 'webp_dec'
   | 'webp_enc'
   | 'webp_enc_simd'
   | 'resize'
   | 'jpeg'
+  | 'webp_decoder'
   | 'resvg';
 
 export type WasmLoader = (name: WasmModuleName) => Promise<WebAssembly.Module>;

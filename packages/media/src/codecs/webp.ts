@@ -1,13 +1,13 @@
-// WebP adapter: libwebp (via @jsquash/webp). The encoder build must match the runtime's SIMD support.
-import decodeWasm, { init as initDecoder } from '@jsquash/webp/decode.js';
+// WebP adapter: glimpse's own libwebp decoder build (kernels/webp-decoder.ts, which can rescale while
+// decoding) and libwebp's encoder via @jsquash/webp. The encoder build must match the runtime's SIMD support.
 import encodeWasm, { init as initEncoder } from '@jsquash/webp/encode.js';
 import { anyTransparent } from '../pixels.js';
 import type { Raster } from '../types.js';
 import { firstWebpFrame } from '../webp-frames.js';
 import { wasmModule, wasmSimdSupported } from '../wasm.js';
-import { corrupt, lazy, ownedBuffer, QUIET_EMSCRIPTEN, rasterFrom, type EmscriptenInit } from './codec-support.js';
+import { decodeWebpStill } from '../kernels/webp-decoder.js';
+import { lazy, ownedBuffer, QUIET_EMSCRIPTEN, type EmscriptenInit } from './codec-support.js';
 
-const decoderReady = lazy(async () => (initDecoder as unknown as EmscriptenInit)(await wasmModule('webp_dec'), QUIET_EMSCRIPTEN));
 // jSquash picks its SIMD or plain glue by feature detection inside init; hand it the matching module.
 const encoderReady = lazy(async () =>
   (initEncoder as unknown as EmscriptenInit)(await wasmModule(wasmSimdSupported() ? 'webp_enc_simd' : 'webp_enc'), QUIET_EMSCRIPTEN),
@@ -15,12 +15,7 @@ const encoderReady = lazy(async () =>
 
 /** Decodes a still WebP (lossy, lossless, with or without alpha) to RGBA8. */
 export async function decodeWebp(bytes: Uint8Array): Promise<Raster> {
-  await decoderReady();
-  try {
-    return rasterFrom(await decodeWasm(ownedBuffer(bytes)));
-  } catch (cause) {
-    throw corrupt('WebP', cause);
-  }
+  return (await decodeWebpStill(bytes)).raster;
 }
 
 export interface WebpEncodeOptions {
@@ -39,13 +34,14 @@ export async function encodeWebp(raster: Raster, { quality, lossless = false }: 
 
 /**
  * A WebP as a still: the image itself, or an animation's first frame placed on its transparent
- * canvas (OpenAI rejects animations, the others show only one frame).
+ * canvas (OpenAI rejects animations, the others show only one frame). A still is decoded straight
+ * to `size` when given (libwebp rescales while decoding); an animation frame comes at full size.
  */
-export async function decodeWebpFirstFrame(bytes: Uint8Array): Promise<{ raster: Raster; hasAlpha: boolean }> {
+export async function decodeWebpFirstFrame(bytes: Uint8Array, size?: { width: number; height: number }): Promise<{ raster: Raster; hasAlpha: boolean }> {
   const frame = firstWebpFrame(bytes);
   if (!frame) {
-    const raster = await decodeWebp(bytes);
-    return { raster, hasAlpha: anyTransparent(raster) };
+    const { raster, alphaChannel } = await decodeWebpStill(bytes, size);
+    return { raster, hasAlpha: alphaChannel && anyTransparent(raster) };
   }
   const still = await decodeWebp(frame.still);
   const { canvasWidth, canvasHeight, x, y } = frame;

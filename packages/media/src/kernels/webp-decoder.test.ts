@@ -1,0 +1,66 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import sharp from 'sharp';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { setWasmLoader } from '../wasm.js';
+import { WASM_FILES } from '../wasm-files.js';
+import { decodeWebpStill } from './webp-decoder.js';
+
+const require = createRequire(import.meta.url);
+
+beforeAll(() => {
+  setWasmLoader(async (name) => WebAssembly.compile(await readFile(require.resolve(WASM_FILES[name]))));
+});
+
+const width = 600;
+const height = 400;
+
+/** Smooth ramps with a soft alpha gradient on the right half. */
+function rgba(): Buffer {
+  const raw = Buffer.alloc(width * height * 4);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      raw.set([Math.round((x / width) * 255), Math.round((y / height) * 255), Math.round(128 + 100 * Math.sin(x / 30)), x < width / 2 ? 255 : Math.round(255 - ((x - width / 2) / (width / 2)) * 255)], (y * width + x) * 4);
+    }
+  }
+  return raw;
+}
+
+function meanAbsoluteError(a: Uint8Array, b: Uint8Array): number {
+  let total = 0;
+  for (let i = 0; i < a.length; i++) total += Math.abs((a[i] ?? 0) - (b[i] ?? 0));
+  return total / a.length;
+}
+
+describe('own WebP decoder', () => {
+  const raw = rgba();
+  const input = { raw: { width, height, channels: 4 as const } };
+
+  it('decodes lossless WebP exactly, alpha included', async () => {
+    const webp = new Uint8Array(await sharp(raw, input).webp({ lossless: true }).toBuffer());
+    const { raster, alphaChannel } = await decodeWebpStill(webp);
+    expect([raster.width, raster.height, alphaChannel]).toEqual([width, height, true]);
+    expect(meanAbsoluteError(raster.data, raw)).toBe(0);
+  });
+
+  it('rescales lossy WebP while decoding, close to a Lanczos downscale of the same pixels', async () => {
+    const webp = new Uint8Array(await sharp(raw, input).removeAlpha().webp({ quality: 95 }).toBuffer());
+    const { raster, alphaChannel } = await decodeWebpStill(webp, { width: 200, height: 133 });
+    expect([raster.width, raster.height, alphaChannel]).toEqual([200, 133, false]);
+    const reference = await sharp(webp).resize(200, 133, { kernel: 'lanczos3', fit: 'fill', fastShrinkOnLoad: false }).ensureAlpha().raw().toBuffer();
+    expect(meanAbsoluteError(raster.data, new Uint8Array(reference))).toBeLessThan(2);
+  });
+
+  it('keeps transparent areas transparent when rescaling with alpha', async () => {
+    const webp = new Uint8Array(await sharp(raw, input).webp({ lossless: true }).toBuffer());
+    const { raster } = await decodeWebpStill(webp, { width: 150, height: 100 });
+    expect(raster.data[3]).toBe(255);
+    expect(raster.data[(149 * 4) + 3]).toBeLessThan(12);
+  });
+
+  it('turns damaged data into E_CORRUPT', async () => {
+    const webp = new Uint8Array(await sharp(raw, input).webp({ quality: 80 }).toBuffer());
+    await expect(decodeWebpStill(webp.subarray(0, 100))).rejects.toMatchObject({ code: 'E_CORRUPT' });
+    await expect(decodeWebpStill(new Uint8Array(64))).rejects.toMatchObject({ code: 'E_CORRUPT' });
+  });
+});
