@@ -51,6 +51,11 @@ describe('resolveFilePath', () => {
     expect(resolved.note).toContain('\\u{202F}PM.png');
   });
 
+  it('finds a decomposed (macOS) name typed composed', async () => {
+    const decomposed = new MemoryFileSystem({ files: { '/d/cafe\u0301 menu.png': new Uint8Array(1) } });
+    expect((await resolveFilePath(decomposed, '/d/caf\u00e9\u00a0menu.png')).path).toBe('/d/cafe\u0301 menu.png');
+  });
+
   it('refuses an ambiguous match and lists the candidates', async () => {
     const error = await failure(resolveFilePath(fs, '/twins/a b.txt'));
     expect(error.code).toBe('E_AMBIGUOUS_NAME');

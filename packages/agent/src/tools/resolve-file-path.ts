@@ -1,6 +1,6 @@
 import { FileError, isFileError } from '../fs/file-error.js';
 import type { FileSystem } from '../fs/file-system.js';
-import { foldUnicodeSpaces, showUnicodeSpaces } from './unicode-spaces.js';
+import { looseFileName, showUnicodeSpaces } from './unicode-spaces.js';
 
 export interface ResolvedFilePath {
   /** The path to read (absolute, in the file system's syntax). */
@@ -23,7 +23,7 @@ function outsideRoot(requested: string, root: string, how: string): FileError {
  * 1. relative paths resolve against `root` (or the file system's cwd); with a root, anything that
  *    leaves it — lexically (`..`) or through a symlink (real paths compared) — is refused;
  * 2. the exact name wins; when it is missing, the names in the same directory are compared with every
- *    Unicode space folded to ASCII. One match is used (and a note says so); several are an error that
+ *    Unicode space folded to ASCII (and in NFC). One match is used (and a note says so); several are an error that
  *    lists them.
  */
 export async function resolveFilePath(fileSystem: FileSystem, requested: string, { root }: { root?: string } = {}): Promise<ResolvedFilePath> {
@@ -47,19 +47,19 @@ export async function resolveFilePath(fileSystem: FileSystem, requested: string,
   } catch (error) {
     if (!isFileError(error) || error.code !== 'E_FILE_NOT_FOUND') throw error;
     const directory = paths.dirname(target);
-    const wanted = foldUnicodeSpaces(paths.basename(target));
+    const wanted = looseFileName(paths.basename(target));
     if (realRoot !== undefined) {
       // Never list (or name in an error) a directory outside the root.
       const realDirectory = await fileSystem.realPath(directory).catch(() => undefined);
       if (realDirectory === undefined || !isInside(paths, realRoot, realDirectory)) throw error;
     }
     const names = await fileSystem.readDirectory(directory).catch(() => [] as string[]);
-    const matches = names.filter((name) => foldUnicodeSpaces(name) === wanted);
+    const matches = names.filter((name) => looseFileName(name) === wanted);
     if (matches.length === 0) throw error;
     if (matches.length > 1) {
       throw new FileError(
         'E_AMBIGUOUS_NAME',
-        `No file is named exactly ${showUnicodeSpaces(paths.basename(target))}, and ${matches.length} files in ${directory} differ from it only in their kind of spaces: ${matches.map(showUnicodeSpaces).join(', ')}. Call again with the exact name.`,
+        `No file is named exactly ${showUnicodeSpaces(paths.basename(target))}, and ${matches.length} files in ${directory} differ from it only in their kind of spaces (or accent encoding): ${matches.map(showUnicodeSpaces).join(', ')}. Call again with the exact name.`,
         { path: requested, candidates: matches },
       );
     }
@@ -67,7 +67,7 @@ export async function resolveFilePath(fileSystem: FileSystem, requested: string,
     await confine(found);
     return {
       path: found,
-      note: `No file is named exactly ${showUnicodeSpaces(paths.basename(target))}; read ${showUnicodeSpaces(matches[0]!)} instead, the one file whose name matches once Unicode spaces are read as plain spaces.`,
+      note: `No file is named exactly ${showUnicodeSpaces(paths.basename(target))}; read ${showUnicodeSpaces(matches[0]!)} instead, the one file whose name matches once Unicode spaces are read as plain spaces (and accents compared composed).`,
     };
   }
 }

@@ -13,3 +13,11 @@ export function foldUnicodeSpaces(name: string): string {
 export function showUnicodeSpaces(name: string): string {
   return `"${name.replace(UNICODE_SPACES, (space) => (space === ' ' ? space : `\\u{${space.codePointAt(0)!.toString(16).toUpperCase()}}`))}"`;
 }
+
+/**
+ * The name used to match a missing file against its directory: Unicode spaces folded, and composed (NFC),
+ * since names made on macOS often arrive decomposed ("cafe\u0301") while models type them composed ("café").
+ */
+export function looseFileName(name: string): string {
+  return foldUnicodeSpaces(name).normalize('NFC');
+}
