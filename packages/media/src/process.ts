@@ -206,8 +206,12 @@ async function renderSvg(bytes: Uint8Array, info: ProbeResult, limits: Limits): 
   };
 }
 
+/** What can be refused from the route and the size alone, before pdf-lib parses the whole file. */
 function assertPdfSize(bytes: Uint8Array, limits: Limits): void {
-  if (limits.maxPdfPages > 0 && bytes.byteLength > limits.maxPdfBytes) {
+  if (limits.maxPdfPages === 0) {
+    throw new MediaError('E_UNSUPPORTED', 'This provider takes no PDFs. Extract the text or render the pages to images instead.', { mediaType: 'application/pdf' });
+  }
+  if (bytes.byteLength > limits.maxPdfBytes) {
     throw new MediaError('E_TOO_LARGE', `The PDF is ${bytes.byteLength} bytes; the limit is ${limits.maxPdfBytes}. Send fewer pages or a compressed copy.`, { bytes: bytes.byteLength, maxPdfBytes: limits.maxPdfBytes });
   }
 }
@@ -216,9 +220,6 @@ function assertPdfSize(bytes: Uint8Array, limits: Limits): void {
 function checkPdf(bytes: Uint8Array, info: ProbeResult, limits: Limits): ProcessResult {
   if (info.encrypted) {
     throw new MediaError('E_PDF_ENCRYPTED', 'The PDF is encrypted or password-protected, and providers refuse such files. Save an unencrypted copy (print to PDF) and send that.');
-  }
-  if (limits.maxPdfPages === 0) {
-    throw new MediaError('E_UNSUPPORTED', 'This provider takes no PDFs. Extract the text or render the pages to images instead.', { mediaType: 'application/pdf' });
   }
   const pages = info.pages ?? 0;
   if (pages < 1) throw new MediaError('E_CORRUPT', 'The PDF has no pages. The file is damaged: re-export it.');
