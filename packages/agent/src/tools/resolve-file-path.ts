@@ -1,6 +1,6 @@
 import { FileError, isFileError } from '../fs/file-error.js';
 import type { FileSystem } from '../fs/file-system.js';
-import { looseFileName, showUnicodeSpaces } from './unicode-spaces.js';
+import { foldUnicodeSpaces, looseFileName, showUnicodeSpaces } from './unicode-spaces.js';
 
 export interface ResolvedFilePath {
   /** The path to read (absolute, in the file system's syntax). */
@@ -67,7 +67,9 @@ export async function resolveFilePath(fileSystem: FileSystem, requested: string,
     await confine(found);
     return {
       path: found,
-      note: `No file is named exactly ${showUnicodeSpaces(paths.basename(target))}; read ${showUnicodeSpaces(matches[0]!)} instead, the one file whose name matches once Unicode spaces are read as plain spaces (and accents compared composed).`,
+      note: `No file is named exactly ${showUnicodeSpaces(paths.basename(target))}; read ${showUnicodeSpaces(matches[0]!)} instead, the one file whose name matches once ${
+        foldUnicodeSpaces(matches[0]!) === foldUnicodeSpaces(paths.basename(target)) ? 'Unicode spaces are read as plain spaces' : 'spaces and accents are compared loosely'
+      }.`,
     };
   }
 }
