@@ -6,14 +6,14 @@ import { decodeBmp } from './codecs/bmp.js';
 import { decodeWebpFirstFrame } from './codecs/webp.js';
 import type { Encoding } from './encode.js';
 import { MediaError } from './errors.js';
-import { FIRST_QUALITY, fitWithinLimits } from './fit.js';
+import { FIRST_QUALITY, fitWithinLimits, type Fitted } from './fit.js';
 import { MAX_SIDE, resolveLimits, type Limits } from './limits.js';
 import { applyOrientation } from './orient.js';
 import { anyTransparent } from './pixels.js';
 import { detect } from './detect.js';
 import { probe } from './probe.js';
 import { resizeRaster } from './resize.js';
-import type { ProbeResult, ProcessOptions, ProcessResult, Raster, SendableImageType } from './types.js';
+import type { ProbeResult, ProcessOptions, ProcessResult, ProcessStep, Raster, SendableImageType } from './types.js';
 
 /**
  * Makes `bytes` safe to send: the input untouched when it already fits, otherwise decoded, turned
@@ -128,6 +128,11 @@ async function processRaster(bytes: Uint8Array, info: ProbeResult, limits: Limit
   const preferred = preferredEncoding(type, info, decoded.hasAlpha, limits);
   if (preferred.type !== type) steps.push('converted');
   const fitted = await fitWithinLimits({ raster, hasAlpha: decoded.hasAlpha, preferred, maxBytes: limits.maxBytes, accepts: limits.accepts });
+  return reencodedResult(fitted, info, steps, resized);
+}
+
+/** The result of anything that was decoded and re-encoded; `steps` are those taken before fitting. */
+function reencodedResult(fitted: Fitted, info: ProbeResult, steps: ProcessStep[], resized: boolean): ProcessResult {
   return {
     data: fitted.data,
     mediaType: fitted.mediaType,
@@ -193,17 +198,7 @@ async function renderSvg(bytes: Uint8Array, info: ProbeResult, limits: Limits): 
     maxBytes: limits.maxBytes,
     accepts: limits.accepts,
   });
-  return {
-    data: fitted.data,
-    mediaType: fitted.mediaType,
-    width: fitted.width,
-    height: fitted.height,
-    bytes: fitted.data.byteLength,
-    original: original(info),
-    resized: fitted.width !== info.width || fitted.height !== info.height,
-    reencoded: true,
-    steps: ['rasterized', ...fitted.steps],
-  };
+  return reencodedResult(fitted, info, ['rasterized'], fitted.width !== info.width || fitted.height !== info.height);
 }
 
 /** What can be refused from the route and the size alone, before pdf-lib parses the whole file. */
