@@ -3,7 +3,7 @@ import type { MediaErrorCode, ProcessResult } from '@glimpse/media';
 // What the model reads about an attachment; `name` is its filename or "attachment N".
 
 /** The original's size as the model would see it upright: EXIF orientations 5–8 swap the stored sides. */
-function uprightOriginal(result: ProcessResult): { width: number; height: number } {
+export function uprightOriginal(result: ProcessResult): { width: number; height: number } {
   const { width, height, orientation } = result.original;
   return orientation >= 5 ? { width: height, height: width } : { width, height };
 }

@@ -4,7 +4,7 @@ import { bytesToBase64 } from '../base64.js';
 import { FileError } from '../fs/file-error.js';
 import type { FileSystem } from '../fs/file-system.js';
 import { nodeFileSystem } from '../fs/node-file-system.js';
-import { processNote } from '../notes.js';
+import { processNote, uprightOriginal } from '../notes.js';
 import type { Part, ToolDefinition } from '../parts.js';
 import type { CapabilitySource } from './capability-gate.js';
 import { requireImageInput } from './capability-gate.js';
@@ -66,7 +66,8 @@ function summary(name: string, result: ProcessResult, pagesNote: string | undefi
   }
   const sent = mediaLabel(result.mediaType).replace(/ image$/, '');
   const from = result.original;
-  const changed = result.reencoded ? ` (original ${mediaLabel(from.mediaType)} ${from.width}x${from.height}, ${formatBytes(from.bytes)})` : '';
+  const upright = uprightOriginal(result);
+  const changed = result.reencoded ? ` (original ${mediaLabel(from.mediaType)} ${upright.width}x${upright.height}, ${formatBytes(from.bytes)})` : '';
   return `${name}: ${sent} ${result.width}x${result.height}, ${formatBytes(result.bytes)} attached${changed}.`;
 }
 
