@@ -25,12 +25,10 @@ function lanczos3(x: number): number {
 /** Averages whole blocks of `factor` inputs (the last block may be partial): the integer pre-shrink. */
 export function boxTable(inputSize: number, factor: number, tapMultiple: number): FilterTable {
   const outputSize = Math.ceil(inputSize / factor);
-  const windows: Window[] = [];
-  for (let i = 0; i < outputSize; i++) {
+  return buildTable(outputSize, inputSize, tapMultiple, (i) => {
     const start = i * factor;
-    windows.push({ start, weights: new Array<number>(Math.min(factor, inputSize - start)).fill(1) });
-  }
-  return tableFromWindows(windows, inputSize, tapMultiple);
+    return { start, end: Math.min(inputSize, start + factor) };
+  }, () => 1);
 }
 
 /**
@@ -42,50 +40,57 @@ export function lanczosTable(inputExtent: number, inputSamples: number, outputSi
   const scale = inputExtent / outputSize;
   const stretch = Math.max(scale, 1);
   const support = 3 * stretch;
-  const windows: Window[] = [];
-  for (let i = 0; i < outputSize; i++) {
+  return buildTable(outputSize, inputSamples, tapMultiple, (i) => {
     const centre = (i + 0.5) * scale;
     const start = Math.min(inputSamples - 1, Math.max(0, Math.floor(centre - support + 0.5)));
     const end = Math.max(start + 1, Math.min(inputSamples, Math.floor(centre + support + 0.5)));
-    const weights: number[] = [];
-    for (let j = start; j < end; j++) weights.push(lanczos3((j + 0.5 - centre) / stretch));
-    windows.push({ start, weights });
-  }
-  return tableFromWindows(windows, inputSamples, tapMultiple);
-}
-
-interface Window {
-  start: number;
-  weights: number[];
+    return { start, end };
+  }, (i, j) => lanczos3((j + 0.5 - (i + 0.5) * scale) / stretch));
 }
 
 /**
- * Pads every window to one tap count (a multiple of `tapMultiple`: the row kernel reads taps in pairs).
- * A window that would run past the input is shifted left, its shifted-in taps weighing zero.
+ * Builds the fixed-point table from each output's window [start, end) and a weight function. Every
+ * window is padded to one tap count (a multiple of `tapMultiple`: the row kernel reads taps in pairs); a
+ * window that would run past the input is shifted left, its shifted-in taps weighing zero. Weights are
+ * normalised to WEIGHT_ONE and the rounding remainder goes to the largest one.
  */
-function tableFromWindows(windows: Window[], inputSize: number, tapMultiple: number): FilterTable {
-  const longest = windows.reduce((most, w) => Math.max(most, w.weights.length), 1);
+function buildTable(
+  outputSize: number,
+  inputSize: number,
+  tapMultiple: number,
+  window: (i: number) => { start: number; end: number },
+  weight: (i: number, j: number) => number,
+): FilterTable {
+  const windowStarts = new Int32Array(outputSize);
+  const windowEnds = new Int32Array(outputSize);
+  let longest = 1;
+  for (let i = 0; i < outputSize; i++) {
+    const { start, end } = window(i);
+    windowStarts[i] = start;
+    windowEnds[i] = end;
+    longest = Math.max(longest, end - start);
+  }
   const taps = Math.ceil(longest / tapMultiple) * tapMultiple;
-  const starts = new Int32Array(windows.length);
-  const weights = new Int16Array(windows.length * taps);
-  windows.forEach((window, i) => {
-    const start = Math.max(0, Math.min(window.start, inputSize - taps));
+  const starts = new Int32Array(outputSize);
+  const weights = new Int16Array(outputSize * taps);
+  const real = new Float64Array(taps);
+  for (let i = 0; i < outputSize; i++) {
+    const from = windowStarts[i] ?? 0;
+    const count = (windowEnds[i] ?? 0) - from;
+    const start = Math.max(0, Math.min(from, inputSize - taps));
     starts[i] = start;
-    weights.set(toFixedPoint(window.weights), i * taps + (window.start - start));
-  });
+    let sum = 0;
+    for (let k = 0; k < count; k++) sum += real[k] = weight(i, from + k);
+    const base = i * taps + (from - start);
+    let total = 0;
+    let largest = base;
+    for (let k = 0; k < count; k++) {
+      const fixed = Math.round(((real[k] ?? 0) / sum) * WEIGHT_ONE);
+      weights[base + k] = fixed;
+      total += fixed;
+      if (fixed > (weights[largest] ?? 0)) largest = base + k;
+    }
+    weights[largest] = (weights[largest] ?? 0) + WEIGHT_ONE - total;
+  }
   return { taps, starts, weights };
-}
-
-/** Normalises to a sum of WEIGHT_ONE, then puts the rounding remainder on the largest weight. */
-function toFixedPoint(weights: number[]): Int16Array {
-  const sum = weights.reduce((a, b) => a + b, 0);
-  const fixed = Int16Array.from(weights, (w) => Math.round((w / sum) * WEIGHT_ONE));
-  let largest = 0;
-  let total = 0;
-  fixed.forEach((w, j) => {
-    total += w;
-    if (w > (fixed[largest] ?? 0)) largest = j;
-  });
-  fixed[largest] = (fixed[largest] ?? 0) + WEIGHT_ONE - total;
-  return fixed;
 }

@@ -10,13 +10,18 @@ interface ResizeExports {
   memory: WebAssembly.Memory;
   alloc(bytes: number): number;
   convolve_rows(src: number, srcWidth: number, rows: number, dst: number, dstWidth: number, starts: number, pairWeights: number, taps: number): void;
-  convolve_columns(src: number, rowBytes: number, dst: number, dstRows: number, starts: number, weights: number, taps: number): void;
+  convolve_columns(src: number, rowBytes: number, srcRows: number, dst: number, dstRows: number, starts: number, weights: number, taps: number, rowPointers: number): void;
+  resize_streaming(
+    src: number, srcWidth: number, srcHeight: number, dst: number, dstWidth: number, dstHeight: number,
+    rowStarts: number, rowPairWeights: number, rowTaps: number, colStarts: number, colWeights: number, colTaps: number,
+    ring: number, rowPointers: number,
+  ): void;
   is_opaque(rgba: number, pixels: number): number;
   premultiply(rgba: number, pixels: number): void;
   unpremultiply(rgba: number, pixels: number): void;
 }
 
-const FUNCTIONS = ['alloc', 'convolve_rows', 'convolve_columns', 'is_opaque', 'premultiply', 'unpremultiply'] as const;
+const FUNCTIONS = ['alloc', 'convolve_rows', 'convolve_columns', 'resize_streaming', 'is_opaque', 'premultiply', 'unpremultiply'] as const;
 
 function isResizeExports(exports: WebAssembly.Exports): exports is WebAssembly.Exports & ResizeExports {
   return exports['memory'] instanceof WebAssembly.Memory && FUNCTIONS.every((name) => typeof exports[name] === 'function');
@@ -27,8 +32,8 @@ class Scratch {
   constructor(private readonly kernel: ResizeExports) {}
 
   alloc(bytes: number): number {
-    // 16 spare bytes: the row kernel may read one pair of zero-weighted taps past a short row.
-    const pointer = this.kernel.alloc(bytes + 16);
+    // Spare bytes: on images narrower than the filter, the row kernel reads zero-weighted taps past the end.
+    const pointer = this.kernel.alloc(bytes + 64);
     if (pointer === 0) {
       throw new MediaError('E_TOO_LARGE', `The resize kernel could not get ${bytes} bytes of memory. Lower maxInputPixels or resize a smaller image.`);
     }
@@ -73,8 +78,11 @@ export async function resizeWithKernel(src: Raster, width: number, height: numbe
   const boxY = boxFactor(src.height, height);
   if (boxX > 1) stage = resizeRows(kernel, scratch, stage, boxTable(stage.width, boxX, 2));
   if (boxY > 1) stage = resizeColumns(kernel, scratch, stage, boxTable(stage.height, boxY, 1));
-  if (src.width !== width) stage = resizeRows(kernel, scratch, stage, lanczosTable(src.width / boxX, stage.width, width, 2));
-  if (src.height !== height) stage = resizeColumns(kernel, scratch, stage, lanczosTable(src.height / boxY, stage.height, height, 1));
+  const rows = src.width !== width ? lanczosTable(src.width / boxX, stage.width, width, 2) : undefined;
+  const columns = src.height !== height ? lanczosTable(src.height / boxY, stage.height, height, 1) : undefined;
+  if (rows && columns) stage = resizeBoth(kernel, scratch, stage, rows, columns);
+  else if (rows) stage = resizeRows(kernel, scratch, stage, rows);
+  else if (columns) stage = resizeColumns(kernel, scratch, stage, columns);
 
   if (premultiplied) kernel.unpremultiply(stage.pointer, width * height);
   return { data: scratch.take(stage.pointer, width * height * 4), width, height };
@@ -90,6 +98,23 @@ function resizeRows(kernel: ResizeExports, scratch: Scratch, stage: Stage, table
 function resizeColumns(kernel: ResizeExports, scratch: Scratch, stage: Stage, table: FilterTable): Stage {
   const height = table.starts.length;
   const pointer = scratch.alloc(stage.width * height * 4);
-  kernel.convolve_columns(stage.pointer, stage.width * 4, pointer, height, scratch.put(table.starts), scratch.put(table.weights), table.taps);
+  const rowPointers = scratch.alloc(table.taps * 4);
+  kernel.convolve_columns(stage.pointer, stage.width * 4, stage.height, pointer, height, scratch.put(table.starts), scratch.put(table.weights), table.taps, rowPointers);
   return { pointer, width: stage.width, height };
+}
+
+/** Both axes in one streaming sweep: only `columns.taps` filtered rows exist at a time. */
+function resizeBoth(kernel: ResizeExports, scratch: Scratch, stage: Stage, rows: FilterTable, columns: FilterTable): Stage {
+  const width = rows.starts.length;
+  const height = columns.starts.length;
+  const pointer = scratch.alloc(width * height * 4);
+  const ring = scratch.alloc(columns.taps * width * 4);
+  const rowPointers = scratch.alloc(columns.taps * 4);
+  kernel.resize_streaming(
+    stage.pointer, stage.width, stage.height, pointer, width, height,
+    scratch.put(rows.starts), scratch.put(rows.weights), rows.taps,
+    scratch.put(columns.starts), scratch.put(columns.weights), columns.taps,
+    ring, rowPointers,
+  );
+  return { pointer, width, height };
 }
