@@ -5,7 +5,8 @@
 // whole-process times come from one fresh `node` child per run, so each pipeline is measured alone.
 // Quality: PSNR of every output against sharp's Lanczos-3 of the full-resolution input at the same size.
 //
-// Usage: node scripts/bench.mjs [--reps N] [--cli-reps N]   (internal: --child <pipeline> <job> <input>)
+// Usage: node scripts/bench.mjs [--reps N] [--cli-reps N] [--strict]   (--strict: exit 1 when a target is
+// missed; internal: --child <pipeline> <job> <input>)
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -18,6 +19,8 @@ const require = createRequire(path.join(ROOT, 'package.json'));
 const MEDIA_DIST = path.join(ROOT, 'packages/media/dist/node.js');
 const MAX_EDGE = 2000;
 const QUALITY = 80;
+/** The quality bound glimpse keeps (README "Performance"): PSNR in dB against sharp's Lanczos-3. */
+const PSNR_BOUND = { photo: 38, webp: 37, screenshot: 45 };
 
 const JOBS = {
   photo: { label: '12 MP photo JPEG → 2000 px JPEG', file: 'photo-4000x3000.jpg' },
@@ -285,6 +288,7 @@ async function main() {
     }
   }
 
+  const psnrs = {};
   for (const [job, { label }] of Object.entries(JOBS)) {
     console.log(`### ${label}`);
     console.log(`| pipeline | warm median ms | × sharp | peak RSS MB | output bytes | size | PSNR vs sharp Lanczos dB |`);
@@ -295,6 +299,7 @@ async function main() {
       const out = outputs[key];
       const meta = await require('sharp')(out).metadata();
       const psnr = await psnrAgainstSharp(inputs[job], out);
+      psnrs[key] = psnr;
       const rss = Math.max(...children[key].map((c) => c.maxRssKb)) / 1024;
       const warm = median(times[key]);
       console.log(`| ${name} | ${ms(warm)} | ${(warm / sharpTime).toFixed(2)} | ${rss.toFixed(0)} | ${out.byteLength} | ${meta.width}×${meta.height} ${meta.format} | ${psnr === Infinity ? '∞ (same bytes)' : psnr.toFixed(2)} |`);
@@ -318,7 +323,24 @@ async function main() {
   for (const job of Object.keys(JOBS)) {
     console.log(`| ${job} | ${names.map((name) => ms(median(children[`${name}/${job}`].map((c) => c.load + c.first)))).join(' | ')} |`);
   }
-  writeFileSync(path.join(dir, 'last-run.json'), JSON.stringify({ times, children }, null, 1));
+
+  // The issue's targets, checked on this run.
+  const checks = [];
+  const glimpseWall = median(children['glimpse/photo'].map((c) => c.wall));
+  checks.push([`whole-process 12 MP JPEG job within 3× sharp (${(glimpseWall / sharpWall).toFixed(2)}×)`, glimpseWall <= 3 * sharpWall]);
+  for (const job of Object.keys(JOBS)) {
+    const ours = median(times[`glimpse/${job}`]);
+    const rivals = ['wasm-vips', 'photon'].map((name) => median(times[`${name}/${job}`]));
+    checks.push([`${job}: faster than wasm-vips and photon (${ms(ours)} vs ${rivals.map(ms).join(', ')} ms)`, rivals.every((t) => ours < t)]);
+  }
+  checks.push([`passthrough under 1 ms in-process (${ms(median(times['glimpse/passthrough']))} ms)`, median(times['glimpse/passthrough']) < 1]);
+  for (const [job, bound] of Object.entries(PSNR_BOUND)) {
+    checks.push([`${job}: PSNR ≥ ${bound} dB (${psnrs[`glimpse/${job}`].toFixed(2)})`, psnrs[`glimpse/${job}`] >= bound]);
+  }
+  console.log('\n### Targets');
+  for (const [text, ok] of checks) console.log(`- ${ok ? 'met' : 'MISSED'}: ${text}`);
+  writeFileSync(path.join(dir, 'last-run.json'), JSON.stringify({ times, children, psnrs }, null, 1));
+  if (process.argv.includes('--strict') && checks.some(([, ok]) => !ok)) process.exitCode = 1;
 }
 
 if (process.argv[2] === '--child') {
