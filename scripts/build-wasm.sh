@@ -90,6 +90,7 @@ libwebp_source() {
   local tree="$cache/libwebp-$LIBWEBP_DEBIAN_VERSION"
   if [ ! -f "$tree/src/webp/decode.h" ]; then
     mkdir -p "$cache"
+    command -v dpkg-source >/dev/null || { echo "cannot fetch libwebp: dpkg-source (dpkg-dev) is needed to apply Debian's patches" >&2; return 1; }
     (cd "$cache" && apt-get source --download-only "libwebp=$LIBWEBP_DEBIAN_VERSION" >&2) || {
       echo "cannot fetch libwebp $LIBWEBP_DEBIAN_VERSION: add a deb-src line for Debian bookworm, or set LIBWEBP_SRC" >&2
       return 1
