@@ -52,13 +52,14 @@ libjpeg_source() {
   echo "$tree"
 }
 
-# The library files the codec needs: libjpeg-turbo's own list minus arithmetic coding (never produced by
-# cameras or browsers) and the x86/ARM SIMD (jsimd_none.c stands in).
+# The library files the codec needs: libjpeg-turbo's own list with arithmetic decoding but not encoding,
+# and without the x86/ARM SIMD (jsimd_none.c stands in).
 LIBJPEG_FILES="jcapimin.c jcapistd.c jccoefct.c jccolor.c jcdctmgr.c jchuff.c jcicc.c jcinit.c jcmainct.c
   jcmarker.c jcmaster.c jcomapi.c jcparam.c jcphuff.c jcprepct.c jcsample.c jdapimin.c jdapistd.c
   jdatadst.c jdatasrc.c jdcoefct.c jdcolor.c jddctmgr.c jdhuff.c jdicc.c jdinput.c jdmainct.c jdmarker.c
   jdmaster.c jdmerge.c jdphuff.c jdpostct.c jdsample.c jerror.c jfdctflt.c jfdctfst.c jfdctint.c
-  jidctflt.c jidctfst.c jidctint.c jidctred.c jquant1.c jquant2.c jutils.c jmemmgr.c jmemnobs.c jsimd_none.c"
+  jidctflt.c jidctfst.c jidctint.c jidctred.c jquant1.c jquant2.c jutils.c jmemmgr.c jmemnobs.c jsimd_none.c
+  jaricom.c jdarith.c"
 
 build_jpeg() {
   local src gen files=()

@@ -3,4 +3,6 @@
 #define LIBJPEG_TURBO_VERSION 2.1.5
 #define LIBJPEG_TURBO_VERSION_NUMBER 2001005
 #define MEM_SRCDST_SUPPORTED 1
+/* Decode arithmetic-coded JPEGs (rare, but legal and read by mozjpeg); never encode them. */
+#define D_ARITH_CODING_SUPPORTED 1
 #define BITS_IN_JSAMPLE 8

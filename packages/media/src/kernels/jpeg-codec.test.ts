@@ -77,6 +77,15 @@ describe('own JPEG codec', () => {
     expect(meanAbsoluteError(rgba, new Uint8Array(back))).toBeLessThan(3);
   });
 
+  it('decodes arithmetic-coded JPEGs (fixture: cjpeg -arithmetic -quality 95 of the pattern below)', async () => {
+    const bytes = new Uint8Array(await readFile(new URL('./fixtures/arithmetic-48x32.jpg', import.meta.url)));
+    const out = await decodeJpegScaled(bytes);
+    expect([out.width, out.height]).toEqual([48, 32]);
+    const pattern = Buffer.alloc(48 * 32 * 3);
+    for (let y = 0; y < 32; y++) for (let x = 0; x < 48; x++) pattern.set([x * 5, y * 8, x < 24 ? 200 : 40], (y * 48 + x) * 3);
+    expect(meanAbsoluteError(out.data, pattern)).toBeLessThan(4);
+  });
+
   it('turns damaged data into E_CORRUPT and keeps working afterwards', async () => {
     const bytes = new Uint8Array(await jpeg());
     await expect(decodeJpegScaled(bytes.subarray(0, 200))).rejects.toMatchObject({ code: 'E_CORRUPT' });
