@@ -56,8 +56,9 @@ function put(codec: JpegExports, bytes: Uint8Array): number {
   return pointer;
 }
 
-function outOfMemory(bytes: number): MediaError {
-  return new MediaError('E_TOO_LARGE', `The JPEG codec could not get ${bytes} bytes of memory. Lower maxInputPixels or send a smaller image.`);
+function outOfMemory(bytes?: number): MediaError {
+  const amount = bytes === undefined ? 'enough' : `${bytes} bytes of`;
+  return new MediaError('E_TOO_LARGE', `The JPEG codec could not get ${amount} memory. Lower maxInputPixels or send a smaller image.`);
 }
 
 /**
@@ -83,6 +84,8 @@ export async function decodeJpegScaled(bytes: Uint8Array, scaleEighths = 8): Pro
     return { data: new Uint8Array(codec.memory.buffer.slice(pixels, pixels + width * height * 4)), width, height };
   } catch (cause) {
     if (!(cause instanceof JpegFailure || cause instanceof WebAssembly.RuntimeError)) throw cause;
+    // libjpeg says "Insufficient memory"; our layer says "out of memory": the image is too big, not broken.
+    if (/memory/i.test(cause.message)) throw outOfMemory();
     throw new MediaError('E_CORRUPT', `The JPEG data could not be decoded (${cause.message}). The file is truncated or damaged: re-export or re-capture it.`, { format: 'JPEG' }, { cause });
   }
 }
