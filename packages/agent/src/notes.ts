@@ -44,6 +44,7 @@ const WHAT: Readonly<Record<MediaErrorCode, string>> = {
   E_SVG_INVALID: 'the SVG could not be rendered',
   E_WASM_UNAVAILABLE: 'the image codecs are not available in this runtime',
   E_INVALID_OPTIONS: 'invalid processing options',
+  E_INVALID_INPUT: 'the attachment has no bytes to read',
 };
 
 /** The note that stands in for an attachment that could not be attached; the turn goes on without it. */

@@ -7,7 +7,8 @@ export type MediaErrorCode =
   | 'E_PDF_ENCRYPTED' // providers refuse encrypted or password-protected PDFs
   | 'E_SVG_INVALID' // the SVG could not be parsed or rendered
   | 'E_WASM_UNAVAILABLE' // the runtime entry did not provide a codec module
-  | 'E_INVALID_OPTIONS'; // an option was out of range
+  | 'E_INVALID_OPTIONS' // an option was out of range
+  | 'E_INVALID_INPUT'; // the input is not a Uint8Array of file bytes
 
 /** The one error type of the media core: a stable `code` plus a message saying what was found and what to do. */
 export class MediaError extends Error {

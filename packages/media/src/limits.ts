@@ -21,7 +21,8 @@ export function resolveLimits(options: ProcessOptions): Limits {
     ...preset,
     maxEdge: positive('maxEdge', options.maxEdge) ?? preset.maxEdge,
     maxBytes: positive('maxBytes', options.maxBytes) ?? preset.maxBytes,
-    maxPdfBytes: positive('maxPdfBytes', options.maxPdfBytes) ?? preset.maxPdfBytes,
+    // An explicit maxBytes bounds every output, PDFs included, unless maxPdfBytes says otherwise.
+    maxPdfBytes: positive('maxPdfBytes', options.maxPdfBytes) ?? Math.min(preset.maxPdfBytes, positive('maxBytes', options.maxBytes) ?? Infinity),
     maxPdfPages: positive('maxPdfPages', options.maxPdfPages) ?? preset.maxPdfPages,
     maxInputPixels: positive('maxInputPixels', options.maxInputPixels) ?? DEFAULT_MAX_INPUT_PIXELS,
   };

@@ -303,3 +303,28 @@ describe('process: hostile and unsupported input', () => {
     });
   });
 });
+
+describe('process: review findings', () => {
+  it('decodes a truncated JPEG instead of passing it through', async () => {
+    const whole = await make.photoJpeg({ width: 400, height: 300 });
+    const cut = whole.slice(0, Math.floor(whole.length * 0.7));
+    const result = await fit(cut);
+    expect(result.reencoded).toBe(true);
+    const decoded = await decodeIndependently(result.data);
+    expect([decoded.width, decoded.height]).toEqual([400, 300]);
+  });
+
+  it('an explicit maxBytes bounds PDFs too', async () => {
+    await expectCode(fit(await make.pdf({ pages: 2 }), { maxBytes: 100 }), 'E_TOO_LARGE');
+  });
+
+  it('a CMYK JPEG says it was converted', async () => {
+    const result = await fit(await make.photoJpeg({ width: 120, height: 90, cmyk: true }));
+    expect(result.steps).toContain('converted');
+  });
+
+  it('refuses input that is not a Uint8Array with a typed error', async () => {
+    await expectCode(fit(new ArrayBuffer(8) as unknown as Uint8Array), 'E_INVALID_INPUT');
+    await expectCode(fit('picture.png' as unknown as Uint8Array), 'E_INVALID_INPUT');
+  });
+});

@@ -21,6 +21,9 @@ import type { ProbeResult, ProcessOptions, ProcessResult, ProcessStep, Raster, S
  * Throws `MediaError` when nothing valid can be sent.
  */
 export async function process(bytes: Uint8Array, options: ProcessOptions = {}): Promise<ProcessResult> {
+  if (!(bytes instanceof Uint8Array)) {
+    throw new MediaError('E_INVALID_INPUT', `process() takes the file's bytes as a Uint8Array (a Node Buffer is one), not ${describeValue(bytes)}. Wrap an ArrayBuffer with new Uint8Array(buffer).`);
+  }
   const limits = resolveLimits(options);
   // pdf-lib parses the whole file: refuse an oversized PDF before paying for that.
   if (detect(bytes) === 'application/pdf') assertPdfSize(bytes, limits);
@@ -63,6 +66,25 @@ const FORMAT_NAMES = {
   'image/x-icon': 'an ICO icon',
 } as const;
 
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value !== 'object') return `a ${typeof value}`;
+  return `a ${value.constructor?.name ?? 'plain object'}`;
+}
+
+/**
+ * A JPEG whose data stops before its end-of-image marker: header facts read fine, but a provider may
+ * reject it. Such files are decoded (libjpeg recovers what is there) instead of passed through.
+ * A few bytes of padding after EOI are tolerated.
+ */
+function truncatedJpeg(bytes: Uint8Array, type: string): boolean {
+  if (type !== 'image/jpeg') return false;
+  for (let end = bytes.length; end >= 2 && end >= bytes.length - 16; end--) {
+    if (bytes[end - 2] === 0xff && bytes[end - 1] === 0xd9) return false;
+  }
+  return true;
+}
+
 function original(info: ProbeResult): ProcessResult['original'] {
   return {
     mediaType: info.mediaType,
@@ -94,8 +116,9 @@ function guardPixels(info: ProbeResult, limits: Limits): { width: number; height
 async function processRaster(bytes: Uint8Array, info: ProbeResult, limits: Limits): Promise<ProcessResult> {
   const { width, height } = guardPixels(info, limits);
   const type = info.mediaType as SendableImageType | 'image/bmp';
-  // CMYK/YCCK JPEGs are valid but many decoders show them with wrong colours: always convert to sRGB.
-  const sendable = type !== 'image/bmp' && limits.accepts.includes(type) && info.components !== 4;
+  // CMYK/YCCK JPEGs are valid but many decoders show them with wrong colours: always convert to RGB.
+  const cmyk = info.components === 4;
+  const sendable = type !== 'image/bmp' && limits.accepts.includes(type) && !cmyk && !truncatedJpeg(bytes, type);
   if (sendable && info.orientation === 1 && info.frames <= 1 && Math.max(width, height) <= limits.maxEdge && bytes.byteLength <= limits.maxBytes) {
     return {
       data: bytes,
@@ -126,7 +149,7 @@ async function processRaster(bytes: Uint8Array, info: ProbeResult, limits: Limit
   }
   if (resized) steps.push('resized');
   const preferred = preferredEncoding(type, info, decoded.hasAlpha, limits);
-  if (preferred.type !== type) steps.push('converted');
+  if (preferred.type !== type || cmyk) steps.push('converted');
   const fitted = await fitWithinLimits({ raster, hasAlpha: decoded.hasAlpha, preferred, maxBytes: limits.maxBytes, accepts: limits.accepts });
   return reencodedResult(fitted, info, steps, resized);
 }
