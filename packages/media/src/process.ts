@@ -97,6 +97,10 @@ function original(info: ProbeResult): ProcessResult['original'] {
   };
 }
 
+function megapixels(pixels: number): string {
+  return pixels >= 100_000 ? `${(pixels / 1e6).toFixed(1)} MP` : `${pixels} pixels`;
+}
+
 /** Refuses decompression bombs from header facts alone, before any pixel buffer exists. */
 function guardPixels(info: ProbeResult, limits: Limits): { width: number; height: number } {
   const { width, height } = info;
@@ -106,7 +110,7 @@ function guardPixels(info: ProbeResult, limits: Limits): { width: number; height
   if (width > MAX_SIDE || height > MAX_SIDE || width * height > limits.maxInputPixels) {
     throw new MediaError(
       'E_TOO_MANY_PIXELS',
-      `The image declares ${width}×${height} pixels (${(width * height / 1e6).toFixed(1)} MP); the limit is ${(limits.maxInputPixels / 1e6).toFixed(1)} MP and ${MAX_SIDE} px per side. Crop or downscale it first, or raise maxInputPixels if it is trusted.`,
+      `The image declares ${width}×${height} pixels (${megapixels(width * height)}); the limit is ${megapixels(limits.maxInputPixels)} and ${MAX_SIDE} px per side. Crop or downscale it first, or raise maxInputPixels (--max-input-pixels) if it is trusted.`,
       { width, height, maxInputPixels: limits.maxInputPixels },
     );
   }

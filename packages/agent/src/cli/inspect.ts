@@ -1,9 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import { probe } from '@glimpse/media';
 import { parseArgs } from './args.js';
 import { UsageError, type Command } from './command.js';
+import { MAX_FILE_BYTES_USAGE, readInputFile } from './read-input.js';
 
-const usage = `Usage: glimpse inspect FILE
+const usage = `Usage: glimpse inspect FILE [--max-file-bytes N]
 
 Prints one JSON object with what the file's header says, without decoding pixels:
   mediaType    detected from the bytes (never from the file name)
@@ -16,6 +16,9 @@ Prints one JSON object with what the file's header says, without decoding pixels
   pages        PDFs only: page count
   encrypted    PDFs only: whether it is encrypted
 
+Options:
+${MAX_FILE_BYTES_USAGE}
+
 Exit codes: 0 ok; 1 unreadable or unsupported file (one JSON error line on stderr); 2 usage.`;
 
 export const inspectCommand: Command = {
@@ -23,9 +26,9 @@ export const inspectCommand: Command = {
   summary: 'print header facts of an image, SVG or PDF as JSON',
   usage,
   async run(args) {
-    const { positionals } = parseArgs(args, {});
+    const { positionals, flags } = parseArgs(args, { values: ['--max-file-bytes'] });
     if (positionals.length !== 1) throw new UsageError('expected exactly one FILE');
-    const info = await probe(new Uint8Array(await readFile(positionals[0]!)));
+    const info = await probe(await readInputFile(positionals[0]!, flags));
     const summary: Record<string, unknown> = {
       mediaType: info.mediaType,
       width: info.width ?? null,

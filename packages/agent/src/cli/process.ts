@@ -1,17 +1,24 @@
-import { readFile, writeFile } from 'node:fs/promises';
 import { isPresetName, PRESET_NAMES, process as processMedia } from '@glimpse/media';
 import { parseArgs, positiveInteger, stringFlag } from './args.js';
 import { UsageError, type Command } from './command.js';
+import { FileError, isFileError } from '../fs/file-error.js';
+import { nodeFileSystem } from '../fs/node-file-system.js';
+import { MAX_FILE_BYTES_USAGE, readInputFile } from './read-input.js';
 
 const usage = `Usage: glimpse process FILE [-o OUT] [--max-edge N] [--max-bytes N] [--provider NAME]
+                       [--max-input-pixels N] [--max-file-bytes N]
 
 Fits an image, SVG or PDF for an LLM provider: the input untouched when it already fits; otherwise
 decoded, turned upright (EXIF), resized, re-encoded and fitted to the byte limit.
 
 Options:
-  -o, --output OUT   write the result to OUT (without it, only the summary is printed)
+  -o, --output OUT   write the result to OUT (without it, only the summary is printed); the bytes are
+                     in the summary's mediaType, whatever OUT's extension (a PNG may become JPEG
+                     to fit --max-bytes)
   --max-edge N       longest side in pixels (default: the preset's)
-  --max-bytes N      largest output in bytes (default: the preset's)
+  --max-bytes N      largest output in bytes, PDFs included (default: the preset's)
+  --max-input-pixels N  refuse inputs whose header declares more pixels (default 100000000)
+${MAX_FILE_BYTES_USAGE}
   --provider NAME    limits preset: ${PRESET_NAMES.join(', ')} (default: portable —
                      2000 px and 3,750,000 bytes, PNG/JPEG/WebP: safe on every provider)
   -h, --help         show this help
@@ -27,7 +34,7 @@ export const processCommand: Command = {
   usage,
   async run(args) {
     const { positionals, flags } = parseArgs(args, {
-      values: ['--output', '--max-edge', '--max-bytes', '--provider'],
+      values: ['--output', '--max-edge', '--max-bytes', '--provider', '--max-input-pixels', '--max-file-bytes'],
       aliases: { '-o': '--output' },
     });
     if (positionals.length !== 1) throw new UsageError('expected exactly one FILE');
@@ -37,14 +44,20 @@ export const processCommand: Command = {
     }
     const maxEdge = positiveInteger(flags, '--max-edge');
     const maxBytes = positiveInteger(flags, '--max-bytes');
+    const maxInputPixels = positiveInteger(flags, '--max-input-pixels');
     const output = stringFlag(flags, '--output');
-    const input = new Uint8Array(await readFile(positionals[0]!));
+    const input = await readInputFile(positionals[0]!, flags);
     const result = await processMedia(input, {
       ...(provider !== undefined ? { provider } : {}),
       ...(maxEdge !== undefined ? { maxEdge } : {}),
       ...(maxBytes !== undefined ? { maxBytes } : {}),
+      ...(maxInputPixels !== undefined ? { maxInputPixels } : {}),
     });
-    if (output !== undefined) await writeFile(output, result.data);
+    if (output !== undefined) {
+      await nodeFileSystem.writeBytes(output, result.data).catch((error: unknown) => {
+        throw isFileError(error) ? new FileError(error.code, `Cannot write ${output}: its folder is missing or not writable (${error.code}).`, error.details, { cause: error }) : error;
+      });
+    }
     const { data: _data, ...summary } = result;
     process.stdout.write(JSON.stringify({ ...summary, output: output ?? null }) + '\n');
     return 0;

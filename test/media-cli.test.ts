@@ -1,0 +1,102 @@
+// The `glimpse inspect` and `glimpse process` contract: JSON on stdout, exit 0; one JSON error line on stderr,
+// exit 1; usage on stderr, exit 2.
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { main } from '../packages/agent/src/cli/main.js';
+import * as make from './fixtures/make.js';
+import { decodeIndependently } from './support/pixels.js';
+
+let dir: string;
+let photo: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'glimpse-media-cli-'));
+  photo = join(dir, 'photo.jpg');
+  await writeFile(photo, await make.photoJpeg({ width: 2400, height: 1600, orientation: 6 }));
+});
+
+afterEach(() => vi.restoreAllMocks());
+
+async function run(...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (out.push(String(chunk)), true));
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => (err.push(String(chunk)), true));
+  const code = await main(argv);
+  vi.restoreAllMocks();
+  return { code, out: out.join(''), err: err.join('') };
+}
+
+function oneErrorLine(stderr: string): { code: string; message: string } {
+  const lines = stderr.trim().split('\n');
+  expect(lines).toHaveLength(1);
+  return JSON.parse(lines[0]!).error;
+}
+
+describe('glimpse inspect', () => {
+  it('prints the header facts as one JSON object', async () => {
+    const { code, out } = await run('inspect', photo);
+    expect(code).toBe(0);
+    expect(JSON.parse(out)).toEqual({ mediaType: 'image/jpeg', width: 2400, height: 1600, bytes: expect.any(Number), orientation: 6, frames: 1, hasAlpha: false });
+  });
+
+  it('adds pages and encrypted for PDFs', async () => {
+    const pdf = join(dir, 'doc.pdf');
+    await writeFile(pdf, await make.pdf({ pages: 3 }));
+    const { out } = await run('inspect', pdf);
+    expect(JSON.parse(out)).toMatchObject({ mediaType: 'application/pdf', pages: 3, encrypted: false });
+  });
+});
+
+describe('glimpse process', () => {
+  it('writes the fitted file and prints the summary', async () => {
+    const target = join(dir, 'out.jpg');
+    const { code, out } = await run('process', photo, '-o', target, '--max-edge', '800');
+    expect(code).toBe(0);
+    const summary = JSON.parse(out);
+    expect(summary).toMatchObject({ mediaType: 'image/jpeg', width: 533, height: 800, resized: true, reencoded: true, output: target, steps: ['oriented', 'resized'] });
+    expect(summary.original).toMatchObject({ width: 2400, height: 1600, orientation: 6 });
+    const written = await readFile(target);
+    expect(written.byteLength).toBe(summary.bytes);
+    expect((await decodeIndependently(new Uint8Array(written))).width).toBe(533);
+  });
+
+  it('honours --provider and --max-bytes', async () => {
+    const { out } = await run('process', photo, '--provider', 'anthropic', '--max-bytes', '40000');
+    const summary = JSON.parse(out);
+    expect(Math.max(summary.width, summary.height)).toBeLessThanOrEqual(1568);
+    expect(summary.bytes).toBeLessThanOrEqual(40_000);
+  });
+
+  it('fails with one JSON error line and exit 1', async () => {
+    const garbage = join(dir, 'garbage.png');
+    await writeFile(garbage, make.garbage(300));
+    const cases: Array<[string[], string]> = [
+      [['process', garbage], 'E_UNSUPPORTED'],
+      [['process', join(dir, 'missing.png')], 'E_FILE_NOT_FOUND'],
+      [['process', dir], 'E_NOT_A_FILE'],
+      [['process', photo, '--max-file-bytes', '1000'], 'E_FILE_TOO_LARGE'],
+      [['process', photo, '--max-input-pixels', '1000'], 'E_TOO_MANY_PIXELS'],
+      [['inspect', garbage], 'E_UNSUPPORTED'],
+    ];
+    for (const [argv, expected] of cases) {
+      const { code, out, err } = await run(...argv);
+      expect(code).toBe(1);
+      expect(out).toBe('');
+      expect(oneErrorLine(err).code).toBe(expected);
+    }
+  });
+
+  it('usage errors exit 2 with the usage; --help exits 0', async () => {
+    for (const argv of [['process'], ['process', photo, '--max-edge', '0'], ['process', photo, '--provider', 'nope'], ['process', photo, '--bogus'], ['inspect']]) {
+      const { code, err } = await run(...argv);
+      expect(code).toBe(2);
+      expect(err).toMatch(/Usage: glimpse/);
+    }
+    const help = await run('process', '--help');
+    expect(help.code).toBe(0);
+    for (const flag of ['--output', '--max-edge', '--max-bytes', '--provider', '--max-input-pixels', '--max-file-bytes']) expect(help.out).toContain(flag);
+  });
+});
