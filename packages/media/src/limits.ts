@@ -1,6 +1,6 @@
 import { MediaError } from './errors.js';
 import { isPresetName, PRESETS, type Preset } from './presets.js';
-import type { ProcessOptions } from './types.js';
+import type { ProbeResult, ProcessOptions } from './types.js';
 
 /** Decompression-bomb guard defaults: 100 MP, and no side beyond what PNG/WebP/JPEG headers allow sanely. */
 export const DEFAULT_MAX_INPUT_PIXELS = 100_000_000;
@@ -34,4 +34,24 @@ function positive(name: string, value: number | undefined): number | undefined {
     throw new MediaError('E_INVALID_OPTIONS', `Expected a positive integer for ${name} but received ${String(value)}.`, { option: name });
   }
   return value;
+}
+
+function megapixels(pixels: number): string {
+  return pixels >= 100_000 ? `${(pixels / 1e6).toFixed(1)} MP` : `${pixels} pixels`;
+}
+
+/** Refuses decompression bombs from header facts alone, before any pixel buffer exists. */
+export function assertPixelBudget(info: ProbeResult, limits: Limits): { width: number; height: number } {
+  const { width, height } = info;
+  if (!width || !height) {
+    throw new MediaError('E_CORRUPT', `The ${info.mediaType} header gives no image size. The file is damaged: re-export it.`);
+  }
+  if (width > MAX_SIDE || height > MAX_SIDE || width * height > limits.maxInputPixels) {
+    throw new MediaError(
+      'E_TOO_MANY_PIXELS',
+      `The image declares ${width}×${height} pixels (${megapixels(width * height)}); the limit is ${megapixels(limits.maxInputPixels)} and ${MAX_SIDE} px per side. Crop or downscale it first, or raise maxInputPixels (--max-input-pixels) if it is trusted.`,
+      { width, height, maxInputPixels: limits.maxInputPixels },
+    );
+  }
+  return { width, height };
 }

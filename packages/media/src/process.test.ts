@@ -328,3 +328,29 @@ describe('process: review findings', () => {
     await expectCode(fit('picture.png' as unknown as Uint8Array), 'E_INVALID_INPUT');
   });
 });
+
+describe('process: SVG edge cases', () => {
+  const encode = (text: string) => new TextEncoder().encode(text);
+
+  it('renders a sliver SVG one pixel thick instead of failing', async () => {
+    const result = await fit(encode('<svg xmlns="http://www.w3.org/2000/svg" width="100000" height="1"><rect width="100000" height="1" fill="red"/></svg>'));
+    expect([result.width, result.height]).toEqual([2000, 1]);
+    const decoded = await decodeIndependently(result.data);
+    expect(decoded.data[0]).toBeGreaterThan(200);
+  });
+
+  it('renders a UTF-16 SVG', async () => {
+    const text = '\uFEFF<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20" fill="#00f"/></svg>';
+    const utf16 = new Uint8Array(text.length * 2);
+    for (let i = 0; i < text.length; i++) utf16.set([text.charCodeAt(i) & 0xff, text.charCodeAt(i) >> 8], i * 2);
+    const result = await fit(utf16);
+    expect([result.width, result.height]).toEqual([40, 20]);
+    expect((await decodeIndependently(result.data)).data[2]).toBeGreaterThan(200);
+  });
+
+  it('refuses an SVG that embeds a decompression bomb', async () => {
+    const bomb = Buffer.from(make.pngBomb(30_000, 30_000)).toString('base64');
+    const svgText = `<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><image width="100" height="100" href="data:image/png;base64,${bomb}"/></svg>`;
+    await expectCode(fit(encode(svgText)), 'E_TOO_MANY_PIXELS');
+  });
+});

@@ -7,10 +7,12 @@ import { decodeWebpFirstFrame } from './codecs/webp.js';
 import type { Encoding } from './encode.js';
 import { MediaError } from './errors.js';
 import { FIRST_QUALITY, fitWithinLimits, type Fitted } from './fit.js';
-import { MAX_SIDE, resolveLimits, type Limits } from './limits.js';
+import { carryIccProfile } from './icc.js';
+import { assertPixelBudget, resolveLimits, type Limits } from './limits.js';
 import { applyOrientation } from './orient.js';
 import { anyTransparent } from './pixels.js';
 import { detect } from './detect.js';
+import { assertEmbeddedImagesFit } from './svg-images.js';
 import { probe } from './probe.js';
 import { resizeRaster } from './resize.js';
 import type { ProbeResult, ProcessOptions, ProcessResult, ProcessStep, Raster, SendableImageType } from './types.js';
@@ -97,28 +99,8 @@ function original(info: ProbeResult): ProcessResult['original'] {
   };
 }
 
-function megapixels(pixels: number): string {
-  return pixels >= 100_000 ? `${(pixels / 1e6).toFixed(1)} MP` : `${pixels} pixels`;
-}
-
-/** Refuses decompression bombs from header facts alone, before any pixel buffer exists. */
-function guardPixels(info: ProbeResult, limits: Limits): { width: number; height: number } {
-  const { width, height } = info;
-  if (!width || !height) {
-    throw new MediaError('E_CORRUPT', `The ${info.mediaType} header gives no image size. The file is damaged: re-export it.`);
-  }
-  if (width > MAX_SIDE || height > MAX_SIDE || width * height > limits.maxInputPixels) {
-    throw new MediaError(
-      'E_TOO_MANY_PIXELS',
-      `The image declares ${width}×${height} pixels (${megapixels(width * height)}); the limit is ${megapixels(limits.maxInputPixels)} and ${MAX_SIDE} px per side. Crop or downscale it first, or raise maxInputPixels (--max-input-pixels) if it is trusted.`,
-      { width, height, maxInputPixels: limits.maxInputPixels },
-    );
-  }
-  return { width, height };
-}
-
 async function processRaster(bytes: Uint8Array, info: ProbeResult, limits: Limits): Promise<ProcessResult> {
-  const { width, height } = guardPixels(info, limits);
+  const { width, height } = assertPixelBudget(info, limits);
   const type = info.mediaType as SendableImageType | 'image/bmp';
   // CMYK/YCCK JPEGs are valid but many decoders show them with wrong colours: always convert to RGB.
   const cmyk = info.components === 4;
@@ -155,7 +137,8 @@ async function processRaster(bytes: Uint8Array, info: ProbeResult, limits: Limit
   const preferred = preferredEncoding(type, info, decoded.hasAlpha, limits);
   if (preferred.type !== type || cmyk) steps.push('converted');
   const fitted = await fitWithinLimits({ raster, hasAlpha: decoded.hasAlpha, preferred, maxBytes: limits.maxBytes, accepts: limits.accepts });
-  return reencodedResult(fitted, info, steps, resized);
+  // The pixels are still in the source's colour space: keep its ICC profile unless that breaks maxBytes.
+  return reencodedResult(await carryIccProfile(fitted, bytes, type, limits.maxBytes), info, steps, resized);
 }
 
 /** The result of anything that was decoded and re-encoded; `steps` are those taken before fitting. */
@@ -216,6 +199,7 @@ function fitEdge(raster: { width: number; height: number }, maxEdge: number): { 
 }
 
 async function renderSvg(bytes: Uint8Array, info: ProbeResult, limits: Limits): Promise<ProcessResult> {
+  await assertEmbeddedImagesFit(bytes, limits);
   const raster = await rasterizeSvg(bytes, limits.maxEdge);
   const hasAlpha = anyTransparent(raster);
   const fitted = await fitWithinLimits({

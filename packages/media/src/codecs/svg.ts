@@ -4,6 +4,8 @@ import { MediaError } from '../errors.js';
 import { SANS_FONT_BASE64 } from '../fonts/sans.js';
 import type { Raster } from '../types.js';
 import { wasmModule } from '../wasm.js';
+import { decodeSvgText } from '../probe/svg-text.js';
+import { resizeRaster } from '../resize.js';
 import { lazy } from './codec-support.js';
 
 const ready = lazy(async () => initWasm(await wasmModule('resvg')));
@@ -13,34 +15,65 @@ function sansFont(): Uint8Array {
   return (fontBytes ??= Uint8Array.from(atob(SANS_FONT_BASE64), (c) => c.charCodeAt(0)));
 }
 
-/** Renders the SVG so its longer side is at most `maxEdge` (never upscaled past its intrinsic size). */
+/**
+ * Renders the SVG so its longer side is at most `maxEdge` (never upscaled past its intrinsic size).
+ * A sliver too thin to keep one pixel at that scale is rendered one pixel thick and shrunk along its length.
+ */
 export async function rasterizeSvg(bytes: Uint8Array, maxEdge: number): Promise<Raster> {
   await ready();
+  // resvg parses UTF-8 only; UTF-16 files (with a BOM) are transcoded first.
+  const text = decodeSvgText(bytes, bytes.length);
+  const options = renderOptions();
   let svg: InstanceType<typeof Resvg> | undefined;
   try {
-    const options = {
-      font: { fontBuffers: [sansFont()], defaultFontFamily: 'DejaVu Sans', sansSerifFamily: 'DejaVu Sans', serifFamily: 'DejaVu Sans', monospaceFamily: 'DejaVu Sans' },
-      shapeRendering: 2 as const,
-      textRendering: 1 as const,
-    };
-    svg = new Resvg(bytes, options);
+    svg = new Resvg(text, options);
     const { width, height } = svg;
     if (!(width > 0 && height > 0)) throw new Error('the SVG has no drawable size');
-    if (Math.max(width, height) > maxEdge) {
-      svg.free();
+    const scale = Math.min(1, maxEdge / Math.max(width, height));
+    const thin = Math.min(width, height) * scale < 1;
+    if (thin || scale < 1) {
+      const wide = width >= height;
+      // Exact target sides for the normal case; a sliver is drawn 1 px thick, then shrunk along its length.
+      const fitTo = thin
+        ? { mode: 'zoom' as const, value: 1 / Math.min(width, height) }
+        : wide ? { mode: 'width' as const, value: maxEdge } : { mode: 'height' as const, value: maxEdge };
+      if (thin && Math.max(width, height) / Math.min(width, height) > MAX_SLIVER_EDGE) throw new Error(`the SVG is ${width}×${height}: too thin to draw`);
+      release(svg);
       svg = undefined;
-      const fitTo = width >= height ? { mode: 'width' as const, value: maxEdge } : { mode: 'height' as const, value: maxEdge };
-      svg = new Resvg(bytes, { ...options, fitTo });
+      svg = new Resvg(text, { ...options, fitTo });
     }
     const rendered = svg.render();
     const raster: Raster = { data: new Uint8Array(rendered.pixels), width: rendered.width, height: rendered.height };
     rendered.free();
-    return raster;
+    if (!thin) return raster;
+    const length = Math.max(1, Math.round(Math.max(width, height) * scale));
+    return resizeRaster(raster, width >= height ? length : raster.width, width >= height ? raster.height : length, true);
   } catch (cause) {
     if (cause instanceof MediaError) throw cause;
     const detail = cause instanceof Error ? cause.message : String(cause);
     throw new MediaError('E_SVG_INVALID', `The SVG could not be rendered (${detail}). Check that it is well-formed XML with an <svg> root.`, {}, { cause });
   } finally {
-    svg?.free();
+    if (svg) release(svg);
+  }
+}
+
+function renderOptions() {
+  const family = 'DejaVu Sans';
+  return {
+    font: { fontBuffers: [sansFont()], defaultFontFamily: family, sansSerifFamily: family, serifFamily: family, monospaceFamily: family },
+    shapeRendering: 2 as const,
+    textRendering: 1 as const,
+  };
+}
+
+/** The longest sliver drawn before shrinking: a 1-px line this long is 4 MB of pixels. */
+const MAX_SLIVER_EDGE = 1_000_000;
+
+/** Frees resvg's WASM-side tree; a failed free (after a panic) must not hide the real error. */
+function release(svg: { free(): void }): void {
+  try {
+    svg.free();
+  } catch {
+    // Nothing left to free.
   }
 }
