@@ -1,0 +1,410 @@
+// ICC colour profiles: read from a source file, written into its re-encoded copy. glimpse converts no
+// colours, so decoded pixels stay in the source's space (Display P3 for iPhone photos); without the
+// profile a viewer takes them for sRGB and the colours wash out.
+import type { OutputType } from './encode.js';
+import { MediaError } from './errors.js';
+import { asciiAt, ByteReader } from './probe/byte-reader.js';
+import { readBitstreamHeader } from './probe/webp-chunks.js';
+import type { MediaType } from './types.js';
+
+/**
+ * Larger profiles are ignored. Display profiles are 0.5–4 KB and the biggest printer profiles about
+ * 2 MB; the bound also caps what a PNG's compressed iCCP may inflate to.
+ */
+const MAX_PROFILE_BYTES = 4 * 1024 * 1024;
+const PROFILE_HEADER_BYTES = 128;
+
+/**
+ * The ICC profile embedded in `bytes`, or undefined when there is none or it is malformed (this never
+ * throws). JPEG: the APP2 `ICC_PROFILE` segments joined in sequence order; PNG: the inflated iCCP
+ * chunk; WebP: the ICCP chunk of an extended (VP8X) file. Other formats give undefined.
+ */
+export async function readIccProfile(bytes: Uint8Array, type: MediaType): Promise<Uint8Array | undefined> {
+  const profile = await embeddedProfile(bytes, type);
+  return profile && wellFormedProfile(profile);
+}
+
+async function embeddedProfile(bytes: Uint8Array, type: MediaType): Promise<Uint8Array | undefined> {
+  switch (type) {
+    case 'image/jpeg':
+      return readJpegProfile(bytes);
+    case 'image/png':
+      return readPngProfile(bytes);
+    case 'image/webp':
+      return readWebpProfile(bytes);
+    case 'image/gif':
+    case 'image/bmp':
+    case 'image/svg+xml':
+    case 'application/pdf':
+    case 'image/tiff':
+    case 'image/heic':
+    case 'image/heif':
+    case 'image/avif':
+    case 'image/jxl':
+    case 'image/x-icon':
+      return undefined;
+    default: {
+      const unreachable: never = type;
+      return unreachable;
+    }
+  }
+}
+
+/**
+ * `encoded` with `profile` embedded; a profile it already carries is replaced (and a PNG's sRGB chunk
+ * dropped, which must not stand beside iCCP). `encoded` must be well formed: it comes from an encoder.
+ */
+export async function embedIccProfile(encoded: Uint8Array, type: OutputType, profile: Uint8Array): Promise<Uint8Array> {
+  switch (type) {
+    case 'image/jpeg':
+      return embedJpegProfile(encoded, profile);
+    case 'image/png':
+      return embedPngProfile(encoded, profile);
+    case 'image/webp':
+      return embedWebpProfile(encoded, profile);
+    default: {
+      const unreachable: never = type;
+      throw new Error(`no ICC embedding for ${String(unreachable)}`);
+    }
+  }
+}
+
+/**
+ * Carries the source's profile into a re-encoded result, when there is one that describes the RGB
+ * pixels the encoders write (a CMYK or gray profile would mislabel them) and the result still fits
+ * `maxBytes` with it; otherwise returns `encoded` unchanged.
+ */
+export async function carryIccProfile<T extends { data: Uint8Array; mediaType: OutputType }>(
+  encoded: T,
+  source: Uint8Array,
+  sourceType: MediaType,
+  maxBytes: number,
+): Promise<T> {
+  const profile = await readIccProfile(source, sourceType);
+  if (!profile || !describesRgb(profile)) return encoded;
+  const data = await embedIccProfile(encoded.data, encoded.mediaType, profile);
+  return data.byteLength <= maxBytes ? { ...encoded, data } : encoded;
+}
+
+/** The profile cut to its declared size, or undefined unless it has an ICC header ('acsp' signature). */
+function wellFormedProfile(profile: Uint8Array): Uint8Array | undefined {
+  if (profile.length < PROFILE_HEADER_BYTES || profile.length > MAX_PROFILE_BYTES) return undefined;
+  if (asciiAt(profile, 36, 4) !== 'acsp') return undefined;
+  const declared = u32be(profile, 0);
+  if (declared < PROFILE_HEADER_BYTES || declared > profile.length) return undefined;
+  return profile.subarray(0, declared);
+}
+
+/** Device classes that may be embedded in an image (not device links, abstract or named-colour profiles). */
+const IMAGE_PROFILE_CLASSES = new Set(['mntr', 'scnr', 'prtr', 'spac']);
+
+/** Whether the profile's data colour space is RGB, which is what decoded and re-encoded pixels are. */
+export function describesRgb(profile: Uint8Array): boolean {
+  return IMAGE_PROFILE_CLASSES.has(asciiAt(profile, 12, 4)) && asciiAt(profile, 16, 4) === 'RGB ';
+}
+
+// ---- JPEG: APP2 segments "ICC_PROFILE\0", sequence number (1-based), segment count, profile bytes.
+
+const JPEG_ICC_TAG = 'ICC_PROFILE\0';
+const JPEG_ICC_PREFIX = JPEG_ICC_TAG.length + 2;
+const APP0 = 0xe0;
+const APP2 = 0xe2;
+const SOS = 0xda;
+/** A segment's length field counts itself (2 bytes) and at most 65,535 bytes in all. */
+const JPEG_PROFILE_BYTES_PER_SEGMENT = 0xffff - 2 - JPEG_ICC_PREFIX;
+const JPEG_MAX_SEGMENTS = 255;
+
+interface JpegSegment {
+  marker: number;
+  /** The 0xFF of the marker. */
+  start: number;
+  /** Just past the segment. */
+  end: number;
+}
+
+/** The segments before the first scan (SOS), and where the SOS starts; undefined when malformed. */
+function jpegHeaderSegments(bytes: Uint8Array): { segments: JpegSegment[]; scanStart: number } | undefined {
+  if (bytes.length < 4 || bytes[0] !== 0xff || bytes[1] !== 0xd8) return undefined;
+  const segments: JpegSegment[] = [];
+  let offset = 2;
+  while (offset + 4 <= bytes.length) {
+    if (bytes[offset] !== 0xff) return undefined;
+    const marker = bytes[offset + 1];
+    if (marker === 0xff) {
+      offset++; // fill byte
+      continue;
+    }
+    if (marker === SOS) return { segments, scanStart: offset };
+    if (marker === 0xd9 || (marker >= 0xd0 && marker <= 0xd7) || marker === 0x01 || marker === 0x00) return undefined;
+    const end = offset + 2 + ((bytes[offset + 2] << 8) | bytes[offset + 3]);
+    if (end < offset + 4 || end > bytes.length) return undefined;
+    segments.push({ marker, start: offset, end });
+    offset = end;
+  }
+  return undefined;
+}
+
+function isIccSegment(bytes: Uint8Array, segment: JpegSegment): boolean {
+  return segment.marker === APP2 && segment.end - segment.start >= 4 + JPEG_ICC_PREFIX && asciiAt(bytes, segment.start + 4, JPEG_ICC_TAG.length) === JPEG_ICC_TAG;
+}
+
+function readJpegProfile(bytes: Uint8Array): Uint8Array | undefined {
+  const header = jpegHeaderSegments(bytes);
+  if (!header) return undefined;
+  const parts = new Map<number, Uint8Array>();
+  let count = 0;
+  for (const segment of header.segments) {
+    if (!isIccSegment(bytes, segment)) continue;
+    const body = segment.start + 4 + JPEG_ICC_TAG.length;
+    const sequence = bytes[body];
+    const total = bytes[body + 1];
+    if (total === 0 || (count !== 0 && total !== count) || sequence < 1 || sequence > total || parts.has(sequence)) return undefined;
+    count = total;
+    parts.set(sequence, bytes.subarray(body + 2, segment.end));
+  }
+  if (parts.size === 0 || parts.size !== count) return undefined;
+  return concat(Array.from({ length: count }, (_, index) => parts.get(index + 1)!));
+}
+
+function embedJpegProfile(encoded: Uint8Array, profile: Uint8Array): Uint8Array {
+  const header = jpegHeaderSegments(encoded);
+  if (!header) throw new Error('embedIccProfile: the JPEG has no well-formed header before its first scan');
+  const count = Math.ceil(profile.length / JPEG_PROFILE_BYTES_PER_SEGMENT);
+  if (count > JPEG_MAX_SEGMENTS) {
+    throw new MediaError('E_TOO_LARGE', `The ICC profile is ${profile.length} bytes; a JPEG holds at most ${JPEG_MAX_SEGMENTS * JPEG_PROFILE_BYTES_PER_SEGMENT}. Convert the image to sRGB first.`);
+  }
+  const iccSegments: Uint8Array[] = [];
+  for (let index = 0; index < count; index++) {
+    const part = profile.subarray(index * JPEG_PROFILE_BYTES_PER_SEGMENT, (index + 1) * JPEG_PROFILE_BYTES_PER_SEGMENT);
+    const segment = new Uint8Array(4 + JPEG_ICC_PREFIX + part.length);
+    const length = segment.length - 2;
+    segment.set([0xff, APP2, length >> 8, length & 0xff]);
+    segment.set(ascii(JPEG_ICC_TAG), 4);
+    segment.set([index + 1, count], 4 + JPEG_ICC_TAG.length);
+    segment.set(part, 4 + JPEG_ICC_PREFIX);
+    iccSegments.push(segment);
+  }
+  // JFIF readers expect APP0 right after SOI, so the profile goes after it when there is one.
+  const kept = header.segments.filter((segment) => !isIccSegment(encoded, segment)).map((segment) => encoded.subarray(segment.start, segment.end));
+  const leading = header.segments[0]?.marker === APP0 ? 1 : 0;
+  return concat([encoded.subarray(0, 2), ...kept.slice(0, leading), ...iccSegments, ...kept.slice(leading), encoded.subarray(header.scanStart)]);
+}
+
+// ---- PNG: an iCCP chunk (profile name, 0, compression method 0, zlib stream) before PLTE and IDAT.
+
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+const PNG_PROFILE_NAME = 'ICC profile';
+/** Profile names are 1–79 Latin-1 bytes. */
+const PNG_MAX_NAME = 79;
+
+interface PngChunk {
+  type: string;
+  /** The chunk's length field. */
+  start: number;
+  dataStart: number;
+  dataEnd: number;
+  /** Just past the CRC. */
+  end: number;
+}
+
+/** Every chunk through IEND, or undefined when the chain is malformed or truncated. */
+function pngChunks(bytes: Uint8Array): PngChunk[] | undefined {
+  if (bytes.length < 8 || PNG_SIGNATURE.some((byte, index) => bytes[index] !== byte)) return undefined;
+  const chunks: PngChunk[] = [];
+  let offset = 8;
+  while (offset + 12 <= bytes.length) {
+    const length = u32be(bytes, offset);
+    const end = offset + 12 + length;
+    if (length > 0x7fffffff || end > bytes.length) return undefined;
+    const chunk = { type: asciiAt(bytes, offset + 4, 4), start: offset, dataStart: offset + 8, dataEnd: offset + 8 + length, end };
+    chunks.push(chunk);
+    if (chunk.type === 'IEND') return chunks;
+    offset = end;
+  }
+  return undefined;
+}
+
+async function readPngProfile(bytes: Uint8Array): Promise<Uint8Array | undefined> {
+  const chunks = pngChunks(bytes);
+  const chunk = chunks?.find((candidate) => candidate.type === 'iCCP');
+  // Like libpng, a chunk whose CRC does not match is ignored.
+  if (!chunk || crc32(bytes.subarray(chunk.start + 4, chunk.dataEnd)) !== u32be(bytes, chunk.dataEnd)) return undefined;
+  const data = bytes.subarray(chunk.dataStart, chunk.dataEnd);
+  const nameEnd = data.subarray(0, PNG_MAX_NAME + 1).indexOf(0);
+  if (nameEnd < 1 || data[nameEnd + 1] !== 0) return undefined;
+  return inflateBounded(data.subarray(nameEnd + 2), MAX_PROFILE_BYTES);
+}
+
+async function embedPngProfile(encoded: Uint8Array, profile: Uint8Array): Promise<Uint8Array> {
+  const chunks = pngChunks(encoded);
+  if (!chunks || chunks[0]?.type !== 'IHDR') throw new Error('embedIccProfile: the PNG has no well-formed chunk chain starting with IHDR');
+  const name = ascii(PNG_PROFILE_NAME);
+  const compressed = await deflate(profile);
+  const data = new Uint8Array(name.length + 2 + compressed.length);
+  data.set(name);
+  data.set(compressed, name.length + 2); // the name's terminator and compression method 0 are the zeros between
+  const kept = chunks.slice(1).filter((chunk) => chunk.type !== 'iCCP' && chunk.type !== 'sRGB').map((chunk) => encoded.subarray(chunk.start, chunk.end));
+  return concat([encoded.subarray(0, chunks[0].end), pngChunk('iCCP', data), ...kept]);
+}
+
+function pngChunk(type: string, data: Uint8Array): Uint8Array {
+  const chunk = new Uint8Array(12 + data.length);
+  const view = new DataView(chunk.buffer);
+  view.setUint32(0, data.length);
+  chunk.set(ascii(type), 4);
+  chunk.set(data, 8);
+  view.setUint32(8 + data.length, crc32(chunk.subarray(4, 8 + data.length)));
+  return chunk;
+}
+
+// ---- WebP: an ICCP chunk right after VP8X, whose flags announce it.
+
+const VP8X_ICC = 0x20;
+const VP8X_ALPHA = 0x10;
+
+interface RiffChunk {
+  type: string;
+  /** The chunk's FourCC. */
+  start: number;
+  dataStart: number;
+  dataEnd: number;
+  /** Just past the pad byte (a missing final pad byte is tolerated). */
+  end: number;
+}
+
+/** The chunks inside a WebP's RIFF container, or undefined when it is malformed. */
+function webpChunks(bytes: Uint8Array): RiffChunk[] | undefined {
+  if (bytes.length < 12 || asciiAt(bytes, 0, 4) !== 'RIFF' || asciiAt(bytes, 8, 4) !== 'WEBP') return undefined;
+  const riffEnd = 8 + u32le(bytes, 4);
+  if (riffEnd > bytes.length) return undefined;
+  const chunks: RiffChunk[] = [];
+  let offset = 12;
+  while (offset + 8 <= riffEnd) {
+    const length = u32le(bytes, offset + 4);
+    const dataEnd = offset + 8 + length;
+    if (dataEnd > riffEnd) return undefined;
+    chunks.push({ type: asciiAt(bytes, offset, 4), start: offset, dataStart: offset + 8, dataEnd, end: Math.min(riffEnd, dataEnd + (length & 1)) });
+    offset = dataEnd + (length & 1);
+  }
+  return chunks.length > 0 ? chunks : undefined;
+}
+
+function readWebpProfile(bytes: Uint8Array): Uint8Array | undefined {
+  const chunks = webpChunks(bytes);
+  const vp8x = chunks?.[0];
+  // Decoders read ICCP only when VP8X announces it; an unannounced one does not describe the pixels.
+  if (!vp8x || vp8x.type !== 'VP8X' || vp8x.dataEnd - vp8x.dataStart < 10 || !(bytes[vp8x.dataStart] & VP8X_ICC)) return undefined;
+  const chunk = chunks.find((candidate) => candidate.type === 'ICCP');
+  return chunk && bytes.subarray(chunk.dataStart, chunk.dataEnd);
+}
+
+function embedWebpProfile(encoded: Uint8Array, profile: Uint8Array): Uint8Array {
+  const chunks = webpChunks(encoded);
+  if (!chunks) throw new Error('embedIccProfile: the WebP has no well-formed RIFF container');
+  const first = chunks[0];
+  const vp8x = first.type === 'VP8X' ? encoded.slice(first.start, first.end) : simpleToExtendedHeader(encoded, first);
+  vp8x[8] |= VP8X_ICC;
+  const rest = chunks.slice(first.type === 'VP8X' ? 1 : 0).filter((chunk) => chunk.type !== 'ICCP').map((chunk) => encoded.subarray(chunk.start, chunk.end));
+  const iccp = new Uint8Array(8 + profile.length + (profile.length & 1));
+  iccp.set(ascii('ICCP'));
+  new DataView(iccp.buffer).setUint32(4, profile.length, true);
+  iccp.set(profile, 8);
+  const riffHeader = new Uint8Array(12);
+  riffHeader.set(encoded.subarray(0, 12));
+  const output = concat([riffHeader, vp8x, iccp, ...rest]);
+  new DataView(output.buffer).setUint32(4, output.length - 8, true);
+  return output;
+}
+
+/** A VP8X chunk (flags, 3 reserved bytes, canvas size minus one in 24 bits each) for a simple VP8/VP8L file. */
+function simpleToExtendedHeader(encoded: Uint8Array, bitstream: RiffChunk): Uint8Array {
+  if (bitstream.type !== 'VP8 ' && bitstream.type !== 'VP8L') throw new Error(`embedIccProfile: a simple WebP starts with VP8 or VP8L, not ${JSON.stringify(bitstream.type)}`);
+  const { width, height, alpha } = readBitstreamHeader(new ByteReader(encoded, 'WebP'), { type: bitstream.type, offset: bitstream.dataStart, length: bitstream.dataEnd - bitstream.dataStart });
+  const chunk = new Uint8Array(18);
+  chunk.set(ascii('VP8X'));
+  chunk[4] = 10;
+  chunk[8] = alpha ? VP8X_ALPHA : 0;
+  chunk.set(u24le(width - 1), 12);
+  chunk.set(u24le(height - 1), 15);
+  return chunk;
+}
+
+// ---- Shared byte helpers.
+
+function u32be(bytes: Uint8Array, offset: number): number {
+  return ((bytes[offset] << 24) | (bytes[offset + 1] << 16) | (bytes[offset + 2] << 8) | bytes[offset + 3]) >>> 0;
+}
+
+function u32le(bytes: Uint8Array, offset: number): number {
+  return (bytes[offset] | (bytes[offset + 1] << 8) | (bytes[offset + 2] << 16) | (bytes[offset + 3] << 24)) >>> 0;
+}
+
+function u24le(value: number): Uint8Array {
+  return Uint8Array.of(value & 0xff, (value >> 8) & 0xff, (value >> 16) & 0xff);
+}
+
+function ascii(text: string): Uint8Array {
+  return Uint8Array.from(text, (character) => character.charCodeAt(0));
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const output = new Uint8Array(parts.reduce((total, part) => total + part.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    output.set(part, offset);
+    offset += part.length;
+  }
+  return output;
+}
+
+let crcTable: Uint32Array | undefined;
+
+/** CRC-32 as PNG uses it (polynomial 0xEDB88320). */
+function crc32(bytes: Uint8Array): number {
+  crcTable ??= Uint32Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  let crc = 0xffffffff;
+  for (const byte of bytes) crc = crcTable[(crc ^ byte) & 0xff] ^ (crc >>> 8);
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+/** zlib-wrapped deflate, as PNG's iCCP wants; CompressionStream exists in Node 18+, Deno, browsers and workerd. */
+async function deflate(bytes: Uint8Array): Promise<Uint8Array> {
+  const stream = new CompressionStream('deflate');
+  const writer = stream.writable.getWriter();
+  // A failure would surface on the reading side; these promises only need a handler.
+  writer.write(new Uint8Array(bytes)).catch(() => {}); // a copy: the stream takes only ArrayBuffer-backed views
+  writer.close().catch(() => {});
+  const parts: Uint8Array[] = [];
+  const reader = stream.readable.getReader();
+  for (let read = await reader.read(); !read.done; read = await reader.read()) parts.push(read.value);
+  return concat(parts);
+}
+
+/** Inflates a zlib stream, or undefined when it is damaged or would exceed `limit` bytes (a bomb). */
+async function inflateBounded(bytes: Uint8Array, limit: number): Promise<Uint8Array | undefined> {
+  const stream = new DecompressionStream('deflate');
+  const writer = stream.writable.getWriter();
+  // Failures surface on the reading side; these promises only need a handler.
+  writer.write(new Uint8Array(bytes)).catch(() => {}); // a copy: the stream takes only ArrayBuffer-backed views
+  writer.close().catch(() => {});
+  const reader = stream.readable.getReader();
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  try {
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      total += read.value.length;
+      if (total > limit) {
+        await reader.cancel();
+        return undefined;
+      }
+      parts.push(read.value);
+    }
+  } catch {
+    return undefined;
+  }
+  return concat(parts);
+}
