@@ -3,115 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { MediaError, probe, process as fit } from '@glimpse/media';
 import * as make from '../../../../test/fixtures/make.js';
 import { decodeGifFirstFrame } from './gif.js';
-
-type Rgb = readonly [number, number, number];
-
-interface FrameSpec {
-  left?: number;
-  top?: number;
-  width: number;
-  height: number;
-  indices: Uint8Array;
-  local?: readonly Rgb[];
-  transparentIndex?: number;
-  /** Replaces the LZW data (sub-blocks and terminator are added around it). */
-  lzw?: Uint8Array;
-  minCodeSize?: number;
-}
-
-/** A compressing LZW encoder written for these tests, independent of the decoder: codes grow at 2^size + 1 entries, clear at 4096. */
-function encodeLzw(indices: Uint8Array, minCodeSize: number, { endCode = true } = {}): Uint8Array {
-  const clear = 1 << minCodeSize;
-  const out = new Uint8Array(Math.ceil(indices.length * 1.6) + 64);
-  let length = 0;
-  let bits = 0;
-  let bitCount = 0;
-  let size = minCodeSize + 1;
-  const emit = (code: number) => {
-    bits |= code << bitCount;
-    bitCount += size;
-    while (bitCount >= 8) {
-      out[length++] = bits & 0xff;
-      bits >>>= 8;
-      bitCount -= 8;
-    }
-  };
-  // Dictionary keyed by (prefix code, next index); a generation stamp empties it in O(1) on clear.
-  const codes = new Uint16Array(4096 * 256);
-  const stamps = new Uint32Array(4096 * 256);
-  let generation = 1;
-  let next = clear + 2;
-  emit(clear);
-  let prefix = indices[0];
-  for (let i = 1; i < indices.length; i++) {
-    const key = (prefix << 8) | indices[i];
-    if (stamps[key] === generation) {
-      prefix = codes[key];
-      continue;
-    }
-    emit(prefix);
-    if (next < 4096) {
-      codes[key] = next;
-      stamps[key] = generation;
-      next++;
-      if (next > 1 << size) size++;
-    } else {
-      emit(clear);
-      generation++;
-      next = clear + 2;
-      size = minCodeSize + 1;
-    }
-    prefix = indices[i];
-  }
-  emit(prefix);
-  if (endCode) emit(clear + 1);
-  if (bitCount > 0) out[length++] = bits & 0xff;
-  return out.subarray(0, length);
-}
-
-/** Packs codes of one width, least significant bit first, as GIF does. */
-function packCodes(codes: readonly number[], size: number): Uint8Array {
-  const out = new Uint8Array(Math.ceil((codes.length * size) / 8));
-  codes.forEach((code, n) => {
-    for (let bit = 0; bit < size; bit++) if ((code >> bit) & 1) out[(n * size + bit) >> 3]! |= 1 << ((n * size + bit) & 7);
-  });
-  return out;
-}
-
-/** A GIF89a from parts: logical screen, optional global table, one GCE + image per frame. */
-function buildGif(screen: { width: number; height: number }, global: readonly Rgb[] | undefined, frames: FrameSpec[]): Uint8Array {
-  const bytes: number[] = [...new TextEncoder().encode('GIF89a')];
-  const u16 = (value: number) => bytes.push(value & 0xff, value >> 8);
-  const table = (colours: readonly Rgb[]) => {
-    const bitsFor = Math.max(1, Math.ceil(Math.log2(colours.length)));
-    for (let i = 0; i < 1 << bitsFor; i++) bytes.push(...(colours[i] ?? [0, 0, 0]));
-    return bitsFor - 1;
-  };
-  u16(screen.width);
-  u16(screen.height);
-  const flagsAt = bytes.push(0, 0, 0) - 3;
-  if (global) bytes[flagsAt] = 0x80 | table(global);
-  for (const frame of frames) {
-    if (frame.transparentIndex !== undefined) bytes.push(0x21, 0xf9, 4, 0x01, 0, 0, frame.transparentIndex, 0);
-    bytes.push(0x2c);
-    u16(frame.left ?? 0);
-    u16(frame.top ?? 0);
-    u16(frame.width);
-    u16(frame.height);
-    const imageFlagsAt = bytes.push(0) - 1;
-    if (frame.local) bytes[imageFlagsAt] = 0x80 | table(frame.local);
-    const minCodeSize = frame.minCodeSize ?? 8;
-    bytes.push(minCodeSize);
-    const data = frame.lzw ?? encodeLzw(frame.indices, minCodeSize);
-    for (let at = 0; at < data.length; at += 255) {
-      const block = data.subarray(at, at + 255);
-      bytes.push(block.length, ...block);
-    }
-    bytes.push(0);
-  }
-  bytes.push(0x3b);
-  return Uint8Array.from(bytes);
-}
+import { buildGif, encodeLzw, GREY, packCodes, type Rgb } from './gif-fixtures.js';
 
 /** Sharp's (libvips/libnsgif) RGBA decode of page 0: the reference every decode is held to. */
 async function sharpFirstPage(bytes: Uint8Array) {
@@ -157,7 +49,6 @@ function firstClearPixel(rgba: Uint8Array): number {
   return rgba.length / 4;
 }
 
-const GREY: readonly Rgb[] = Array.from({ length: 256 }, (_, i) => [i, i, i] as const);
 
 describe('GIF: decompression bombs refused from the header', () => {
   // A 10×10 logical screen holding a 60000×60000 image descriptor with a tiny LZW stream.
