@@ -102,8 +102,11 @@ export function decodeGifLzw(bytes: Uint8Array, offset: number, minCodeSize: num
 function writeString(indices: Uint8Array, at: number, code: number, prefix: Uint16Array, suffix: Uint8Array, length: Uint16Array): number {
   const size = length[code];
   let current = code;
-  for (let k = size - 1; k >= 0; k--) {
-    if (at + k < indices.length) indices[at + k] = suffix[current];
+  let k = size - 1;
+  // Bytes past the end: walk the chain without writing.
+  for (; k >= 0 && at + k >= indices.length; k--) current = prefix[current];
+  for (; k >= 0; k--) {
+    indices[at + k] = suffix[current];
     current = prefix[current];
   }
   return at + size;
