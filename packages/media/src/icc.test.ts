@@ -1,4 +1,4 @@
-import { deflateSync } from 'node:zlib';
+import { deflateSync, inflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { process as fit, type ProcessOptions } from '@glimpse/media';
@@ -139,7 +139,7 @@ describe('readIccProfile', () => {
         const damaged = round % 2 === 0 ? bytes.subarray(0, Math.floor(next() * bytes.length)) : bytes.slice();
         if (round % 2 === 1) for (let flips = 0; flips < 4; flips++) damaged[Math.floor(next() * Math.min(1200, damaged.length))] = Math.floor(next() * 256);
         const profile = await readIccProfile(damaged, type);
-        if (profile) expect(new TextDecoder('latin1').decode(profile.subarray(36, 40))).toBe('acsp');
+        if (profile) expect(asciiOf(profile.subarray(36, 40))).toBe('acsp');
       }
     }
   });
@@ -183,6 +183,19 @@ describe('embedIccProfile', () => {
       expect(await readIccProfile(twice, type)).toEqual(p3Profile);
       expect(occurrences(twice, tag), type).toBe(1);
     }
+  });
+
+  it('writes the PNG iCCP as a zlib stream that zlib and sharp read back, over several stored blocks', async () => {
+    const profile = largeProfile(150_000);
+    const png = await embedIccProfile(await encoded({ type: 'image/png', quality: 100, lossless: true }), 'image/png', profile);
+    expect(asciiOf(png.subarray(37, 41))).toBe('iCCP'); // right after IHDR
+    const length = new DataView(png.buffer, png.byteOffset).getUint32(33);
+    const data = png.subarray(41, 41 + length);
+    const nameEnd = data.indexOf(0);
+    expect(data[nameEnd + 1]).toBe(0); // compression method 0
+    expect(new Uint8Array(inflateSync(data.subarray(nameEnd + 2)))).toEqual(profile);
+    expect(make.crc32(png.subarray(37, 41 + length))).toBe(new DataView(png.buffer, png.byteOffset).getUint32(41 + length));
+    expect(await iccOf(png)).toEqual(profile);
   });
 
   it('splits a JPEG profile into segments of at most 65,519 bytes, right after APP0', async () => {
@@ -291,14 +304,18 @@ function iccSegments(jpeg: Uint8Array): Array<{ start: number; end: number }> {
   let offset = 2;
   while (jpeg[offset] === 0xff && jpeg[offset + 1] !== 0xda) {
     const end = offset + 2 + ((jpeg[offset + 2] << 8) | jpeg[offset + 3]);
-    if (jpeg[offset + 1] === 0xe2 && new TextDecoder('latin1').decode(jpeg.subarray(offset + 4, offset + 16)) === 'ICC_PROFILE\0') segments.push({ start: offset, end });
+    if (jpeg[offset + 1] === 0xe2 && asciiOf(jpeg.subarray(offset + 4, offset + 16)) === 'ICC_PROFILE\0') segments.push({ start: offset, end });
     offset = end;
   }
   return segments;
 }
 
+function asciiOf(bytes: Uint8Array): string {
+  return new TextDecoder('latin1').decode(bytes);
+}
+
 function occurrences(bytes: Uint8Array, text: string): number {
-  return new TextDecoder('latin1').decode(bytes).split(text).length - 1;
+  return asciiOf(bytes).split(text).length - 1;
 }
 
 function ascii(text: string): Uint8Array {

@@ -235,11 +235,11 @@ async function readPngProfile(bytes: Uint8Array): Promise<Uint8Array | undefined
   return inflateBounded(data.subarray(nameEnd + 2), MAX_PROFILE_BYTES);
 }
 
-async function embedPngProfile(encoded: Uint8Array, profile: Uint8Array): Promise<Uint8Array> {
+function embedPngProfile(encoded: Uint8Array, profile: Uint8Array): Uint8Array {
   const chunks = pngChunks(encoded);
   if (!chunks || chunks[0]?.type !== 'IHDR') throw new Error('embedIccProfile: the PNG has no well-formed chunk chain starting with IHDR');
   const name = ascii(PNG_PROFILE_NAME);
-  const compressed = await deflate(profile);
+  const compressed = zlibStored(profile);
   const data = new Uint8Array(name.length + 2 + compressed.length);
   data.set(name);
   data.set(compressed, name.length + 2); // the name's terminator and compression method 0 are the zeros between
@@ -371,20 +371,41 @@ function crc32(bytes: Uint8Array): number {
   return (crc ^ 0xffffffff) >>> 0;
 }
 
-/** zlib-wrapped deflate, as PNG's iCCP wants; CompressionStream exists in Node 18+, Deno, browsers and workerd. */
-async function deflate(bytes: Uint8Array): Promise<Uint8Array> {
-  const stream = new CompressionStream('deflate');
-  const writer = stream.writable.getWriter();
-  // A failure would surface on the reading side; these promises only need a handler.
-  writer.write(new Uint8Array(bytes)).catch(() => {}); // a copy: the stream takes only ArrayBuffer-backed views
-  writer.close().catch(() => {});
-  const parts: Uint8Array[] = [];
-  const reader = stream.readable.getReader();
-  for (let read = await reader.read(); !read.done; read = await reader.read()) parts.push(read.value);
-  return concat(parts);
+/**
+ * The bytes as a zlib stream of stored (uncompressed) deflate blocks, as PNG's iCCP wants. Not
+ * CompressionStream: its output differs between runtimes (Deno's is not Node's), and outputs must be
+ * the same bytes everywhere; a display profile would shrink by only a few hundred bytes anyway.
+ */
+function zlibStored(bytes: Uint8Array): Uint8Array {
+  const blockSize = 0xffff;
+  const blocks = Math.max(1, Math.ceil(bytes.length / blockSize));
+  const output = new Uint8Array(2 + blocks * 5 + bytes.length + 4);
+  const view = new DataView(output.buffer);
+  output.set([0x78, 0x01]); // deflate, 32 KB window, no dictionary, fastest level; a multiple of 31 as zlib requires
+  let offset = 2;
+  for (let block = 0; block < blocks; block++) {
+    const part = bytes.subarray(block * blockSize, (block + 1) * blockSize);
+    output[offset] = block === blocks - 1 ? 1 : 0; // BFINAL, BTYPE 00 (stored)
+    view.setUint16(offset + 1, part.length, true);
+    view.setUint16(offset + 3, ~part.length & 0xffff, true);
+    output.set(part, offset + 5);
+    offset += 5 + part.length;
+  }
+  view.setUint32(offset, adler32(bytes));
+  return output;
 }
 
-/** Inflates a zlib stream, or undefined when it is damaged or would exceed `limit` bytes (a bomb). */
+function adler32(bytes: Uint8Array): number {
+  let a = 1;
+  let b = 0;
+  for (const byte of bytes) {
+    a = (a + byte) % 65521;
+    b = (b + a) % 65521;
+  }
+  return ((b << 16) | a) >>> 0;
+}
+
+/** Inflates a zlib stream, or undefined when it is damaged or would exceed `limit` bytes (a bomb). DecompressionStream exists in Node 18+, Deno, browsers and workerd. */
 async function inflateBounded(bytes: Uint8Array, limit: number): Promise<Uint8Array | undefined> {
   const stream = new DecompressionStream('deflate');
   const writer = stream.writable.getWriter();
