@@ -1,5 +1,5 @@
 // Builds the Node bundles that `npm install` needs (run by the root `prepare` script):
-// the media core's Node entry, the agent library and the `glimpse` CLI.
+// the media core's Node entry, the agent library and the `glimpse` CLI (with its MCP worker).
 // npm dependencies stay external; the workspace packages are bundled from their TypeScript sources.
 import { build } from 'esbuild';
 import { buildRuntimeBundles } from './build-runtimes.mjs';
@@ -30,5 +30,7 @@ await Promise.all([
   build({ ...common, entryPoints: ['packages/media/src/entries/node.ts'], outfile: 'packages/media/dist/node.js' }),
   build({ ...common, entryPoints: ['packages/agent/src/index.ts'], outfile: 'packages/agent/dist/index.js' }),
   build({ ...common, entryPoints: ['packages/agent/src/cli.ts'], outfile: 'packages/agent/dist/cli.js' }),
+  // `glimpse mcp` runs view_file on worker threads; the pool loads this file from beside cli.js.
+  build({ ...common, entryPoints: ['packages/agent/src/mcp/view-file-worker.ts'], outfile: 'packages/agent/dist/mcp-worker.js' }),
   buildRuntimeBundles(), // browser, Deno and Workers bundles of the media core (scripts/build-runtimes.mjs)
 ]);

@@ -1,8 +1,8 @@
 // Drives `glimpse mcp` as an MCP client would: the SDK's own Client over stdio, against a CLI bundled
-// fresh from the TypeScript sources (so the test never runs a stale dist/).
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+// fresh from the TypeScript sources (so the test never runs a stale dist/), with its view_file worker beside it.
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { PRESETS } from '@glimpse/media';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -21,8 +21,8 @@ let root: string;
 let client: Client;
 let stderr = '';
 
-async function call(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
-  const result = await client.callTool({ name, arguments: args });
+async function call(name: string, args: Record<string, unknown>, on: Client = client): Promise<CallToolResult> {
+  const result = await on.callTool({ name, arguments: args });
   if (!('content' in result) || !Array.isArray(result.content)) throw new Error('expected content');
   return { content: result.content, isError: result.isError === true };
 }
@@ -41,8 +41,10 @@ async function imageOf(result: CallToolResult) {
 
 beforeAll(async () => {
   await build({
-    entryPoints: ['packages/agent/src/cli.ts'],
-    outfile: BUNDLE,
+    // As scripts/build.mjs does: the pool loads mcp-worker from beside the CLI, with the CLI's extension.
+    entryPoints: { cli: 'packages/agent/src/cli.ts', 'mcp-worker': 'packages/agent/src/mcp/view-file-worker.ts' },
+    outdir: dirname(BUNDLE),
+    outExtension: { '.js': '.mjs' },
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -177,5 +179,80 @@ describe('glimpse mcp over stdio, with the SDK client', () => {
       expect(Math.max(image.width, image.height)).toBeLessThanOrEqual(PRESET.maxEdge);
     }
     expect(stderr).toBe('');
+  });
+});
+
+// 30 full-canvas rects through a 500-pixel blur: resvg (WASM, synchronous) needs ~40 s for these 1.6 KB.
+const SLOW_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="2000" height="2000"><filter id="f"><feGaussianBlur stdDeviation="500"/></filter>' +
+  '<rect width="2000" height="2000" filter="url(#f)"/>'.repeat(30) +
+  '</svg>';
+
+/** CPU seconds the process has used (user + system), from /proc; undefined off Linux. */
+async function cpuSeconds(pid: number): Promise<number | undefined> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
+  if (stat === undefined) return undefined;
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ is 100 on Linux)
+}
+
+describe('glimpse mcp --timeout-ms: a slow file blocks nothing', () => {
+  let slowClient: Client;
+  let serverPid: number | undefined;
+
+  beforeAll(async () => {
+    await writeFile(join(root, 'slow.svg'), SLOW_SVG);
+    await writeFile(join(root, 'twelve.txt'), 'just twelve');
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BUNDLE, 'mcp', '--root', root, '--provider', 'anthropic', '--timeout-ms', '2000'],
+      stderr: 'pipe',
+    });
+    slowClient = new Client({ name: 'glimpse-test-timeout', version: '0.0.0' });
+    await slowClient.connect(transport);
+    serverPid = transport.pid ?? undefined;
+  });
+
+  afterAll(async () => {
+    await slowClient?.close();
+  });
+
+  it('answers E_TIMEOUT at the budget while a parallel read answers at once, and really stops the render', async () => {
+    const started = performance.now();
+    let slowSettled = false;
+    const slow = call('view_file', { path: 'slow.svg' }, slowClient).then((result) => {
+      slowSettled = true;
+      return { result, ms: performance.now() - started };
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the worker is blurring by now
+
+    const readStarted = performance.now();
+    const read = await call('read', { path: 'twelve.txt' }, slowClient);
+    const readMs = performance.now() - readStarted;
+    expect(texts(read)).toBe('1\tjust twelve');
+    expect(readMs).toBeLessThan(1000);
+    expect(slowSettled).toBe(false);
+
+    const { result, ms } = await slow;
+    expect(result.isError).toBe(true);
+    expect(result.content.every((c) => c.type === 'text')).toBe(true);
+    expect(texts(result)).toMatch(/^E_TIMEOUT: slow\.svg took longer than 2 s/);
+    expect(texts(result)).toContain('export it to PNG or JPEG');
+    expect(ms).toBeGreaterThanOrEqual(1900); // it ran until the budget, it did not fail early
+    expect(ms).toBeLessThan(3000);
+
+    // Terminating the worker stopped the WASM blur: the server burns no CPU afterwards.
+    if (serverPid === undefined) return;
+    const before = await cpuSeconds(serverPid);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const after = await cpuSeconds(serverPid);
+    if (before !== undefined && after !== undefined) expect(after - before).toBeLessThan(0.3);
+  });
+
+  it('still views a screenshot correctly after a timeout', async () => {
+    const result = await call('view_file', { path: SCREENSHOT }, slowClient);
+    expect(result.isError).toBe(false);
+    expect(await imageOf(result)).toMatchObject({ mimeType: 'image/png', format: 'png', width: 1568, height: 980 });
+    expect(texts(result)).toContain('multiply coordinates in it by 1.837');
   });
 });

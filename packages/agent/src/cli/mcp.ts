@@ -6,11 +6,13 @@ import { capabilitiesFor, isProviderName, PROVIDER_NAMES } from '../capabilities
 import { createGlimpseMcpServer } from '../mcp/glimpse-mcp-server.js';
 import { limitConcurrency } from '../mcp/limit-concurrency.js';
 import { serveMcpOverHttp } from '../mcp/serve-mcp-http.js';
+import { createViewWorkerPool, DEFAULT_VIEW_TIMEOUT_MS } from '../mcp/view-worker-pool.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../tools/file-tool.js';
 import { parseArgs, positiveInteger, stringFlag } from './args.js';
 import { UsageError, type Command } from './command.js';
 
-const usage = `Usage: glimpse mcp [--root DIR] [--provider NAME] [--max-file-bytes N] [--strict] [--http PORT]
+const usage = `Usage: glimpse mcp [--root DIR] [--provider NAME] [--max-file-bytes N] [--strict] [--timeout-ms N]
+                  [--http PORT]
 
 Runs an MCP server on stdin/stdout (for Claude Desktop, Claude Code, Cursor, VS Code, …) with two tools:
   view_file {path, pages?}  images, SVGs and PDFs, fitted for the provider: images come back as MCP
@@ -25,6 +27,9 @@ Options:
                        (${PROVIDER_NAMES.filter((p) => !isPresetName(p)).join(', ')} → openai)
   --max-file-bytes N   refuse files larger than N bytes without reading them (default ${DEFAULT_MAX_FILE_BYTES})
   --strict             refuse files whose extension names another type than their content
+  --timeout-ms N       time one view_file call may take (default ${DEFAULT_VIEW_TIMEOUT_MS}); views run on worker
+                       threads, so a slow file never holds up read or other calls, and one over this
+                       budget is stopped and answered with an E_TIMEOUT error
   --http PORT          serve Streamable HTTP at http://127.0.0.1:PORT/mcp instead of stdio
                        (bound to 127.0.0.1 only; stateless, JSON responses)
   -h, --help           show this help
@@ -43,19 +48,23 @@ export const mcpCommand: Command = {
   summary: 'serve view_file and read to MCP clients over stdio',
   usage,
   async run(args) {
-    const { positionals, flags } = parseArgs(args, { values: ['--root', '--provider', '--max-file-bytes', '--http'], booleans: ['--strict'] });
+    const { positionals, flags } = parseArgs(args, { values: ['--root', '--provider', '--max-file-bytes', '--timeout-ms', '--http'], booleans: ['--strict'] });
     if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
     const root = stringFlag(flags, '--root');
     if (root !== undefined && !(await stat(root).then((s) => s.isDirectory(), () => false))) throw new UsageError(`--root ${JSON.stringify(root)} is not a directory`);
     const provider = stringFlag(flags, '--provider');
+    const timeoutMs = positiveInteger(flags, '--timeout-ms');
+    const httpPort = positiveInteger(flags, '--http');
+    // One pool for the process (HTTP makes a server per request): media work off the protocol thread, with a budget.
+    const pool = createViewWorkerPool({ timeoutMs });
     const options = {
       root,
       preset: provider === undefined ? 'portable' : presetFor(provider),
       maxFileBytes: positiveInteger(flags, '--max-file-bytes'),
       strict: flags.has('--strict'),
       viewQueue: limitConcurrency(2),
+      viewFileRunner: pool.view,
     };
-    const httpPort = positiveInteger(flags, '--http');
     if (httpPort !== undefined) {
       const endpoint = await serveMcpOverHttp(() => createGlimpseMcpServer(options), { port: httpPort });
       process.stderr.write(`glimpse mcp: listening on ${endpoint.url}\n`);
@@ -64,6 +73,7 @@ export const mcpCommand: Command = {
         process.once('SIGTERM', resolve);
       });
       await endpoint.close();
+      await pool.close();
       return 0;
     }
     const server = createGlimpseMcpServer(options);
@@ -73,6 +83,7 @@ export const mcpCommand: Command = {
     await server.connect(new StdioServerTransport());
     process.stdin.once('end', () => void server.close());
     await closed;
+    await pool.close();
     return 0;
   },
 };

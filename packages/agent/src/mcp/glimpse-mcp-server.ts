@@ -8,9 +8,10 @@ import { nodeFileSystem } from '../fs/node-file-system.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../tools/file-tool.js';
 import { READ_TOOL_DEFINITION, createReadTool } from '../tools/read.js';
 import { VIEW_FILE_TOOL_DEFINITION, viewFile } from '../tools/view-file.js';
-import type { ViewFileToolOptions } from '../tools/view-file.js';
 import { limitConcurrency } from './limit-concurrency.js';
 import { partsToMcpContent } from './parts-to-mcp-content.js';
+import type { ViewFileRunner } from './view-worker-pool.js';
+import type { PortableViewOptions } from './view-worker-protocol.js';
 
 export interface GlimpseMcpServerOptions {
   /** Only files inside this directory are served (no `..`, no symlink escape). Default: the working directory. */
@@ -24,6 +25,12 @@ export interface GlimpseMcpServerOptions {
   fileSystem?: FileSystem;
   /** Queue for view_file work; share one between servers (HTTP makes one server per request). Default: two at a time. */
   viewQueue?: <T>(task: () => Promise<T>) => Promise<T>;
+  /**
+   * Where view_file calls run. Default: on this thread, through `fileSystem`. `glimpse mcp` passes a worker
+   * pool's `view` (createViewWorkerPool), so a slow file has a time budget and cannot block `read`; the
+   * workers read through Node's file system, not `fileSystem`.
+   */
+  viewFileRunner?: ViewFileRunner;
 }
 
 /** What the server reports as its name and version in `initialize`. */
@@ -43,15 +50,15 @@ export function createGlimpseMcpServer(options: GlimpseMcpServerOptions = {}): S
   const { preset = 'portable', fileSystem = nodeFileSystem, maxFileBytes = DEFAULT_MAX_FILE_BYTES, strict } = options;
   const root = fileSystem.paths.resolve(fileSystem.cwd(), options.root ?? '.');
   // The client chose to call view_file; the server declares what its preset carries (PDFs: not for Ollama).
-  const viewOptions: ViewFileToolOptions = {
-    fileSystem,
+  const viewOptions: PortableViewOptions = {
     root,
     maxFileBytes,
-    strict,
+    strict: strict ?? false,
     capabilities: { imageInput: true, pdfInput: PRESETS[preset].maxPdfPages > 0, mediaInToolResults: true, preset },
   };
   const read = createReadTool({ fileSystem, root, maxFileBytes });
   const viewQueue = options.viewQueue ?? limitConcurrency(2);
+  const runView: ViewFileRunner = options.viewFileRunner ?? ((args, portable, signal) => viewFile(args, { ...portable, fileSystem }, signal));
 
   const server = new Server(GLIMPSE_MCP_SERVER_INFO, {
     capabilities: { tools: {} },
@@ -70,7 +77,7 @@ export function createGlimpseMcpServer(options: GlimpseMcpServerOptions = {}): S
     const args = request.params.arguments ?? {};
     switch (request.params.name) {
       case 'view_file': {
-        const outcome = await viewQueue(() => viewFile(args, viewOptions, extra.signal));
+        const outcome = await viewQueue(() => runView(args, viewOptions, extra.signal));
         const uri = outcome.path === undefined ? `file://${root}` : fileUri(outcome.path);
         return { content: partsToMcpContent(outcome.parts, () => uri), isError: outcome.isError };
       }

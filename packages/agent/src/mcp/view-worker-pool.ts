@@ -1,0 +1,163 @@
+import { availableParallelism } from 'node:os';
+import { basename, extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { ViewFileOutcome } from '../tools/view-file.js';
+import { isViewReply, outcomeFromReply } from './view-worker-protocol.js';
+import type { PortableViewOptions, ViewRequest } from './view-worker-protocol.js';
+
+/** How long one view_file call may run in its worker before it is stopped (`glimpse mcp --timeout-ms`). */
+export const DEFAULT_VIEW_TIMEOUT_MS = 30_000;
+
+/** Runs one view_file call; the MCP server's seam for where the media work happens. */
+export type ViewFileRunner = (args: Record<string, unknown>, options: PortableViewOptions, signal?: AbortSignal) => Promise<ViewFileOutcome>;
+
+export interface ViewWorkerPoolOptions {
+  /** Worker threads at most. Default: min(2, cores), as many as the server views at once. */
+  size?: number;
+  /** Budget of one call, counted from when a worker takes it (time queued does not count). */
+  timeoutMs?: number;
+  /** The worker entry. Default: `mcp-worker` beside this bundle, with its extension (dist/mcp-worker.js). */
+  workerUrl?: URL;
+}
+
+export interface ViewWorkerPool {
+  view: ViewFileRunner;
+  /** Stops every worker; calls still queued or running fail. */
+  close(): Promise<void>;
+}
+
+interface Job {
+  request: ViewRequest;
+  signal: AbortSignal | undefined;
+  /** Answers the call as cancelled while it waits in the queue. */
+  leaveQueue(): void;
+  resolve(outcome: ViewFileOutcome): void;
+  reject(error: Error): void;
+}
+
+/** What the current job of a busy worker does when the worker answers, fails or exits. */
+interface Running {
+  answered(message: unknown): void;
+  crashed(error: Error): void;
+}
+
+/**
+ * view_file calls on `node:worker_threads`, so one slow file (resvg blurring a huge SVG runs for a minute,
+ * synchronously) cannot block `read` and the other calls. A call over budget is answered with an `E_TIMEOUT`
+ * error result and its worker terminated — the only way to stop WASM mid-run — and replaced on the next call.
+ * A cancelled call (the client's AbortSignal) stops its worker the same way.
+ */
+export function createViewWorkerPool(options: ViewWorkerPoolOptions = {}): ViewWorkerPool {
+  const { size = Math.min(2, availableParallelism()), timeoutMs = DEFAULT_VIEW_TIMEOUT_MS, workerUrl = siblingWorkerUrl() } = options;
+  const idle: Worker[] = [];
+  const busy = new Map<Worker, Running>();
+  const queue: Job[] = [];
+  let closed = false;
+
+  function spawn(): Worker {
+    const worker = new Worker(workerUrl);
+    worker.unref(); // an idle pool must not keep the process alive; the transport does while serving
+    worker.on('message', (message: unknown) => busy.get(worker)?.answered(message));
+    worker.on('error', (error) => busy.get(worker)?.crashed(error));
+    worker.on('exit', (code) => {
+      busy.get(worker)?.crashed(new Error(`the view_file worker exited with code ${code}`));
+      if (idle.includes(worker)) idle.splice(idle.indexOf(worker), 1);
+    });
+    return worker;
+  }
+
+  function dispatch(): void {
+    while (queue.length > 0 && !closed) {
+      const worker = idle.pop() ?? (busy.size < size ? spawn() : undefined);
+      if (worker === undefined) return;
+      run(worker, queue.shift()!);
+    }
+  }
+
+  function run(worker: Worker, job: Job): void {
+    job.signal?.removeEventListener('abort', job.leaveQueue);
+    const finish = (keepWorker: boolean) => {
+      clearTimeout(timer);
+      job.signal?.removeEventListener('abort', onAbort);
+      busy.delete(worker);
+      if (keepWorker) idle.push(worker);
+      else void worker.terminate();
+      dispatch();
+    };
+    const onAbort = () => {
+      finish(false);
+      job.resolve(abortedOutcome(job.request));
+    };
+    const timer = setTimeout(() => {
+      finish(false);
+      job.resolve(timedOutOutcome(job.request, timeoutMs));
+    }, timeoutMs);
+    busy.set(worker, {
+      answered(message) {
+        finish(true);
+        if (!isViewReply(message)) job.reject(new Error('the view_file worker sent an unknown message'));
+        else if (message.kind === 'failed') job.reject(Object.assign(new Error(message.message), { stack: message.stack }));
+        else job.resolve(outcomeFromReply(message));
+      },
+      crashed(error) {
+        finish(false);
+        job.reject(error);
+      },
+    });
+    job.signal?.addEventListener('abort', onAbort, { once: true });
+    worker.postMessage(job.request);
+  }
+
+  return {
+    view(args, viewOptions, signal) {
+      if (closed) return Promise.reject(new Error('the view_file worker pool is closed'));
+      const request: ViewRequest = { args, options: viewOptions };
+      if (signal?.aborted) return Promise.resolve(abortedOutcome(request));
+      return new Promise<ViewFileOutcome>((resolve, reject) => {
+        const job: Job = {
+          request,
+          signal,
+          resolve,
+          reject,
+          leaveQueue() {
+            if (queue.includes(job)) queue.splice(queue.indexOf(job), 1);
+            resolve(abortedOutcome(request));
+          },
+        };
+        signal?.addEventListener('abort', job.leaveQueue, { once: true });
+        queue.push(job);
+        dispatch();
+      });
+    },
+    async close() {
+      closed = true;
+      for (const job of queue.splice(0)) job.reject(new Error('the view_file worker pool closed'));
+      const running = [...busy.values()];
+      for (const job of running) job.crashed(new Error('the view_file worker pool closed'));
+      await Promise.all(idle.splice(0).map((worker) => worker.terminate()));
+    },
+  };
+}
+
+/** `mcp-worker.js` beside the running bundle (`mcp-worker.mjs` beside a `.mjs` one): scripts/build.mjs emits both. */
+function siblingWorkerUrl(): URL {
+  return new URL(`./mcp-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
+}
+
+function requestedName(request: ViewRequest): string {
+  const { path } = request.args;
+  return typeof path === 'string' && path !== '' ? basename(path) : 'the file';
+}
+
+function timedOutOutcome(request: ViewRequest, timeoutMs: number): ViewFileOutcome {
+  const text =
+    `E_TIMEOUT: ${requestedName(request)} took longer than ${timeoutMs / 1000} s to prepare, so view_file stopped it ` +
+    `(this server's limit, glimpse mcp --timeout-ms). Try a simpler file (an SVG with fewer filters or shapes, ` +
+    `fewer pages of a PDF), or export it to PNG or JPEG and view that.`;
+  return { parts: [{ type: 'text', text }], isError: true };
+}
+
+function abortedOutcome(request: ViewRequest): ViewFileOutcome {
+  return { parts: [{ type: 'text', text: `E_ABORTED: view_file of ${requestedName(request)} was cancelled.` }], isError: true };
+}
