@@ -2,7 +2,7 @@ import type { WasmModuleName } from './wasm.js';
 
 /** Where each codec's .wasm lives, as a package specifier: for entries that resolve files (Node, Deno). */
 export const WASM_FILES: Readonly<Record<WasmModuleName, string>> = {
-  squoosh_png: '@jsquash/png/codec/pkg/squoosh_png_bg.wasm',
+  png: '@glimpse/media/wasm/png.wasm',
   webp_enc: '@jsquash/webp/codec/enc/webp_enc.wasm',
   webp_enc_simd: '@jsquash/webp/codec/enc/webp_enc_simd.wasm',
   resize: '@glimpse/media/wasm/resize.wasm',

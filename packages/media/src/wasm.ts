@@ -6,7 +6,7 @@ import { MediaError } from './errors.js';
  * Codecs ask for their module lazily, on first need, so a JPEG job never loads the WebP encoder.
  */
 export type WasmModuleName =
-  | 'squoosh_png'
+  | 'png'
   | 'webp_enc'
   | 'webp_enc_simd'
   | 'resize'

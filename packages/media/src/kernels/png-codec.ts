@@ -1,0 +1,95 @@
+// glimpse's own PNG codec (wasm/png/codec.c over libpng and zlib): decodes every PNG kind to RGBA8 and
+// encodes 8-bit RGB or RGBA PNG. Each call runs in a fresh instance, so a corrupt file cannot leave
+// state behind and the codec's memory is released when the call ends (the squoosh codec it replaced
+// was one instance per process whose memory only grew).
+import { MediaError } from '../errors.js';
+import type { Raster } from '../types.js';
+import { wasmModule } from '../wasm.js';
+
+interface PngExports {
+  memory: WebAssembly.Memory;
+  _initialize(): void;
+  alloc(bytes: number): number;
+  decode_rgba(data: number, size: number, info: number): number;
+  encode_rgba(rgba: number, width: number, height: number, level: number, info: number): number;
+}
+
+const FUNCTIONS = ['_initialize', 'alloc', 'decode_rgba', 'encode_rgba'] as const;
+
+function isPngExports(exports: WebAssembly.Exports): exports is WebAssembly.Exports & PngExports {
+  return exports['memory'] instanceof WebAssembly.Memory && FUNCTIONS.every((name) => typeof exports[name] === 'function');
+}
+
+/** libpng reports a fatal error through `fail`; the codec imports nothing else. */
+class PngFailure extends Error {}
+
+async function instantiate(): Promise<PngExports> {
+  let memory: WebAssembly.Memory | undefined;
+  const imports = {
+    env: {
+      fail: (message: number) => {
+        throw new PngFailure(memory ? readCString(memory, message) : 'libpng error');
+      },
+    },
+  };
+  const { exports } = await WebAssembly.instantiate(await wasmModule('png'), imports);
+  if (!isPngExports(exports)) throw new MediaError('E_WASM_UNAVAILABLE', 'The png WASM module lacks the expected exports: rebuild it with scripts/build-wasm.sh.');
+  memory = exports.memory;
+  exports._initialize();
+  return exports;
+}
+
+function readCString(memory: WebAssembly.Memory, pointer: number): string {
+  const bytes = new Uint8Array(memory.buffer);
+  let end = pointer;
+  while (end < bytes.length && bytes[end] !== 0) end++;
+  return new TextDecoder().decode(bytes.subarray(pointer, end));
+}
+
+function put(codec: PngExports, bytes: Uint8Array): number {
+  const pointer = codec.alloc(bytes.byteLength);
+  if (pointer === 0) throw outOfMemory(bytes.byteLength);
+  new Uint8Array(codec.memory.buffer, pointer, bytes.byteLength).set(bytes);
+  return pointer;
+}
+
+function outOfMemory(bytes?: number): MediaError {
+  const amount = bytes === undefined ? 'enough' : `${bytes} bytes of`;
+  return new MediaError('E_TOO_LARGE', `The PNG codec could not get ${amount} memory. Lower maxInputPixels or send a smaller image.`);
+}
+
+/** Decodes any PNG (palette, tRNS, gray, gray+alpha, 16-bit, interlaced; APNG's default image) to RGBA8. */
+export async function decodePngRgba(bytes: Uint8Array): Promise<Raster> {
+  const codec = await instantiate();
+  try {
+    const data = put(codec, bytes);
+    const info = codec.alloc(8);
+    const pixels = codec.decode_rgba(data, bytes.byteLength, info);
+    const [width = 0, height = 0] = new Uint32Array(codec.memory.buffer, info, 2);
+    return { data: new Uint8Array(codec.memory.buffer.slice(pixels, pixels + width * height * 4)), width, height };
+  } catch (cause) {
+    if (!(cause instanceof PngFailure || cause instanceof WebAssembly.RuntimeError)) throw cause;
+    // libpng says "Out of memory"; our layer says "out of memory for …": the image is too big, not broken.
+    if (/out of memory/i.test(cause.message)) throw outOfMemory();
+    throw new MediaError('E_CORRUPT', `The PNG data could not be decoded (${cause.message}). The file is truncated or damaged: re-export or re-capture it.`, { format: 'PNG' }, { cause });
+  }
+}
+
+/**
+ * Encodes RGBA8 as an 8-bit PNG with adaptive filtering at zlib `level` (0–9): RGB when every pixel is
+ * opaque, RGBA otherwise. Lossless either way.
+ */
+export async function encodePngRgba(raster: Raster, level: number): Promise<Uint8Array> {
+  const codec = await instantiate();
+  try {
+    const rgba = put(codec, raster.data);
+    const info = codec.alloc(4);
+    const out = codec.encode_rgba(rgba, raster.width, raster.height, level, info);
+    const [length = 0] = new Uint32Array(codec.memory.buffer, info, 1);
+    return new Uint8Array(codec.memory.buffer.slice(out, out + length));
+  } catch (cause) {
+    if (!(cause instanceof PngFailure || cause instanceof WebAssembly.RuntimeError)) throw cause;
+    if (/out of memory/i.test(cause.message)) throw outOfMemory();
+    throw new MediaError('E_CORRUPT', `The PNG encoder failed (${cause.message}).`, { format: 'PNG' }, { cause });
+  }
+}
