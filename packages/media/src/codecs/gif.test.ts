@@ -186,4 +186,34 @@ describe('GIF: frames larger than the screen and broken streams', () => {
     await expectCode(() => decodeGifFirstFrame(buildGif({ width: 4, height: 4 }, GREY, []).subarray(0, 12)), 'E_CORRUPT');
     await expectCode(() => decodeGifFirstFrame(buildGif({ width: 4, height: 4 }, GREY, [])), 'E_CORRUPT');
   });
+
+  it('cut at any offset or with any byte flipped: a raster of the size probe reports, or E_CORRUPT, nothing else', async () => {
+    const fixtures = [
+      await sharpGif(40, 30, { progressive: true }),
+      await make.gif({ width: 40, height: 24, transparent: true }),
+      buildGif({ width: 12, height: 9 }, GREY.slice(0, 8), [{ left: 2, top: 1, width: 9, height: 7, indices: Uint8Array.from({ length: 63 }, (_, i) => i % 8), local: GREY.slice(8, 16), transparentIndex: 3 }]),
+    ];
+    let state = 11;
+    const random = (below: number) => ((state = (state * 1103515245 + 12345) >>> 0) >>> 8) % below;
+    for (const gif of fixtures) {
+      const variants = [...Array.from({ length: gif.length }, (_, end) => gif.subarray(0, end))];
+      for (let n = 0; n < 300; n++) {
+        const flipped = gif.slice();
+        flipped[random(flipped.length)] ^= 1 << random(8);
+        variants.push(flipped);
+      }
+      for (const variant of variants) {
+        try {
+          const { raster } = decodeGifFirstFrame(variant);
+          expect(raster.data.length).toBe(raster.width * raster.height * 4);
+          // Whatever probe accepts, it sizes as the decoder does, so the bomb guard judges the real canvas.
+          const probed = await probe(variant).catch(() => undefined);
+          if (probed) expect([probed.width, probed.height]).toEqual([raster.width, raster.height]);
+        } catch (error) {
+          expect(error).toBeInstanceOf(MediaError);
+          if (error instanceof MediaError) expect(error.code).toBe('E_CORRUPT');
+        }
+      }
+    }
+  });
 });
