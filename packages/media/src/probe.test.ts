@@ -153,10 +153,11 @@ describe('probe: WebP', () => {
       frames: 1,
       hasAlpha: false,
       bitDepth: 8,
+      lossless: false,
     });
     expect((await probe(await make.webp({ alpha: true }))).hasAlpha).toBe(true);
     const lossless = await probe(await make.webp({ lossless: true, alpha: true, width: 99, height: 45 }));
-    expect([lossless.width, lossless.height, lossless.hasAlpha]).toEqual([99, 45, true]);
+    expect([lossless.width, lossless.height, lossless.hasAlpha, lossless.lossless]).toEqual([99, 45, true, true]);
     expect((await probe(await make.webp({ lossless: true }))).hasAlpha).toBe(false);
   });
 

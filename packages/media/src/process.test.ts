@@ -354,3 +354,15 @@ describe('process: SVG edge cases', () => {
     await expectCode(fit(encode(svgText)), 'E_TOO_MANY_PIXELS');
   });
 });
+
+describe('process: lossless WebP', () => {
+  it('stays lossless: WebP → lossless WebP, and PNG (not JPEG) where WebP is not accepted', async () => {
+    const input = await make.webp({ width: 900, height: 600, lossless: true });
+    const webp = await fit(input, { maxEdge: 450 });
+    expect(webp.mediaType).toBe('image/webp');
+    const chunk = new TextDecoder().decode(webp.data.subarray(12, 16));
+    expect(['VP8L', 'VP8X']).toContain(chunk);
+    if (chunk === 'VP8X') expect(new TextDecoder().decode(webp.data)).toContain('VP8L');
+    expect((await fit(input, { provider: 'ollama', maxEdge: 450 })).mediaType).toBe('image/png');
+  });
+});

@@ -28,13 +28,15 @@ export function probeWebp(bytes: Uint8Array): ProbeResult {
     const bitstreamAlpha = bitstream ? readBitstreamHeader(reader, bitstream).alpha : false;
     const hasAlpha =
       (flags & VP8X_ALPHA) !== 0 || bitstreamAlpha || chunks.some((chunk) => chunk.type === 'ALPH') || (animated && !firstFrameCoversCanvas(reader, chunks, width, height));
-    return { mediaType: 'image/webp', bytes: bytes.length, width, height, orientation, frames, hasAlpha, bitDepth: 8 };
+    // Lossless (VP8L) stills stay lossless when re-encoded; an animation's first frame is not inspected.
+    const lossless = bitstream?.type === 'VP8L';
+    return { mediaType: 'image/webp', bytes: bytes.length, width, height, orientation, frames, hasAlpha, bitDepth: 8, lossless };
   }
   if (first.type !== 'VP8 ' && first.type !== 'VP8L') {
     throw corrupt(WEBP_FORMAT, `the first chunk is ${JSON.stringify(first.type)}, expected VP8, VP8L or VP8X`);
   }
   const header = readBitstreamHeader(reader, first);
-  return { mediaType: 'image/webp', bytes: bytes.length, width: header.width, height: header.height, orientation, frames: 1, hasAlpha: header.alpha, bitDepth: 8 };
+  return { mediaType: 'image/webp', bytes: bytes.length, width: header.width, height: header.height, orientation, frames: 1, hasAlpha: header.alpha, bitDepth: 8, lossless: first.type === 'VP8L' };
 }
 
 /** Encoders crop frame 1 to its opaque area; the canvas around it is then transparent even without an alpha flag. */
