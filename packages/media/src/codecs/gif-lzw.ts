@@ -64,36 +64,34 @@ export function decodeGifLzw(bytes: Uint8Array, offset: number, minCodeSize: num
     }
     if (code === endCode) return written;
 
-    let emitted: number;
     if (previous === -1) {
       if (code >= clearCode) throw malformed(`its LZW data starts with code ${code}, which is not a colour index`);
-      emitted = code;
       indices[written++] = code;
-    } else {
-      let newFirst: number;
-      if (code < nextCode) {
-        written = writeString(indices, written, code, prefix, suffix, length);
-        newFirst = first[code];
-      } else if (code === nextCode) {
-        // The string being defined right now: the previous one plus its own first byte.
-        written = writeString(indices, written, previous, prefix, suffix, length);
-        if (written < capacity) indices[written] = first[previous];
-        written++;
-        newFirst = first[previous];
-      } else {
-        throw malformed(`its LZW data uses code ${code} before it is defined`);
-      }
-      if (nextCode < MAX_CODES) {
-        prefix[nextCode] = previous;
-        suffix[nextCode] = newFirst;
-        first[nextCode] = first[previous];
-        length[nextCode] = length[previous] + 1;
-        nextCode++;
-        if (nextCode === 1 << codeSize && codeSize < MAX_CODE_SIZE) codeSize++;
-      }
-      emitted = code;
+      previous = code;
+      continue;
     }
-    previous = emitted;
+    let added: number; // the byte that extends the previous string into the next dictionary entry
+    if (code < nextCode) {
+      written = writeString(indices, written, code, prefix, suffix, length);
+      added = first[code];
+    } else if (code === nextCode) {
+      // The string being defined right now: the previous one plus its own first byte.
+      written = writeString(indices, written, previous, prefix, suffix, length);
+      if (written < capacity) indices[written] = first[previous];
+      written++;
+      added = first[previous];
+    } else {
+      throw malformed(`its LZW data uses code ${code} before it is defined`);
+    }
+    if (nextCode < MAX_CODES) {
+      prefix[nextCode] = previous;
+      suffix[nextCode] = added;
+      first[nextCode] = first[previous];
+      length[nextCode] = length[previous] + 1;
+      nextCode++;
+      if (nextCode === 1 << codeSize && codeSize < MAX_CODE_SIZE) codeSize++;
+    }
+    previous = code;
   }
   return Math.min(written, capacity);
 }
