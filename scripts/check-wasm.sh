@@ -19,7 +19,7 @@ esac
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
 status=0
-for module in resize jpeg webp; do
+for module in resize jpeg webp png; do
   if [ "$module" != resize ] && [ ! -d /usr/include/wasm32-wasi ]; then
     echo "check-wasm: $module skipped — wasi-libc is not installed"
     continue
