@@ -68,10 +68,11 @@ export function createViewWorkerPool(options: ViewWorkerPoolOptions = {}): ViewW
   }
 
   function dispatch(): void {
-    while (queue.length > 0 && !closed) {
+    for (let job = queue[0]; job !== undefined && !closed; job = queue[0]) {
       const worker = idle.pop() ?? (busy.size < size ? spawn() : undefined);
       if (worker === undefined) return;
-      run(worker, queue.shift()!);
+      queue.shift();
+      run(worker, job);
     }
   }
 
@@ -98,7 +99,13 @@ export function createViewWorkerPool(options: ViewWorkerPoolOptions = {}): ViewW
         finish(true);
         if (!isViewReply(message)) job.reject(new Error('the view_file worker sent an unknown message'));
         else if (message.kind === 'failed') job.reject(Object.assign(new Error(message.message), { stack: message.stack }));
-        else job.resolve(outcomeFromReply(message));
+        else {
+          try {
+            job.resolve(outcomeFromReply(message));
+          } catch (error) {
+            job.reject(error instanceof Error ? error : new Error(String(error)));
+          }
+        }
       },
       crashed(error) {
         finish(false);
@@ -133,8 +140,7 @@ export function createViewWorkerPool(options: ViewWorkerPoolOptions = {}): ViewW
     async close() {
       closed = true;
       for (const job of queue.splice(0)) job.reject(new Error('the view_file worker pool closed'));
-      const running = [...busy.values()];
-      for (const job of running) job.crashed(new Error('the view_file worker pool closed'));
+      for (const running of [...busy.values()]) running.crashed(new Error('the view_file worker pool closed'));
       await Promise.all(idle.splice(0).map((worker) => worker.terminate()));
     },
   };
