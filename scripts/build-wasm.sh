@@ -7,7 +7,7 @@
 #   webp-decoder.wasm  wasm/webp/decode.c over libwebp 1.2.4 with Debian's patches (incl. CVE-2023-4863):
 #                still-image decoding, optionally rescaled while decoding.
 #   png.wasm     wasm/png/codec.c over libpng 1.6.39 and zlib 1.2.13 with Debian's patches: decoding of
-#                every PNG kind to RGBA8, and RGB/RGBA encoding.
+#                every PNG kind to RGBA8 (libpng), RGB/RGBA encoding (own filtering over zlib).
 # Toolchain (Debian): apt-get install -y clang lld wasi-libc libclang-rt-14-dev-wasm32 dpkg-dev
 # Sources: `apt-get source` needs a deb-src entry for bookworm; or point LIBJPEG_TURBO_SRC / LIBWEBP_SRC /
 # LIBPNG_SRC / ZLIB_SRC at unpacked (and, for libwebp and libpng, patched) trees. Every flag that affects the output is pinned, so the same
@@ -159,11 +159,12 @@ build_png() {
   zlib="${ZLIB_SRC:-$(debian_source zlib "1:$ZLIB_DEBIAN_VERSION" "$ZLIB_DEBIAN_VERSION" "$ZLIB_SHA256" zlib.h)}"
   gen="$(mktemp -d)"
   trap 'rm -rf "$gen"' RETURN
-  # libpng's stock configuration minus what a wasm32 reactor cannot or need not have: setjmp (errors
-  # unwind through the host's `fail` instead), stdio and console output, and the simplified API.
+  # libpng (its reader only; codec.c writes PNGs over zlib itself) in its stock configuration minus what
+  # a wasm32 reactor cannot or need not have: setjmp (errors unwind through the host's `fail` instead),
+  # stdio and console output, and the simplified API. -O2: encoding at -Os took 1.5x as long (measured).
   sed -E 's@^#define (PNG_(SETJMP|STDIO|CONSOLE_IO|SIMPLIFIED_[A-Z_]+)_SUPPORTED)$@/* glimpse: no \1 */@' \
     "$png/scripts/pnglibconf.h.prebuilt" > "$gen/pnglibconf.h"
-  for f in png pngerror pngget pngmem pngpread pngread pngrio pngrtran pngrutil pngset pngtrans pngwio pngwrite pngwtran pngwutil; do
+  for f in png pngerror pngget pngmem pngpread pngread pngrio pngrtran pngrutil pngset pngtrans; do
     files+=("$png/$f.c")
   done
   for f in adler32 crc32 deflate inffast inflate inftrees trees zutil; do files+=("$zlib/$f.c"); done

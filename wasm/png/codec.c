@@ -4,7 +4,7 @@
 // decode_rgba turns every PNG kind (palette, tRNS, gray, gray+alpha, 1–16 bits, interlaced) into straight
 // RGBA8. Gamma, iCCP, sRGB and cHRM are not applied: the pixels are passed on as stored, like browsers
 // that ignore colour management do. An APNG decodes to its default image.
-// encode_rgba writes an 8-bit, non-interlaced PNG with libpng's adaptive filtering: RGB when every pixel
+// encode_rgba writes an 8-bit, non-interlaced PNG with adaptive filtering over zlib: RGB when every pixel
 // is opaque (a quarter less to compress), RGBA otherwise.
 //
 // Errors: libpng reports fatal errors through its error callback, which must not return. Ours calls the
@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "png.h"
+#include "zlib.h"
 
 __attribute__((import_module("env"), import_name("fail"))) _Noreturn void host_fail(const char *message);
 
@@ -86,27 +87,47 @@ __attribute__((export_name("decode_rgba"))) uint8_t *decode_rgba(const uint8_t *
   return pixels;
 }
 
-struct memory_writer {
+// The encoder writes the PNG itself, over zlib: libpng's writer spends half its time choosing each row's
+// filter one byte at a time, while the loops below vectorise (SIMD128), which makes the whole encode
+// about twice as fast with the same choice rule (the filter whose output has the smallest sum of
+// absolute signed bytes, libpng's heuristic).
+
+struct output {
   uint8_t *data;
   size_t size;
   size_t capacity;
 };
 
-static void write_to_memory(png_structp png, png_bytep bytes, size_t length) {
-  struct memory_writer *writer = png_get_io_ptr(png);
-  if (length > writer->capacity - writer->size) {
-    size_t capacity = writer->capacity * 2;
-    while (capacity - writer->size < length) capacity *= 2;
-    uint8_t *grown = realloc(writer->data, capacity);
-    if (!grown) png_error(png, "out of memory for the encoded PNG");
-    writer->data = grown;
-    writer->capacity = capacity;
+static void append(struct output *out, const uint8_t *bytes, size_t length) {
+  if (length > out->capacity - out->size) {
+    size_t capacity = out->capacity * 2;
+    while (capacity - out->size < length) capacity *= 2;
+    uint8_t *grown = realloc(out->data, capacity);
+    if (!grown) host_fail("out of memory for the encoded PNG");
+    out->data = grown;
+    out->capacity = capacity;
   }
-  memcpy(writer->data + writer->size, bytes, length);
-  writer->size += length;
+  memcpy(out->data + out->size, bytes, length);
+  out->size += length;
 }
 
-static void flush_nothing(png_structp png) { (void)png; }
+static void put_be32(uint8_t *at, uint32_t value) {
+  at[0] = (uint8_t)(value >> 24);
+  at[1] = (uint8_t)(value >> 16);
+  at[2] = (uint8_t)(value >> 8);
+  at[3] = (uint8_t)value;
+}
+
+static void write_chunk(struct output *out, const char *type, const uint8_t *data, uint32_t length) {
+  uint8_t header[8];
+  put_be32(header, length);
+  memcpy(header + 4, type, 4);
+  append(out, header, 8);
+  if (length > 0) append(out, data, length);
+  uint8_t crc[4];
+  put_be32(crc, (uint32_t)crc32(crc32(0, header + 4, 4), data, length));
+  append(out, crc, 4);
+}
 
 static int every_pixel_opaque(const uint8_t *rgba, size_t pixels) {
   for (size_t i = 0; i < pixels; i++) {
@@ -115,28 +136,154 @@ static int every_pixel_opaque(const uint8_t *rgba, size_t pixels) {
   return 1;
 }
 
+static uint32_t magnitude(uint8_t byte) { return (uint32_t)abs((int8_t)byte); }
+
+// Each filter writes its output after the filter-type byte and returns the output's cost. `left` is
+// the byte one pixel back (0 for the first pixel), `up` the byte above (0 on the first row).
+static uint32_t filter_none(const uint8_t *row, size_t length, uint8_t *out) {
+  uint32_t cost = 0;
+  for (size_t i = 0; i < length; i++) {
+    out[i] = row[i];
+    cost += magnitude(row[i]);
+  }
+  return cost;
+}
+
+static uint32_t filter_sub(const uint8_t *row, size_t length, size_t bpp, uint8_t *out) {
+  uint32_t cost = 0;
+  for (size_t i = 0; i < bpp; i++) {
+    out[i] = row[i];
+    cost += magnitude(out[i]);
+  }
+  for (size_t i = bpp; i < length; i++) {
+    out[i] = (uint8_t)(row[i] - row[i - bpp]);
+    cost += magnitude(out[i]);
+  }
+  return cost;
+}
+
+static uint32_t filter_up(const uint8_t *row, const uint8_t *above, size_t length, uint8_t *out) {
+  uint32_t cost = 0;
+  for (size_t i = 0; i < length; i++) {
+    out[i] = (uint8_t)(row[i] - above[i]);
+    cost += magnitude(out[i]);
+  }
+  return cost;
+}
+
+static uint32_t filter_average(const uint8_t *row, const uint8_t *above, size_t length, size_t bpp, uint8_t *out) {
+  uint32_t cost = 0;
+  for (size_t i = 0; i < bpp; i++) {
+    out[i] = (uint8_t)(row[i] - (above[i] >> 1));
+    cost += magnitude(out[i]);
+  }
+  for (size_t i = bpp; i < length; i++) {
+    out[i] = (uint8_t)(row[i] - ((row[i - bpp] + above[i]) >> 1));
+    cost += magnitude(out[i]);
+  }
+  return cost;
+}
+
+static uint8_t paeth_predictor(int left, int up, int upper_left) {
+  int to_left = abs(up - upper_left);
+  int to_up = abs(left - upper_left);
+  int to_upper_left = abs(left + up - 2 * upper_left);
+  if (to_left <= to_up && to_left <= to_upper_left) return (uint8_t)left;
+  return (uint8_t)(to_up <= to_upper_left ? up : upper_left);
+}
+
+static uint32_t filter_paeth(const uint8_t *row, const uint8_t *above, size_t length, size_t bpp, uint8_t *out) {
+  uint32_t cost = 0;
+  for (size_t i = 0; i < bpp; i++) {
+    out[i] = (uint8_t)(row[i] - above[i]);  // the predictor of the first pixel is the byte above
+    cost += magnitude(out[i]);
+  }
+  for (size_t i = bpp; i < length; i++) {
+    out[i] = (uint8_t)(row[i] - paeth_predictor(row[i - bpp], above[i], above[i - bpp]));
+    cost += magnitude(out[i]);
+  }
+  return cost;
+}
+
+struct deflater {
+  z_stream stream;
+  struct output *out;
+  uint8_t buffer[65536];  // one IDAT chunk's worth: 12 bytes of framing per 64 KB
+};
+
+static void deflate_bytes(struct deflater *d, const uint8_t *bytes, size_t length, int flush) {
+  d->stream.next_in = (Bytef *)bytes;
+  d->stream.avail_in = (uInt)length;
+  for (;;) {
+    int status = deflate(&d->stream, flush);
+    if (status == Z_STREAM_ERROR) host_fail("zlib refused the PNG data");
+    if (d->stream.avail_out == 0 || status == Z_STREAM_END) {
+      write_chunk(d->out, "IDAT", d->buffer, (uint32_t)(sizeof d->buffer - d->stream.avail_out));
+      d->stream.next_out = d->buffer;
+      d->stream.avail_out = sizeof d->buffer;
+    }
+    if (status == Z_STREAM_END) return;
+    if (flush == Z_NO_FLUSH && d->stream.avail_in == 0 && d->stream.avail_out > 0) return;
+  }
+}
+
 // Encodes RGBA8 as PNG at zlib `level` (0–9); info[0] = byte length.
 __attribute__((export_name("encode_rgba"))) uint8_t *encode_rgba(
     const uint8_t *rgba, uint32_t width, uint32_t height, uint32_t level, uint32_t *info) {
+  if (width == 0 || height == 0) host_fail("a PNG needs at least one pixel");
   int opaque = every_pixel_opaque(rgba, (size_t)width * height);
-  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, fail_with_message, ignore_warning);
-  if (!png) host_fail("out of memory for the PNG encoder");
-  png_infop header = png_create_info_struct(png);
-  if (!header) host_fail("out of memory for the PNG encoder");
-  struct memory_writer writer = {malloc(65536), 0, 65536};
-  if (!writer.data) host_fail("out of memory for the encoded PNG");
-  png_set_write_fn(png, &writer, write_to_memory, flush_nothing);
-  png_set_IHDR(png, header, width, height, 8, opaque ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGB_ALPHA,
-               PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-  png_set_compression_level(png, (int)level);
-  png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_ALL_FILTERS);
-  // Fewer, larger IDAT chunks: 12 bytes of framing per 64 KB instead of per 8 KB.
-  png_set_compression_buffer_size(png, 65536);
-  png_write_info(png, header);
-  if (opaque) png_set_filler(png, 0, PNG_FILLER_AFTER);  // on write: drops the 4th byte of each pixel
-  for (uint32_t y = 0; y < height; y++) png_write_row(png, rgba + (size_t)y * width * 4);
-  png_write_end(png, header);
-  png_destroy_write_struct(&png, &header);
-  info[0] = (uint32_t)writer.size;
-  return writer.data;
+  size_t bpp = opaque ? 3 : 4;
+  size_t length = (size_t)width * bpp;
+  struct output out = {malloc(65536), 0, 65536};
+  uint8_t *rows = calloc(2, length);         // this row and the one above, as stored (RGB or RGBA)
+  uint8_t *filtered = malloc(5 * (length + 1));  // one candidate per filter type, type byte first
+  struct deflater *d = malloc(sizeof *d);
+  if (!out.data || !rows || !filtered || !d) host_fail("out of memory for the PNG encoder");
+
+  static const uint8_t SIGNATURE[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+  append(&out, SIGNATURE, 8);
+  uint8_t header[13] = {0};
+  put_be32(header, width);
+  put_be32(header + 4, height);
+  header[8] = 8;                           // bits per sample
+  header[9] = opaque ? 2 : 6;              // RGB or RGBA; compression, filter, interlace methods 0
+  write_chunk(&out, "IHDR", header, 13);
+
+  memset(&d->stream, 0, sizeof d->stream);
+  if (deflateInit2(&d->stream, (int)level, Z_DEFLATED, 15, 8, Z_FILTERED) != Z_OK) host_fail("out of memory for the PNG encoder");
+  d->out = &out;
+  d->stream.next_out = d->buffer;
+  d->stream.avail_out = sizeof d->buffer;
+
+  for (uint32_t y = 0; y < height; y++) {
+    uint8_t *row = rows + (y & 1) * length;
+    const uint8_t *above = rows + ((y & 1) ^ 1) * length;  // zeros before the first row
+    const uint8_t *source = rgba + (size_t)y * width * 4;
+    if (opaque) {
+      for (size_t x = 0; x < width; x++) memcpy(row + x * 3, source + x * 4, 3);
+    } else {
+      memcpy(row, source, length);
+    }
+    uint32_t costs[5];
+    costs[0] = filter_none(row, length, filtered + 1);
+    costs[1] = filter_sub(row, length, bpp, filtered + (length + 1) + 1);
+    costs[2] = filter_up(row, above, length, filtered + 2 * (length + 1) + 1);
+    costs[3] = filter_average(row, above, length, bpp, filtered + 3 * (length + 1) + 1);
+    costs[4] = filter_paeth(row, above, length, bpp, filtered + 4 * (length + 1) + 1);
+    int best = 0;
+    for (int type = 1; type < 5; type++) {
+      if (costs[type] < costs[best]) best = type;
+    }
+    uint8_t *chosen = filtered + best * (length + 1);
+    chosen[0] = (uint8_t)best;
+    deflate_bytes(d, chosen, length + 1, Z_NO_FLUSH);
+  }
+  deflate_bytes(d, NULL, 0, Z_FINISH);
+  deflateEnd(&d->stream);
+  write_chunk(&out, "IEND", NULL, 0);
+  free(d);
+  free(filtered);
+  free(rows);
+  info[0] = (uint32_t)out.size;
+  return out.data;
 }

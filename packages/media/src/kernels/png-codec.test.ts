@@ -74,6 +74,17 @@ describe('own PNG codec', () => {
     expect(png.byteLength).toBeLessThan(withAlpha.byteLength);
   });
 
+  it("round-trips images one pixel wide or tall (edge cases of the filters' first pixel)", async () => {
+    for (const [w, h] of [[1, 1], [1, 9], [9, 1]] as const) {
+      for (const withAlpha of [false, true]) {
+        const rgba = testCard(Math.max(w, 2), h, withAlpha).subarray(0, w * h * 4);
+        const png = await encodePngRgba({ data: rgba, width: w, height: h }, 3);
+        expect(Buffer.from((await decodePngRgba(png)).data).equals(Buffer.from(rgba))).toBe(true);
+        expect(largestDifference(await sharpRgba(png), rgba)).toBe(0);
+      }
+    }
+  });
+
   it('compresses harder at a higher zlib level, and level 0 stores', async () => {
     const rgba = testCard(width, height, true);
     const stored = await encodePngRgba({ data: rgba, width, height }, 0);
