@@ -3,11 +3,13 @@ import { decodePngRgba, encodePngRgba } from '../kernels/png-codec.js';
 import type { Raster } from '../types.js';
 
 /**
- * zlib level 3 with adaptive filtering. Measured on 2000 px images (encode ms / KB): a UI screenshot
- * 56 / 374 at level 3 vs 87 / 364 at 6 and 52 / 386 at 1; a synthetic screenshot 77 / 656 vs 135 / 664
- * and 65 / 706; a photo 320 / 3374 vs 1309 / 3102 and 162 / 3624. Level 6 buys 0–8 % for 1.5–4× the time.
+ * zlib level 2 with adaptive filtering. Measured on 2000 px images, encode ms / KB at levels 1, 2, 3, 6:
+ * a UI screenshot 46/386, 47/380, 50/374, 78/364; a synthetic screenshot 59/706, 59/684, 70/656,
+ * 128/664; a photo 154/3624, 181/3555, 314/3374, 1343/3102. Level 2 keeps most of level 1's speed and
+ * half its size penalty; higher levels buy 1–13 % for 1.2–7× the time. (squoosh's encoder, replaced:
+ * 23/619, 37/1549, 59/5182.)
  */
-const ZLIB_LEVEL = 3;
+const ZLIB_LEVEL = 2;
 
 /** Decodes any PNG (palette, tRNS, gray, gray+alpha, 16-bit, interlaced) to RGBA8; colour chunks are not applied. */
 export async function decodePng(bytes: Uint8Array): Promise<Raster> {
