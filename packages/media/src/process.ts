@@ -125,7 +125,7 @@ async function processRaster(bytes: Uint8Array, info: ProbeResult, limits: Limit
   const upright = turned ? { width: height, height: width } : { width, height };
   const target = fitEdge(upright, limits.maxEdge);
   const storedTarget = turned ? { width: target.height, height: target.width } : target;
-  const decoded = await decodeRaster(bytes, type, { stored: { width, height }, cover: storedTarget });
+  const decoded = await decodeRaster(bytes, type, info, { stored: { width, height }, cover: storedTarget });
   if (info.frames > 1) steps.push('first-frame');
   let raster = applyOrientation(decoded.raster, info.orientation);
   if (info.orientation !== 1) steps.push('oriented');
@@ -156,13 +156,14 @@ function reencodedResult(fitted: Fitted, info: ProbeResult, steps: ProcessStep[]
   };
 }
 
-async function decodeRaster(bytes: Uint8Array, type: SendableImageType | 'image/bmp', shrink: JpegShrinkOnLoad): Promise<{ raster: Raster; hasAlpha: boolean }> {
+async function decodeRaster(bytes: Uint8Array, type: SendableImageType | 'image/bmp', info: ProbeResult, shrink: JpegShrinkOnLoad): Promise<{ raster: Raster; hasAlpha: boolean }> {
   switch (type) {
     case 'image/jpeg':
       return { raster: await decodeJpeg(bytes, shrink), hasAlpha: false };
     case 'image/png': {
       const raster = await decodePng(bytes);
-      return { raster, hasAlpha: anyTransparent(raster) };
+      // A PNG whose header declares no alpha (no alpha channel, no tRNS) cannot have any: skip the scan.
+      return { raster, hasAlpha: info.hasAlpha !== false && anyTransparent(raster) };
     }
     case 'image/webp':
       return decodeWebpFirstFrame(bytes, shrink.cover);
