@@ -1,6 +1,5 @@
 // What every codec adapter shares: one lazy start-up, quiet emscripten glue, buffer ownership, typed failures.
 import { MediaError } from '../errors.js';
-import type { Raster } from '../types.js';
 
 /** A start-up that runs once, on first need; a failed start is forgotten so the next call retries. */
 export function lazy<T>(start: () => Promise<T>): () => Promise<T> {
@@ -23,15 +22,6 @@ export function ownedBuffer(bytes: Uint8Array | Uint8ClampedArray): ArrayBuffer 
   const copy = new Uint8Array(bytes.byteLength);
   copy.set(bytes);
   return copy.buffer;
-}
-
-/** An RGBA8 raster that owns its buffer, from whatever ImageData-like object a codec returned. */
-export function rasterFrom(image: { data: Uint8Array | Uint8ClampedArray; width: number; height: number }): Raster {
-  const { data, width, height } = image;
-  const length = width * height * 4;
-  if (data.byteLength < length) throw new MediaError('E_CORRUPT', `A decoder returned ${data.byteLength} bytes for a ${width}×${height} image.`);
-  const owns = data.byteOffset === 0 && data.buffer.byteLength === length && data.buffer instanceof ArrayBuffer;
-  return { data: owns ? new Uint8Array(data.buffer as ArrayBuffer) : new Uint8Array(ownedBuffer(data.subarray(0, length))), width, height };
 }
 
 /** Maps a codec's exception (emscripten abort, wasm trap, glue error) to a typed, actionable error. */
