@@ -51,7 +51,20 @@ static const png_byte IGNORED_CHUNKS[] = {
     'e', 'X', 'I', 'f', '\0', 's', 'P', 'L', 'T', '\0', 'h', 'I', 'S', 'T', '\0',
 };
 
-// Decodes to straight-alpha RGBA8 and returns the pixels; info[0..1] = width, height.
+// Whether all `pixels` RGBA8 pixels have alpha 255: ANDs the alpha bytes a block at a time (the loop
+// vectorises), stopping at the first block with a non-opaque pixel.
+static int every_pixel_opaque(const uint8_t *rgba, size_t pixels) {
+  for (size_t start = 0; start < pixels; start += 4096) {
+    size_t end = pixels - start < 4096 ? pixels : start + 4096;
+    uint8_t alpha = 255;
+    for (size_t i = start; i < end; i++) alpha &= rgba[i * 4 + 3];
+    if (alpha != 255) return 0;
+  }
+  return 1;
+}
+
+// Decodes to straight-alpha RGBA8 and returns the pixels; info[0..1] = width, height; info[2] = 1 when
+// some pixel is not fully opaque (checked while each row is still in cache, so callers need no scan).
 __attribute__((export_name("decode_rgba"))) uint8_t *decode_rgba(const uint8_t *data, uint32_t size, uint32_t *info) {
   png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, NULL, fail_with_message, ignore_warning);
   if (!png) host_fail("out of memory for the PNG decoder");
@@ -60,13 +73,19 @@ __attribute__((export_name("decode_rgba"))) uint8_t *decode_rgba(const uint8_t *
   struct memory_reader reader = {data, size, 0};
   png_set_read_fn(png, &reader, read_from_memory);
   png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, IGNORED_CHUNKS, sizeof IGNORED_CHUNKS / 5);
+  // No chunk CRCs and no zlib Adler-32: damaged image data still fails inside inflate (bad codes,
+  // distances, lengths) or as missing rows, and checksums cost a pass over every byte. A flipped bit
+  // that inflate accepts gives wrong pixels instead of an error, as in browsers, which skip them too.
+  png_set_crc_action(png, PNG_CRC_QUIET_USE, PNG_CRC_QUIET_USE);
+  png_set_option(png, PNG_IGNORE_ADLER32, PNG_OPTION_ON);
   png_read_info(png, header);
+  int may_have_alpha = (png_get_color_type(png, header) & PNG_COLOR_MASK_ALPHA) != 0 || png_get_valid(png, header, PNG_INFO_tRNS);
 
   png_set_expand(png);        // palette → RGB, gray below 8 bits → 8, tRNS → alpha channel
   png_set_strip_16(png);      // 16-bit samples keep their high byte
   png_set_gray_to_rgb(png);
   png_set_add_alpha(png, 0xff, PNG_FILLER_AFTER);  // opaque alpha where the image has none
-  png_set_interlace_handling(png);
+  int passes = png_set_interlace_handling(png);
   png_read_update_info(png, header);
 
   uint32_t width = png_get_image_width(png, header);
@@ -74,16 +93,22 @@ __attribute__((export_name("decode_rgba"))) uint8_t *decode_rgba(const uint8_t *
   if (png_get_rowbytes(png, header) != (size_t)width * 4) host_fail("libpng did not produce RGBA8 rows");
   if ((uint64_t)width * height * 4 > 0x7fffffffu) host_fail("out of memory for the decoded PNG pixels");
   uint8_t *pixels = malloc((size_t)width * height * 4);
-  png_bytep *rows = malloc((size_t)height * sizeof(png_bytep));
-  if (!pixels || !rows) host_fail("out of memory for the decoded PNG pixels");
-  for (uint32_t y = 0; y < height; y++) rows[y] = pixels + (size_t)y * width * 4;
-  // Reads every pass of an interlaced image into the rows. The chunks after the image data (IEND,
-  // trailing text) are not read: a file cut off after its last pixel still decodes.
-  png_read_image(png, rows);
+  if (!pixels) host_fail("out of memory for the decoded PNG pixels");
+  // Every pass of an interlaced image is read into the rows in place; libpng copies each unfiltered
+  // row straight into its place in `pixels`. The chunks after the image data (IEND, trailing text) are
+  // not read: a file cut off after its last pixel still decodes.
+  int opaque = 1;
+  for (int pass = 0; pass < passes; pass++) {
+    for (uint32_t y = 0; y < height; y++) {
+      uint8_t *row = pixels + (size_t)y * width * 4;
+      png_read_row(png, row, NULL);
+      if (pass == passes - 1 && may_have_alpha && opaque) opaque = every_pixel_opaque(row, width);
+    }
+  }
   png_destroy_read_struct(&png, &header, NULL);
-  free(rows);
   info[0] = width;
   info[1] = height;
+  info[2] = opaque ? 0 : 1;
   return pixels;
 }
 
@@ -127,17 +152,6 @@ static void write_chunk(struct output *out, const char *type, const uint8_t *dat
   uint8_t crc[4];
   put_be32(crc, (uint32_t)crc32(crc32(0, header + 4, 4), data, length));
   append(out, crc, 4);
-}
-
-// ANDs the alpha bytes a block at a time (vectorises), stopping at the first block with a non-opaque pixel.
-static int every_pixel_opaque(const uint8_t *rgba, size_t pixels) {
-  for (size_t start = 0; start < pixels; start += 4096) {
-    size_t end = pixels - start < 4096 ? pixels : start + 4096;
-    uint8_t alpha = 255;
-    for (size_t i = start; i < end; i++) alpha &= rgba[i * 4 + 3];
-    if (alpha != 255) return 0;
-  }
-  return 1;
 }
 
 typedef uint8_t bytes16 __attribute__((vector_size(16)));

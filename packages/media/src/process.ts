@@ -1,6 +1,6 @@
 import { decodeGifFirstFrame } from './codecs/gif.js';
 import { decodeJpeg, type JpegShrinkOnLoad } from './codecs/jpeg.js';
-import { decodePng } from './codecs/png.js';
+import { decodePngWithAlpha } from './codecs/png.js';
 import { rasterizeSvg } from './codecs/svg.js';
 import { decodeBmp } from './codecs/bmp.js';
 import { decodeWebpFirstFrame } from './codecs/webp.js';
@@ -161,9 +161,8 @@ async function decodeRaster(bytes: Uint8Array, type: SendableImageType | 'image/
     case 'image/jpeg':
       return { raster: await decodeJpeg(bytes, shrink), hasAlpha: false };
     case 'image/png': {
-      const raster = await decodePng(bytes);
-      // A PNG whose header declares no alpha (no alpha channel, no tRNS) cannot have any: skip the scan.
-      return { raster, hasAlpha: info.hasAlpha !== false && anyTransparent(raster) };
+      // The decoder reports transparency as it goes (no second scan of the pixels).
+      return decodePngWithAlpha(bytes);
     }
     case 'image/webp':
       return decodeWebpFirstFrame(bytes, shrink.cover);

@@ -1,5 +1,5 @@
 // PNG adapter: glimpse's own libpng + zlib build (kernels/png-codec.ts, wasm/png), a fresh instance per call.
-import { decodePngRgba, encodePngRgba } from '../kernels/png-codec.js';
+import { decodePngRgba, decodePngRgbaWithAlpha, encodePngRgba, type DecodedPng } from '../kernels/png-codec.js';
 import type { Raster } from '../types.js';
 
 /**
@@ -14,6 +14,11 @@ const ZLIB_LEVEL = 2;
 /** Decodes any PNG (palette, tRNS, gray, gray+alpha, 16-bit, interlaced) to RGBA8; colour chunks are not applied. */
 export async function decodePng(bytes: Uint8Array): Promise<Raster> {
   return decodePngRgba(bytes);
+}
+
+/** As decodePng, plus whether any pixel is not fully opaque (the decoder checks each row as it goes). */
+export async function decodePngWithAlpha(bytes: Uint8Array): Promise<DecodedPng> {
+  return decodePngRgbaWithAlpha(bytes);
 }
 
 /** Lossless 8-bit PNG: RGB when every pixel is opaque, RGBA otherwise. */

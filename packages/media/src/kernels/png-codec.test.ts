@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { MediaError } from '../errors.js';
 import { setWasmLoader } from '../wasm.js';
 import { WASM_FILES } from '../wasm-files.js';
-import { decodePngRgba, encodePngRgba } from './png-codec.js';
+import { decodePngRgba, decodePngRgbaWithAlpha, encodePngRgba } from './png-codec.js';
 
 const require = createRequire(import.meta.url);
 
@@ -115,11 +115,32 @@ describe('own PNG codec', () => {
     });
   }
 
+  it('reports whether any pixel is not opaque, for every kind of PNG that can carry alpha', async () => {
+    const opaque = testCard(width, height, false);
+    const oneTranslucent = opaque.slice();
+    oneTranslucent[oneTranslucent.length - 1] = 254; // the very last pixel's alpha
+    const cases: [string, Buffer, boolean][] = [
+      ['RGBA with a transparent band', await sharp(Buffer.from(testCard(width, height, true)), rgb).png().toBuffer(), true],
+      ['RGBA, every pixel opaque', await sharp(Buffer.from(opaque), rgb).png().toBuffer(), false],
+      ['RGBA, only the last pixel translucent', await sharp(Buffer.from(oneTranslucent), rgb).png().toBuffer(), true],
+      ['RGB', await sharp(Buffer.from(opaque), rgb).removeAlpha().png().toBuffer(), false],
+      ['interlaced RGBA', await sharp(Buffer.from(oneTranslucent), rgb).png({ progressive: true }).toBuffer(), true],
+      ['palette with tRNS', await sharp(Buffer.from(testCard(width, height, true)), rgb).png({ palette: true, colours: 64, dither: 0 }).toBuffer(), true],
+    ];
+    for (const [name, png, transparent] of cases) {
+      const decoded = await decodePngRgbaWithAlpha(new Uint8Array(png));
+      let anyBelow255 = false;
+      for (let i = 3; i < decoded.raster.data.length; i += 4) if (decoded.raster.data[i] !== 255) anyBelow255 = true;
+      expect({ name, hasAlpha: decoded.hasAlpha }).toEqual({ name, hasAlpha: transparent });
+      expect(anyBelow255).toBe(transparent);
+    }
+  });
+
   it('reports a truncated or damaged PNG as E_CORRUPT, and the next call works (fresh instance)', async () => {
     const png = await encodePngRgba({ data: testCard(width, height, true), width, height }, 3);
     const damaged = [png.subarray(0, 20), png.subarray(0, png.byteLength >> 1), png.slice()];
     const broken = damaged[2];
-    if (broken) broken[60] = (broken[60] ?? 0) ^ 0xff; // inside IDAT: CRC mismatch
+    if (broken) broken[60] = (broken[60] ?? 0) ^ 0xff; // inside IDAT: the deflate stream no longer decodes
     for (const bytes of [...damaged, new Uint8Array(0), new TextEncoder().encode('not a png at all')]) {
       const error = await decodePngRgba(bytes).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(MediaError);

@@ -58,15 +58,29 @@ function outOfMemory(bytes?: number): MediaError {
   return new MediaError('E_TOO_LARGE', `The PNG codec could not get ${amount} memory. Lower maxInputPixels or send a smaller image.`);
 }
 
+/** A decoded PNG and whether any of its pixels is not fully opaque (found while decoding). */
+export interface DecodedPng {
+  raster: Raster;
+  hasAlpha: boolean;
+}
+
 /** Decodes any PNG (palette, tRNS, gray, gray+alpha, 16-bit, interlaced; APNG's default image) to RGBA8. */
 export async function decodePngRgba(bytes: Uint8Array): Promise<Raster> {
+  return (await decodePngRgbaWithAlpha(bytes)).raster;
+}
+
+/** As decodePngRgba, plus whether any pixel is not fully opaque (the decoder checks each row as it goes). */
+export async function decodePngRgbaWithAlpha(bytes: Uint8Array): Promise<DecodedPng> {
   const codec = await instantiate();
   try {
     const data = put(codec, bytes);
-    const info = codec.alloc(8);
+    const info = codec.alloc(12);
     const pixels = codec.decode_rgba(data, bytes.byteLength, info);
-    const [width = 0, height = 0] = new Uint32Array(codec.memory.buffer, info, 2);
-    return { data: new Uint8Array(codec.memory.buffer.slice(pixels, pixels + width * height * 4)), width, height };
+    const [width = 0, height = 0, transparent = 0] = new Uint32Array(codec.memory.buffer, info, 3);
+    // The pixels stay in the instance's memory, which nothing uses after this call: a view instead of
+    // a copy saves writing (and faulting in) another width × height × 4 bytes.
+    const raster = { data: new Uint8Array(codec.memory.buffer, pixels, width * height * 4), width, height };
+    return { raster, hasAlpha: transparent !== 0 };
   } catch (cause) {
     if (!(cause instanceof PngFailure || cause instanceof WebAssembly.RuntimeError)) throw cause;
     // libpng says "Out of memory"; our layer says "out of memory for …": the image is too big, not broken.
