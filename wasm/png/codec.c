@@ -1,7 +1,7 @@
 // glimpse's PNG codec: a thin layer over libpng and zlib (Debian's source packages with their security
 // patches), built for wasm32 without libpng's x86/ARM SIMD filters.
 //
-// decode_rgba turns every PNG kind (palette, tRNS, gray, gray+alpha, 1–16 bits, interlaced) into straight
+// decode_start/rows/finish turn every PNG kind (palette, tRNS, gray, gray+alpha, 1–16 bits, interlaced) into straight
 // RGBA8. Gamma, iCCP, sRGB and cHRM are not applied: the pixels are passed on as stored, like browsers
 // that ignore colour management do. An APNG decodes to its default image.
 // encode_rgba writes an 8-bit, non-interlaced PNG with adaptive filtering over zlib: RGB when every pixel
@@ -64,15 +64,28 @@ static int every_pixel_opaque(const uint8_t *rgba, size_t pixels) {
   return 1;
 }
 
-// Decodes to straight-alpha RGBA8 and returns the pixels; info[0..1] = width, height; info[2] = 1 when
-// some pixel is not fully opaque (checked while each row is still in cache, so callers need no scan).
-__attribute__((export_name("decode_rgba"))) uint8_t *decode_rgba(const uint8_t *data, uint32_t size, uint32_t *info) {
+// Decoding runs in steps so the host can take the pixels a band of rows at a time: the instance then
+// never holds the whole image (a 6 MP screenshot: 3 MB of WASM memory instead of 27, which the host
+// would fault in page by page only to copy it out). One decode per instance (a fresh instance per call).
+static struct {
+  png_structp png;
+  png_infop header;
+  struct memory_reader reader;
+  uint32_t width, height, passes, rows_read;
+  int may_have_alpha, opaque;
+} decoder;
+
+// Reads the header and sets up decoding to straight-alpha RGBA8; info[0..2] = width, height, passes (1,
+// or 7 for an interlaced image, whose rows must all be read into the same place once per pass).
+__attribute__((export_name("decode_start"))) void decode_start(const uint8_t *data, uint32_t size, uint32_t *info) {
   png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, NULL, fail_with_message, ignore_warning);
   if (!png) host_fail("out of memory for the PNG decoder");
   png_infop header = png_create_info_struct(png);
   if (!header) host_fail("out of memory for the PNG decoder");
-  struct memory_reader reader = {data, size, 0};
-  png_set_read_fn(png, &reader, read_from_memory);
+  decoder.png = png;
+  decoder.header = header;
+  decoder.reader = (struct memory_reader){data, size, 0};
+  png_set_read_fn(png, &decoder.reader, read_from_memory);
   png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, IGNORED_CHUNKS, sizeof IGNORED_CHUNKS / 5);
   // No chunk CRCs and no zlib Adler-32: damaged image data still fails inside inflate (bad codes,
   // distances, lengths) or as missing rows, and checksums cost a pass over every byte. A flipped bit
@@ -80,37 +93,45 @@ __attribute__((export_name("decode_rgba"))) uint8_t *decode_rgba(const uint8_t *
   png_set_crc_action(png, PNG_CRC_QUIET_USE, PNG_CRC_QUIET_USE);
   png_set_option(png, PNG_IGNORE_ADLER32, PNG_OPTION_ON);
   png_read_info(png, header);
-  int may_have_alpha = (png_get_color_type(png, header) & PNG_COLOR_MASK_ALPHA) != 0 || png_get_valid(png, header, PNG_INFO_tRNS);
+  decoder.may_have_alpha = (png_get_color_type(png, header) & PNG_COLOR_MASK_ALPHA) != 0 || png_get_valid(png, header, PNG_INFO_tRNS);
+  decoder.opaque = 1;
 
   png_set_expand(png);        // palette → RGB, gray below 8 bits → 8, tRNS → alpha channel
   png_set_strip_16(png);      // 16-bit samples keep their high byte
   png_set_gray_to_rgb(png);
   png_set_add_alpha(png, 0xff, PNG_FILLER_AFTER);  // opaque alpha where the image has none
-  int passes = png_set_interlace_handling(png);
+  decoder.passes = (uint32_t)png_set_interlace_handling(png);
   png_read_update_info(png, header);
 
-  uint32_t width = png_get_image_width(png, header);
-  uint32_t height = png_get_image_height(png, header);
-  if (png_get_rowbytes(png, header) != (size_t)width * 4) host_fail("libpng did not produce RGBA8 rows");
-  if ((uint64_t)width * height * 4 > 0x7fffffffu) host_fail("out of memory for the decoded PNG pixels");
-  uint8_t *pixels = malloc((size_t)width * height * 4);
-  if (!pixels) host_fail("out of memory for the decoded PNG pixels");
-  // Every pass of an interlaced image is read into the rows in place; libpng copies each unfiltered
-  // row straight into its place in `pixels`. The chunks after the image data (IEND, trailing text) are
-  // not read: a file cut off after its last pixel still decodes.
-  int opaque = 1;
-  for (int pass = 0; pass < passes; pass++) {
-    for (uint32_t y = 0; y < height; y++) {
-      uint8_t *row = pixels + (size_t)y * width * 4;
-      png_read_row(png, row, NULL);
-      if (pass == passes - 1 && may_have_alpha && opaque) opaque = every_pixel_opaque(row, width);
-    }
+  decoder.width = png_get_image_width(png, header);
+  decoder.height = png_get_image_height(png, header);
+  if (png_get_rowbytes(png, header) != (size_t)decoder.width * 4) host_fail("libpng did not produce RGBA8 rows");
+  if ((uint64_t)decoder.width * decoder.height * 4 > 0x7fffffffu) host_fail("out of memory for the decoded PNG pixels");
+  info[0] = decoder.width;
+  info[1] = decoder.height;
+  info[2] = decoder.passes;
+}
+
+// Reads the next `count` rows into `out` (rows of width × 4 bytes, back to back); libpng unfilters each
+// row straight into place. An interlaced image is read as `passes` sweeps of all its rows over the same
+// buffer. Rows of the last pass are checked for alpha below 255 while they are still in cache.
+__attribute__((export_name("decode_rows"))) void decode_rows(uint8_t *out, uint32_t count) {
+  size_t row_bytes = (size_t)decoder.width * 4;
+  int last_pass = decoder.rows_read >= (decoder.passes - 1) * decoder.height;
+  for (uint32_t i = 0; i < count; i++) {
+    uint8_t *row = out + i * row_bytes;
+    png_read_row(decoder.png, row, NULL);
+    if (last_pass && decoder.may_have_alpha && decoder.opaque) decoder.opaque = every_pixel_opaque(row, decoder.width);
   }
-  png_destroy_read_struct(&png, &header, NULL);
-  info[0] = width;
-  info[1] = height;
-  info[2] = opaque ? 0 : 1;
-  return pixels;
+  decoder.rows_read += count;
+}
+
+// Ends the decode and returns 1 when some pixel is not fully opaque. The chunks after the image data
+// (IEND, trailing text) are not read: a file cut off after its last pixel still decodes.
+__attribute__((export_name("decode_finish"))) uint32_t decode_finish(void) {
+  if (decoder.rows_read != decoder.passes * decoder.height) host_fail("the PNG decoder was not given every row");
+  png_destroy_read_struct(&decoder.png, &decoder.header, NULL);
+  return decoder.opaque ? 0 : 1;
 }
 
 // The encoder writes the PNG itself, over zlib: libpng's writer spent half its time choosing each row's

@@ -136,6 +136,19 @@ describe('own PNG codec', () => {
     }
   });
 
+  it('decodes tall images band by band into a raster that owns its buffer', async () => {
+    // 64 px rows are 256 bytes: 1500 rows span several of the decoder's bands, the last one partial.
+    for (const [w, h] of [[64, 1500], [3, 40000]] as const) {
+      const rgba = testCard(w, h, true);
+      const png = await encodePngRgba({ data: rgba, width: w, height: h }, 1);
+      const decoded = await decodePngRgbaWithAlpha(png);
+      expect(decoded.hasAlpha).toBe(true);
+      expect(decoded.raster.data.byteOffset).toBe(0);
+      expect(decoded.raster.data.buffer.byteLength).toBe(w * h * 4);
+      expect(Buffer.from(decoded.raster.data).equals(Buffer.from(rgba))).toBe(true);
+    }
+  });
+
   it('reports a truncated or damaged PNG as E_CORRUPT, and the next call works (fresh instance)', async () => {
     const png = await encodePngRgba({ data: testCard(width, height, true), width, height }, 3);
     const damaged = [png.subarray(0, 20), png.subarray(0, png.byteLength >> 1), png.slice()];

@@ -10,11 +10,13 @@ interface PngExports {
   memory: WebAssembly.Memory;
   _initialize(): void;
   alloc(bytes: number): number;
-  decode_rgba(data: number, size: number, info: number): number;
+  decode_start(data: number, size: number, info: number): void;
+  decode_rows(out: number, count: number): void;
+  decode_finish(): number;
   encode_rgba(rgba: number, width: number, height: number, level: number, info: number): number;
 }
 
-const FUNCTIONS = ['_initialize', 'alloc', 'decode_rgba', 'encode_rgba'] as const;
+const FUNCTIONS = ['_initialize', 'alloc', 'decode_start', 'decode_rows', 'decode_finish', 'encode_rgba'] as const;
 
 function isPngExports(exports: WebAssembly.Exports): exports is WebAssembly.Exports & PngExports {
   return exports['memory'] instanceof WebAssembly.Memory && FUNCTIONS.every((name) => typeof exports[name] === 'function');
@@ -53,6 +55,16 @@ function put(codec: PngExports, bytes: Uint8Array): number {
   return pointer;
 }
 
+/** The decoded image's own buffer (Raster owns its ArrayBuffer); too big for this runtime is E_TOO_LARGE. */
+function ownedPixels(bytes: number): Uint8Array {
+  try {
+    return new Uint8Array(bytes);
+  } catch (cause) {
+    if (cause instanceof RangeError) throw outOfMemory(bytes);
+    throw cause;
+  }
+}
+
 function outOfMemory(bytes?: number): MediaError {
   const amount = bytes === undefined ? 'enough' : `${bytes} bytes of`;
   return new MediaError('E_TOO_LARGE', `The PNG codec could not get ${amount} memory. Lower maxInputPixels or send a smaller image.`);
@@ -69,18 +81,38 @@ export async function decodePngRgba(bytes: Uint8Array): Promise<Raster> {
   return (await decodePngRgbaWithAlpha(bytes)).raster;
 }
 
+/** Rows are handed over in bands of about this many bytes: small enough to stay in cache. */
+const BAND_BYTES = 256 * 1024;
+
 /** As decodePngRgba, plus whether any pixel is not fully opaque (the decoder checks each row as it goes). */
 export async function decodePngRgbaWithAlpha(bytes: Uint8Array): Promise<DecodedPng> {
   const codec = await instantiate();
   try {
     const data = put(codec, bytes);
     const info = codec.alloc(12);
-    const pixels = codec.decode_rgba(data, bytes.byteLength, info);
-    const [width = 0, height = 0, transparent = 0] = new Uint32Array(codec.memory.buffer, info, 3);
-    // The pixels stay in the instance's memory, which nothing uses after this call: a view instead of
-    // a copy saves writing (and faulting in) another width × height × 4 bytes.
-    const raster = { data: new Uint8Array(codec.memory.buffer, pixels, width * height * 4), width, height };
-    return { raster, hasAlpha: transparent !== 0 };
+    codec.decode_start(data, bytes.byteLength, info);
+    const [width = 0, height = 0, passes = 1] = new Uint32Array(codec.memory.buffer, info, 3);
+    const rowBytes = width * 4;
+    const pixels = ownedPixels(rowBytes * height);
+    if (passes === 1) {
+      // A band at a time through a small buffer: the instance never holds (or faults in) the whole image.
+      const bandRows = Math.max(1, Math.min(height, Math.floor(BAND_BYTES / rowBytes)));
+      const band = codec.alloc(bandRows * rowBytes);
+      if (band === 0) throw outOfMemory(bandRows * rowBytes);
+      for (let y = 0; y < height; y += bandRows) {
+        const rows = Math.min(bandRows, height - y);
+        codec.decode_rows(band, rows);
+        pixels.set(new Uint8Array(codec.memory.buffer, band, rows * rowBytes), y * rowBytes);
+      }
+    } else {
+      // Interlaced: every pass refines the whole image in place.
+      const whole = codec.alloc(pixels.byteLength);
+      if (whole === 0) throw outOfMemory(pixels.byteLength);
+      for (let pass = 0; pass < passes; pass++) codec.decode_rows(whole, height);
+      pixels.set(new Uint8Array(codec.memory.buffer, whole, pixels.byteLength));
+    }
+    const transparent = codec.decode_finish();
+    return { raster: { data: pixels, width, height }, hasAlpha: transparent !== 0 };
   } catch (cause) {
     if (!(cause instanceof PngFailure || cause instanceof WebAssembly.RuntimeError)) throw cause;
     // libpng says "Out of memory"; our layer says "out of memory for …": the image is too big, not broken.
