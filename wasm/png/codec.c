@@ -4,7 +4,7 @@
 // decode_start/rows/finish turn every PNG kind (palette, tRNS, gray, gray+alpha, 1–16 bits, interlaced) into straight
 // RGBA8. Gamma, iCCP, sRGB and cHRM are not applied: the pixels are passed on as stored, like browsers
 // that ignore colour management do. An APNG decodes to its default image.
-// encode_rgba writes an 8-bit, non-interlaced PNG with adaptive filtering over zlib: RGB when every pixel
+// encode_start/rows/finish write an 8-bit, non-interlaced PNG with adaptive filtering over zlib: RGB when every pixel
 // is opaque (a quarter less to compress), RGBA otherwise.
 //
 // Errors: libpng reports fatal errors through its error callback, which must not return. Ours calls the
@@ -263,64 +263,95 @@ static void deflate_bytes(struct deflater *d, const uint8_t *bytes, size_t lengt
   }
 }
 
-// Encodes RGBA8 as PNG at zlib `level` (0–9); info[0] = byte length.
-__attribute__((export_name("encode_rgba"))) uint8_t *encode_rgba(
-    const uint8_t *rgba, uint32_t width, uint32_t height, uint32_t level, uint32_t *info) {
+// Encoding runs in steps too, so the host can hand the pixels over a band of rows at a time (the
+// instance never holds the whole image): encode_opaque over every band first (RGB or RGBA is decided
+// before the first row), then encode_start, encode_rows for every band in order, encode_finish.
+static struct {
+  struct output out;
+  struct deflater *d;
+  uint8_t *rows, *filtered;
+  size_t bpp, length, stride, filtered_stride;
+  uint32_t width, height, y;
+  int opaque;
+} encoder;
+
+// Whether every one of `pixels` RGBA8 pixels at `rgba` is opaque.
+__attribute__((export_name("encode_opaque"))) uint32_t encode_opaque(const uint8_t *rgba, uint32_t pixels) {
+  return (uint32_t)every_pixel_opaque(rgba, pixels);
+}
+
+// Starts a PNG of width × height at zlib `level` (0–9): RGB when `opaque`, RGBA otherwise.
+__attribute__((export_name("encode_start"))) void encode_start(uint32_t width, uint32_t height, uint32_t level, uint32_t opaque) {
   if (width == 0 || height == 0) host_fail("a PNG needs at least one pixel");
-  int opaque = every_pixel_opaque(rgba, (size_t)width * height);
-  size_t bpp = opaque ? 3 : 4;
-  size_t length = (size_t)width * bpp;
-  struct output out = {malloc(65536), 0, 65536};
-  size_t padded = (length + 15) & ~(size_t)15;
-  size_t stride = 16 + padded + 16;           // zeros before each row (left of the first pixel), slack after
-  uint8_t *rows = calloc(2, stride);          // this row and the one above, as stored (RGB or RGBA)
-  size_t filtered_stride = 1 + padded + 16;   // type byte, filtered row, slack
-  uint8_t *filtered = malloc(5 * filtered_stride);
-  struct deflater *d = malloc(sizeof *d);
-  if (!out.data || !rows || !filtered || !d) host_fail("out of memory for the PNG encoder");
+  encoder.width = width;
+  encoder.height = height;
+  encoder.opaque = opaque != 0;
+  encoder.bpp = opaque ? 3 : 4;
+  encoder.length = (size_t)width * encoder.bpp;
+  size_t padded = (encoder.length + 15) & ~(size_t)15;
+  encoder.stride = 16 + padded + 16;           // zeros before each row (left of the first pixel), slack after
+  encoder.rows = calloc(2, encoder.stride);    // this row and the one above, as stored (RGB or RGBA)
+  encoder.filtered_stride = 1 + padded + 16;   // type byte, filtered row, slack
+  encoder.filtered = malloc(5 * encoder.filtered_stride);
+  encoder.d = malloc(sizeof *encoder.d);
+  encoder.out = (struct output){malloc(65536), 0, 65536};
+  struct deflater *d = encoder.d;
+  if (!encoder.out.data || !encoder.rows || !encoder.filtered || !d) host_fail("out of memory for the PNG encoder");
 
   static const uint8_t SIGNATURE[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
-  append(&out, SIGNATURE, 8);
+  append(&encoder.out, SIGNATURE, 8);
   uint8_t header[13] = {0};
   put_be32(header, width);
   put_be32(header + 4, height);
   header[8] = 8;                           // bits per sample
   header[9] = opaque ? 2 : 6;              // RGB or RGBA; compression, filter, interlace methods 0
-  write_chunk(&out, "IHDR", header, 13);
+  write_chunk(&encoder.out, "IHDR", header, 13);
 
   memset(&d->stream, 0, sizeof d->stream);
   if (deflateInit2(&d->stream, (int)level, Z_DEFLATED, 15, 8, Z_FILTERED) != Z_OK) host_fail("out of memory for the PNG encoder");
-  d->out = &out;
+  d->out = &encoder.out;
   d->stream.next_out = d->buffer;
   d->stream.avail_out = sizeof d->buffer;
+}
 
-  for (uint32_t y = 0; y < height; y++) {
-    uint8_t *row = rows + (y & 1) * stride + 16;
-    const uint8_t *above = rows + ((y & 1) ^ 1) * stride + 16;  // zeros before the first row
-    const uint8_t *source = rgba + (size_t)y * width * 4;
-    if (opaque) {
-      drop_alpha(source, width, row);
+// Filters and compresses the next `count` rows of RGBA8 at `rgba`.
+__attribute__((export_name("encode_rows"))) void encode_rows(const uint8_t *rgba, uint32_t count) {
+  if (count > encoder.height - encoder.y) host_fail("the PNG encoder was given more rows than the image has");
+  size_t length = encoder.length, stride = encoder.stride, filtered_stride = encoder.filtered_stride;
+  uint8_t *filtered = encoder.filtered;
+  uint8_t *const out[5] = {filtered + 1, filtered + filtered_stride + 1, filtered + 2 * filtered_stride + 1,
+                           filtered + 3 * filtered_stride + 1, filtered + 4 * filtered_stride + 1};
+  for (uint32_t i = 0; i < count; i++, encoder.y++) {
+    uint32_t y = encoder.y;
+    uint8_t *row = encoder.rows + (y & 1) * stride + 16;
+    const uint8_t *above = encoder.rows + ((y & 1) ^ 1) * stride + 16;  // zeros before the first row
+    const uint8_t *source = rgba + (size_t)i * encoder.width * 4;
+    if (encoder.opaque) {
+      drop_alpha(source, encoder.width, row);
     } else {
       memcpy(row, source, length);
     }
-    uint8_t *const out[5] = {filtered + 1, filtered + filtered_stride + 1, filtered + 2 * filtered_stride + 1,
-                             filtered + 3 * filtered_stride + 1, filtered + 4 * filtered_stride + 1};
     uint32_t costs[5];
-    filter_row(row, above, length, bpp, out, costs);
+    filter_row(row, above, length, encoder.bpp, out, costs);
     int best = 0;
     for (int type = 1; type < 5; type++) {
       if (costs[type] < costs[best]) best = type;
     }
     uint8_t *chosen = filtered + best * filtered_stride;
     chosen[0] = (uint8_t)best;
-    deflate_bytes(d, chosen, length + 1, Z_NO_FLUSH);
+    deflate_bytes(encoder.d, chosen, length + 1, Z_NO_FLUSH);
   }
-  deflate_bytes(d, NULL, 0, Z_FINISH);
-  deflateEnd(&d->stream);
-  write_chunk(&out, "IEND", NULL, 0);
-  free(d);
-  free(filtered);
-  free(rows);
-  info[0] = (uint32_t)out.size;
-  return out.data;
+}
+
+// Ends the PNG and returns it; info[0] = byte length.
+__attribute__((export_name("encode_finish"))) uint8_t *encode_finish(uint32_t *info) {
+  if (encoder.y != encoder.height) host_fail("the PNG encoder was not given every row");
+  deflate_bytes(encoder.d, NULL, 0, Z_FINISH);
+  deflateEnd(&encoder.d->stream);
+  write_chunk(&encoder.out, "IEND", NULL, 0);
+  free(encoder.d);
+  free(encoder.filtered);
+  free(encoder.rows);
+  info[0] = (uint32_t)encoder.out.size;
+  return encoder.out.data;
 }

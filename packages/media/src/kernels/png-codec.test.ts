@@ -136,7 +136,7 @@ describe('own PNG codec', () => {
     }
   });
 
-  it('decodes tall images band by band into a raster that owns its buffer', async () => {
+  it('decodes and encodes tall images band by band; the decoded raster owns its buffer', async () => {
     // 64 px rows are 256 bytes: 1500 rows span several of the decoder's bands, the last one partial.
     for (const [w, h] of [[64, 1500], [3, 40000]] as const) {
       const rgba = testCard(w, h, true);
@@ -147,6 +147,13 @@ describe('own PNG codec', () => {
       expect(decoded.raster.data.buffer.byteLength).toBe(w * h * 4);
       expect(Buffer.from(decoded.raster.data).equals(Buffer.from(rgba))).toBe(true);
     }
+    // The encoder reads in bands too: one translucent pixel in the last band still makes it RGBA.
+    const lastTranslucent = testCard(64, 1500, false);
+    lastTranslucent[lastTranslucent.length - 1] = 254;
+    const png = await encodePngRgba({ data: lastTranslucent, width: 64, height: 1500 }, 1);
+    expect(colourType(png)).toBe(6);
+    expect(Buffer.from((await decodePngRgba(png)).data).equals(Buffer.from(lastTranslucent))).toBe(true);
+    expect(colourType(await encodePngRgba({ data: testCard(64, 1500, false), width: 64, height: 1500 }, 1))).toBe(2);
   });
 
   it('reports a truncated or damaged PNG as E_CORRUPT, and the next call works (fresh instance)', async () => {

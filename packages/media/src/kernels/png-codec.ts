@@ -13,10 +13,13 @@ interface PngExports {
   decode_start(data: number, size: number, info: number): void;
   decode_rows(out: number, count: number): void;
   decode_finish(): number;
-  encode_rgba(rgba: number, width: number, height: number, level: number, info: number): number;
+  encode_opaque(rgba: number, pixels: number): number;
+  encode_start(width: number, height: number, level: number, opaque: number): void;
+  encode_rows(rgba: number, count: number): void;
+  encode_finish(info: number): number;
 }
 
-const FUNCTIONS = ['_initialize', 'alloc', 'decode_start', 'decode_rows', 'decode_finish', 'encode_rgba'] as const;
+const FUNCTIONS = ['_initialize', 'alloc', 'decode_start', 'decode_rows', 'decode_finish', 'encode_opaque', 'encode_start', 'encode_rows', 'encode_finish'] as const;
 
 function isPngExports(exports: WebAssembly.Exports): exports is WebAssembly.Exports & PngExports {
   return exports['memory'] instanceof WebAssembly.Memory && FUNCTIONS.every((name) => typeof exports[name] === 'function');
@@ -128,9 +131,24 @@ export async function decodePngRgbaWithAlpha(bytes: Uint8Array): Promise<Decoded
 export async function encodePngRgba(raster: Raster, level: number): Promise<Uint8Array> {
   const codec = await instantiate();
   try {
-    const rgba = put(codec, raster.data);
+    const { width, height } = raster;
+    const rowBytes = width * 4;
+    const bandRows = Math.max(1, Math.min(height, Math.floor(BAND_BYTES / rowBytes)));
+    const band = codec.alloc(bandRows * rowBytes);
+    if (band === 0) throw outOfMemory(bandRows * rowBytes);
+    // Bands through a small buffer (the instance never holds the whole image): first to learn whether
+    // every pixel is opaque (RGB or RGBA), stopping at the first band that is not, then to encode.
+    const copyBand = (y: number): number => {
+      const rows = Math.min(bandRows, height - y);
+      new Uint8Array(codec.memory.buffer, band, rows * rowBytes).set(raster.data.subarray(y * rowBytes, (y + rows) * rowBytes));
+      return rows;
+    };
+    let opaque = true;
+    for (let y = 0; y < height && opaque; y += bandRows) opaque = codec.encode_opaque(band, copyBand(y) * width) !== 0;
+    codec.encode_start(width, height, level, opaque ? 1 : 0);
+    for (let y = 0; y < height; y += bandRows) codec.encode_rows(band, copyBand(y));
     const info = codec.alloc(4);
-    const out = codec.encode_rgba(rgba, raster.width, raster.height, level, info);
+    const out = codec.encode_finish(info);
     const [length = 0] = new Uint32Array(codec.memory.buffer, info, 1);
     return new Uint8Array(codec.memory.buffer.slice(out, out + length));
   } catch (cause) {
