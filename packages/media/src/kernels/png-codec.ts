@@ -4,12 +4,9 @@
 // was one instance per process whose memory only grew).
 import { MediaError } from '../errors.js';
 import type { Raster } from '../types.js';
-import { wasmModule } from '../wasm.js';
+import { copyIn, instantiateKernel, KernelFailure, kernelOutOfMemory, type KernelExports } from './kernel-instance.js';
 
-interface PngExports {
-  memory: WebAssembly.Memory;
-  _initialize(): void;
-  alloc(bytes: number): number;
+interface PngExports extends KernelExports {
   decode_start(data: number, size: number, info: number): void;
   decode_rows(out: number, count: number): void;
   decode_finish(): number;
@@ -19,58 +16,16 @@ interface PngExports {
   encode_finish(info: number): number;
 }
 
-const FUNCTIONS = ['_initialize', 'alloc', 'decode_start', 'decode_rows', 'decode_finish', 'encode_opaque', 'encode_start', 'encode_rows', 'encode_finish'] as const;
-
-function isPngExports(exports: WebAssembly.Exports): exports is WebAssembly.Exports & PngExports {
-  return exports['memory'] instanceof WebAssembly.Memory && FUNCTIONS.every((name) => typeof exports[name] === 'function');
-}
-
-/** libpng reports a fatal error through `fail`; the codec imports nothing else. */
-class PngFailure extends Error {}
-
-async function instantiate(): Promise<PngExports> {
-  let memory: WebAssembly.Memory | undefined;
-  const imports = {
-    env: {
-      fail: (message: number) => {
-        throw new PngFailure(memory ? readCString(memory, message) : 'libpng error');
-      },
-    },
-  };
-  const { exports } = await WebAssembly.instantiate(await wasmModule('png'), imports);
-  if (!isPngExports(exports)) throw new MediaError('E_WASM_UNAVAILABLE', 'The png WASM module lacks the expected exports: rebuild it with scripts/build-wasm.sh.');
-  memory = exports.memory;
-  exports._initialize();
-  return exports;
-}
-
-function readCString(memory: WebAssembly.Memory, pointer: number): string {
-  const bytes = new Uint8Array(memory.buffer);
-  let end = pointer;
-  while (end < bytes.length && bytes[end] !== 0) end++;
-  return new TextDecoder().decode(bytes.subarray(pointer, end));
-}
-
-function put(codec: PngExports, bytes: Uint8Array): number {
-  const pointer = codec.alloc(bytes.byteLength);
-  if (pointer === 0) throw outOfMemory(bytes.byteLength);
-  new Uint8Array(codec.memory.buffer, pointer, bytes.byteLength).set(bytes);
-  return pointer;
-}
+const FUNCTIONS = ['decode_start', 'decode_rows', 'decode_finish', 'encode_opaque', 'encode_start', 'encode_rows', 'encode_finish'] as const;
 
 /** The decoded image's own buffer (Raster owns its ArrayBuffer); too big for this runtime is E_TOO_LARGE. */
 function ownedPixels(bytes: number): Uint8Array {
   try {
     return new Uint8Array(bytes);
   } catch (cause) {
-    if (cause instanceof RangeError) throw outOfMemory(bytes);
+    if (cause instanceof RangeError) throw kernelOutOfMemory('PNG', bytes);
     throw cause;
   }
-}
-
-function outOfMemory(bytes?: number): MediaError {
-  const amount = bytes === undefined ? 'enough' : `${bytes} bytes of`;
-  return new MediaError('E_TOO_LARGE', `The PNG codec could not get ${amount} memory. Lower maxInputPixels or send a smaller image.`);
 }
 
 /** A decoded PNG and whether any of its pixels is not fully opaque (found while decoding). */
@@ -89,9 +44,9 @@ const BAND_BYTES = 256 * 1024;
 
 /** As decodePngRgba, plus whether any pixel is not fully opaque (the decoder checks each row as it goes). */
 export async function decodePngRgbaWithAlpha(bytes: Uint8Array): Promise<DecodedPng> {
-  const codec = await instantiate();
+  const codec = await instantiateKernel<PngExports>('png', FUNCTIONS);
   try {
-    const data = put(codec, bytes);
+    const data = copyIn(codec, bytes, 'PNG');
     const info = codec.alloc(12);
     codec.decode_start(data, bytes.byteLength, info);
     const [width = 0, height = 0, passes = 1] = new Uint32Array(codec.memory.buffer, info, 3);
@@ -101,7 +56,7 @@ export async function decodePngRgbaWithAlpha(bytes: Uint8Array): Promise<Decoded
       // A band at a time through a small buffer: the instance never holds (or faults in) the whole image.
       const bandRows = Math.max(1, Math.min(height, Math.floor(BAND_BYTES / rowBytes)));
       const band = codec.alloc(bandRows * rowBytes);
-      if (band === 0) throw outOfMemory(bandRows * rowBytes);
+      if (band === 0) throw kernelOutOfMemory('PNG', bandRows * rowBytes);
       for (let y = 0; y < height; y += bandRows) {
         const rows = Math.min(bandRows, height - y);
         codec.decode_rows(band, rows);
@@ -110,16 +65,16 @@ export async function decodePngRgbaWithAlpha(bytes: Uint8Array): Promise<Decoded
     } else {
       // Interlaced: every pass refines the whole image in place.
       const whole = codec.alloc(pixels.byteLength);
-      if (whole === 0) throw outOfMemory(pixels.byteLength);
+      if (whole === 0) throw kernelOutOfMemory('PNG', pixels.byteLength);
       for (let pass = 0; pass < passes; pass++) codec.decode_rows(whole, height);
       pixels.set(new Uint8Array(codec.memory.buffer, whole, pixels.byteLength));
     }
     const transparent = codec.decode_finish();
     return { raster: { data: pixels, width, height }, hasAlpha: transparent !== 0 };
   } catch (cause) {
-    if (!(cause instanceof PngFailure || cause instanceof WebAssembly.RuntimeError)) throw cause;
+    if (!(cause instanceof KernelFailure || cause instanceof WebAssembly.RuntimeError)) throw cause;
     // libpng says "Out of memory"; our layer says "out of memory for …": the image is too big, not broken.
-    if (/out of memory/i.test(cause.message)) throw outOfMemory();
+    if (/out of memory/i.test(cause.message)) throw kernelOutOfMemory('PNG');
     throw new MediaError('E_CORRUPT', `The PNG data could not be decoded (${cause.message}). The file is truncated or damaged: re-export or re-capture it.`, { format: 'PNG' }, { cause });
   }
 }
@@ -129,13 +84,13 @@ export async function decodePngRgbaWithAlpha(bytes: Uint8Array): Promise<Decoded
  * opaque, RGBA otherwise. Lossless either way.
  */
 export async function encodePngRgba(raster: Raster, level: number): Promise<Uint8Array> {
-  const codec = await instantiate();
+  const codec = await instantiateKernel<PngExports>('png', FUNCTIONS);
   try {
     const { width, height } = raster;
     const rowBytes = width * 4;
     const bandRows = Math.max(1, Math.min(height, Math.floor(BAND_BYTES / rowBytes)));
     const band = codec.alloc(bandRows * rowBytes);
-    if (band === 0) throw outOfMemory(bandRows * rowBytes);
+    if (band === 0) throw kernelOutOfMemory('PNG', bandRows * rowBytes);
     // Bands through a small buffer (the instance never holds the whole image): first to learn whether
     // every pixel is opaque (RGB or RGBA), stopping at the first band that is not, then to encode.
     const copyBand = (y: number): number => {
@@ -152,8 +107,8 @@ export async function encodePngRgba(raster: Raster, level: number): Promise<Uint
     const [length = 0] = new Uint32Array(codec.memory.buffer, info, 1);
     return new Uint8Array(codec.memory.buffer.slice(out, out + length));
   } catch (cause) {
-    if (!(cause instanceof PngFailure || cause instanceof WebAssembly.RuntimeError)) throw cause;
-    if (/out of memory/i.test(cause.message)) throw outOfMemory();
+    if (!(cause instanceof KernelFailure || cause instanceof WebAssembly.RuntimeError)) throw cause;
+    if (/out of memory/i.test(cause.message)) throw kernelOutOfMemory('PNG');
     throw new MediaError('E_CORRUPT', `The PNG encoder failed (${cause.message}).`, { format: 'PNG' }, { cause });
   }
 }

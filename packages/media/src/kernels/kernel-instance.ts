@@ -1,0 +1,67 @@
+// What glimpse's own C kernels (wasm/jpeg, wasm/png) share on the host side: a fresh instance per call
+// (its memory is released when the call ends), the `env.fail` import through which the C libraries report
+// a fatal error, and copying bytes into the instance.
+import { MediaError } from '../errors.js';
+import { wasmModule, type WasmModuleName } from '../wasm.js';
+
+/** Every kernel exports its memory, wasi-libc's start-up and an allocator. */
+export interface KernelExports {
+  memory: WebAssembly.Memory;
+  _initialize(): void;
+  alloc(bytes: number): number;
+}
+
+/** A fatal error a C library reported through `env.fail`, carrying its message. */
+export class KernelFailure extends Error {}
+
+/**
+ * A fresh, started instance of kernel `name` whose exports include `functions`. WASI calls the libraries
+ * link but never reach are stubs that fail loudly rather than touch the host.
+ */
+export async function instantiateKernel<T extends KernelExports>(name: WasmModuleName, functions: readonly (keyof T & string)[]): Promise<T> {
+  let memory: WebAssembly.Memory | undefined;
+  const unavailable = () => {
+    throw new KernelFailure(`the ${name} kernel made a system call it is not given`);
+  };
+  const imports = {
+    env: {
+      fail: (message: number) => {
+        throw new KernelFailure(memory ? readCString(memory, message) : `${name} error`);
+      },
+    },
+    wasi_snapshot_preview1: { fd_close: unavailable, fd_seek: unavailable, fd_write: unavailable, proc_exit: unavailable },
+  };
+  const { exports } = await WebAssembly.instantiate(await wasmModule(name), imports);
+  if (!hasExports<T>(exports, functions)) {
+    throw new MediaError('E_WASM_UNAVAILABLE', `The ${name} WASM module lacks the expected exports: rebuild it with scripts/build-wasm.sh.`);
+  }
+  memory = exports.memory;
+  exports._initialize();
+  return exports;
+}
+
+function hasExports<T extends KernelExports>(exports: WebAssembly.Exports, functions: readonly (keyof T & string)[]): exports is WebAssembly.Exports & T {
+  const required = ['_initialize', 'alloc', ...functions];
+  return exports['memory'] instanceof WebAssembly.Memory && required.every((fn) => typeof exports[fn] === 'function');
+}
+
+function readCString(memory: WebAssembly.Memory, pointer: number): string {
+  const bytes = new Uint8Array(memory.buffer);
+  let end = pointer;
+  while (end < bytes.length && bytes[end] !== 0) end++;
+  return new TextDecoder().decode(bytes.subarray(pointer, end));
+}
+
+/** Copies `bytes` into the instance and returns where they are. */
+export function copyIn(kernel: KernelExports, bytes: Uint8Array, codec: string): number {
+  const pointer = kernel.alloc(bytes.byteLength);
+  if (pointer === 0) throw kernelOutOfMemory(codec, bytes.byteLength);
+  new Uint8Array(kernel.memory.buffer, pointer, bytes.byteLength).set(bytes);
+  return pointer;
+}
+
+/** Running out of WASM memory means the image is too big for this runtime, not that it is damaged. */
+export function kernelOutOfMemory(codec: string, bytes?: number): MediaError {
+  const amount = bytes === undefined ? 'enough' : `${bytes} bytes of`;
+  return new MediaError('E_TOO_LARGE', `The ${codec} codec could not get ${amount} memory. Lower maxInputPixels or send a smaller image.`);
+}
