@@ -7,6 +7,7 @@ import { decodeIndependently, meanAbsDiff, reference } from '../../../test/suppo
 import { encodeRaster, type Encoding } from './encode.js';
 import { embedIccProfile, readIccProfile } from './icc.js';
 import type { Raster } from './types.js';
+import { concatBytes } from '../../../test/fixtures/pixels.js';
 
 /** sharp converts the sRGB pixels into Display P3 and embeds its P3 profile: what an iPhone writes. */
 function p3(width: number, height: number, seed = 3) {
@@ -67,15 +68,15 @@ describe('readIccProfile', () => {
     const segments = iccSegments(jpeg);
     expect(segments.map((segment) => [jpeg[segment.start + 16], jpeg[segment.start + 17]])).toEqual([[1, 3], [2, 3], [3, 3]]);
     const [first, second, third] = segments.map((segment) => jpeg.subarray(segment.start, segment.end));
-    const reordered = concat([jpeg.subarray(0, segments[0].start), third, first, second, jpeg.subarray(segments[2].end)]);
+    const reordered = concatBytes([jpeg.subarray(0, segments[0].start), third, first, second, jpeg.subarray(segments[2].end)]);
     expect(await readIccProfile(reordered, 'image/jpeg')).toEqual(profile);
   });
 
   it('ignores malformed JPEG APP2 profiles: a missing, repeated or out-of-range segment, a zero count, a bad header', async () => {
     const jpeg = await embedIccProfile(await encoded({ type: 'image/jpeg', quality: 85, lossless: false }), 'image/jpeg', largeProfile(150_000));
     const [first, second, third] = iccSegments(jpeg);
-    const withoutSecond = concat([jpeg.subarray(0, second.start), jpeg.subarray(second.end)]);
-    const firstTwice = concat([jpeg.subarray(0, third.start), jpeg.subarray(first.start, first.end), jpeg.subarray(third.end)]);
+    const withoutSecond = concatBytes([jpeg.subarray(0, second.start), jpeg.subarray(second.end)]);
+    const firstTwice = concatBytes([jpeg.subarray(0, third.start), jpeg.subarray(first.start, first.end), jpeg.subarray(third.end)]);
     const patched = (offset: number, value: number) => {
       const copy = jpeg.slice();
       copy[offset] = value;
@@ -98,20 +99,20 @@ describe('readIccProfile', () => {
   it('ignores a damaged PNG iCCP: bad CRC, unknown compression, broken zlib, no name, or a bomb', async () => {
     const png = await encoded({ type: 'image/png', quality: 100, lossless: true });
     const iccp = (data: Uint8Array) => make.insertPngChunk(png, 'iCCP', data);
-    const named = (rest: Uint8Array) => concat([ascii('icc\0'), rest]);
-    expect(await readIccProfile(iccp(named(concat([Uint8Array.of(0), deflateSync(p3Profile)]))), 'image/png')).toEqual(p3Profile);
+    const named = (rest: Uint8Array) => concatBytes([ascii('icc\0'), rest]);
+    expect(await readIccProfile(iccp(named(concatBytes([Uint8Array.of(0), deflateSync(p3Profile)]))), 'image/png')).toEqual(p3Profile);
 
-    const badCrc = iccp(named(concat([Uint8Array.of(0), deflateSync(p3Profile)])));
+    const badCrc = iccp(named(concatBytes([Uint8Array.of(0), deflateSync(p3Profile)])));
     badCrc[33 + 8 + 4 + 10] ^= 0xff; // inside the zlib data, so only the CRC catches it
     const zlib = deflateSync(p3Profile);
     for (const bad of [
       badCrc,
-      iccp(named(concat([Uint8Array.of(1), zlib]))), // compression method 1
-      iccp(named(concat([Uint8Array.of(0), zlib.subarray(0, zlib.length - 30)]))), // truncated stream
-      iccp(named(concat([Uint8Array.of(0), make.garbage(300)]))),
-      iccp(concat([Uint8Array.of(0, 0), zlib])), // empty name
-      iccp(concat([ascii('x'.repeat(100)), Uint8Array.of(0, 0), zlib])), // name longer than 79
-      iccp(named(concat([Uint8Array.of(0), deflateSync(new Uint8Array(20_000_000))]))), // inflates to 20 MB
+      iccp(named(concatBytes([Uint8Array.of(1), zlib]))), // compression method 1
+      iccp(named(concatBytes([Uint8Array.of(0), zlib.subarray(0, zlib.length - 30)]))), // truncated stream
+      iccp(named(concatBytes([Uint8Array.of(0), make.garbage(300)]))),
+      iccp(concatBytes([Uint8Array.of(0, 0), zlib])), // empty name
+      iccp(concatBytes([ascii('x'.repeat(100)), Uint8Array.of(0, 0), zlib])), // name longer than 79
+      iccp(named(concatBytes([Uint8Array.of(0), deflateSync(new Uint8Array(20_000_000))]))), // inflates to 20 MB
     ]) {
       expect(await readIccProfile(bad, 'image/png')).toBeUndefined();
     }
@@ -322,12 +323,3 @@ function ascii(text: string): Uint8Array {
   return Uint8Array.from(text, (character) => character.charCodeAt(0));
 }
 
-function concat(parts: Uint8Array[]): Uint8Array {
-  const output = new Uint8Array(parts.reduce((total, part) => total + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    output.set(part, offset);
-    offset += part.length;
-  }
-  return output;
-}
