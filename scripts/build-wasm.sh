@@ -86,28 +86,9 @@ LIBWEBP_DEBIAN_VERSION=1.2.4-0.2+deb12u1
 LIBWEBP_SHA256="7bf5a8a28cc69bcfa8cb214f2c3095703c6b73ac5fba4d5480c205331d9494df  libwebp_1.2.4.orig.tar.gz
 69cdba4dfe2e1b34d55fa80c1b29c31cacd40dd183812d6bcca7e508a2f7afcd  libwebp_1.2.4-0.2+deb12u1.debian.tar.xz"
 
-# Prints the path of a libwebp 1.2.4 tree with Debian's patches applied, fetching the source if needed.
-libwebp_source() {
-  if [ -n "${LIBWEBP_SRC:-}" ]; then echo "$LIBWEBP_SRC"; return; fi
-  local cache="${GLIMPSE_WASM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/glimpse-wasm}"
-  local tree="$cache/libwebp-$LIBWEBP_DEBIAN_VERSION"
-  if [ ! -f "$tree/src/webp/decode.h" ]; then
-    mkdir -p "$cache"
-    command -v dpkg-source >/dev/null || { echo "cannot fetch libwebp: dpkg-source (dpkg-dev) is needed to apply Debian's patches" >&2; return 1; }
-    (cd "$cache" && apt-get source --download-only "libwebp=$LIBWEBP_DEBIAN_VERSION" >&2) || {
-      echo "cannot fetch libwebp $LIBWEBP_DEBIAN_VERSION: add a deb-src line for Debian bookworm, or set LIBWEBP_SRC" >&2
-      return 1
-    }
-    (cd "$cache" && echo "$LIBWEBP_SHA256" | sha256sum -c --quiet >&2)
-    rm -rf "$tree"
-    (cd "$cache" && dpkg-source --no-check -x "libwebp_$LIBWEBP_DEBIAN_VERSION.dsc" "$tree" >&2)
-  fi
-  echo "$tree"
-}
-
 build_webp() {
   local src files=()
-  src="$(libwebp_source)"
+  src="${LIBWEBP_SRC:-$(debian_source libwebp "$LIBWEBP_DEBIAN_VERSION" "$LIBWEBP_DEBIAN_VERSION" "$LIBWEBP_SHA256" src/webp/decode.h)}"
   # The still-image decoder and what it reaches: VP8 (lossy), VP8L (lossless), alpha, the rescaler.
   for f in "$src"/src/dec/*.c; do files+=("$f"); done
   for f in alpha_processing cpu dec dec_clip_tables filters lossless rescaler upsampling yuv; do files+=("$src/src/dsp/$f.c"); done

@@ -34,22 +34,6 @@ static void quiet_errors(struct jpeg_error_mgr *err) {
 
 __attribute__((export_name("alloc"))) void *alloc(uint32_t bytes) { return malloc(bytes); }
 
-// Header facts without decoding: info[0..3] = width, height, components, colour space (J_COLOR_SPACE).
-__attribute__((export_name("read_header"))) void read_header(const uint8_t *data, uint32_t size, uint32_t *info) {
-  struct jpeg_decompress_struct cinfo;
-  struct jpeg_error_mgr err;
-  cinfo.err = &err;
-  quiet_errors(&err);
-  jpeg_create_decompress(&cinfo);
-  jpeg_mem_src(&cinfo, data, size);
-  jpeg_read_header(&cinfo, TRUE);
-  info[0] = cinfo.image_width;
-  info[1] = cinfo.image_height;
-  info[2] = cinfo.num_components;
-  info[3] = cinfo.jpeg_color_space;
-  jpeg_destroy_decompress(&cinfo);
-}
-
 // Adobe CMYK JPEGs store inverted ink values; multiplying by K gives a usable RGB approximation.
 static void cmyk_row_to_rgba(uint8_t *row, uint32_t width) {
   for (uint32_t x = 0; x < width; x++, row += 4) {
