@@ -10,22 +10,9 @@ import { anthropicImageTokens } from '../packages/agent/src/compaction/anthropic
 import { estimateMessageTokens } from '../packages/agent/src/compaction/estimate-tokens.js';
 import { parseReplayScript } from '../packages/agent/src/loop/replay-script.js';
 import { loadSession } from '../packages/agent/src/session/load-session.js';
+import * as make from './fixtures/make.js';
 
 let root: string;
-
-/** A one-page PDF written by hand with a correct xref table. */
-function tinyPdf(): Buffer {
-  const objects = ['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>', '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>'];
-  let body = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((object, i) => {
-    offsets.push(body.length);
-    body += `${i + 1} 0 obj\n${object}\nendobj\n`;
-  });
-  const xref = body.length;
-  body += `xref\n0 4\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}trailer\n<< /Size 4 /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(body, 'latin1');
-}
 
 beforeAll(async () => {
   // Stand-ins for the bundled samples, so this test does not depend on their exact content.
@@ -34,7 +21,7 @@ beforeAll(async () => {
   await sharp({ create: { width: 2400, height: 1500, channels: 3, background: '#f0f0f0' } }).png().toFile(join(root, 'samples/screenshot.png'));
   // Stored 1200 wide × 900 high with EXIF orientation 6: upright it is 900 × 1200.
   await sharp({ create: { width: 1200, height: 900, channels: 3, background: '#806040' } }).jpeg().withMetadata({ orientation: 6 }).toFile(join(root, 'samples/photo-exif6.jpg'));
-  await writeFile(join(root, 'samples/report.pdf'), tinyPdf());
+  await writeFile(join(root, 'samples/report.pdf'), await make.pdf());
   await writeFile(join(root, 'samples/diagram.svg'), '<svg xmlns="http://www.w3.org/2000/svg" width="300" height="200"><rect width="300" height="200" fill="#fff"/><circle cx="150" cy="100" r="80" fill="#369"/></svg>');
 });
 

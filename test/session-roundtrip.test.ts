@@ -8,27 +8,7 @@ import type { Message } from '../packages/agent/src/parts.js';
 import { serialize } from '../packages/agent/src/providers/index.js';
 import { loadSession } from '../packages/agent/src/session/load-session.js';
 import { SessionWriter } from '../packages/agent/src/session/session-writer.js';
-
-/** A one-page PDF with a text line, written out by hand with a correct xref table. */
-function tinyPdf(): Buffer {
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 100] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
-    '<< /Length 44 >>\nstream\nBT /F1 18 Tf 20 40 Td (Round trip) Tj ET\nendstream',
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-  ];
-  let body = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((object, i) => {
-    offsets.push(body.length);
-    body += `${i + 1} 0 obj\n${object}\nendobj\n`;
-  });
-  const xref = body.length;
-  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
-  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(body, 'latin1');
-}
+import * as make from './fixtures/make.js';
 
 let conversation: Message[];
 
@@ -36,7 +16,7 @@ beforeAll(async () => {
   const png = (await sharp({ create: { width: 1200, height: 800, channels: 4, background: '#20a060c0' } }).png().toBuffer()).toString('base64');
   const jpeg = (await sharp({ create: { width: 300, height: 900, channels: 3, background: '#c08020' } }).jpeg().toBuffer()).toString('base64');
   const webp = (await sharp({ create: { width: 50, height: 50, channels: 3, background: '#000' } }).webp().toBuffer()).toString('base64');
-  const pdf = tinyPdf().toString('base64');
+  const pdf = Buffer.from(await make.pdf()).toString('base64');
   conversation = [
     { role: 'user', parts: [{ type: 'text', text: 'Here is my screen; what is on it? Also "quotes", \\ and\nnewlines ✓.' }, { type: 'image', mediaType: 'image/jpeg', data: jpeg, width: 300, height: 900 }] },
     {
