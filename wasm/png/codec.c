@@ -172,8 +172,12 @@ static void write_chunk(struct output *out, const char *type, const uint8_t *dat
   memcpy(header + 4, type, 4);
   append(out, header, 8);
   if (length > 0) append(out, data, length);
+  // zlib's crc32() returns 0 for a NULL buffer instead of passing the running value through, so an
+  // empty chunk (IEND) must not hand it its NULL data pointer.
+  uLong crc_value = crc32(0, header + 4, 4);
+  if (length > 0) crc_value = crc32(crc_value, data, length);
   uint8_t crc[4];
-  put_be32(crc, (uint32_t)crc32(crc32(0, header + 4, 4), data, length));
+  put_be32(crc, (uint32_t)crc_value);
   append(out, crc, 4);
 }
 

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { crc32, inflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MediaError } from '../errors.js';
@@ -72,6 +73,27 @@ describe('own PNG codec', () => {
     const withAlpha = await encodePngRgba({ data: almostOpaque, width, height }, 3);
     expect(colourType(withAlpha)).toBe(6);
     expect(png.byteLength).toBeLessThan(withAlpha.byteLength);
+  });
+
+  it('writes a correct CRC on every chunk, IEND included, and zlib data whose Adler-32 checks', async () => {
+    for (const withAlpha of [false, true]) {
+      const png = await encodePngRgba({ data: testCard(width, height, withAlpha), width, height }, 3);
+      const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
+      const types: string[] = [];
+      const idat: Uint8Array[] = [];
+      for (let at = 8; at < png.byteLength; ) {
+        const length = view.getUint32(at);
+        const type = new TextDecoder().decode(png.subarray(at + 4, at + 8));
+        types.push(type);
+        if (type === 'IDAT') idat.push(png.subarray(at + 8, at + 8 + length));
+        expect(view.getUint32(at + 8 + length), `${type} CRC`).toBe(crc32(png.subarray(at + 4, at + 8 + length)));
+        at += 12 + length;
+      }
+      expect(types[0]).toBe('IHDR');
+      expect(types.at(-1)).toBe('IEND');
+      // inflateSync verifies the stream's Adler-32 and throws on a mismatch.
+      expect(inflateSync(Buffer.concat(idat)).byteLength).toBe(height * (1 + width * (withAlpha ? 4 : 3)));
+    }
   });
 
   it("round-trips images one pixel wide or tall (edge cases of the filters' first pixel)", async () => {
