@@ -30,6 +30,7 @@ await Promise.all([
   build({ ...common, entryPoints: ['packages/media/src/entries/node.ts'], outfile: 'packages/media/dist/node.js' }),
   build({ ...common, entryPoints: ['packages/agent/src/index.ts'], outfile: 'packages/agent/dist/index.js' }),
   build({ ...common, entryPoints: ['packages/agent/src/ai-sdk/index.ts'], outfile: 'packages/agent/dist/ai-sdk.js' }),
+  build({ ...common, entryPoints: ['packages/agent/src/pi/index.ts'], outfile: 'packages/agent/dist/pi.js' }),
   build({ ...common, entryPoints: ['packages/agent/src/cli.ts'], outfile: 'packages/agent/dist/cli.js' }),
   // `glimpse mcp` runs view_file on worker threads; the pool loads this file from beside cli.js.
   build({ ...common, entryPoints: ['packages/agent/src/mcp/view-file-worker.ts'], outfile: 'packages/agent/dist/mcp-worker.js' }),

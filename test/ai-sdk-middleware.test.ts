@@ -138,7 +138,7 @@ describe.each(AI_SDK_PROVIDERS)('fitMediaMiddleware on $route ($modelId)', (prov
     const pdfs = media.filter((m) => m.mediaType === 'application/pdf');
     if (provider.route === 'ollama') {
       expect(pdfs).toEqual([]);
-      expect(request.text).toContain('a PDF (report.pdf) was omitted: this model does not accept PDF documents');
+      expect(request.text).toContain('[report.pdf is not shown: this route takes no PDF documents');
       // Once per call: each of the two requests carried the placeholder.
       expect(warnings).toEqual([1, 2].map(() => expect.objectContaining({ type: 'media-omitted', reason: 'no-pdf-input', messageIndex: 0 })));
       return;

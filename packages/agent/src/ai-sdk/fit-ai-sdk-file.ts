@@ -1,7 +1,8 @@
 import type { SharedV4FileData, SharedV4ProviderOptions } from '@ai-sdk/provider';
 import { detect, type ProcessOptions } from '@glimpse/media';
 import { attach, type AttachedPart } from '../attachments.js';
-import { base64ToBytes } from '../base64.js';
+import { base64ToBytes, bytesToBase64 } from '../base64.js';
+import { pdfAsTextAndPages } from '../pdf-as-text-and-pages.js';
 import type { Attachment } from '../tool-output.js';
 import type { DocumentPart, MediaPart, Part } from '../parts.js';
 import { omitMedia, unreadableReason } from '../providers/placeholders.js';
@@ -77,12 +78,11 @@ export async function fitAiSdkFile(file: AiSdkFile, name: string, context: FitCo
   const type = bytes === undefined ? undefined : detect(bytes);
   if (type === undefined && !CLAIMS_MEDIA.test(file.mediaType)) return { items: [file], notes: [] };
   const { capabilities } = context.route;
-  if (type === 'application/pdf' && !capabilities.pdfInput) {
-    // TODO(pdf): once the media core renders PDFs (pdfText, renderPdfPage), send the text and page images here.
-    const document: DocumentPart = { type: 'document', mediaType: 'application/pdf', data: '', ...(file.filename !== undefined && { filename: file.filename }) };
-    return { items: [omit(document, 'no-pdf-input', context)], notes: [] };
-  }
   const variant = `${name}\n${JSON.stringify(context.options)}`;
+  if (type === 'application/pdf' && bytes !== undefined && !capabilities.pdfInput) {
+    const pages = await context.cache.get(raw, `pages\n${variant}`, async () => ({ parts: await pdfAsTextAndPages(pdfPart(bytes, file), context.options), notes: [] }));
+    return pdfWithoutDocuments(pages.parts, file, context);
+  }
   const attachment: Attachment = {
     ...(bytes === undefined ? { data: typeof raw === 'string' ? raw : '' } : { bytes }),
     mediaType: file.mediaType,
@@ -90,13 +90,30 @@ export async function fitAiSdkFile(file: AiSdkFile, name: string, context: FitCo
   };
   const attached = await context.cache.get(raw, variant, () => attach(attachment, name, context.options));
   if (attached.parts.length === 0) for (const note of attached.notes) context.warn({ type: 'media-failed', messageIndex: context.messageIndex, message: note.slice(1, -1) });
-  const items = attached.parts.map((part) => {
-    const reason = unreadableReason(part, capabilities);
-    return reason === undefined || part.type === 'text' ? toAiSdkItem(part, file) : omit(part, reason, context);
-  });
+  const items = readableItems(attached.parts, file, context);
   // A note about an image the model will not see (resized, first frame) would only confuse it.
   const shown = items.some((item) => item.type === 'file');
   return { items, notes: shown || attached.parts.length === 0 ? attached.notes : [] };
+}
+
+function pdfPart(bytes: Uint8Array, file: AiSdkFile): DocumentPart {
+  return { type: 'document', mediaType: 'application/pdf', data: bytesToBase64(bytes), ...(file.filename !== undefined && { filename: file.filename }) };
+}
+
+/** A PDF on a route without documents: its text and page images when they can be made, else a note (and a warning). */
+function pdfWithoutDocuments(parts: readonly Part[], file: AiSdkFile, context: FitContext): FittedFile {
+  if (!parts.some((part) => part.type === 'image')) {
+    context.warn({ type: 'media-omitted', reason: 'no-pdf-input', mediaType: 'application/pdf', messageIndex: context.messageIndex, message: `${file.filename ?? 'a PDF'} was not sent: the route takes no PDF documents` });
+  }
+  return { items: readableItems(parts, file, context), notes: [] };
+}
+
+/** The parts as AI SDK items, each one the model cannot read replaced by a placeholder. */
+function readableItems(parts: readonly Part[], file: AiSdkFile, context: FitContext): Array<AiSdkFile | AiSdkText> {
+  return parts.map((part) => {
+    const reason = unreadableReason(part, context.route.capabilities);
+    return reason === undefined || part.type === 'text' ? toAiSdkItem(part, file) : omit(part, reason, context);
+  });
 }
 
 function omit(part: MediaPart, reason: OmitReason, context: FitContext): AiSdkText {
