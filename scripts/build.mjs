@@ -1,17 +1,16 @@
 // Builds the Node bundles that `npm install` needs (run by the root `prepare` script):
 // the media core's Node entry, the agent library and the `glimpse` CLI (with its MCP worker).
-// npm dependencies stay external; the workspace packages are bundled from their TypeScript sources.
+// npm dependencies and @glimpse/media stay external (the agent imports the media core's published entry);
+// each package's own TypeScript sources are bundled.
 import { build } from 'esbuild';
-import { buildRuntimeBundles } from './build-runtimes.mjs';
+import { resolve } from 'node:path';
+import { buildRuntimeBundles, removeStale } from './build-runtimes.mjs';
 
-/** Keeps every bare import external except our own workspace packages. */
+/** Keeps every bare import external: npm dependencies and the other workspace packages alike. */
 const externalDependencies = {
   name: 'external-dependencies',
   setup(b) {
-    b.onResolve({ filter: /^[^./]/ }, (args) => {
-      if (args.path.startsWith('@glimpse/')) return undefined;
-      return { path: args.path, external: true };
-    });
+    b.onResolve({ filter: /^[^./]/ }, (args) => ({ path: args.path, external: true }));
   },
 };
 
@@ -28,9 +27,19 @@ const common = {
 
 await Promise.all([
   build({ ...common, entryPoints: ['packages/media/src/entries/node.ts'], outfile: 'packages/media/dist/node.js' }),
-  build({ ...common, entryPoints: ['packages/agent/src/index.ts'], outfile: 'packages/agent/dist/index.js' }),
-  build({ ...common, entryPoints: ['packages/agent/src/cli.ts'], outfile: 'packages/agent/dist/cli.js' }),
-  // `glimpse mcp` runs view_file on worker threads; the pool loads this file from beside cli.js.
-  build({ ...common, entryPoints: ['packages/agent/src/mcp/view-file-worker.ts'], outfile: 'packages/agent/dist/mcp-worker.js' }),
+  // One split build: each CLI command is a chunk loaded when it runs, so `glimpse inspect` never parses
+  // the MCP server. `glimpse mcp` runs view_file on worker threads; the pool loads mcp-worker.js from beside cli.js.
+  build({
+    ...common,
+    metafile: true,
+    entryPoints: {
+      index: 'packages/agent/src/index.ts',
+      cli: 'packages/agent/src/cli.ts',
+      'mcp-worker': 'packages/agent/src/mcp/view-file-worker.ts',
+    },
+    outdir: 'packages/agent/dist',
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+  }).then(({ metafile }) => removeStale([resolve('packages/agent/dist/chunks')], new Set(Object.keys(metafile.outputs).map((path) => resolve(path))))),
   buildRuntimeBundles(), // browser, Deno and Workers bundles of the media core (scripts/build-runtimes.mjs)
 ]);

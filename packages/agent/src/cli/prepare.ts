@@ -60,8 +60,6 @@ export async function prepareConversation(
 }
 
 export const prepareCommand: Command = {
-  name: 'prepare',
-  summary: 'print the provider-native messages for tool results that carry FILEs',
   usage,
   async run(args) {
     const { positionals, flags } = parseArgs(args, { values: ['--provider', '--model', '--max-file-bytes'], booleans: ['--no-vision', '--lift-tool-media'] });
