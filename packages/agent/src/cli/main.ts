@@ -3,7 +3,8 @@ import { UsageError } from './command.js';
 import { COMMANDS } from './commands.js';
 import { printFailure } from './failure.js';
 
-function overview(): string {
+/** The command list `glimpse --help` prints (also generated into docs/cli.md). */
+export function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
   return [
     'glimpse — fit images, SVGs and PDFs for LLM providers',
