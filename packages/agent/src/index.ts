@@ -8,7 +8,11 @@ export type { TruncateOptions } from './truncate.js';
 export { capabilitiesFor, matchCapabilityRule, DEFAULT_CAPABILITY_RULES, PROVIDER_NAMES, isProviderName } from './capabilities.js';
 export type { CapabilitiesQuery, CapabilityRule, ModelCapabilities, ProviderName } from './capabilities.js';
 export { serialize, serializeAnthropic, serializeBedrock, serializeGemini, serializeOllama, serializeOpenAIChat, serializeOpenAIResponses, placeholderFor } from './providers/index.js';
-export type { OmitReason, SerializedRequest, SerializeInput, Serialized, SerializeWarning } from './providers/index.js';
+export type { OmitReason, SerializedRequest, SerializeInput, Serialized, SerializeWarning, RequestBodies } from './providers/index.js';
+export type { AnthropicRequestBody, BedrockRequestBody, GeminiRequestBody, OllamaRequestBody, OpenAIChatRequestBody, OpenAIResponsesRequestBody } from './providers/index.js';
+export { bedrockRequestFromJson } from './providers/bedrock-request-json.js';
+export { toGeminiParameters } from './providers/gemini-parameters.js';
+export { requestJson } from './providers/request-json.js';
 // Session log, compaction and the agent loop (issue 4). The writer and loader use node:fs and node:crypto.
 export { SessionWriter } from './session/session-writer.js';
 export type { SessionWriterOptions } from './session/session-writer.js';
