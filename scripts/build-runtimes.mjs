@@ -83,11 +83,12 @@ export async function buildRuntimeBundles() {
 
 /**
  * Deletes files in `folders` that the build did not write (`outputs`: absolute paths; source maps of
- * outputs count as outputs). Called after the new files exist, so a suite running meanwhile never finds one missing.
+ * outputs count as outputs), only those whose name `isOurs` (default: every file). Called after the new
+ * files exist, so a suite running meanwhile never finds one missing.
  */
-export async function removeStale(folders, outputs) {
+export async function removeStale(folders, outputs, isOurs = () => true) {
   for (const directory of folders) {
-    const files = await readdir(directory).catch(() => []);
+    const files = (await readdir(directory).catch(() => [])).filter(isOurs);
     const stale = files.map((file) => resolve(directory, file)).filter((path) => !outputs.has(path) && !outputs.has(path.replace(/\.map$/, '')));
     await Promise.all(stale.map((path) => rm(path, { force: true })));
   }

@@ -7,7 +7,7 @@ import { PRESETS } from '@glimpse/media';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { build } from 'esbuild';
+import { buildAgent } from '../scripts/build-agent.mjs';
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,20 +40,15 @@ async function imageOf(result: CallToolResult) {
 }
 
 beforeAll(async () => {
-  await build({
-    // As scripts/build.mjs does: the pool loads mcp-worker from beside the CLI, with the CLI's extension.
-    entryPoints: { cli: 'packages/agent/src/cli.ts', 'mcp-worker': 'packages/agent/src/mcp/view-file-worker.ts' },
+  // The CLI as scripts/build.mjs builds it (split chunks, the worker beside them), with the workspace
+  // packages bundled from source so the test never runs a stale dist/; .mjs because the folder has no package.json.
+  await buildAgent({
     outdir: dirname(BUNDLE),
     outExtension: { '.js': '.mjs' },
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    conditions: ['source'],
     logLevel: 'silent',
     plugins: [
       {
-        name: 'external-dependencies',
+        name: 'external-npm-dependencies',
         setup(b) {
           b.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@glimpse/') ? undefined : { path: args.path, external: true }));
         },
