@@ -71,12 +71,16 @@ describe.each(AI_SDK_PROVIDERS)('fitMediaMiddleware on $route ($modelId)', (prov
   const preset = PRESETS[PRESET_OF[provider.route]];
   let request: CapturedRequest;
   let media: WireMedia[];
+  let pages: WireMedia[];
   let warnings: FitMediaWarning[];
 
   beforeAll(async () => {
     sdkWarnings = [];
     ({ request, warnings } = await run(provider));
     media = findWireMedia(request.json);
+    // Ollama takes no PDFs: the report's pages ride as images after the screenshot in the user message.
+    pages = provider.route === 'ollama' ? media.filter((m) => /^messages\.0\.images\.[1-9]$/.test(m.path)) : [];
+    media = media.filter((m) => !pages.includes(m));
   });
 
   it('sends every image fitted to the route, upright, and decodable by a strict decoder', async () => {
@@ -134,18 +138,20 @@ describe.each(AI_SDK_PROVIDERS)('fitMediaMiddleware on $route ($modelId)', (prov
     }
   });
 
-  it('sends the PDF as a document where the route reads PDFs, and a placeholder where it does not', async () => {
+  it('sends the PDF as a document where the route reads PDFs, and as text and page images where it does not', async () => {
     const pdfs = media.filter((m) => m.mediaType === 'application/pdf');
+    expect(warnings).toEqual([]);
     if (provider.route === 'ollama') {
       expect(pdfs).toEqual([]);
-      expect(request.text).toContain('[report.pdf is not shown: this route takes no PDF documents');
-      // Once per call: each of the two requests carried the placeholder.
-      expect(warnings).toEqual([1, 2].map(() => expect.objectContaining({ type: 'media-omitted', reason: 'no-pdf-input', messageIndex: 0 })));
+      expect(request.text).toContain('[report.pdf (2 pages) is given as its text and every page as images: this route takes no PDF documents]');
+      expect(request.text).toContain('--- page 2 ---\\nQuarterly report, page 2 of 2');
+      const sizes = await Promise.all(pages.map((m) => decodeStrictly(m.bytes)));
+      expect(sizes).toEqual([1, 2].map(() => expect.objectContaining({ width: 1039, height: 1344 })));
       return;
     }
+    expect(pages).toEqual([]);
     expect(pdfs).toHaveLength(1);
     expect((await PDFDocument.load(pdfs[0]!.bytes)).getPageCount()).toBe(2);
-    expect(warnings).toEqual([]);
   });
 
   it('tells the model how to map coordinates back to the original', () => {

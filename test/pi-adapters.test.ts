@@ -95,13 +95,16 @@ describe('fitPiToolResults as the afterToolCall hook (pi-ai openai-completions)'
 describe('toPiTool: glimpse file tools in pi', () => {
   const files = createFileTools({ fileSystem: new MemoryFileSystem({ files: { '/work/report.pdf': report, '/work/photo.jpg': photo } }), root: '/work', route: { provider: 'anthropic', model: 'claude-sonnet-4-6' } });
 
-  it('a PDF never vanishes: the tool result says what happened to it', async () => {
+  it('a PDF never vanishes: pi gets its text and its pages as images', async () => {
     const { agent, request } = await runAgent(claude, [toPiTool(files.viewFile, { model: claude })]);
-    expect(findWireMedia(request.json)).toEqual([]);
+    const pages = findWireMedia(request.json);
+    expect(pages).toHaveLength(2);
+    for (const page of pages) expect(page.path).toMatch(/^messages\.2\.content\.0\.content\.\d+\.source\.data$/);
+    for (const page of pages) expect(await decodeStrictly(page.bytes)).toMatchObject({ width: 1212, height: 1568 });
     const result = agent.state.messages.find((m: { role: string }) => m.role === 'toolResult');
     const text = JSON.stringify(result);
-    expect(text).toContain('report.pdf');
-    expect(text).toContain('is not shown: this route takes no PDF documents');
+    expect(text).toContain('report.pdf (2 pages) is given as its text and every page as images');
+    expect(text).toContain('Quarterly report, page 1 of 2');
   });
 
   it('a failed call is a pi error result with glimpse’s message', async () => {
