@@ -13,6 +13,7 @@ export const AGENT_ENTRY_POINTS = {
   // Adapters, each its own subpath so an app loads only what it uses (package.json "exports").
   'ai-sdk': 'packages/agent/src/ai-sdk/index.ts',
   pi: 'packages/agent/src/pi/index.ts',
+  clients: 'packages/agent/src/clients/index.ts',
 };
 
 /** Keeps every bare import external: npm dependencies and the other workspace packages alike. */
