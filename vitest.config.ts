@@ -9,6 +9,7 @@ export default defineConfig({
     alias: {
       '@glimpse/media': here('./packages/media/src/entries/node.ts'),
       '@glimpse/agent': here('./packages/agent/src/index.ts'),
+      '@glimpse/heif': here('./packages/heif/src/entries/node.ts'),
     },
   },
   test: {

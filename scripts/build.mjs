@@ -15,6 +15,14 @@ const externalDependencies = {
   },
 };
 
+/** Keeps every bare import external, the media core included: @glimpse/heif registers with the user's copy. */
+const externalAll = {
+  name: 'external-all',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) => ({ path: args.path, external: true }));
+  },
+};
+
 const common = {
   bundle: true,
   platform: 'node',
@@ -28,6 +36,7 @@ const common = {
 
 await Promise.all([
   build({ ...common, entryPoints: ['packages/media/src/entries/node.ts'], outfile: 'packages/media/dist/node.js' }),
+  build({ ...common, plugins: [externalAll], entryPoints: ['packages/heif/src/entries/node.ts'], outfile: 'packages/heif/dist/node.js' }),
   build({ ...common, entryPoints: ['packages/agent/src/index.ts'], outfile: 'packages/agent/dist/index.js' }),
   build({ ...common, entryPoints: ['packages/agent/src/cli.ts'], outfile: 'packages/agent/dist/cli.js' }),
   // `glimpse mcp` runs view_file on worker threads; the pool loads this file from beside cli.js.

@@ -1,3 +1,6 @@
 import { main } from './cli/main.js';
 
+// HEIC/HEIF decoding (@glimpse/heif, LGPL) is optional: the CLI uses it when the package is installed.
+await import('@glimpse/heif').catch(() => undefined);
+
 process.exitCode = await main(process.argv.slice(2));

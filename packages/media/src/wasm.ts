@@ -12,6 +12,7 @@ export type WasmModuleName =
   | 'resize'
   | 'jpeg'
   | 'webp_decoder'
+  | 'tiff'
   | 'resvg';
 
 export type WasmLoader = (name: WasmModuleName) => Promise<WebAssembly.Module>;
