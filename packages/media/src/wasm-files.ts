@@ -10,4 +10,5 @@ export const WASM_FILES: Readonly<Record<WasmModuleName, string>> = {
   webp_decoder: '@glimpse/media/wasm/webp-decoder.wasm',
   tiff: '@glimpse/media/wasm/tiff.wasm',
   resvg: '@resvg/resvg-wasm/index_bg.wasm',
+  pdfium: '@hyzyla/pdfium/pdfium.wasm',
 };

@@ -13,7 +13,8 @@ export type WasmModuleName =
   | 'jpeg'
   | 'webp_decoder'
   | 'tiff'
-  | 'resvg';
+  | 'resvg'
+  | 'pdfium';
 
 export type WasmLoader = (name: WasmModuleName) => Promise<WebAssembly.Module>;
 
