@@ -255,9 +255,11 @@ describe('probe: decompression bombs are reported from the header, instantly', (
 });
 
 describe('probe: formats that are named, not processed', () => {
-  it('TIFF with size from IFD0', async () => {
+  it('TIFF with size, depth and page count from its IFDs', async () => {
     const tiff = new Uint8Array(await sharp({ create: { width: 37, height: 21, channels: 3, background: '#123' } }).tiff().toBuffer());
-    expect(await probe(tiff)).toEqual({ mediaType: 'image/tiff', bytes: tiff.length, width: 37, height: 21, orientation: 1, frames: 1 });
+    expect(await probe(tiff)).toEqual({ mediaType: 'image/tiff', bytes: tiff.length, width: 37, height: 21, orientation: 1, frames: 1, pages: 1, bitDepth: 8, hasAlpha: false, lossless: false });
+    // An IFD with no entries: no size.
+    await expectMediaError(probe(Uint8Array.from([0x49, 0x49, 0x2a, 0x00, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0])), 'E_CORRUPT');
   });
 
   it('AVIF with size from its item graph; a cut one is E_CORRUPT', async () => {

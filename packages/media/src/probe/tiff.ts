@@ -9,6 +9,8 @@ const COMPRESSION = 0x0103;
 const ORIENTATION = 0x0112;
 const EXTRA_SAMPLES = 0x0152;
 const JPEG_COMPRESSIONS = new Set([6, 7]); // old-style and new-style JPEG
+/** Bytes per value of the field types read here: BYTE, SHORT, LONG, LONG8. */
+const TYPE_SIZES: Readonly<Record<number, number>> = { 1: 1, 3: 2, 4: 4, 16: 8 };
 
 /** Real files have a few dozen tags per IFD and a few hundred pages at most; the caps bound hostile chains. */
 const MAX_ENTRIES = 4096;
@@ -43,10 +45,13 @@ export function probeTiff(bytes: Uint8Array): ProbeResult {
         const entry = ifd + countSize + index * entrySize;
         const tag = u16(entry);
         const type = u16(entry + 2);
-        // The first value of a SHORT or LONG (or LONG8) tag, stored inline: all the tags read here are.
-        const at = entry + 4 + valueSize;
+        const values = big ? u64(entry + 4) : u32(entry + 4);
+        // The first value of a BYTE, SHORT or LONG (LONG8) tag: inline when all values fit, else at an offset.
+        const inline = entry + 4 + valueSize;
+        const at = values * (TYPE_SIZES[type] ?? 0) <= valueSize ? inline : offsetAt(inline);
         if (type === 3) tags.set(tag, u16(at));
-        else if (type === 4 || type === 16) tags.set(tag, u32(at));
+        else if (type === 4) tags.set(tag, u32(at));
+        else if (type === 16) tags.set(tag, u64(at));
         else if (type === 1) tags.set(tag, reader.u8(at, 'IFD'));
       }
     }
