@@ -141,7 +141,8 @@ async function main() {
   const renders = {};
   const texts = {};
   for (const job of ['text', 'image']) {
-    const size = (await readers.glimpse.render(inputs[job])) ?? {};
+    const { width, height } = await readers.glimpse.render(inputs[job]);
+    const size = { width, height };
     for (const name of names) renders[`${name}/${job}`] = await readers[name].render(inputs[job], size); // warm-up
     for (let rep = 0; rep < reps; rep++) {
       for (const name of names.map((_, i) => names[(i + rep) % names.length])) {
