@@ -254,7 +254,7 @@ async function renderSvg(bytes: Uint8Array, info: ProbeResult, limits: Limits): 
 /** What can be refused from the route and the size alone, before pdf-lib parses the whole file. */
 function assertPdfSize(bytes: Uint8Array, limits: Limits): void {
   if (limits.maxPdfPages === 0) {
-    throw new MediaError('E_UNSUPPORTED', 'This provider takes no PDFs. Extract the text or render the pages to images instead.', { mediaType: 'application/pdf' });
+    throw new MediaError('E_UNSUPPORTED', 'This provider takes no PDFs. Read the text with pdfText() and render pages with renderPdfPage() instead (CLI: glimpse text FILE, glimpse process FILE --page N).', { mediaType: 'application/pdf' });
   }
   if (bytes.byteLength > limits.maxPdfBytes) {
     throw new MediaError('E_TOO_LARGE', `The PDF is ${bytes.byteLength} bytes; the limit is ${limits.maxPdfBytes}. Send fewer pages or a compressed copy.`, { bytes: bytes.byteLength, maxPdfBytes: limits.maxPdfBytes });
