@@ -103,7 +103,7 @@ describe('toPiTool: glimpse file tools in pi', () => {
     for (const page of pages) expect(await decodeStrictly(page.bytes)).toMatchObject({ width: 1212, height: 1568 });
     const result = agent.state.messages.find((m: { role: string }) => m.role === 'toolResult');
     const text = JSON.stringify(result);
-    expect(text).toContain('report.pdf (2 pages) is given as its text and every page as images');
+    expect(text).toContain('report.pdf is given as its text and page images: this route takes no PDF documents');
     expect(text).toContain('Quarterly report, page 1 of 2');
   });
 

@@ -11,12 +11,12 @@ const text = (parts: Part[]) => parts.flatMap((part) => (part.type === 'text' ? 
 const images = (parts: Part[]) => parts.flatMap((part) => (part.type === 'image' ? [part] : []));
 
 describe('pdfAsTextAndPages', () => {
-  it('gives every page as text and the first four as images fitted to the preset', async () => {
+  it('says the route takes no documents, then gives what view_file gives: text, and page images fitted to the preset', async () => {
     const parts = await pdfAsTextAndPages(document(await textPdf({ pages: 6, lines: 3 })), { provider: 'ollama' });
-    expect(text(parts)).toMatch(/^\[doc\.pdf \(6 pages\) is given as its text and pages 1-4 as images: this route takes no PDF documents\]\n--- page 1 ---\nChapter 1 heading/);
-    expect(text(parts)).toContain(`--- page 6 ---\nChapter 6 heading\n${lineOfText(5, 0)}`);
+    expect(text(parts)).toMatch(/^\[doc\.pdf is given as its text and page images: this route takes no PDF documents\]\ndoc\.pdf: PDF, 6 pages/);
+    expect(text(parts)).toContain(lineOfText(5, 0));
     const pages = images(parts);
-    expect(pages).toHaveLength(4);
+    expect(pages.length).toBeGreaterThan(0);
     for (const page of pages) {
       const decoded = await decodeStrictly(Buffer.from(page.data, 'base64'));
       expect([decoded.width, decoded.height]).toEqual([page.width, page.height]);
@@ -24,9 +24,9 @@ describe('pdfAsTextAndPages', () => {
     }
   });
 
-  it('renders a page without a text layer (a scan) first, and says so in its text', async () => {
-    const parts = await pdfAsTextAndPages(document(await scanPdf(), 'scan.pdf'), { provider: 'anthropic', pageImages: 1 });
-    expect(text(parts)).toBe('[scan.pdf (1 page) is given as its text and every page as an image: this route takes no PDF documents]\n--- page 1 ---\n(no text layer: see the page image)');
+  it('names a scanned page and shows it as an image', async () => {
+    const parts = await pdfAsTextAndPages(document(await scanPdf(), 'scan.pdf'), { provider: 'anthropic' });
+    expect(text(parts)).toContain('no text layer');
     expect(images(parts)).toEqual([expect.objectContaining({ mediaType: 'image/jpeg', height: 1568 })]);
   });
 
