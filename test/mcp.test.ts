@@ -182,10 +182,11 @@ describe('glimpse mcp over stdio, with the SDK client', () => {
   });
 });
 
-// 30 full-canvas rects through a 500-pixel blur: resvg (WASM, synchronous) needs ~40 s for these 1.6 KB.
+// 12 full-canvas rects through a 500-pixel blur: resvg (WASM, synchronous) needs ~15 s for these 0.7 KB.
+// (More would be refused before rendering as E_TOO_COMPLEX: see the media core's SVG bounds.)
 const SLOW_SVG =
   '<svg xmlns="http://www.w3.org/2000/svg" width="2000" height="2000"><filter id="f"><feGaussianBlur stdDeviation="500"/></filter>' +
-  '<rect width="2000" height="2000" filter="url(#f)"/>'.repeat(30) +
+  '<rect width="2000" height="2000" filter="url(#f)"/>'.repeat(12) +
   '</svg>';
 
 /** CPU seconds the process has used (user + system), from /proc; undefined off Linux. */

@@ -8,6 +8,8 @@ export type MediaErrorCode =
   | 'E_SVG_INVALID' // the SVG could not be parsed or rendered
   | 'E_WASM_UNAVAILABLE' // the runtime entry did not provide a codec module
   | 'E_INVALID_OPTIONS' // an option was out of range
+  | 'E_TOO_COMPLEX' // refused from cheap facts: rendering or parsing it would take unbounded time (SVG text, filters, nesting)
+  | 'E_TIMEOUT' // processing ran past options.timeoutMs
   | 'E_INVALID_INPUT'; // the input is not a Uint8Array of file bytes
 
 /** The one error type of the media core: a stable `code` plus a message saying what was found and what to do. */

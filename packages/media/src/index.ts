@@ -2,6 +2,8 @@
 export { detect } from './detect.js';
 export { probe } from './probe.js';
 export { process } from './process.js';
+export { checkIntegrity } from './integrity.js';
+export type { IntegrityProblem } from './integrity.js';
 export { MediaError, isMediaError } from './errors.js';
 export type { MediaErrorCode } from './errors.js';
 export { PRESETS, PRESET_NAMES, isPresetName } from './presets.js';
