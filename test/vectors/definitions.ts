@@ -218,6 +218,24 @@ export const VECTOR_DEFINITIONS: VectorDefinition[] = [
     holds: { error: 'E_TOO_MANY_PIXELS' },
   },
   {
+    name: 'jpeg-truncated-recovered',
+    input: 'photo-truncated.jpg',
+    make: async () => {
+      const whole = bytesOf(await raw(1200, 900, 3).jpeg({ quality: 90 }).toBuffer());
+      return whole.subarray(0, Math.round(whole.length * 0.6));
+    },
+    options: { maxEdge: 600 },
+    holds: { mediaType: 'image/jpeg', width: 600, height: 450, steps: ['recovered', 'resized'] },
+  },
+  {
+    name: 'jpeg-timeout',
+    input: 'photo-3000x2000.jpg',
+    make: async () => bytesOf(await raw(3000, 2000, 3).blur(2).jpeg({ quality: 70 }).toBuffer()),
+    // Decoding a 6 MP JPEG takes far over 1 ms anywhere: the budget check before resizing always fires.
+    options: { timeoutMs: 1 },
+    holds: { error: 'E_TIMEOUT' },
+  },
+  {
     name: 'png-truncated',
     input: 'truncated.png',
     make: async () => (await screenshotPng()).subarray(0, 600),

@@ -16,7 +16,8 @@ const hex = (marker: number) => `0xFF${marker.toString(16).toUpperCase()}`;
 /**
  * The JPEG's marker structure as libjpeg walks it, without decoding: segments that fit, one 8-bit frame
  * header whose length matches its components, quantisation and Huffman tables whose lengths add up,
- * scan headers naming frame components, entropy-coded data holding only stuffed bytes and restart
+ * scan headers naming frame components whose quantisation tables are defined (a missing Huffman table is
+ * not a problem: libjpeg-turbo supplies the standard ones), entropy-coded data holding only stuffed bytes and restart
  * markers, and an EOI. Bytes after EOI are allowed (phones append preview images there).
  * Problems are not fatal here: decoding decides. libjpeg recovers from most (stray bytes, a missing EOI) and
  * the pixels are re-encoded; what it cannot read becomes E_CORRUPT.
@@ -25,7 +26,9 @@ const hex = (marker: number) => `0xFF${marker.toString(16).toUpperCase()}`;
 export function checkJpegIntegrity(bytes: Uint8Array): IntegrityProblem | undefined {
   const problem = (text: string): IntegrityProblem => ({ fatal: false, problem: text });
   if (bytes[0] !== 0xff || bytes[1] !== SOI) return problem('it does not start with SOI');
-  const components = new Set<number>();
+  /** Frame component id → its quantisation table slot; and the slots DQT segments have filled so far. */
+  const components = new Map<number, number>();
+  const quantTables = new Set<number>();
   let sawFrame = false;
   let sawScan = false;
   let offset = 2;
@@ -48,11 +51,12 @@ export function checkJpegIntegrity(bytes: Uint8Array): IntegrityProblem | undefi
       sawFrame = true;
       const count = bytes[body + 5] ?? 0;
       if (length !== 8 + 3 * count || count === 0) return problem('its frame header length does not match its component count');
-      for (let i = 0; i < count; i++) components.add(bytes[body + 6 + i * 3]!);
+      for (let i = 0; i < count; i++) components.set(bytes[body + 6 + i * 3]!, bytes[body + 8 + i * 3]!);
     } else if (marker === DQT) {
       for (let at = body; at < end; ) {
         const precision = bytes[at]! >> 4;
         if (precision > 1 || (bytes[at]! & 0x0f) > 3) return problem('a quantisation table has an invalid precision or slot');
+        quantTables.add(bytes[at]! & 0x0f);
         at += 1 + (precision ? 128 : 64);
         if (at > end) return problem('its quantisation tables do not fit their segment');
       }
@@ -71,7 +75,11 @@ export function checkJpegIntegrity(bytes: Uint8Array): IntegrityProblem | undefi
       if (!sawFrame) return problem('a scan starts before the frame header');
       const count = bytes[body] ?? 0;
       if (count < 1 || count > 4 || length !== 6 + 2 * count) return problem('a scan header length does not match its component count');
-      for (let i = 0; i < count; i++) if (!components.has(bytes[body + 1 + i * 2]!)) return problem('a scan names a component the frame does not have');
+      for (let i = 0; i < count; i++) {
+        const slot = components.get(bytes[body + 1 + i * 2]!);
+        if (slot === undefined) return problem('a scan names a component the frame does not have');
+        if (!quantTables.has(slot)) return problem(`a scan uses quantisation table ${slot}, which no DQT segment defined`);
+      }
       sawScan = true;
       const next = endOfEntropyData(bytes, end);
       if (next < 0) return problem('its image data ends without an EOI marker');
