@@ -48,7 +48,7 @@ const WHAT: Readonly<Record<MediaErrorCode, string>> = {
   E_INVALID_OPTIONS: 'invalid processing options',
   E_INVALID_INPUT: 'the attachment has no bytes to read',
   E_TOO_COMPLEX: 'too complex to render in bounded time',
-  E_TIMEOUT: 'processing ran out of time',
+  E_TIMEOUT: 'reading it took too long',
 };
 
 /** The note that stands in for an attachment that could not be attached; the turn goes on without it. */

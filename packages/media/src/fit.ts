@@ -38,7 +38,7 @@ export interface Fitted {
 export async function fitWithinLimits({ raster, hasAlpha, preferred, maxBytes, accepts, deadline }: FitRequest): Promise<Fitted> {
   const steps: ProcessStep[] = [];
   const encode = (source: Raster, encoding: Encoding) => {
-    deadline?.check(`encoding ${encoding.type}`);
+    deadline?.check('Encoding the image');
     return encodeRaster(source, encoding);
   };
   let data = await encode(raster, preferred);

@@ -4,7 +4,7 @@ import { decodePngWithAlpha } from './codecs/png.js';
 import { rasterizeSvg } from './codecs/svg.js';
 import { decodeBmp } from './codecs/bmp.js';
 import { decodeWebpFirstFrame } from './codecs/webp.js';
-import { startDeadline, type Deadline } from './deadline.js';
+import { deadlineAfter, NO_DEADLINE, type Deadline } from './deadline.js';
 import type { Encoding } from './encode.js';
 import { MediaError } from './errors.js';
 import { FIRST_QUALITY, fitWithinLimits, type Fitted } from './fit.js';
@@ -33,11 +33,11 @@ export async function process(bytes: Uint8Array, options: ProcessOptions = {}): 
   }
   const limits = resolveLimits(options);
   const fonts = assertFonts(options.fonts);
-  const deadline = startDeadline(limits.timeoutMs);
+  const deadline = limits.timeoutMs === undefined ? NO_DEADLINE : deadlineAfter(limits.timeoutMs);
   // pdf-lib parses the whole file: refuse an oversized PDF before paying for that.
   if (detect(bytes) === 'application/pdf') assertPdfSize(bytes, limits);
   const info = await probe(bytes);
-  deadline.check('processing');
+  deadline.check("Reading the file's header");
   switch (info.mediaType) {
     case 'application/pdf':
       return checkPdf(bytes, info, limits);
@@ -148,8 +148,8 @@ async function processRaster(bytes: Uint8Array, info: ProbeResult, limits: Limit
   const upright = turned ? { width: height, height: width } : { width, height };
   const target = fitEdge(upright, limits.maxEdge);
   const storedTarget = turned ? { width: target.height, height: target.width } : target;
-  deadline.check('decoding');
   const decoded = await decodeRaster(bytes, type, info, { stored: { width, height }, cover: storedTarget });
+  deadline.check('Decoding the image');
   const recovered = decoded.recovered && recoveredWarning(decoded.recovered, info.orientation);
   if (recovered) {
     steps.push('recovered');
@@ -160,8 +160,8 @@ async function processRaster(bytes: Uint8Array, info: ProbeResult, limits: Limit
   if (info.orientation !== 1) steps.push('oriented');
   const resized = target.width !== upright.width || target.height !== upright.height;
   if (raster.width !== target.width || raster.height !== target.height) {
-    deadline.check('resizing');
     raster = await resizeRaster(raster, target.width, target.height, decoded.hasAlpha);
+    deadline.check('Resizing the image');
   }
   if (resized) steps.push('resized');
   const preferred = preferredEncoding(type, info, decoded.hasAlpha, limits);
@@ -242,8 +242,9 @@ function fitEdge(raster: { width: number; height: number }, maxEdge: number): { 
 
 async function renderSvg(bytes: Uint8Array, info: ProbeResult, limits: Limits, fonts: readonly Uint8Array[], deadline: Deadline): Promise<ProcessResult> {
   await assertEmbeddedImagesFit(bytes, limits);
-  deadline.check('rendering the SVG');
+  deadline.check('Checking the SVG');
   const { raster, warnings } = await rasterizeSvg(bytes, { maxEdge: limits.maxEdge, fonts });
+  deadline.check('Rendering the SVG');
   const hasAlpha = anyTransparent(raster);
   const fitted = await fitWithinLimits({
     raster,
