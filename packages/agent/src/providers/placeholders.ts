@@ -1,5 +1,5 @@
-import { PRESETS } from '@glimpse/media';
-import type { ModelCapabilities } from '../capabilities.js';
+import { ROUTES } from '@glimpse/media';
+import type { ModelCapabilities, ProviderName } from '../capabilities.js';
 import type { MediaPart, Message, Part, TextPart } from '../parts.js';
 import type { OmitReason, SerializeWarning } from './types.js';
 
@@ -40,14 +40,14 @@ export function omitMedia(part: MediaPart, reason: OmitReason, messageIndex: num
   return placeholder;
 }
 
-/** Why this model (on its route) cannot take this part, or undefined when it can. */
-export function unreadableReason(part: Part, capabilities: ModelCapabilities): OmitReason | undefined {
+/** Why this model on this route cannot take this part, or undefined when it can. */
+export function unreadableReason(part: Part, provider: ProviderName, capabilities: ModelCapabilities): OmitReason | undefined {
   switch (part.type) {
     case 'text':
       return undefined;
     case 'image':
       if (!capabilities.imageInput) return 'no-image-input';
-      return PRESETS[capabilities.preset].accepts.includes(part.mediaType) ? undefined : 'format-not-accepted';
+      return ROUTES[provider].imageTypes.includes(part.mediaType) ? undefined : 'format-not-accepted';
     case 'document':
       return capabilities.pdfInput ? undefined : 'no-pdf-input';
     default: {
@@ -61,10 +61,10 @@ export function unreadableReason(part: Part, capabilities: ModelCapabilities): O
  * The conversation as this model can read it: every image or PDF it cannot take, in the newest result and in
  * all earlier turns alike, becomes a placeholder. That is what lets a conversation move to a text-only model.
  */
-export function projectForModel(messages: readonly Message[], capabilities: ModelCapabilities, warnings: SerializeWarning[]): Message[] {
+export function projectForModel(messages: readonly Message[], provider: ProviderName, capabilities: ModelCapabilities, warnings: SerializeWarning[]): Message[] {
   const project = (parts: Part[], index: number): Part[] =>
     parts.map((part) => {
-      const reason = unreadableReason(part, capabilities);
+      const reason = unreadableReason(part, provider, capabilities);
       return reason === undefined || part.type === 'text' ? part : omitMedia(part, reason, index, warnings);
     });
   return messages.map((message, index) => {
