@@ -19,7 +19,7 @@ export type { SessionWriterOptions } from './session/session-writer.js';
 export { loadSession } from './session/load-session.js';
 export { parseSession } from './session/parse-session.js';
 export type { LoadedEntry, LoadedSession } from './session/parse-session.js';
-export { SessionError, isSessionError } from './session/session-error.js';
+export { SessionError, isSessionError, SESSION_ERROR_CODES } from './session/session-error.js';
 export type { SessionErrorCode } from './session/session-error.js';
 export { SESSION_FORMAT_NAME, SESSION_FORMAT_VERSION } from './session/session-format.js';
 export type { LoggedMessage, LoggedPart, SessionEntry, SessionHeader } from './session/session-format.js';
@@ -38,7 +38,7 @@ export { ReplayModel } from './loop/replay-model.js';
 export { parseReplayScript, ReplayScriptError } from './loop/replay-script.js';
 export type { ReplayScript } from './loop/replay-script.js';
 // File tools, the file-system seam and MCP (issues 5 and 8). The Node file system uses node:fs.
-export { FileError, isFileError } from './fs/file-error.js';
+export { FileError, isFileError, FILE_ERROR_CODES } from './fs/file-error.js';
 export type { FileErrorCode } from './fs/file-error.js';
 export type { FileStat, FileSystem, PathOps, ReadBytesOptions } from './fs/file-system.js';
 export { nodeFileSystem } from './fs/node-file-system.js';

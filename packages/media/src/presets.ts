@@ -22,7 +22,7 @@ const HOSTED_IMAGE_TYPES = ROUTES.anthropic.imageTypes.filter((type) =>
 );
 
 /**
- * Figures from the providers' documentation (see README "Provider presets"). Which image types and whether PDFs
+ * Figures from the providers' documentation (docs/formats-and-errors.md, \"Provider presets\"). Which image types and whether PDFs
  * come from the route table (`routes.ts`), so each fact is written once:
  * - portable: every side ≤ 2000 px (Anthropic's rule once a request holds > 20 images) and 3.75 MB
  *   (Bedrock's per-image cap), the image types every hosted route takes (no GIF: Gemini refuses it).

@@ -131,8 +131,6 @@ export async function runDemo({ provider, sessionPath, script, root = findSample
 }
 
 export const demoCommand: Command = {
-  name: 'demo',
-  summary: 'run the keyless replay agent on the bundled samples and write a session log',
   usage,
   async run(args) {
     const { positionals, flags } = parseArgs(args, { values: ['--provider', '--session'] });

@@ -65,8 +65,6 @@ export async function prepareConversation(
 }
 
 export const prepareCommand: Command = {
-  name: 'prepare',
-  summary: 'print the provider-native request for tool results that carry FILEs',
   usage,
   async run(args) {
     const { positionals, flags } = parseArgs(args, { values: ['--provider', '--model', '--system', '--max-file-bytes'], booleans: ['--no-vision', '--lift-tool-media'] });
