@@ -1,11 +1,11 @@
 import { stat } from 'node:fs/promises';
 import { isPresetName, PRESET_NAMES, ROUTES } from '@glimpse/media';
 import type { PresetName } from '@glimpse/media';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { isProviderName, PROVIDER_NAMES } from '../capabilities.js';
 import { createGlimpseMcpServer } from '../mcp/glimpse-mcp-server.js';
 import { limitConcurrency } from '../mcp/limit-concurrency.js';
 import { serveMcpOverHttp } from '../mcp/serve-mcp-http.js';
+import { StdioJsonRpcTransport } from '../mcp/stdio-json-rpc-transport.js';
 import { createViewWorkerPool, DEFAULT_VIEW_TIMEOUT_MS } from '../mcp/view-worker-pool.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../tools/file-tool.js';
 import { parseArgs, positiveInteger, stringFlag } from './args.js';
@@ -78,7 +78,7 @@ export const mcpCommand: Command = {
     const closed = new Promise<void>((resolve) => {
       server.onclose = resolve;
     });
-    await server.connect(new StdioServerTransport());
+    await server.connect(new StdioJsonRpcTransport());
     process.stdin.once('end', () => void server.close());
     await closed;
     await pool.close();
