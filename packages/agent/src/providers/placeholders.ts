@@ -8,9 +8,10 @@ const WHY: Readonly<Record<OmitReason, string>> = {
   'no-pdf-input': 'this model does not accept PDF documents',
   'format-not-accepted': 'this provider does not accept that image format (build tool results with toolResultFrom for this provider to convert it)',
   'invalid-data': 'its data is not valid base64',
-  'too-large-for-many-images': 'with more than 20 images in the conversation the provider takes no side over 2000 px (fit images with the portable or anthropic preset)',
+  'too-large-for-many-images': 'with more than 20 images in the conversation the provider takes no side over 2000 px (fitConversation fits such images again instead)',
   'too-many-images': 'the message already carries as many images as the provider allows',
   'too-many-documents': 'the message already carries as many documents as the provider allows',
+  'cannot-fit': 'it could not be fitted to this provider\'s limits',
 };
 
 function describe(part: MediaPart): string {
