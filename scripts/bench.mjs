@@ -5,14 +5,19 @@
 // whole-process times come from one fresh `node` child per run, so each pipeline is measured alone.
 // Quality: PSNR of every output against sharp's Lanczos-3 of the full-resolution input at the same size.
 //
-// Usage: node scripts/bench.mjs [--reps N] [--cli-reps N] [--strict]   (--strict: exit 1 when a target is
-// missed; internal: --child <pipeline> <job> <input>)
+// The `glimpse` CLI's whole-process rows come from scripts/bench-cli.mjs.
+//
+// Usage: node scripts/bench.mjs [--reps N] [--cli-reps N] [--strict] [--cli-only] [--docs]
+//   --strict: exit 1 when a target is missed; --cli-only: only the CLI rows; --docs: also write the tables
+//   into docs/performance.md's generated blocks (bench, bench-cli). Internal: --child <pipeline> <job> <input>
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { benchCli } from './bench-cli.mjs';
+import { replaceRegion } from './docs/regions.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(path.join(ROOT, 'package.json'));
@@ -251,16 +256,52 @@ function option(name, fallback) {
 const pad = (text, width) => String(text).padEnd(width);
 const ms = (value) => (value < 10 ? value.toFixed(2) : value.toFixed(0));
 
+/** Lines printed so far, per docs block: `--docs` writes them into docs/performance.md. */
+const report = { bench: [], 'bench-cli': [] };
+let section = 'bench';
+function print(line = '') {
+  console.log(line);
+  report[section].push(line);
+}
+
+const MACHINE = `${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GB, Node ${process.version}, ${os.platform()} ${os.arch()}`;
+
+/** The CLI rows (scripts/bench-cli.mjs) and their target checks. */
+function cliSection(reps) {
+  section = 'bench-cli';
+  print(`glimpse bench (CLI) — ${MACHINE}; load average ${os.loadavg()[0].toFixed(1)} at the start`);
+  print('');
+  const { lines, checks } = benchCli({ root: ROOT, input: path.join(ROOT, 'samples/photo-exif6.jpg'), reps });
+  for (const line of lines) print(line);
+  section = 'bench';
+  return checks;
+}
+
+function writeDocs() {
+  const page = path.join(ROOT, 'docs/performance.md');
+  let text = readFileSync(page, 'utf8');
+  for (const [name, lines] of Object.entries(report)) if (lines.length > 0) text = replaceRegion(text, name, lines.join('\n').trim());
+  writeFileSync(page, text);
+  console.log(`\nwrote ${Object.keys(report).filter((name) => report[name].length > 0).join(' and ')} into docs/performance.md`);
+}
+
 async function main() {
   const reps = option('--reps', 7);
   const cliReps = option('--cli-reps', 5);
+  if (process.argv.includes('--cli-only')) {
+    const checks = cliSection(Math.max(cliReps, 9));
+    for (const [text, ok] of checks) console.log(`- ${ok ? 'met' : 'MISSED'}: ${text}`);
+    if (process.argv.includes('--docs')) writeDocs();
+  if (process.argv.includes('--strict') && checks.some(([, ok]) => !ok)) process.exitCode = 1;
+    return;
+  }
   const dir = path.join(os.tmpdir(), 'glimpse-bench-inputs-v1');
   await makeInputs(dir);
   const names = Object.keys(PIPELINES);
   const inputs = Object.fromEntries(Object.entries(JOBS).map(([job, { file }]) => [job, new Uint8Array(readFileSync(path.join(dir, file)))]));
 
-  console.log(`glimpse bench — ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GB, Node ${process.version}, ${os.platform()} ${os.arch()}`);
-  console.log(`inputs in ${dir}; warm: median of ${reps} alternating in-process runs after one warm-up; RSS: peak of a fresh process doing one job twice\n`);
+  print(`glimpse bench — ${MACHINE}; load average ${os.loadavg()[0].toFixed(1)} at the start`);
+  print(`inputs in ${dir}; warm: median of ${reps} alternating in-process runs after one warm-up; RSS: peak of a fresh process doing one job twice\n`);
 
   // Warm, in-process, alternating.
   const runs = {};
@@ -290,9 +331,9 @@ async function main() {
 
   const psnrs = {};
   for (const [job, { label }] of Object.entries(JOBS)) {
-    console.log(`### ${label}`);
-    console.log(`| pipeline | warm median ms | × sharp | peak RSS MB | output bytes | size | PSNR vs sharp Lanczos dB |`);
-    console.log(`|---|---:|---:|---:|---:|---|---:|`);
+    print(`### ${label}`);
+    print(`| pipeline | warm median ms | × sharp | peak RSS MB | output bytes | size | PSNR vs sharp Lanczos dB |`);
+    print(`|---|---:|---:|---:|---:|---|---:|`);
     const sharpTime = median(times[`sharp/${job}`]);
     for (const name of names) {
       const key = `${name}/${job}`;
@@ -302,30 +343,30 @@ async function main() {
       psnrs[key] = psnr;
       const rss = Math.max(...children[key].map((c) => c.maxRssKb)) / 1024;
       const warm = median(times[key]);
-      console.log(`| ${name} | ${ms(warm)} | ${(warm / sharpTime).toFixed(2)} | ${rss.toFixed(0)} | ${out.byteLength} | ${meta.width}×${meta.height} ${meta.format} | ${psnr === Infinity ? '∞ (same bytes)' : psnr.toFixed(2)} |`);
+      print(`| ${name} | ${ms(warm)} | ${(warm / sharpTime).toFixed(2)} | ${rss.toFixed(0)} | ${out.byteLength} | ${meta.width}×${meta.height} ${meta.format} | ${psnr === Infinity ? '∞ (same bytes)' : psnr.toFixed(2)} |`);
     }
-    console.log('');
+    print('');
   }
 
-  console.log(`### Cold start and whole process: ${JOBS.photo.label} (median of ${cliReps} fresh \`node\` processes each)`);
-  console.log(`| pipeline | node boot ms | load/init ms | first call ms | second call ms | whole process ms | × sharp |`);
-  console.log(`|---|---:|---:|---:|---:|---:|---:|`);
+  print(`### Cold start and whole process: ${JOBS.photo.label} (median of ${cliReps} fresh \`node\` processes each)`);
+  print(`| pipeline | node boot ms | load/init ms | first call ms | second call ms | whole process ms | × sharp |`);
+  print(`|---|---:|---:|---:|---:|---:|---:|`);
   const sharpWall = median(children['sharp/photo'].map((c) => c.wall));
   for (const name of names) {
     const runs = children[`${name}/photo`];
     const wall = median(runs.map((c) => c.wall));
-    console.log(`| ${name} | ${ms(median(runs.map((c) => c.boot)))} | ${ms(median(runs.map((c) => c.load)))} | ${ms(median(runs.map((c) => c.first)))} | ${ms(median(runs.map((c) => c.warm)))} | ${ms(wall)} | ${(wall / sharpWall).toFixed(2)} |`);
+    print(`| ${name} | ${ms(median(runs.map((c) => c.boot)))} | ${ms(median(runs.map((c) => c.load)))} | ${ms(median(runs.map((c) => c.first)))} | ${ms(median(runs.map((c) => c.warm)))} | ${ms(wall)} | ${(wall / sharpWall).toFixed(2)} |`);
   }
-  console.log('');
-  console.log('### Cold start: first call in a fresh process, per job (load/init + first call, ms)');
-  console.log(`| job | ${names.join(' | ')} |`);
-  console.log(`|---|${names.map(() => '---:').join('|')}|`);
+  print('');
+  print('### Cold start: first call in a fresh process, per job (load/init + first call, ms)');
+  print(`| job | ${names.join(' | ')} |`);
+  print(`|---|${names.map(() => '---:').join('|')}|`);
   for (const job of Object.keys(JOBS)) {
-    console.log(`| ${job} | ${names.map((name) => ms(median(children[`${name}/${job}`].map((c) => c.load + c.first)))).join(' | ')} |`);
+    print(`| ${job} | ${names.map((name) => ms(median(children[`${name}/${job}`].map((c) => c.load + c.first)))).join(' | ')} |`);
   }
 
   // The issue's targets, checked on this run.
-  const checks = [];
+  const checks = cliSection(Math.max(cliReps, 9));
   const glimpseWall = median(children['glimpse/photo'].map((c) => c.wall));
   checks.push([`whole-process 12 MP JPEG job within 3× sharp (${(glimpseWall / sharpWall).toFixed(2)}×)`, glimpseWall <= 3 * sharpWall]);
   for (const job of Object.keys(JOBS)) {
@@ -337,9 +378,10 @@ async function main() {
   for (const [job, bound] of Object.entries(PSNR_BOUND)) {
     checks.push([`${job}: PSNR ≥ ${bound} dB (${psnrs[`glimpse/${job}`].toFixed(2)})`, psnrs[`glimpse/${job}`] >= bound]);
   }
-  console.log('\n### Targets');
-  for (const [text, ok] of checks) console.log(`- ${ok ? 'met' : 'MISSED'}: ${text}`);
+  print('\n### Targets');
+  for (const [text, ok] of checks) print(`- ${ok ? 'met' : 'MISSED'}: ${text}`);
   writeFileSync(path.join(dir, 'last-run.json'), JSON.stringify({ times, children, psnrs }, null, 1));
+  if (process.argv.includes('--docs')) writeDocs();
   if (process.argv.includes('--strict') && checks.some(([, ok]) => !ok)) process.exitCode = 1;
 }
 

@@ -284,7 +284,7 @@ function toolProblems(format: StrictFormat, bytes: Uint8Array): string[] {
   const problems: string[] = [];
   for (const tool of TOOLS[format]) {
     const [program = '', ...args] = tool.command.map((part) => (part === 'FILE' ? path : part));
-    const run = spawnSync(program, args, { encoding: 'utf8', timeout: 30_000, maxBuffer: 1 << 20 });
+    const run = spawnSync(program, args, { encoding: 'utf8', timeout: 30_000, maxBuffer: 64 << 20 });
     if (run.error) {
       const missing = (run.error as NodeJS.ErrnoException).code === 'ENOENT';
       throw new Error(missing ? `strict oracle: ${program} is missing; install Debian's ${tool.package} (scripts/install-test-tools.sh)` : `strict oracle: ${program} failed to run: ${run.error.message}`);
