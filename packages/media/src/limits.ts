@@ -14,9 +14,12 @@ export interface Limits extends Preset {
 
 /** The preset's limits with explicit options on top; bad values are a typed error, not a surprise later. */
 export function resolveLimits(options: ProcessOptions): Limits {
-  const name = options.provider ?? 'portable';
+  if (options.preset !== undefined && options.provider !== undefined && options.preset !== options.provider) {
+    throw new MediaError('E_INVALID_OPTIONS', `Both preset ${JSON.stringify(options.preset)} and its old name provider ${JSON.stringify(options.provider)} are set. Pass preset only.`);
+  }
+  const name = options.preset ?? options.provider ?? 'portable';
   if (!isPresetName(name)) {
-    throw new MediaError('E_INVALID_OPTIONS', `Unknown provider preset ${JSON.stringify(name)}. Use one of: ${Object.keys(PRESETS).join(', ')}.`);
+    throw new MediaError('E_INVALID_OPTIONS', `Unknown preset ${JSON.stringify(name)}. Use one of: ${Object.keys(PRESETS).join(', ')}.`);
   }
   const preset = PRESETS[name];
   return {

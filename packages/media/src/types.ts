@@ -55,7 +55,9 @@ export interface ProbeResult {
 
 /** Options of `process`. Explicit limits override the preset's. */
 export interface ProcessOptions {
-  /** Provider preset; `portable` (default) is safe on every route. */
+  /** The limits preset: `portable` (default) is safe on every route; `anthropic`, `openai`, … fit one provider. */
+  preset?: import('./presets.js').PresetName;
+  /** @deprecated The old name of `preset`, still accepted. */
   provider?: import('./presets.js').PresetName;
   /** Longest side in pixels. */
   maxEdge?: number;
