@@ -180,11 +180,12 @@ describe('glimpse mcp over stdio, with the SDK client', () => {
   });
 });
 
-// 30 full-canvas rects through a 500-pixel blur: resvg (WASM, synchronous) needs ~40 s for these 1.6 KB.
-// Sixty 2000×2000 blurs: minutes of resvg work on any machine, far over the budget below.
+// 16 full-canvas rects through a 500-pixel blur: resvg (WASM, synchronous) needs ~20 s for these 0.9 KB, far
+// over the budget below. It is the most filter work the media core renders at 2000×2000 (its SVG bounds);
+// more is refused up front as E_TOO_COMPLEX, so a slower file would not exercise the timeout.
 const SLOW_SVG =
   '<svg xmlns="http://www.w3.org/2000/svg" width="2000" height="2000"><filter id="f"><feGaussianBlur stdDeviation="500"/></filter>' +
-  '<rect width="2000" height="2000" filter="url(#f)"/>'.repeat(60) +
+  '<rect width="2000" height="2000" filter="url(#f)"/>'.repeat(16) +
   '</svg>';
 /**
  * The server's view_file budget. It must hold any honest view with room to spare — the screenshot below,

@@ -8,6 +8,8 @@ export const MAX_SIDE = 65_535;
 
 export interface Limits extends Preset {
   maxInputPixels: number;
+  /** No budget when undefined. */
+  timeoutMs: number | undefined;
 }
 
 /** The preset's limits with explicit options on top; bad values are a typed error, not a surprise later. */
@@ -28,6 +30,7 @@ export function resolveLimits(options: ProcessOptions): Limits {
     maxPdfBytes: positive('maxPdfBytes', options.maxPdfBytes) ?? Math.min(preset.maxPdfBytes, positive('maxBytes', options.maxBytes) ?? Infinity),
     maxPdfPages: positive('maxPdfPages', options.maxPdfPages) ?? preset.maxPdfPages,
     maxInputPixels: positive('maxInputPixels', options.maxInputPixels) ?? DEFAULT_MAX_INPUT_PIXELS,
+    timeoutMs: positive('timeoutMs', options.timeoutMs),
   };
 }
 
