@@ -1,0 +1,40 @@
+# Sourced by wasm/*/build.sh: the toolchain, the flags every module shares, and the two ways a source
+# file is compiled. glimpse's own C is held to -Wall -Wextra -Werror; library code from Debian is built
+# as its upstream ships it, with its warnings silenced (they are upstream's to fix, not ours).
+# Every flag that affects the output is pinned, so Debian's clang 14 reproduces the committed bytes.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+CLANG="${CLANG:-clang}"
+: "${OUT:?OUT (the output folder) must be set; run scripts/build-wasm.sh}"
+mkdir -p "$OUT"
+WORK="$(mktemp -d)"
+trap 'rm -rf "$WORK"' EXIT
+
+# The unpacked, patched tree of a source package pinned in wasm/sources.lock.
+source_tree() { "$ROOT/scripts/debian-source.sh" "$1"; }
+
+WASI_FLAGS=(--target=wasm32-wasi -msimd128 -mbulk-memory -fno-ident -ffile-prefix-map="$ROOT"=. -ffile-prefix-map="$WORK"=gen)
+STRICT=(-Wall -Wextra -Werror)
+
+# compile OBJECT-FOLDER "FLAG..." FILE...: one object per file, numbered so link order is argument order.
+compile() {
+  local folder="$1" flags="$2" n=0 file
+  shift 2
+  mkdir -p "$folder"
+  for file in "$@"; do
+    n=$((n + 1))
+    # shellcheck disable=SC2086 # flags is a word list by design
+    "$CLANG" $flags -c -o "$folder/$(printf '%04d' "$n")-$(basename "$file" .c).o" "$file"
+  done
+}
+
+# link OUTPUT "LINK-FLAG..." OBJECT-FOLDER...
+link() {
+  local output="$1" flags="$2"
+  shift 2
+  local objects=() folder
+  for folder in "$@"; do objects+=("$folder"/*.o); done
+  # shellcheck disable=SC2086
+  "$CLANG" "${WASI_FLAGS[@]}" -mexec-model=reactor $flags -Wl,--no-entry -Wl,--strip-all -Wl,--gc-sections -o "$output" "${objects[@]}"
+  echo "built $output ($(wc -c < "$output") bytes)"
+}
