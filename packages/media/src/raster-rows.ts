@@ -1,0 +1,49 @@
+// The two ends of the codec contract (codecs/contract.ts) for a raster held whole: a sink that collects
+// rows into one, and a source that reads one a band at a time.
+import type { RowLayout, RowSink, RowSource } from './codecs/contract.js';
+import type { Raster } from './types.js';
+
+/** A sink that keeps every row: for output-sized rasters, and tests. */
+export interface RasterSink extends RowSink {
+  /** The collected raster, once every row has arrived. */
+  raster(): Raster;
+  layout(): RowLayout;
+}
+
+export function rasterSink(): RasterSink {
+  let layout: RowLayout | undefined;
+  let data = new Uint8Array(0);
+  let filled = 0;
+  return {
+    start(announced) {
+      layout = announced;
+      data = new Uint8Array(announced.width * announced.height * 4);
+    },
+    write(pixels, rows) {
+      if (!layout) throw new Error('rows were written before start');
+      const bytes = rows * layout.width * 4;
+      data.set(pixels.subarray(0, bytes), filled);
+      filled += bytes;
+    },
+    layout() {
+      if (!layout) throw new Error('the decoder never started');
+      return layout;
+    },
+    raster() {
+      const { width, height } = this.layout();
+      if (filled !== data.byteLength) throw new Error(`the decoder delivered ${filled / (width * 4)} of ${height} rows`);
+      return { data, width, height };
+    },
+  };
+}
+
+/** `raster` read as rows; `mayHaveAlpha` false promises every pixel is opaque. */
+export function rasterSource(raster: Raster, mayHaveAlpha: boolean): RowSource {
+  const rowBytes = raster.width * 4;
+  return {
+    width: raster.width,
+    height: raster.height,
+    mayHaveAlpha,
+    rows: (y, count) => raster.data.subarray(y * rowBytes, (y + count) * rowBytes),
+  };
+}
