@@ -15,7 +15,7 @@ import { detect } from './detect.js';
 import { assertEmbeddedImagesFit } from './svg-images.js';
 import { probe } from './probe.js';
 import { resizeRaster } from './resize.js';
-import type { ProbeResult, ProcessOptions, ProcessResult, ProcessStep, Raster, SendableImageType } from './types.js';
+import type { BmpInfo, GifInfo, JpegInfo, PdfInfo, PngInfo, ProbeResult, ProcessOptions, ProcessResult, ProcessStep, Raster, SendableImageType, WebpInfo } from './types.js';
 
 /**
  * Makes `bytes` safe to send: the input untouched when it already fits, otherwise decoded, turned
@@ -53,7 +53,7 @@ export async function process(bytes: Uint8Array, options: ProcessOptions = {}): 
         { mediaType: info.mediaType },
       );
     default: {
-      const unreachable: never = info.mediaType;
+      const unreachable: never = info;
       throw new MediaError('E_UNSUPPORTED', `Unsupported media type ${String(unreachable)}.`);
     }
   }
@@ -74,19 +74,6 @@ function describeValue(value: unknown): string {
   return `a ${value.constructor?.name ?? 'plain object'}`;
 }
 
-/**
- * A JPEG whose data stops before its end-of-image marker: header facts read fine, but a provider may
- * reject it. Such files are decoded (libjpeg recovers what is there) instead of passed through.
- * A few bytes of padding after EOI are tolerated.
- */
-function truncatedJpeg(bytes: Uint8Array, type: string): boolean {
-  if (type !== 'image/jpeg') return false;
-  for (let end = bytes.length; end >= 2 && end >= bytes.length - 16; end--) {
-    if (bytes[end - 2] === 0xff && bytes[end - 1] === 0xd9) return false;
-  }
-  return true;
-}
-
 function original(info: ProbeResult): ProcessResult['original'] {
   return {
     mediaType: info.mediaType,
@@ -95,16 +82,19 @@ function original(info: ProbeResult): ProcessResult['original'] {
     bytes: info.bytes,
     orientation: info.orientation,
     frames: info.frames,
-    ...(info.pages !== undefined ? { pages: info.pages } : {}),
+    ...(info.mediaType === 'application/pdf' && info.pages !== undefined ? { pages: info.pages } : {}),
   };
 }
 
-async function processRaster(bytes: Uint8Array, info: ProbeResult, limits: Limits): Promise<ProcessResult> {
+type RasterInfo = PngInfo | JpegInfo | GifInfo | WebpInfo | BmpInfo;
+
+async function processRaster(bytes: Uint8Array, info: RasterInfo, limits: Limits): Promise<ProcessResult> {
   const { width, height } = assertPixelBudget(info, limits);
-  const type = info.mediaType as SendableImageType | 'image/bmp';
+  const type = info.mediaType;
   // CMYK/YCCK JPEGs are valid but many decoders show them with wrong colours: always convert to RGB.
-  const cmyk = info.components === 4;
-  const sendable = type !== 'image/bmp' && limits.accepts.includes(type) && !cmyk && !truncatedJpeg(bytes, type);
+  // A JPEG cut short is decoded (libjpeg recovers what is there) rather than passed through.
+  const cmyk = info.mediaType === 'image/jpeg' && info.components === 4;
+  const sendable = type !== 'image/bmp' && limits.accepts.includes(type) && !cmyk && !(info.mediaType === 'image/jpeg' && !info.complete);
   if (sendable && info.orientation === 1 && info.frames <= 1 && Math.max(width, height) <= limits.maxEdge && bytes.byteLength <= limits.maxBytes) {
     return {
       data: bytes,
@@ -156,7 +146,7 @@ function reencodedResult(fitted: Fitted, info: ProbeResult, steps: ProcessStep[]
   };
 }
 
-async function decodeRaster(bytes: Uint8Array, type: SendableImageType | 'image/bmp', info: ProbeResult, shrink: JpegShrinkOnLoad): Promise<{ raster: Raster; hasAlpha: boolean }> {
+async function decodeRaster(bytes: Uint8Array, type: SendableImageType | 'image/bmp', info: RasterInfo, shrink: JpegShrinkOnLoad): Promise<{ raster: Raster; hasAlpha: boolean }> {
   switch (type) {
     case 'image/jpeg':
       return { raster: await decodeJpeg(bytes, shrink), hasAlpha: false };
@@ -179,14 +169,14 @@ async function decodeRaster(bytes: Uint8Array, type: SendableImageType | 'image/
 
 
 /** Same codec as the source where the provider takes it; lossless sources stay lossless. */
-function preferredEncoding(type: SendableImageType | 'image/bmp', info: ProbeResult, hasAlpha: boolean, limits: Limits): Encoding {
+function preferredEncoding(type: SendableImageType | 'image/bmp', info: RasterInfo, hasAlpha: boolean, limits: Limits): Encoding {
   const jpeg: Encoding = { type: 'image/jpeg', quality: FIRST_QUALITY, lossless: false };
   const png: Encoding = { type: 'image/png', quality: 100, lossless: true };
   if (type === 'image/jpeg' && limits.accepts.includes('image/jpeg')) return jpeg;
   if (type === 'image/webp' && limits.accepts.includes('image/webp')) {
-    return { type: 'image/webp', quality: FIRST_QUALITY, lossless: info.lossless === true };
+    return { type: 'image/webp', quality: FIRST_QUALITY, lossless: info.mediaType === 'image/webp' && info.lossless };
   }
-  if ((type === 'image/webp' || type === 'image/jpeg') && info.lossless !== true && !hasAlpha) return jpeg;
+  if ((type === 'image/webp' || type === 'image/jpeg') && !(info.mediaType === 'image/webp' && info.lossless) && !hasAlpha) return jpeg;
   return png;
 }
 
@@ -223,7 +213,7 @@ function assertPdfSize(bytes: Uint8Array, limits: Limits): void {
 }
 
 /** PDFs pass through untouched once validated: providers read them natively. */
-function checkPdf(bytes: Uint8Array, info: ProbeResult, limits: Limits): ProcessResult {
+function checkPdf(bytes: Uint8Array, info: PdfInfo, limits: Limits): ProcessResult {
   if (info.encrypted) {
     throw new MediaError('E_PDF_ENCRYPTED', 'The PDF is encrypted or password-protected, and providers refuse such files. Save an unencrypted copy (print to PDF) and send that.');
   }

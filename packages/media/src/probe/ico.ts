@@ -1,7 +1,7 @@
-import type { ProbeResult } from '../types.js';
+import type { UndecodedImageInfo } from '../types.js';
 
 /** ICO is named, not converted: the size of its largest entry (a stored 0 means 256), so the error can say what it is. */
-export function probeIco(bytes: Uint8Array): ProbeResult {
+export function probeIco(bytes: Uint8Array): UndecodedImageInfo {
   const count = bytes[4] | (bytes[5] << 8);
   let width = 0;
   let height = 0;

@@ -1,4 +1,4 @@
-import type { MediaType, ProbeResult } from '../types.js';
+import type { UndecodedImageInfo } from '../types.js';
 
 /** Boxes nest a few levels deep; the cap bounds the walk on hostile input. */
 const MAX_BOXES = 4096;
@@ -7,7 +7,7 @@ const MAX_BOXES = 4096;
  * HEIC/HEIF/AVIF are named, not converted. Their size, when readable, comes from the largest `ispe`
  * (image spatial extents) property in meta/iprp/ipco: the primary image or, for tiled photos, its grid.
  */
-export function probeIsoBmff(mediaType: MediaType, bytes: Uint8Array): ProbeResult {
+export function probeIsoBmff(mediaType: 'image/heic' | 'image/heif' | 'image/avif', bytes: Uint8Array): UndecodedImageInfo {
   const size = largestImageExtent(bytes);
   return { mediaType, bytes: bytes.length, orientation: 1, frames: 1, ...size };
 }

@@ -1,4 +1,4 @@
-import type { ProbeResult } from '../types.js';
+import type { UndecodedImageInfo } from '../types.js';
 import { isOrientation, readTiffIfd0 } from '../exif.js';
 
 const IMAGE_WIDTH = 0x0100;
@@ -6,7 +6,7 @@ const IMAGE_LENGTH = 0x0101;
 const ORIENTATION = 0x0112;
 
 /** TIFF is named, not converted: size and orientation from IFD0 when readable, so the error can say what it is. */
-export function probeTiff(bytes: Uint8Array): ProbeResult {
+export function probeTiff(bytes: Uint8Array): UndecodedImageInfo {
   const tags = readTiffIfd0(bytes);
   const orientation = tags.get(ORIENTATION);
   return {
