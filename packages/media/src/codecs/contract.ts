@@ -1,7 +1,7 @@
 // The codec contract. Every decoder adapter in codecs/ has one shape: probe facts in, rows out in bands,
 // into a sink (the resizer, or the output raster when no resize is needed). Every encoder takes rows in,
 // a band at a time, from a source. So no stage ever needs a whole decoded image, and a new format is one
-// adapter file: a function of type `Decoder<ItsFacts>`, listed in codecs/decoders.ts.
+// adapter file: a function of type `Decoder<ItsFacts>` (its facts: the format's probe result in types.ts).
 
 /** A pixel size. */
 export interface Size {
