@@ -78,11 +78,19 @@ export async function buildRuntimeBundles() {
       for (const output of Object.keys(result.metafile.outputs)) outputs.add(resolve(root, output));
     }),
   );
-  // Stale files go after the new ones exist, so a suite running meanwhile never finds a file missing.
-  for (const folder of ['dist/wasm', 'dist/chunks']) {
-    const directory = resolve(media, folder);
-    const files = await readdir(directory).catch(() => []);
-    await Promise.all(files.map((file) => resolve(directory, file)).filter((path) => !outputs.has(path)).map((path) => rm(path, { force: true })));
+  await removeStale([resolve(media, 'dist/wasm'), resolve(media, 'dist/chunks')], outputs);
+}
+
+/**
+ * Deletes files in `folders` that the build did not write (`outputs`: absolute paths; source maps of
+ * outputs count as outputs), only those whose name `isOurs` (default: every file). Called after the new
+ * files exist, so a suite running meanwhile never finds one missing.
+ */
+export async function removeStale(folders, outputs, isOurs = () => true) {
+  for (const directory of folders) {
+    const files = (await readdir(directory).catch(() => [])).filter(isOurs);
+    const stale = files.map((file) => resolve(directory, file)).filter((path) => !outputs.has(path) && !outputs.has(path.replace(/\.map$/, '')));
+    await Promise.all(stale.map((path) => rm(path, { force: true })));
   }
 }
 

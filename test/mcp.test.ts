@@ -7,7 +7,7 @@ import { PRESETS } from '@glimpse/media';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { build } from 'esbuild';
+import { buildAgent } from '../scripts/build-agent.mjs';
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,20 +40,15 @@ async function imageOf(result: CallToolResult) {
 }
 
 beforeAll(async () => {
-  await build({
-    // As scripts/build.mjs does: the pool loads mcp-worker from beside the CLI, with the CLI's extension.
-    entryPoints: { cli: 'packages/agent/src/cli.ts', 'mcp-worker': 'packages/agent/src/mcp/view-file-worker.ts' },
+  // The CLI as scripts/build.mjs builds it (split chunks, the worker beside them), with the workspace
+  // packages bundled from source so the test never runs a stale dist/; .mjs because the folder has no package.json.
+  await buildAgent({
     outdir: dirname(BUNDLE),
     outExtension: { '.js': '.mjs' },
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    conditions: ['source'],
     logLevel: 'silent',
     plugins: [
       {
-        name: 'external-dependencies',
+        name: 'external-npm-dependencies',
         setup(b) {
           b.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@glimpse/') ? undefined : { path: args.path, external: true }));
         },
@@ -183,10 +178,17 @@ describe('glimpse mcp over stdio, with the SDK client', () => {
 });
 
 // 30 full-canvas rects through a 500-pixel blur: resvg (WASM, synchronous) needs ~40 s for these 1.6 KB.
+// Sixty 2000×2000 blurs: minutes of resvg work on any machine, far over the budget below.
 const SLOW_SVG =
   '<svg xmlns="http://www.w3.org/2000/svg" width="2000" height="2000"><filter id="f"><feGaussianBlur stdDeviation="500"/></filter>' +
-  '<rect width="2000" height="2000" filter="url(#f)"/>'.repeat(30) +
+  '<rect width="2000" height="2000" filter="url(#f)"/>'.repeat(60) +
   '</svg>';
+/**
+ * The server's view_file budget. It must hold any honest view with room to spare — the screenshot below,
+ * a freshly spawned worker included, on a loaded 2-core CI machine — so the tests check the order of
+ * events (the read answers while the slow view runs; the slow view ends at the budget, not before), not speed.
+ */
+const BUDGET_MS = 10_000;
 
 /** CPU seconds the process has used (user + system), from /proc; undefined off Linux. */
 async function cpuSeconds(pid: number): Promise<number | undefined> {
@@ -222,7 +224,7 @@ describe('glimpse mcp --timeout-ms: a slow file blocks nothing', () => {
     await writeFile(join(root, 'twelve.txt'), 'just twelve\n'); // 12 bytes
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [BUNDLE, 'mcp', '--root', root, '--provider', 'anthropic', '--timeout-ms', '2000'],
+      args: [BUNDLE, 'mcp', '--root', root, '--provider', 'anthropic', '--timeout-ms', String(BUDGET_MS)],
       stderr: 'pipe',
     });
     slowClient = new Client({ name: 'glimpse-test-timeout', version: '0.0.0' });
@@ -234,7 +236,7 @@ describe('glimpse mcp --timeout-ms: a slow file blocks nothing', () => {
     await slowClient?.close();
   });
 
-  it('answers E_TIMEOUT at the budget while a parallel read answers at once, and really stops the render', async () => {
+  it('answers E_TIMEOUT at the budget, answers a parallel read meanwhile, and really stops the render', async () => {
     const started = performance.now();
     let slowSettled = false;
     const slow = call('view_file', { path: 'slow.svg' }, slowClient).then((result) => {
@@ -247,17 +249,17 @@ describe('glimpse mcp --timeout-ms: a slow file blocks nothing', () => {
     const read = await call('read', { path: 'twelve.txt' }, slowClient);
     const readMs = performance.now() - readStarted;
     expect(texts(read)).toBe('1\tjust twelve');
-    // Generous bounds: CI runs this beside other suites on 2 cores. What matters is the order of events.
-    expect(readMs).toBeLessThan(1500);
+    // The order of events, not speed: the read was answered while the slow view was still running.
     expect(slowSettled).toBe(false);
+    expect(readMs).toBeLessThan(BUDGET_MS);
 
     const { result, ms } = await slow;
     expect(result.isError).toBe(true);
     expect(result.content.every((c) => c.type === 'text')).toBe(true);
-    expect(texts(result)).toMatch(/^E_TIMEOUT: slow\.svg took longer than 2 s/);
+    expect(texts(result)).toMatch(new RegExp(`^E_TIMEOUT: slow\\.svg took longer than ${BUDGET_MS / 1000} s`));
     expect(texts(result)).toContain('export it to PNG or JPEG');
-    expect(ms).toBeGreaterThanOrEqual(1900); // it ran until the budget, it did not fail early
-    expect(ms).toBeLessThan(8000);
+    expect(ms).toBeGreaterThanOrEqual(BUDGET_MS - 100); // it ran until the budget, it did not fail early
+    expect(ms).toBeLessThan(BUDGET_MS * 3); // and was stopped there, not when the render ended (minutes)
 
     // Terminating the worker stopped the WASM blur: the server burns no CPU afterwards.
     expect(await goesQuiet(serverPid, 2000)).toBe(true);

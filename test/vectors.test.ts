@@ -8,6 +8,7 @@ import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { process } from '@glimpse/media';
 import { observe, sha256Hex } from './runtimes/run-vectors.js';
+import { assertStrictlyValid } from './support/strict-oracle.js';
 import type { Vector, VectorManifest } from './runtimes/vector-manifest.js';
 import { factsNamedBy, VECTOR_DEFINITIONS, type VectorDefinition } from './vectors/definitions.js';
 
@@ -26,7 +27,9 @@ async function inputOf(definition: VectorDefinition): Promise<Uint8Array> {
 async function runDefinition(definition: VectorDefinition): Promise<Vector> {
   const input = await inputOf(definition);
   const observed = await observe(process, input, definition.options, async (result) => {
-    // The output really is what the result says: decode it with an independent decoder.
+    // The output really is what the result says: no strict reader refuses it (so the manifest never
+    // records a corrupt file), and an independent decoder reads the stated format and size.
+    assertStrictlyValid(result.data, result.mediaType, `output of vector ${definition.name}`);
     if (result.mediaType === 'application/pdf') return;
     const decoded = await sharp(result.data).metadata();
     expect({ format: decoded.format, width: decoded.width, height: decoded.height }).toEqual({ format: SHARP_FORMATS[result.mediaType], width: result.width, height: result.height });

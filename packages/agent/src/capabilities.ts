@@ -39,7 +39,7 @@ export interface CapabilityRule {
  * new models there are multimodal and a text-only model answers an image with a loud 400. Ollama defaults to
  * text-only: most local models are, and they ignore images silently and then describe what they cannot see.
  */
-const ROUTE_DEFAULTS: Readonly<Record<ProviderName, ModelCapabilities>> = {
+export const ROUTE_DEFAULTS: Readonly<Record<ProviderName, ModelCapabilities>> = {
   anthropic: { imageInput: true, pdfInput: true, mediaInToolResults: true, preset: 'anthropic' },
   'openai-chat': { imageInput: true, pdfInput: true, mediaInToolResults: false, preset: 'openai' },
   'openai-responses': { imageInput: true, pdfInput: true, mediaInToolResults: true, preset: 'openai' },

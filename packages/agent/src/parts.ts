@@ -69,3 +69,15 @@ export interface ToolDefinition {
   /** JSON Schema of the arguments object. */
   parameters: Record<string, unknown>;
 }
+
+/**
+ * Everything a request is built from: the system prompt (the app's standing instructions to the model, sent
+ * where each API wants them: Anthropic `system`, OpenAI Chat's first message, Responses `instructions`,
+ * Gemini `systemInstruction`, Bedrock `system`, Ollama's first message), the turns, and the tools on offer.
+ */
+export interface Conversation {
+  /** Omitted, or empty, means no system prompt. */
+  system?: string;
+  messages: readonly Message[];
+  tools?: readonly ToolDefinition[];
+}

@@ -1,14 +1,20 @@
-/** Stable error codes: callers and the CLI branch on these, never on messages. */
-export type MediaErrorCode =
-  | 'E_UNSUPPORTED' // a format no provider takes and we do not convert (TIFF, HEIC, AVIF, JXL, ICO, unknown bytes)
-  | 'E_CORRUPT' // the bytes claim a format but cannot be read as it (truncated, malformed)
-  | 'E_TOO_MANY_PIXELS' // decompression-bomb guard: refused from header facts before decoding
-  | 'E_TOO_LARGE' // nothing we can produce fits the byte or page limit
-  | 'E_PDF_ENCRYPTED' // providers refuse encrypted or password-protected PDFs
-  | 'E_SVG_INVALID' // the SVG could not be parsed or rendered
-  | 'E_WASM_UNAVAILABLE' // the runtime entry did not provide a codec module
-  | 'E_INVALID_OPTIONS' // an option was out of range
-  | 'E_INVALID_INPUT'; // the input is not a Uint8Array of file bytes
+/**
+ * Stable error codes and when each is raised: callers and the CLI branch on these, never on messages.
+ * The table in docs/formats-and-errors.md is generated from this (`npm run docs`).
+ */
+export const MEDIA_ERROR_CODES = {
+  E_UNSUPPORTED: 'unknown bytes, or a format no provider takes that glimpse does not convert (TIFF, HEIC/HEIF, AVIF, JPEG XL, ICO); a PDF for a route without PDFs',
+  E_CORRUPT: 'the bytes claim a format but cannot be read as it (truncated, malformed)',
+  E_TOO_MANY_PIXELS: 'decompression-bomb guard: the header declares more than `maxInputPixels`, or a side over 65,535; refused before decoding',
+  E_TOO_LARGE: 'nothing glimpse can produce fits `maxBytes`; a PDF over the page or byte limit',
+  E_PDF_ENCRYPTED: 'an encrypted or password-protected PDF (providers refuse them)',
+  E_SVG_INVALID: 'the SVG cannot be parsed or rendered',
+  E_WASM_UNAVAILABLE: 'the runtime entry did not provide a codec module',
+  E_INVALID_OPTIONS: 'an option out of range (e.g. `maxEdge: 0`)',
+  E_INVALID_INPUT: 'the input is not a `Uint8Array` of file bytes',
+} as const satisfies Record<`E_${string}`, string>;
+
+export type MediaErrorCode = keyof typeof MEDIA_ERROR_CODES;
 
 /** The one error type of the media core: a stable `code` plus a message saying what was found and what to do. */
 export class MediaError extends Error {

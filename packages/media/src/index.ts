@@ -2,7 +2,7 @@
 export { detect } from './detect.js';
 export { probe } from './probe.js';
 export { process } from './process.js';
-export { MediaError, isMediaError } from './errors.js';
+export { MediaError, isMediaError, MEDIA_ERROR_CODES } from './errors.js';
 export type { MediaErrorCode } from './errors.js';
 export { PRESETS, PRESET_NAMES, isPresetName } from './presets.js';
 export type { Preset, PresetName } from './presets.js';

@@ -15,3 +15,18 @@ export function anyTransparent(raster: Raster): boolean {
 }
 
 const littleEndian = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/**
+ * Straight alpha from premultiplied (resvg renders premultiplied; PNG and every encoder here store
+ * straight). In place; rounds to nearest, so 50 % of #008000 comes back as (0,128,0,128).
+ */
+export function unpremultiply(data: Uint8Array): void {
+  for (let i = 0; i < data.length; i += 4) {
+    const a = data[i + 3]!;
+    if (a === 255 || a === 0) continue;
+    const half = a >> 1;
+    data[i] = Math.min(255, Math.floor((data[i]! * 255 + half) / a));
+    data[i + 1] = Math.min(255, Math.floor((data[i + 1]! * 255 + half) / a));
+    data[i + 2] = Math.min(255, Math.floor((data[i + 2]! * 255 + half) / a));
+  }
+}

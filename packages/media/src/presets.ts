@@ -16,7 +16,7 @@ export interface Preset {
 export type PresetName = 'portable' | 'anthropic' | 'openai' | 'gemini' | 'bedrock' | 'ollama';
 
 /**
- * Figures from the providers' documentation (see README "Provider presets"):
+ * Figures from the providers' documentation (docs/formats-and-errors.md, "Provider presets"):
  * - portable: every side ≤ 2000 px (Anthropic's rule once a request holds > 20 images) and 3.75 MB
  *   (Bedrock's per-image cap), PNG/JPEG/WebP only (Gemini takes no GIF): safe on every route.
  * - anthropic: long edge 1568 px is its native resolution (larger is downscaled server-side, wasted

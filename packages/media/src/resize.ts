@@ -1,4 +1,5 @@
 import { resizeWithKernel } from './kernels/resize-kernel.js';
+import { unpremultiply } from './pixels.js';
 import type { Raster } from './types.js';
 import { wasmSimdSupported } from './wasm.js';
 
@@ -32,16 +33,6 @@ function premultiply(data: Uint8Array): void {
     data[i] = (data[i]! * a + 127) / 255;
     data[i + 1] = (data[i + 1]! * a + 127) / 255;
     data[i + 2] = (data[i + 2]! * a + 127) / 255;
-  }
-}
-
-function unpremultiply(data: Uint8Array): void {
-  for (let i = 0; i < data.length; i += 4) {
-    const a = data[i + 3]!;
-    if (a === 255 || a === 0) continue;
-    data[i] = Math.min(255, (data[i]! * 255 + (a >> 1)) / a);
-    data[i + 1] = Math.min(255, (data[i + 1]! * 255 + (a >> 1)) / a);
-    data[i + 2] = Math.min(255, (data[i + 2]! * 255 + (a >> 1)) / a);
   }
 }
 

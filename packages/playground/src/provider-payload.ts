@@ -1,4 +1,4 @@
-// What each provider would receive for one user turn holding the file: the serializer's exact output,
+// What each provider would receive for one user turn holding the file: the serializer's exact request body,
 // and a readable copy with the base64 body shortened (the exact JSON is kept for copying).
 import { serialize, type DocumentPart, type ImagePart, type ProviderName, type SerializeWarning } from '@glimpse/agent';
 
@@ -12,7 +12,7 @@ export interface ProviderPayload {
 export const PROMPT = 'What does this file show?';
 
 export function providerPayload(provider: ProviderName, part: ImagePart | DocumentPart): ProviderPayload {
-  const { messages, warnings } = serialize(provider, { messages: [{ role: 'user', parts: [{ type: 'text', text: PROMPT }, part] }] });
+  const { body, warnings } = serialize(provider, { messages: [{ role: 'user', parts: [{ type: 'text', text: PROMPT }, part] }] });
   const bytesAsBase64 = (_key: string, value: unknown) => (value instanceof Uint8Array ? part.data : value);
   const shortened = (key: string, value: unknown) => {
     const plain = bytesAsBase64(key, value);
@@ -22,8 +22,8 @@ export function providerPayload(provider: ProviderName, part: ImagePart | Docume
   };
   return {
     provider,
-    exactJson: JSON.stringify({ messages }, bytesAsBase64, 2),
-    readableJson: JSON.stringify({ messages }, shortened, 2),
+    exactJson: JSON.stringify(body, bytesAsBase64, 2),
+    readableJson: JSON.stringify(body, shortened, 2),
     warnings,
   };
 }

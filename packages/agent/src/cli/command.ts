@@ -1,8 +1,5 @@
-/** One `glimpse` subcommand. `run` returns the exit code: 0 ok, 1 failure (JSON error on stderr), 2 usage. */
+/** One `glimpse` subcommand's module. `run` returns the exit code: 0 ok, 1 failure (JSON error on stderr), 2 usage. */
 export interface Command {
-  name: string;
-  /** One line for the command list. */
-  summary: string;
   /** Full help text: every flag explained. */
   usage: string;
   run(args: string[]): Promise<number>;

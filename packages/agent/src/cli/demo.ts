@@ -17,7 +17,7 @@ import demoScript from '../../demo/script.json';
 import { parseArgs, stringFlag } from './args.js';
 import { UsageError, type Command } from './command.js';
 import { DEMO_MODELS, ESTIMATE_TARGETS } from './estimate-targets.js';
-import { requestJson } from './prepare.js';
+import { requestJson } from '../providers/request-json.js';
 import { formatCount, textTable } from './text-table.js';
 
 const usage = `Usage: glimpse demo [--provider PROVIDER] [--session FILE]
@@ -121,7 +121,7 @@ export async function runDemo({ provider, sessionPath, script, root = findSample
   const last = model.requests.at(-1);
   if (last) {
     const warnings = last.serialized.warnings.map((warning) => `  warning: ${warning.message}`);
-    out.push(`last ${provider} request: ${last.serialized.messages.length} messages, ${formatBytes(requestJson(last.serialized.messages).length)} of JSON${warnings.length ? '' : ', no warnings'}`, ...warnings);
+    out.push(`last ${provider} request: ${last.messages.length} messages, ${formatBytes(requestJson(last.serialized.body).length)} of JSON${warnings.length ? '' : ', no warnings'}`, ...warnings);
   }
   const final = run.messages.at(-1);
   if (final?.role === 'assistant' && final.text) out.push(`assistant: ${final.text}`);
@@ -131,8 +131,6 @@ export async function runDemo({ provider, sessionPath, script, root = findSample
 }
 
 export const demoCommand: Command = {
-  name: 'demo',
-  summary: 'run the keyless replay agent on the bundled samples and write a session log',
   usage,
   async run(args) {
     const { positionals, flags } = parseArgs(args, { values: ['--provider', '--session'] });

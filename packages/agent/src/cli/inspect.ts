@@ -22,8 +22,6 @@ ${MAX_FILE_BYTES_USAGE}
 Exit codes: 0 ok; 1 unreadable or unsupported file (one JSON error line on stderr); 2 usage.`;
 
 export const inspectCommand: Command = {
-  name: 'inspect',
-  summary: 'print header facts of an image, SVG or PDF as JSON',
   usage,
   async run(args) {
     const { positionals, flags } = parseArgs(args, { values: ['--max-file-bytes'] });

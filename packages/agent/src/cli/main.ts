@@ -1,17 +1,10 @@
-import type { Command } from './command.js';
+import { version } from '../../package.json';
 import { UsageError } from './command.js';
-import { demoCommand } from './demo.js';
+import { COMMANDS } from './commands.js';
 import { printFailure } from './failure.js';
-import { inspectCommand } from './inspect.js';
-import { mcpCommand } from './mcp.js';
-import { prepareCommand } from './prepare.js';
-import { processCommand } from './process.js';
-import { sessionCommand } from './session.js';
 
-// Every subcommand, in the order `glimpse --help` lists them.
-const COMMANDS: Command[] = [inspectCommand, processCommand, prepareCommand, mcpCommand, demoCommand, sessionCommand];
-
-function overview(): string {
+/** The command list `glimpse --help` prints (also generated into docs/cli.md). */
+export function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
   return [
     'glimpse — fit images, SVGs and PDFs for LLM providers',
@@ -21,7 +14,7 @@ function overview(): string {
     'Commands:',
     ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
-    'Run `glimpse <command> --help` for the options of one command.',
+    'Run `glimpse <command> --help` for the options of one command; `glimpse --version` prints the version.',
   ].join('\n');
 }
 
@@ -31,11 +24,16 @@ export async function main(argv: string[]): Promise<number> {
     (name === undefined ? process.stderr : process.stdout).write(overview() + '\n');
     return name === undefined ? 2 : 0;
   }
-  const command = COMMANDS.find((c) => c.name === name);
-  if (!command) {
+  if (name === '--version' || name === '-v') {
+    process.stdout.write(`${version}\n`);
+    return 0;
+  }
+  const entry = COMMANDS.find((c) => c.name === name);
+  if (!entry) {
     process.stderr.write(`glimpse: unknown command ${JSON.stringify(name)}\n\n${overview()}\n`);
     return 2;
   }
+  const command = await entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {
     process.stdout.write(command.usage + '\n');
     return 0;
@@ -44,7 +42,7 @@ export async function main(argv: string[]): Promise<number> {
     return await command.run(rest);
   } catch (error) {
     if (error instanceof UsageError) {
-      process.stderr.write(`glimpse ${command.name}: ${error.message}\n\n${command.usage}\n`);
+      process.stderr.write(`glimpse ${entry.name}: ${error.message}\n\n${command.usage}\n`);
       return 2;
     }
     return printFailure(error);

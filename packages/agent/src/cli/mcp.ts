@@ -44,8 +44,6 @@ function presetFor(name: string): PresetName {
 }
 
 export const mcpCommand: Command = {
-  name: 'mcp',
-  summary: 'serve view_file and read to MCP clients over stdio',
   usage,
   async run(args) {
     const { positionals, flags } = parseArgs(args, { values: ['--root', '--provider', '--max-file-bytes', '--timeout-ms', '--http'], booleans: ['--strict'] });

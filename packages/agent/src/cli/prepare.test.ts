@@ -32,7 +32,9 @@ async function run(...args: string[]): Promise<{ code: number; stdout: string; s
   return { code, stdout, stderr };
 }
 
-async function prepare(...args: string[]): Promise<{ provider: string; messages: unknown[] }> {
+type Printed = { provider: string; messages: unknown[] } & Record<string, unknown>;
+
+async function prepare(...args: string[]): Promise<Printed> {
   const { code, stdout, stderr } = await run('prepare', ...args);
   expect(code, stderr).toBe(0);
   return JSON.parse(stdout);
@@ -42,7 +44,8 @@ describe('glimpse prepare', () => {
   it('anthropic: one assistant turn with a tool_use per FILE, one user turn with the results in order', async () => {
     const out = await prepare(file('screen shot.png'), file('notes.v1.pdf'), file('garbage.bin'), '--provider', 'anthropic', '--model', 'claude-sonnet-4-5');
     expect(out.provider).toBe('anthropic');
-    expect(Object.keys(out)).toEqual(['provider', 'messages']);
+    expect(Object.keys(out)).toEqual(['provider', 'tools', 'messages']);
+    expect(out.tools).toEqual([{ name: 'view_file', description: expect.any(String), input_schema: expect.objectContaining({ type: 'object' }) }]);
     const [ask, calls, results] = out.messages as Array<{ role: string; content: Array<Record<string, unknown>> }>;
     expect(ask!.role).toBe('user');
     expect(calls!.content.map((block) => [block.type, block.id])).toEqual([['tool_use', 'call_1'], ['tool_use', 'call_2'], ['tool_use', 'call_3']]);
@@ -68,8 +71,33 @@ describe('glimpse prepare', () => {
     const newer = JSON.stringify(await prepare(file('screen shot.png'), '--provider', 'gemini', '--model', 'gemini-3-pro-preview'));
     const older = await prepare(file('screen shot.png'), '--provider', 'gemini', '--model', 'gemini-2.5-pro');
     expect(newer).toMatch(/"functionResponse":\{[^]*"parts":\[\{"inlineData"/);
-    const parts = (older.messages[2] as { parts: Array<Record<string, unknown>> }).parts;
+    const parts = ((older.contents as unknown[])[2] as { parts: Array<Record<string, unknown>> }).parts;
     expect(parts.map((part) => Object.keys(part)[0])).toEqual(['functionResponse', 'text', 'inlineData']);
+  });
+
+  it('--system: the system prompt goes where each API wants it, beside the tools', async () => {
+    const system = 'You review screenshots.';
+    const keys = async (provider: string) => {
+      const out = await prepare(file('screen shot.png'), '--provider', provider, '--system', system);
+      return { keys: Object.keys(out), out };
+    };
+    expect((await keys('anthropic')).keys).toEqual(['provider', 'system', 'tools', 'messages']);
+    expect((await keys('anthropic')).out.system).toBe(system);
+    const chat = await keys('openai-chat');
+    expect(chat.keys).toEqual(['provider', 'messages', 'tools']);
+    expect(chat.out.messages[0]).toEqual({ role: 'system', content: system });
+    const responses = await keys('openai-responses');
+    expect(responses.keys).toEqual(['provider', 'instructions', 'tools', 'input']);
+    expect(responses.out.instructions).toBe(system);
+    const gemini = await keys('gemini');
+    expect(gemini.keys).toEqual(['provider', 'systemInstruction', 'tools', 'contents']);
+    expect(gemini.out.systemInstruction).toEqual({ parts: [{ text: system }] });
+    const bedrock = await keys('bedrock');
+    expect(bedrock.keys).toEqual(['provider', 'system', 'toolConfig', 'messages']);
+    expect(bedrock.out.system).toEqual([{ text: system }]);
+    const ollama = await keys('ollama');
+    expect(ollama.keys).toEqual(['provider', 'messages', 'tools']);
+    expect(ollama.out.messages[0]).toEqual({ role: 'system', content: system });
   });
 
   it('openai-chat: text-only tool messages, then one user message with the image', async () => {

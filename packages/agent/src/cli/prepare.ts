@@ -1,42 +1,47 @@
-import { bytesToBase64 } from '../base64.js';
 import { capabilitiesFor, isProviderName, PROVIDER_NAMES, type ProviderName } from '../capabilities.js';
 import { isFileError } from '../fs/file-error.js';
 import type { Message, ToolCall } from '../parts.js';
 import { serialize } from '../providers/index.js';
+import { requestJson } from '../providers/request-json.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../tools/file-tool.js';
 import { VIEW_FILE_TOOL_DEFINITION, viewFile } from '../tools/view-file.js';
 import { parseArgs, positiveInteger, stringFlag } from './args.js';
 import { UsageError, type Command } from './command.js';
 
-const usage = `Usage: glimpse prepare FILE... --provider PROVIDER [--model ID] [--no-vision] [--lift-tool-media] [--max-file-bytes N]
+const usage = `Usage: glimpse prepare FILE... --provider PROVIDER [--model ID] [--system TEXT] [--no-vision]
+                       [--lift-tool-media] [--max-file-bytes N]
 
-Builds the request messages a provider receives when an agent's tool hands it FILEs: a user asks, the
-assistant calls view_file once per FILE (in order, in one turn), and the results come back with each
-file fitted by the media pipeline and placed where that provider wants tool-result media.
+Builds the request a provider receives when an agent's tool hands it FILEs: a user asks, the assistant
+calls view_file once per FILE (in order, in one turn), and the results come back with each file fitted
+by the media pipeline and placed where that provider wants tool-result media.
 
 Options:
   --provider PROVIDER  ${PROVIDER_NAMES.join(', ')}
   --model ID           the model id; picks capabilities (Gemini 3 vs older, text-only models, …)
                        (default: the route's default, a vision model; text-only on ollama)
+  --system TEXT        the system prompt, sent where the API wants it
   --no-vision          treat the model as text-only: images and PDFs become placeholders
   --lift-tool-media    openai-responses: media in a user message after the outputs, not inside them
   --max-file-bytes N   refuse a FILE larger than N bytes without reading it (default ${DEFAULT_MAX_FILE_BYTES})
   -h, --help           show this help
 
-Prints one JSON object: {"provider": PROVIDER, "messages": [...]}, where messages is the provider's
-own list (Anthropic/OpenAI Chat/Bedrock/Ollama messages, Responses input items, Gemini contents).
-Bedrock's media bytes are printed as base64 strings, as in the Converse JSON wire format.
+Prints one JSON object: "provider", then the provider's request body with the API's own keys:
+  anthropic         system, tools, messages
+  openai-chat       messages (the system prompt first), tools
+  openai-responses  instructions, tools, input
+  gemini            systemInstruction, tools, contents
+  bedrock           system, toolConfig, messages
+  ollama            messages (the system prompt first), tools
+Without "provider", plus the model (and max_tokens for anthropic), it is a request the API accepts;
+gemini and bedrock take the model in the URL. Bedrock's media bytes are base64 strings, as in the Converse
+JSON wire format: give the SDK bedrockRequestFromJson(output), never the strings (it would encode them
+again). The @google/genai SDK takes toGeminiParameters(output, model).
 Each FILE is read by the view_file tool: a name typed with plain spaces finds a file named with
 Unicode spaces (macOS screenshots), and the result says which file was read.
 A file that cannot be attached (garbage, encrypted PDF, …) becomes an error note in its result, not a failure.
 Warnings (media omitted, names changed) go to stderr, one line each.
 Exit codes: 0 ok; 1 a FILE cannot be read (one JSON line on stderr: {"error":{"code":"E_…","message":"…"}});
 2 usage.`;
-
-/** JSON with byte arrays as base64 strings: Bedrock's `source.bytes`, like the Converse JSON wire format. */
-export function requestJson(value: unknown): string {
-  return JSON.stringify(value, (_key, item: unknown) => (item instanceof Uint8Array ? bytesToBase64(item) : item));
-}
 
 /** The conversation `prepare` prints: one view_file call per file, in order, all in one assistant turn. */
 export async function prepareConversation(
@@ -60,18 +65,18 @@ export async function prepareConversation(
 }
 
 export const prepareCommand: Command = {
-  name: 'prepare',
-  summary: 'print the provider-native messages for tool results that carry FILEs',
   usage,
   async run(args) {
-    const { positionals, flags } = parseArgs(args, { values: ['--provider', '--model', '--max-file-bytes'], booleans: ['--no-vision', '--lift-tool-media'] });
+    const { positionals, flags } = parseArgs(args, { values: ['--provider', '--model', '--system', '--max-file-bytes'], booleans: ['--no-vision', '--lift-tool-media'] });
     if (positionals.length === 0) throw new UsageError('expected at least one FILE');
     const provider = stringFlag(flags, '--provider');
     if (provider === undefined) throw new UsageError(`--provider is required: ${PROVIDER_NAMES.join(', ')}`);
     if (!isProviderName(provider)) throw new UsageError(`--provider must be one of ${PROVIDER_NAMES.join(', ')}, got ${JSON.stringify(provider)}`);
     const model = stringFlag(flags, '--model');
     const messages = await prepareConversation(positionals, provider, model, { maxFileBytes: positiveInteger(flags, '--max-file-bytes') });
+    const system = stringFlag(flags, '--system');
     const request = serialize(provider, {
+      ...(system !== undefined && { system }),
       messages,
       tools: [VIEW_FILE_TOOL_DEFINITION],
       model,
@@ -79,7 +84,7 @@ export const prepareCommand: Command = {
       ...(flags.has('--lift-tool-media') ? { liftToolMedia: true } : {}),
     });
     for (const warning of request.warnings) process.stderr.write(`glimpse prepare: warning: ${warning.message}\n`);
-    process.stdout.write(requestJson({ provider, messages: request.messages }) + '\n');
+    process.stdout.write(requestJson({ provider, ...request.body }) + '\n');
     return 0;
   },
 };

@@ -29,8 +29,6 @@ Exit codes: 0 ok; 1 the file cannot be made sendable (one JSON line on stderr:
 {"error":{"code":"E_…","message":"…"}}); 2 usage.`;
 
 export const processCommand: Command = {
-  name: 'process',
-  summary: 'fit an image, SVG or PDF to a provider’s limits',
   usage,
   async run(args) {
     const { positionals, flags } = parseArgs(args, {

@@ -79,8 +79,6 @@ export async function summariseSession(path: string, session: LoadedSession, pro
 }
 
 export const sessionCommand: Command = {
-  name: 'session',
-  summary: 'validate and summarise a JSONL session log (exit 1 naming the line on corruption)',
   usage,
   async run(args) {
     const { positionals, flags } = parseArgs(args, { values: ['--provider'] });

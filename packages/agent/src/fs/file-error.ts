@@ -1,18 +1,24 @@
-/** Stable codes of the file tools: agents and the CLI branch on these, never on messages. */
-export type FileErrorCode =
-  | 'E_FILE_NOT_FOUND' // nothing at the path, not even after folding Unicode spaces
-  | 'E_NOT_A_FILE' // a directory (or other non-file) where a file was expected
-  | 'E_PERMISSION_DENIED' // the operating system refused access
-  | 'E_FILE_TOO_LARGE' // the file is bigger than the read cap (stat said so, or the stream ran past it)
-  | 'E_ABORTED' // the caller's AbortSignal fired
-  | 'E_PATH_OUTSIDE_ROOT' // the path (lexically or through a symlink) leaves the configured root
-  | 'E_AMBIGUOUS_NAME' // several names in the directory match once Unicode spaces are folded
-  | 'E_INVALID_NAME' // an upload name with a path separator, `..`, or nothing left after cleaning
-  | 'E_INVALID_ARGUMENTS' // a tool was called with arguments that do not match its schema
-  | 'E_FILE_TYPE_MISMATCH' // strict mode: the extension names another type than the content
-  | 'E_NO_IMAGE_INPUT' // the current model cannot take images
-  | 'E_NO_PDF_INPUT' // the current model (or its route) cannot take PDFs
-  | 'E_CAPABILITY_UNKNOWN'; // the current model is not in the capability registry and the app declared nothing
+/**
+ * Stable codes of the file seam and the file tools, and when each is raised: agents and the CLI branch on
+ * these, never on messages. The table in docs/file-tools.md is generated from this (`npm run docs`).
+ */
+export const FILE_ERROR_CODES = {
+  E_FILE_NOT_FOUND: 'nothing at the path, not even after folding Unicode spaces',
+  E_NOT_A_FILE: 'a directory (or other non-file) where a file was expected',
+  E_PERMISSION_DENIED: 'the operating system refused access',
+  E_FILE_TOO_LARGE: 'the file is bigger than the read cap (stat said so, or the stream ran past it)',
+  E_ABORTED: "the caller's `AbortSignal` fired",
+  E_PATH_OUTSIDE_ROOT: 'the path (lexically or through a symlink) leaves the configured root',
+  E_AMBIGUOUS_NAME: 'several names in the directory match once Unicode spaces are folded',
+  E_INVALID_NAME: 'an upload name with a path separator, `..`, or nothing left after cleaning',
+  E_INVALID_ARGUMENTS: 'a tool was called with arguments that do not match its schema',
+  E_FILE_TYPE_MISMATCH: 'strict mode: the extension names another type than the content',
+  E_NO_IMAGE_INPUT: 'the current model cannot take images',
+  E_NO_PDF_INPUT: 'the current model (or its route) cannot take PDFs',
+  E_CAPABILITY_UNKNOWN: 'the current model is not in the capability registry and the app declared nothing',
+} as const satisfies Record<`E_${string}`, string>;
+
+export type FileErrorCode = keyof typeof FILE_ERROR_CODES;
 
 /** The one error type of the file seam and the file tools: a stable `code` plus a message saying what to do. */
 export class FileError extends Error {

@@ -6,10 +6,13 @@ export type InputModality = 'text' | 'image' | 'pdf';
 
 /** One request of the agent loop. */
 export interface ModelRequest {
+  /** The system prompt, if the run has one (also inside `serialized.body`, where the provider wants it). */
+  system?: string;
   /** The whole conversation in the part model. */
   messages: readonly Message[];
   tools: readonly ToolDefinition[];
-  /** The same conversation serialized for the loop's provider and this model: what a real client sends. */
+  /** The same conversation serialized for the loop's provider and this model: `serialized.body` plus the model
+   * (and sampling settings) is what a real client sends. */
   serialized: SerializedRequest;
 }
 
@@ -20,7 +23,7 @@ export interface ModelTurn {
 }
 
 /**
- * The one interface the agent loop needs from a model. A real client posts `request.serialized` to its
+ * The one interface the agent loop needs from a model. A real client posts `request.serialized.body` to its
  * provider and maps the reply back; the replay model reads its turns from a script.
  */
 export interface ModelClient {

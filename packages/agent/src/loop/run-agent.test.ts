@@ -57,8 +57,8 @@ describe('runAgent with the replay model', () => {
     // The second request carries the images natively inside Anthropic tool_result blocks.
     const second = model.requests[1]!.serialized;
     if (second.provider !== 'anthropic') throw new Error(`serialized for ${second.provider}`);
-    expect(JSON.stringify(second.messages)).toContain(png);
-    expect(second.tools.map((tool) => tool.name)).toEqual(['snapshot', 'broken']);
+    expect(JSON.stringify(second.body.messages)).toContain(png);
+    expect(second.body.tools?.map((tool) => tool.name)).toEqual(['snapshot', 'broken']);
 
     expect((await loadSession(path)).messages).toStrictEqual(run.messages);
   });
@@ -66,7 +66,7 @@ describe('runAgent with the replay model', () => {
   it('a text-only model gets placeholders, never the bytes', async () => {
     const model = new ReplayModel(script(['text']));
     await runAgent({ model, provider: 'openai-chat', modelId: 'gpt-4o', tools: [snapshotTool, brokenTool], prompt: 'Take pictures.' });
-    const sent = JSON.stringify(model.requests[1]!.serialized.messages);
+    const sent = JSON.stringify(model.requests[1]!.serialized.body);
     expect(sent).not.toContain(png);
     expect(model.requests[1]!.serialized.warnings.some((w) => w.type === 'media-omitted')).toBe(true);
   });
@@ -95,7 +95,7 @@ describe('runAgent with a context budget', () => {
     const last = model.requests.at(-1)!;
     const images = last.messages.flatMap((m) => (m.role === 'user' || m.role === 'toolResult' ? m.parts : [])).filter((p) => p.type === 'image');
     expect(images).toHaveLength(1);
-    expect(JSON.stringify(last.serialized.messages)).toContain('[image omitted to save context');
+    expect(JSON.stringify(last.serialized.body)).toContain('[image omitted to save context');
     const logged = (await loadSession(path)).messages.flatMap((m) => (m.role === 'toolResult' ? m.parts : [])).filter((p) => p.type === 'image');
     expect(logged).toHaveLength(3);
   });

@@ -15,6 +15,8 @@ export interface RunAgentInput {
   /** The model id on that route (capabilities, Gemini's tool-result shape); the client's modalities win over it. */
   modelId?: string;
   tools: readonly AgentTool[];
+  /** The system prompt of every request. */
+  system?: string;
   /** Earlier conversation, e.g. a resumed session's messages. Not appended again. */
   history?: readonly Message[];
   /** The new user turn that starts this run. */
@@ -65,10 +67,13 @@ export async function runAgent(input: RunAgentInput): Promise<AgentRun> {
   for (let step = 1; step <= maxSteps; step++) {
     input.signal?.throwIfAborted();
     const sent = window(messages, input);
+    const system = input.system ? { system: input.system } : {};
     const request: ModelRequest = {
+      ...system,
       messages: sent,
       tools: definitions,
       serialized: serialize(provider, {
+        ...system,
         messages: sent,
         tools: definitions,
         ...(input.modelId !== undefined && { model: input.modelId }),

@@ -9,38 +9,40 @@ const text = (value: string) => ({ type: 'text', text: value });
 describe('serializeAnthropic', () => {
   it('puts media inside tool_result content, results first and in tool_use order, error media after them', () => {
     expect(serializeAnthropic({ messages: CONVERSATION, tools: TOOLS, model: 'claude-sonnet-4-5' })).toEqual({
-      messages: [
-        { role: 'user', content: [text('What changed?'), image(USER_IMAGE)] },
-        {
-          role: 'assistant',
-          content: [
-            text('Let me look.'),
-            { type: 'tool_use', id: 'call_a', name: 'view_file', input: { path: 'chart.jpg' } },
-            { type: 'tool_use', id: 'call_b', name: 'view_file', input: { path: 'Q3 report.v2.pdf' } },
-            { type: 'tool_use', id: 'call_c', name: 'run', input: { command: 'make' } },
-          ],
-        },
-        {
-          role: 'user',
-          content: [
-            { type: 'tool_result', tool_use_id: 'call_a', content: [text('chart.jpg'), image(CHART)] },
-            { type: 'tool_result', tool_use_id: 'call_b', content: [{ type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: REPORT.data }, title: 'Q3 report.v2.pdf' }] },
-            // The API wants is_error results to be text only.
-            { type: 'tool_result', tool_use_id: 'call_c', is_error: true, content: [text('make failed: exit 2'), text('[1 image from this result is attached after the tool results, labelled call_c]')] },
-            text('Attached from tool result call_c (run):'),
-            image(CRASH),
-          ],
-        },
-        { role: 'assistant', content: [text('Revenue grew; the build fails.')] },
-        { role: 'user', content: [text('Why does it fail?')] },
-      ],
-      tools: [{ name: 'view_file', description: 'Look at a file.', input_schema: { type: 'object', properties: { path: { type: 'string', description: 'The file.' } }, required: ['path'] } }],
+      body: {
+        messages: [
+          { role: 'user', content: [text('What changed?'), image(USER_IMAGE)] },
+          {
+            role: 'assistant',
+            content: [
+              text('Let me look.'),
+              { type: 'tool_use', id: 'call_a', name: 'view_file', input: { path: 'chart.jpg' } },
+              { type: 'tool_use', id: 'call_b', name: 'view_file', input: { path: 'Q3 report.v2.pdf' } },
+              { type: 'tool_use', id: 'call_c', name: 'run', input: { command: 'make' } },
+            ],
+          },
+          {
+            role: 'user',
+            content: [
+              { type: 'tool_result', tool_use_id: 'call_a', content: [text('chart.jpg'), image(CHART)] },
+              { type: 'tool_result', tool_use_id: 'call_b', content: [{ type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: REPORT.data }, title: 'Q3 report.v2.pdf' }] },
+              // The API wants is_error results to be text only.
+              { type: 'tool_result', tool_use_id: 'call_c', is_error: true, content: [text('make failed: exit 2'), text('[1 image from this result is attached after the tool results, labelled call_c]')] },
+              text('Attached from tool result call_c (run):'),
+              image(CRASH),
+            ],
+          },
+          { role: 'assistant', content: [text('Revenue grew; the build fails.')] },
+          { role: 'user', content: [text('Why does it fail?')] },
+        ],
+        tools: [{ name: 'view_file', description: 'Look at a file.', input_schema: { type: 'object', properties: { path: { type: 'string', description: 'The file.' } }, required: ['path'] } }],
+      },
       warnings: [],
     });
   });
 
   it('replaces every image and PDF with a placeholder for a text-only model, history included', () => {
-    const { messages, warnings } = serializeAnthropic({ messages: CONVERSATION, ...TEXT_ONLY });
+    const { body: { messages }, warnings } = serializeAnthropic({ messages: CONVERSATION, ...TEXT_ONLY });
     expect(messages[0]).toEqual({ role: 'user', content: [text('What changed?'), text(PLACEHOLDER.userImage)] });
     expect(messages[2]).toEqual({
       role: 'user',
@@ -59,7 +61,7 @@ describe('serializeAnthropic', () => {
   });
 
   it('knows text-only Claude models from the registry', () => {
-    const { messages } = serializeAnthropic({ messages: CONVERSATION.slice(0, 1), model: 'claude-2.1' });
+    const { body: { messages } } = serializeAnthropic({ messages: CONVERSATION.slice(0, 1), model: 'claude-2.1' });
     expect(messages).toEqual([{ role: 'user', content: [text('What changed?'), text(PLACEHOLDER.userImage)] }]);
   });
 
@@ -70,7 +72,7 @@ describe('serializeAnthropic', () => {
       { role: 'toolResult', toolCallId: 't1', toolName: 'shot', parts: [CHART], isError: false },
       { role: 'user', parts: [{ type: 'text', text: 'and this one' }, USER_IMAGE] },
     ];
-    expect(serializeAnthropic({ messages: conversation }).messages).toEqual([
+    expect(serializeAnthropic({ messages: conversation }).body.messages).toEqual([
       { role: 'user', content: [text('go')] },
       { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'shot', input: {} }] },
       { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: [image(CHART)] }, text('and this one'), image(USER_IMAGE)] },
@@ -83,7 +85,7 @@ describe('serializeAnthropic', () => {
       { role: 'assistant', text: '', toolCalls: [{ id: 't1', name: 'slow', arguments: {} }] },
       { role: 'toolResult', toolCallId: 'stray', toolName: 'slow', parts: [], isError: false },
     ];
-    const { messages, warnings } = serializeAnthropic({ messages: conversation });
+    const { body: { messages }, warnings } = serializeAnthropic({ messages: conversation });
     expect(messages[2]).toEqual({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', is_error: true, content: [text('No result: the tool call was interrupted before it returned.')] }] });
     expect(warnings.map((w) => w.type)).toEqual(['orphan-tool-result', 'missing-tool-result']);
   });
@@ -91,8 +93,8 @@ describe('serializeAnthropic', () => {
   it('keeps the many-image rule: past 20 images, an image with a side over 2000 px becomes a placeholder', () => {
     const wide = { ...CHART, width: 2048, height: 1000 };
     const many = (count: number): Message[] => [{ role: 'user', parts: [wide, ...Array.from({ length: count - 1 }, () => CHART)] }];
-    expect(serializeAnthropic({ messages: many(20) }).messages[0]!.content).toHaveLength(20);
-    const { messages, warnings } = serializeAnthropic({ messages: many(21) });
+    expect(serializeAnthropic({ messages: many(20) }).body.messages[0]!.content).toHaveLength(20);
+    const { body: { messages }, warnings } = serializeAnthropic({ messages: many(21) });
     const content = messages[0]!.content;
     expect(Array.isArray(content) && content[0]).toEqual(text('[an image (image/jpeg, 2048x1000 px) was omitted: with more than 20 images in the conversation the provider takes no side over 2000 px (fit images with the portable or anthropic preset)]'));
     expect(Array.isArray(content) && content.slice(1).every((block) => block.type === 'image')).toBe(true);

@@ -5,6 +5,13 @@ import { omitMedia } from './placeholders.js';
 import { prepareConversation, type CallWithResult } from './turns.js';
 import type { SerializeInput, Serialized, SerializeWarning } from './types.js';
 
+/** The Messages API request body without `model`, `max_tokens` and sampling settings. */
+export interface AnthropicRequestBody {
+  system?: string;
+  tools?: Tool[];
+  messages: MessageParam[];
+}
+
 type Block = TextBlockParam | ImageBlockParam | DocumentBlockParam;
 
 function toBlock(part: Part): Block {
@@ -67,7 +74,7 @@ function toTool(tool: ToolDefinition): Tool {
  * Anthropic Messages: every result of one assistant turn goes into ONE user turn, `tool_result` blocks first in
  * `tool_use` order; media lifted from error results and the next user message's blocks come after them.
  */
-export function serializeAnthropic(input: SerializeInput): Serialized<MessageParam, Tool> {
+export function serializeAnthropic(input: SerializeInput): Serialized<AnthropicRequestBody> {
   const { turns, warnings } = prepareConversation('anthropic', input, applyManyImagesRule);
   const messages: MessageParam[] = [];
   let pendingResults: ContentBlockParam[] = [];
@@ -94,5 +101,7 @@ export function serializeAnthropic(input: SerializeInput): Serialized<MessagePar
     }
   }
   if (pendingResults.length > 0) messages.push({ role: 'user', content: pendingResults });
-  return { messages, tools: (input.tools ?? []).map(toTool), warnings };
+  const tools = (input.tools ?? []).map(toTool);
+  const body: AnthropicRequestBody = { ...(input.system ? { system: input.system } : {}), ...(tools.length > 0 ? { tools } : {}), messages };
+  return { body, warnings };
 }

@@ -28,27 +28,29 @@ const renamed = { type: 'document-renamed', from: 'Q3 report.v2.pdf', to: 'Q3 re
 describe('serializeBedrock', () => {
   it('Claude: image and document blocks inside toolResult.content, error media after the results, a text block beside every document', () => {
     expect(serializeBedrock({ messages: CONVERSATION, tools: TOOLS, model: 'us.anthropic.claude-sonnet-4-5-20250929-v1:0' })).toEqual({
-      messages: [
-        ...head,
-        {
-          role: 'user',
-          content: [
-            { toolResult: { toolUseId: 'call_a', content: [{ text: 'chart.jpg' }, image(CHART)] } },
-            { toolResult: { toolUseId: 'call_b', content: [{ text: '[1 PDF attached]' }, report] } },
-            { toolResult: { toolUseId: 'call_c', status: 'error', content: [{ text: 'make failed: exit 2' }, { text: '[1 image from this result is attached after the tool results, labelled call_c]' }] } },
-            { text: 'Attached from tool result call_c (run):' },
-            image(CRASH),
-          ],
-        },
-        ...tail,
-      ],
-      tools: [{ toolSpec: { name: 'view_file', description: 'Look at a file.', inputSchema: { json: TOOLS[0]!.parameters } } }],
+      body: {
+        messages: [
+          ...head,
+          {
+            role: 'user',
+            content: [
+              { toolResult: { toolUseId: 'call_a', content: [{ text: 'chart.jpg' }, image(CHART)] } },
+              { toolResult: { toolUseId: 'call_b', content: [{ text: '[1 PDF attached]' }, report] } },
+              { toolResult: { toolUseId: 'call_c', status: 'error', content: [{ text: 'make failed: exit 2' }, { text: '[1 image from this result is attached after the tool results, labelled call_c]' }] } },
+              { text: 'Attached from tool result call_c (run):' },
+              image(CRASH),
+            ],
+          },
+          ...tail,
+        ],
+        toolConfig: { tools: [{ toolSpec: { name: 'view_file', description: 'Look at a file.', inputSchema: { json: TOOLS[0]!.parameters } } }] },
+      },
       warnings: [renamed],
     });
   });
 
   it('other models: media of every result follows the toolResult blocks in the same user message', () => {
-    const { messages } = serializeBedrock({ messages: CONVERSATION, model: 'meta.llama4-maverick-17b-instruct-v1:0' });
+    const { body: { messages } } = serializeBedrock({ messages: CONVERSATION, model: 'meta.llama4-maverick-17b-instruct-v1:0' });
     expect(messages[2]).toEqual({
       role: 'user',
       content: [
@@ -66,7 +68,7 @@ describe('serializeBedrock', () => {
   });
 
   it('sends placeholders for a text-only model', () => {
-    const { messages } = serializeBedrock({ messages: CONVERSATION, model: 'amazon.nova-micro-v1:0' });
+    const { body: { messages } } = serializeBedrock({ messages: CONVERSATION, model: 'amazon.nova-micro-v1:0' });
     expect(messages[0]).toEqual({ role: 'user', content: [{ text: 'What changed?' }, { text: PLACEHOLDER.userImage }] });
     expect(messages[2]).toEqual({
       role: 'user',
@@ -76,18 +78,18 @@ describe('serializeBedrock', () => {
         { toolResult: { toolUseId: 'call_c', status: 'error', content: [{ text: 'make failed: exit 2' }, { text: PLACEHOLDER.crash }] } },
       ],
     });
-    expect(serializeBedrock({ messages: CONVERSATION, model: 'anthropic.claude-3-haiku', ...TEXT_ONLY }).messages[2]).toEqual(messages[2]);
+    expect(serializeBedrock({ messages: CONVERSATION, model: 'anthropic.claude-3-haiku', ...TEXT_ONLY }).body.messages[2]).toEqual(messages[2]);
   });
 
   it('adds a text block to a message whose only content is a document', () => {
-    const { messages } = serializeBedrock({ messages: [{ role: 'user', parts: [REPORT] }] });
+    const { body: { messages } } = serializeBedrock({ messages: [{ role: 'user', parts: [REPORT] }] });
     expect(messages).toEqual([{ role: 'user', content: [report, { text: 'The document is attached above.' }] }]);
   });
 
   it('keeps at most 20 images and 5 documents per message; the rest become placeholders with warnings', () => {
     const images = Array.from({ length: BEDROCK_MAX_IMAGES + 2 }, (_, i): ImagePart => ({ ...CHART, data: btoa(`img-${i}`) }));
     const documents = Array.from({ length: BEDROCK_MAX_DOCUMENTS + 1 }, (_, i) => ({ ...REPORT, filename: 'same.pdf', data: btoa(`pdf-${i}`) }));
-    const { messages, warnings } = serializeBedrock({ messages: [{ role: 'user', parts: [{ type: 'text', text: 'all of them' }, ...images, ...documents] }] });
+    const { body: { messages }, warnings } = serializeBedrock({ messages: [{ role: 'user', parts: [{ type: 'text', text: 'all of them' }, ...images, ...documents] }] });
     const content = messages[0]!.content!;
     expect(content.filter((block) => block.image !== undefined)).toHaveLength(BEDROCK_MAX_IMAGES);
     expect(content.filter((block) => block.document !== undefined).map((block) => block.document!.name)).toEqual(['same', 'same (2)', 'same (3)', 'same (4)', 'same (5)']);
@@ -102,7 +104,7 @@ describe('serializeBedrock', () => {
       { role: 'assistant', text: 'a', toolCalls: [] },
       { role: 'assistant', text: 'b', toolCalls: [] },
     ];
-    const { messages, warnings } = serializeBedrock({ messages: conversation });
+    const { body: { messages }, warnings } = serializeBedrock({ messages: conversation });
     expect(messages).toEqual([
       { role: 'user', content: [{ text: 'one' }, { text: 'two' }] },
       { role: 'assistant', content: [{ text: 'a' }, { text: 'b' }] },
@@ -111,7 +113,7 @@ describe('serializeBedrock', () => {
   });
 
   it('sends a placeholder, not a thrown error, for media whose data is not base64', () => {
-    const { messages, warnings } = serializeBedrock({ messages: [{ role: 'user', parts: [{ type: 'text', text: 'see' }, { ...CHART, data: '%%%' }] }] });
+    const { body: { messages }, warnings } = serializeBedrock({ messages: [{ role: 'user', parts: [{ type: 'text', text: 'see' }, { ...CHART, data: '%%%' }] }] });
     expect(messages).toEqual([{ role: 'user', content: [{ text: 'see' }, { text: '[an image (image/jpeg, 1568x882 px) was omitted: its data is not valid base64]' }] }]);
     expect(warnings.map((w) => (w.type === 'media-omitted' ? w.reason : w.type))).toEqual(['invalid-data']);
   });

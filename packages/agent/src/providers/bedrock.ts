@@ -1,4 +1,4 @@
-import type { ContentBlock, Message, Tool, ToolResultContentBlock, ToolUseBlock } from '@aws-sdk/client-bedrock-runtime';
+import type { ContentBlock, Message, SystemContentBlock, Tool, ToolResultContentBlock, ToolUseBlock } from '@aws-sdk/client-bedrock-runtime';
 import { base64ToBytes } from '../base64.js';
 import type { MediaPart, Part, ToolDefinition } from '../parts.js';
 import { sanitizeDocumentName } from './bedrock-names.js';
@@ -6,6 +6,16 @@ import { attachedLine, EMPTY_RESULT, liftedMediaParts, splitToolResult } from '.
 import { omitMedia } from './placeholders.js';
 import { prepareConversation } from './turns.js';
 import type { SerializeInput, Serialized, SerializeWarning } from './types.js';
+
+/**
+ * The Converse request without `modelId` and `inferenceConfig`, as the SDK takes it: media bytes are `Uint8Array`s.
+ * Its JSON form (bytes as base64, what `glimpse prepare` prints) goes back through `bedrockRequestFromJson`.
+ */
+export interface BedrockRequestBody {
+  system?: SystemContentBlock[];
+  toolConfig?: { tools: Tool[] };
+  messages: Message[];
+}
 
 /** Per-message caps of the Converse API; media past them becomes a placeholder and a warning. */
 export const BEDROCK_MAX_IMAGES = 20;
@@ -106,7 +116,7 @@ function toTool(tool: ToolDefinition): Tool {
  * each message holds ≤ 20 images and ≤ 5 documents, and any message with a document also holds a text block.
  * Media bytes are `Uint8Array`s, as the SDK wants them; the CLI prints them as base64, like the JSON wire format.
  */
-export function serializeBedrock(input: SerializeInput): Serialized<Message, Tool> {
+export function serializeBedrock(input: SerializeInput): Serialized<BedrockRequestBody> {
   const { turns, warnings, capabilities } = prepareConversation('bedrock', input);
   const names = new Set<string>();
   const messages: Message[] = [];
@@ -155,5 +165,7 @@ export function serializeBedrock(input: SerializeInput): Serialized<Message, Too
     previousRole = turn.role;
   }
   flushUser();
-  return { messages, tools: (input.tools ?? []).map(toTool), warnings };
+  const tools = (input.tools ?? []).map(toTool);
+  const body: BedrockRequestBody = { ...(input.system ? { system: [{ text: input.system }] } : {}), ...(tools.length > 0 ? { toolConfig: { tools } } : {}), messages };
+  return { body, warnings };
 }

@@ -25,52 +25,56 @@ function modelTurn(signed: boolean) {
 describe('serializeGemini', () => {
   it('Gemini 3: media inside functionResponse.parts, one functionResponse per call', () => {
     expect(serializeGemini({ messages: CONVERSATION, tools: TOOLS, model: 'gemini-3-pro-preview' })).toEqual({
-      messages: [
-        userTurn,
-        modelTurn(true),
-        {
-          role: 'user',
-          parts: [
-            { functionResponse: { id: 'call_a', name: 'view_file', response: { output: 'chart.jpg' }, parts: [inline(CHART)] } },
-            { functionResponse: { id: 'call_b', name: 'view_file', response: { output: '[1 PDF attached]' }, parts: [{ inlineData: { mimeType: 'application/pdf', data: REPORT.data, displayName: 'Q3 report.v2.pdf' } }] } },
-            { functionResponse: { id: 'call_c', name: 'run', response: { error: 'make failed: exit 2' }, parts: [inline(CRASH)] } },
-          ],
-        },
-        ...tail,
-      ],
-      tools,
+      body: {
+        contents: [
+          userTurn,
+          modelTurn(true),
+          {
+            role: 'user',
+            parts: [
+              { functionResponse: { id: 'call_a', name: 'view_file', response: { output: 'chart.jpg' }, parts: [inline(CHART)] } },
+              { functionResponse: { id: 'call_b', name: 'view_file', response: { output: '[1 PDF attached]' }, parts: [{ inlineData: { mimeType: 'application/pdf', data: REPORT.data, displayName: 'Q3 report.v2.pdf' } }] } },
+              { functionResponse: { id: 'call_c', name: 'run', response: { error: 'make failed: exit 2' }, parts: [inline(CRASH)] } },
+            ],
+          },
+          ...tail,
+        ],
+        tools,
+      },
       warnings: [],
     });
   });
 
   it('older Gemini: functionResponse parts first (even for a file-only result), then the media in the same turn', () => {
     expect(serializeGemini({ messages: CONVERSATION, tools: TOOLS, model: 'gemini-2.5-flash' })).toEqual({
-      messages: [
-        userTurn,
-        modelTurn(false),
-        {
-          role: 'user',
-          parts: [
-            { functionResponse: { id: 'call_a', name: 'view_file', response: { output: 'chart.jpg\n[1 image from this result is attached after the tool results, labelled call_a]' } } },
-            { functionResponse: { id: 'call_b', name: 'view_file', response: { output: '[1 PDF from this result is attached after the tool results, labelled call_b]' } } },
-            { functionResponse: { id: 'call_c', name: 'run', response: { error: 'make failed: exit 2\n[1 image from this result is attached after the tool results, labelled call_c]' } } },
-            { text: 'Attached from tool result call_a (view_file):' },
-            inline(CHART),
-            { text: 'Attached from tool result call_b (view_file):' },
-            inline(REPORT),
-            { text: 'Attached from tool result call_c (run):' },
-            inline(CRASH),
-          ],
-        },
-        ...tail,
-      ],
-      tools,
+      body: {
+        contents: [
+          userTurn,
+          modelTurn(false),
+          {
+            role: 'user',
+            parts: [
+              { functionResponse: { id: 'call_a', name: 'view_file', response: { output: 'chart.jpg\n[1 image from this result is attached after the tool results, labelled call_a]' } } },
+              { functionResponse: { id: 'call_b', name: 'view_file', response: { output: '[1 PDF from this result is attached after the tool results, labelled call_b]' } } },
+              { functionResponse: { id: 'call_c', name: 'run', response: { error: 'make failed: exit 2\n[1 image from this result is attached after the tool results, labelled call_c]' } } },
+              { text: 'Attached from tool result call_a (view_file):' },
+              inline(CHART),
+              { text: 'Attached from tool result call_b (view_file):' },
+              inline(REPORT),
+              { text: 'Attached from tool result call_c (run):' },
+              inline(CRASH),
+            ],
+          },
+          ...tail,
+        ],
+        tools,
+      },
       warnings: [],
     });
   });
 
   it('sends one functionResponse per call for results that hold nothing at all', () => {
-    const { messages } = serializeGemini({
+    const { body: { contents: messages } } = serializeGemini({
       model: 'gemini-2.0-flash',
       messages: [
         { role: 'assistant', text: '', toolCalls: [{ id: 'a', name: 'touch', arguments: {} }, { id: 'b', name: 'touch', arguments: {} }] },
@@ -88,7 +92,7 @@ describe('serializeGemini', () => {
   });
 
   it('sends placeholders for a text-only model, history included', () => {
-    const { messages } = serializeGemini({ messages: CONVERSATION, model: 'gemini-3-flash', ...TEXT_ONLY });
+    const { body: { contents: messages } } = serializeGemini({ messages: CONVERSATION, model: 'gemini-3-flash', ...TEXT_ONLY });
     expect(messages[0]).toEqual({ role: 'user', parts: [{ text: 'What changed?' }, { text: PLACEHOLDER.userImage }] });
     expect(messages[2]).toEqual({
       role: 'user',
@@ -102,7 +106,7 @@ describe('serializeGemini', () => {
 
   it('replaces an image format Gemini refuses (GIF) with a placeholder and a warning', () => {
     const gif = { type: 'image' as const, mediaType: 'image/gif' as const, data: btoa('gif'), width: 10, height: 10 };
-    const { messages, warnings } = serializeGemini({ messages: [{ role: 'user', parts: [gif] }] });
+    const { body: { contents: messages }, warnings } = serializeGemini({ messages: [{ role: 'user', parts: [gif] }] });
     expect(messages).toEqual([{ role: 'user', parts: [{ text: '[an image (image/gif, 10x10 px) was omitted: this provider does not accept that image format (build tool results with toolResultFrom for this provider to convert it)]' }] }]);
     expect(warnings.map((w) => (w.type === 'media-omitted' ? w.reason : w.type))).toEqual(['format-not-accepted']);
   });

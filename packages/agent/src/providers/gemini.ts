@@ -5,6 +5,16 @@ import { prepareConversation, type CallWithResult } from './turns.js';
 import type { SerializeInput, Serialized } from './types.js';
 
 /**
+ * The generateContent REST body without the model (it is in the URL) and `generationConfig`. The `@google/genai`
+ * SDK takes the same pieces in another arrangement: see `toGeminiParameters`.
+ */
+export interface GeminiRequestBody {
+  systemInstruction?: Content;
+  tools?: Tool[];
+  contents: Content[];
+}
+
+/**
  * Gemini 3 rejects a replayed function call without a thought signature. Conversations built elsewhere have
  * none, so calls carry the placeholder value Google documents for exactly this case.
  */
@@ -53,7 +63,7 @@ function toTool(tools: readonly ToolDefinition[]): Tool[] {
  * always, even for a result that is only a file. Gemini 3 carries media inside `functionResponse.parts`;
  * older models answer that with a 400, so their media follows the functionResponse parts in the same turn.
  */
-export function serializeGemini(input: SerializeInput): Serialized<Content, Tool> {
+export function serializeGemini(input: SerializeInput): Serialized<GeminiRequestBody> {
   const { turns, warnings, capabilities } = prepareConversation('gemini', input);
   // The registry marks Gemini 3 and later (and unknown, newer Gemini ids) as taking media inside tool results.
   const mediaInside = capabilities.mediaInToolResults;
@@ -84,5 +94,7 @@ export function serializeGemini(input: SerializeInput): Serialized<Content, Tool
     }
   }
   if (pending.length > 0) contents.push({ role: 'user', parts: pending });
-  return { messages: contents, tools: toTool(input.tools ?? []), warnings };
+  const tools = toTool(input.tools ?? []);
+  const body: GeminiRequestBody = { ...(input.system ? { systemInstruction: { parts: [{ text: input.system }] } } : {}), ...(tools.length > 0 ? { tools } : {}), contents };
+  return { body, warnings };
 }

@@ -1,28 +1,26 @@
-import type { MessageParam as AnthropicMessage, Tool as AnthropicTool } from '@anthropic-ai/sdk/resources/messages';
-import type { Message as BedrockMessage, Tool as BedrockTool } from '@aws-sdk/client-bedrock-runtime';
-import type { Content as GeminiContent, Tool as GeminiTool } from '@google/genai';
-import type { Message as OllamaMessage, Tool as OllamaTool } from 'ollama';
-import type { ChatCompletionFunctionTool, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import type { FunctionTool, ResponseInputItem } from 'openai/resources/responses/responses';
 import type { ProviderName } from '../capabilities.js';
-import { serializeAnthropic } from './anthropic.js';
-import { serializeBedrock } from './bedrock.js';
-import { serializeGemini } from './gemini.js';
-import { serializeOllama } from './ollama.js';
-import { serializeOpenAIChat } from './openai-chat.js';
-import { serializeOpenAIResponses } from './openai-responses.js';
+import { serializeAnthropic, type AnthropicRequestBody } from './anthropic.js';
+import { serializeBedrock, type BedrockRequestBody } from './bedrock.js';
+import { serializeGemini, type GeminiRequestBody } from './gemini.js';
+import { serializeOllama, type OllamaRequestBody } from './ollama.js';
+import { serializeOpenAIChat, type OpenAIChatRequestBody } from './openai-chat.js';
+import { serializeOpenAIResponses, type OpenAIResponsesRequestBody } from './openai-responses.js';
 import type { SerializeInput, Serialized } from './types.js';
 
-/** One provider's request pieces, tagged with the provider so callers can narrow to its SDK types. */
-export type SerializedRequest =
-  | ({ provider: 'anthropic' } & Serialized<AnthropicMessage, AnthropicTool>)
-  | ({ provider: 'openai-chat' } & Serialized<ChatCompletionMessageParam, ChatCompletionFunctionTool>)
-  | ({ provider: 'openai-responses' } & Serialized<ResponseInputItem, FunctionTool>)
-  | ({ provider: 'gemini' } & Serialized<GeminiContent, GeminiTool>)
-  | ({ provider: 'bedrock' } & Serialized<BedrockMessage, BedrockTool>)
-  | ({ provider: 'ollama' } & Serialized<OllamaMessage, OllamaTool>);
+/** Each route's request body, by wire API. */
+export interface RequestBodies {
+  anthropic: AnthropicRequestBody;
+  'openai-chat': OpenAIChatRequestBody;
+  'openai-responses': OpenAIResponsesRequestBody;
+  gemini: GeminiRequestBody;
+  bedrock: BedrockRequestBody;
+  ollama: OllamaRequestBody;
+}
 
-/** Serializes a whole conversation for one provider: its native messages, its tool definitions, and warnings. */
+/** One provider's request body, tagged with the provider so callers can narrow to its SDK types. */
+export type SerializedRequest = { [P in ProviderName]: { provider: P } & Serialized<RequestBodies[P]> }[ProviderName];
+
+/** Serializes a whole conversation for one provider: its request body (system prompt, tools, messages) and warnings. */
 export function serialize(provider: ProviderName, input: SerializeInput): SerializedRequest {
   switch (provider) {
     case 'anthropic':
@@ -45,5 +43,6 @@ export function serialize(provider: ProviderName, input: SerializeInput): Serial
 }
 
 export { serializeAnthropic, serializeBedrock, serializeGemini, serializeOllama, serializeOpenAIChat, serializeOpenAIResponses };
+export type { AnthropicRequestBody, BedrockRequestBody, GeminiRequestBody, OllamaRequestBody, OpenAIChatRequestBody, OpenAIResponsesRequestBody };
 export { placeholderFor } from './placeholders.js';
 export type { OmitReason, SerializeInput, Serialized, SerializeWarning } from './types.js';

@@ -22,27 +22,29 @@ const tail = [
 describe('serializeOllama', () => {
   it('puts raw base64 images on the tool message and turns the PDF into a note (Ollama has no documents)', () => {
     expect(serializeOllama({ messages: CONVERSATION, tools: TOOLS, model: 'qwen2.5vl:7b' })).toEqual({
-      messages: [
-        ...head,
-        { role: 'tool', content: 'chart.jpg', images: [CHART.data], tool_name: 'view_file' },
-        { role: 'tool', content: PLACEHOLDER.report, tool_name: 'view_file' },
-        { role: 'tool', content: 'Error: make failed: exit 2', images: [CRASH.data], tool_name: 'run' },
-        ...tail,
-      ],
-      tools: [{ type: 'function', function: { name: 'view_file', description: 'Look at a file.', parameters: { type: 'object', required: ['path'], properties: { path: { type: 'string', description: 'The file.' } } } } }],
+      body: {
+        messages: [
+          ...head,
+          { role: 'tool', content: 'chart.jpg', images: [CHART.data], tool_name: 'view_file' },
+          { role: 'tool', content: PLACEHOLDER.report, tool_name: 'view_file' },
+          { role: 'tool', content: 'Error: make failed: exit 2', images: [CRASH.data], tool_name: 'run' },
+          ...tail,
+        ],
+        tools: [{ type: 'function', function: { name: 'view_file', description: 'Look at a file.', parameters: { type: 'object', required: ['path'], properties: { path: { type: 'string', description: 'The file.' } } } } }],
+      },
       warnings: [{ type: 'media-omitted', reason: 'no-pdf-input', mediaType: 'application/pdf', messageIndex: 2, message: PLACEHOLDER.report.slice(1, -1) }],
     });
   });
 
   it('never prefixes images with a data URL', () => {
-    const { messages } = serializeOllama({ messages: CONVERSATION, model: 'llava:13b' });
+    const { body: { messages } } = serializeOllama({ messages: CONVERSATION, model: 'llava:13b' });
     const images = messages.flatMap((m): unknown[] => m.images ?? []);
     expect(images).toEqual([USER_IMAGE.data, CHART.data, CRASH.data]);
     for (const image of images) expect(String(image)).not.toMatch(/^data:/);
   });
 
   it('treats an unknown local model as text-only, history included', () => {
-    const { messages } = serializeOllama({ messages: CONVERSATION, model: 'my-finetune:latest' });
+    const { body: { messages } } = serializeOllama({ messages: CONVERSATION, model: 'my-finetune:latest' });
     expect(messages.slice(0, 1)).toEqual([{ role: 'user', content: `What changed?\n${PLACEHOLDER.userImage}` }]);
     expect(messages.slice(2, 5)).toEqual([
       { role: 'tool', content: `chart.jpg\n${PLACEHOLDER.chart}`, tool_name: 'view_file' },
@@ -52,7 +54,7 @@ describe('serializeOllama', () => {
   });
 
   it('lifts images into one user message after the tool messages for models marked without media in tool results', () => {
-    const { messages } = serializeOllama({ messages: CONVERSATION.slice(0, 5), model: 'llama3.2-vision', capabilities: { mediaInToolResults: false } });
+    const { body: { messages } } = serializeOllama({ messages: CONVERSATION.slice(0, 5), model: 'llama3.2-vision', capabilities: { mediaInToolResults: false } });
     expect(messages.slice(2)).toEqual([
       { role: 'tool', content: 'chart.jpg\n[1 image from this result is attached after the tool results, labelled call_a]', tool_name: 'view_file' },
       { role: 'tool', content: PLACEHOLDER.report, tool_name: 'view_file' },
@@ -62,7 +64,7 @@ describe('serializeOllama', () => {
   });
 
   it('drops schema properties the ollama client cannot type, with a warning', () => {
-    const { tools, warnings } = serializeOllama({ messages: [], tools: [{ name: 't', description: 'd', parameters: { type: 'object', properties: { ok: { type: 'string' }, bad: 'nope' } } }] });
+    const { body: { tools }, warnings } = serializeOllama({ messages: [], tools: [{ name: 't', description: 'd', parameters: { type: 'object', properties: { ok: { type: 'string' }, bad: 'nope' } } }] });
     expect(tools).toEqual([{ type: 'function', function: { name: 't', description: 'd', parameters: { type: 'object', properties: { ok: { type: 'string' } } } } }]);
     expect(warnings).toEqual([{ type: 'tool-schema-adjusted', toolName: 't', message: 'dropped property "bad" of t: not a JSON-schema object Ollama can take' }]);
   });

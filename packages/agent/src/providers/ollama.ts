@@ -5,6 +5,12 @@ import { placeholderFor } from './placeholders.js';
 import { prepareConversation } from './turns.js';
 import type { SerializeInput, Serialized, SerializeWarning } from './types.js';
 
+/** The /api/chat request body without `model`, `options` and `stream`; the system prompt is the first message. */
+export interface OllamaRequestBody {
+  messages: Message[];
+  tools?: Tool[];
+}
+
 /** Ollama's message is one string plus raw base64 images (no data-URL prefix); it has no documents. */
 function flatten(parts: readonly Part[]): { content: string; images: string[] } {
   const text: string[] = [];
@@ -63,9 +69,9 @@ function toParameters(tool: ToolDefinition, warnings: SerializeWarning[]): Ollam
  * `tool_name`. For models marked without media in tool results, the images of a turn go into one user message
  * after the last tool message instead. PDFs become text notes: Ollama has no documents.
  */
-export function serializeOllama(input: SerializeInput): Serialized<Message, Tool> {
+export function serializeOllama(input: SerializeInput): Serialized<OllamaRequestBody> {
   const { turns, warnings, capabilities } = prepareConversation('ollama', input);
-  const messages: Message[] = [];
+  const messages: Message[] = input.system ? [{ role: 'system', content: input.system }] : [];
   let lifted: Part[] = [];
   for (const turn of turns) {
     switch (turn.role) {
@@ -93,5 +99,5 @@ export function serializeOllama(input: SerializeInput): Serialized<Message, Tool
   }
   if (lifted.length > 0) messages.push(userMessage(lifted));
   const tools = (input.tools ?? []).map((tool): Tool => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: toParameters(tool, warnings) } }));
-  return { messages, tools, warnings };
+  return { body: { messages, ...(tools.length > 0 ? { tools } : {}) }, warnings };
 }

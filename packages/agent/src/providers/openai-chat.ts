@@ -8,6 +8,12 @@ import { joinText, liftedMediaParts, markError, splitToolResult } from './lift-m
 import { prepareConversation } from './turns.js';
 import type { SerializeInput, Serialized } from './types.js';
 
+/** The Chat Completions request body without `model` and sampling settings; the system prompt is the first message. */
+export interface OpenAIChatRequestBody {
+  messages: ChatCompletionMessageParam[];
+  tools?: ChatCompletionFunctionTool[];
+}
+
 /** A data URL: what OpenAI's image_url and file_data fields take. */
 export const dataUrl = (mediaType: string, data: string): string => `data:${mediaType};base64,${data}`;
 
@@ -41,9 +47,10 @@ function toTool(tool: ToolDefinition): ChatCompletionFunctionTool {
  * The media of ALL results of that turn go into ONE user message after the last tool message (merged with the
  * next user message when there is one), as image_url data URLs and PDF file parts. Base64 never goes into text.
  */
-export function serializeOpenAIChat(input: SerializeInput): Serialized<ChatCompletionMessageParam, ChatCompletionFunctionTool> {
+export function serializeOpenAIChat(input: SerializeInput): Serialized<OpenAIChatRequestBody> {
   const { turns, warnings } = prepareConversation('openai-chat', input);
-  const messages: ChatCompletionMessageParam[] = [];
+  // `system`, not `developer`: reasoning models read it as developer, and every compatible server knows it.
+  const messages: ChatCompletionMessageParam[] = input.system ? [{ role: 'system', content: input.system }] : [];
   let lifted: Part[] = [];
   for (const turn of turns) {
     switch (turn.role) {
@@ -72,5 +79,6 @@ export function serializeOpenAIChat(input: SerializeInput): Serialized<ChatCompl
     }
   }
   if (lifted.length > 0) messages.push(userMessage(lifted));
-  return { messages, tools: (input.tools ?? []).map(toTool), warnings };
+  const tools = (input.tools ?? []).map(toTool);
+  return { body: { messages, ...(tools.length > 0 ? { tools } : {}) }, warnings };
 }

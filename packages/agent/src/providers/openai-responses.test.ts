@@ -12,23 +12,25 @@ const calls = [
 describe('serializeOpenAIResponses', () => {
   it('puts media inside function_call_output.output as input_text/input_image/input_file', () => {
     expect(serializeOpenAIResponses({ messages: CONVERSATION, tools: TOOLS, model: 'gpt-5' })).toEqual({
-      messages: [
-        { role: 'user', content: [{ type: 'input_text', text: 'What changed?' }, { type: 'input_image', image_url: url(USER_IMAGE), detail: 'auto' }] },
-        { role: 'assistant', content: 'Let me look.' },
-        ...calls,
-        { type: 'function_call_output', call_id: 'call_a', output: [{ type: 'input_text', text: 'chart.jpg' }, { type: 'input_image', image_url: url(CHART) }] },
-        { type: 'function_call_output', call_id: 'call_b', output: [{ type: 'input_file', filename: 'Q3 report.v2.pdf', file_data: url(REPORT) }] },
-        { type: 'function_call_output', call_id: 'call_c', output: [{ type: 'input_text', text: 'Error: make failed: exit 2' }, { type: 'input_image', image_url: url(CRASH) }] },
-        { role: 'assistant', content: 'Revenue grew; the build fails.' },
-        { role: 'user', content: 'Why does it fail?' },
-      ],
-      tools: [{ type: 'function', name: 'view_file', description: 'Look at a file.', parameters: TOOLS[0]!.parameters, strict: false }],
+      body: {
+        input: [
+          { role: 'user', content: [{ type: 'input_text', text: 'What changed?' }, { type: 'input_image', image_url: url(USER_IMAGE), detail: 'auto' }] },
+          { role: 'assistant', content: 'Let me look.' },
+          ...calls,
+          { type: 'function_call_output', call_id: 'call_a', output: [{ type: 'input_text', text: 'chart.jpg' }, { type: 'input_image', image_url: url(CHART) }] },
+          { type: 'function_call_output', call_id: 'call_b', output: [{ type: 'input_file', filename: 'Q3 report.v2.pdf', file_data: url(REPORT) }] },
+          { type: 'function_call_output', call_id: 'call_c', output: [{ type: 'input_text', text: 'Error: make failed: exit 2' }, { type: 'input_image', image_url: url(CRASH) }] },
+          { role: 'assistant', content: 'Revenue grew; the build fails.' },
+          { role: 'user', content: 'Why does it fail?' },
+        ],
+        tools: [{ type: 'function', name: 'view_file', description: 'Look at a file.', parameters: TOOLS[0]!.parameters, strict: false }],
+      },
       warnings: [],
     });
   });
 
   it('lifts media into one user message after the outputs when asked (gateways that drop arrays)', () => {
-    const { messages } = serializeOpenAIResponses({ messages: CONVERSATION, liftToolMedia: true });
+    const { body: { input: messages } } = serializeOpenAIResponses({ messages: CONVERSATION, liftToolMedia: true });
     expect(messages.slice(5, 9)).toEqual([
       { type: 'function_call_output', call_id: 'call_a', output: 'chart.jpg\n[1 image from this result is attached after the tool results, labelled call_a]' },
       { type: 'function_call_output', call_id: 'call_b', output: '[1 PDF from this result is attached after the tool results, labelled call_b]' },
@@ -48,7 +50,7 @@ describe('serializeOpenAIResponses', () => {
   });
 
   it('sends plain string outputs with placeholders for a text-only model', () => {
-    const { messages } = serializeOpenAIResponses({ messages: CONVERSATION, ...TEXT_ONLY });
+    const { body: { input: messages } } = serializeOpenAIResponses({ messages: CONVERSATION, ...TEXT_ONLY });
     expect(messages[0]).toEqual({ role: 'user', content: `What changed?\n${PLACEHOLDER.userImage}` });
     expect(messages.slice(5, 8)).toEqual([
       { type: 'function_call_output', call_id: 'call_a', output: `chart.jpg\n${PLACEHOLDER.chart}` },
@@ -58,7 +60,7 @@ describe('serializeOpenAIResponses', () => {
   });
 
   it('flags an error result whose first part is media with a leading Error line', () => {
-    const { messages } = serializeOpenAIResponses({
+    const { body: { input: messages } } = serializeOpenAIResponses({
       messages: [
         { role: 'assistant', text: '', toolCalls: [{ id: 'x', name: 'shot', arguments: {} }] },
         { role: 'toolResult', toolCallId: 'x', toolName: 'shot', parts: [CRASH], isError: true },

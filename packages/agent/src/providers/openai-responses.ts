@@ -10,6 +10,13 @@ import { dataUrl } from './openai-chat.js';
 import { prepareConversation } from './turns.js';
 import type { SerializeInput, Serialized } from './types.js';
 
+/** The Responses API request body without `model` and sampling settings. */
+export interface OpenAIResponsesRequestBody {
+  instructions?: string;
+  tools?: FunctionTool[];
+  input: ResponseInputItem[];
+}
+
 /** Content of a user message. A top-level input_image must name its `detail`. */
 function toInputContent(part: Part): ResponseInputContent {
   switch (part.type) {
@@ -62,7 +69,7 @@ function toTool(tool: ToolDefinition): FunctionTool {
  * With `liftToolMedia` (or a model marked without media in tool results) the outputs stay text and the media of
  * the turn follow in one user message, for gateways that drop arrays inside function_call_output.
  */
-export function serializeOpenAIResponses(input: SerializeInput): Serialized<ResponseInputItem, FunctionTool> {
+export function serializeOpenAIResponses(input: SerializeInput): Serialized<OpenAIResponsesRequestBody> {
   const { turns, warnings, capabilities } = prepareConversation('openai-responses', input);
   const liftMedia = input.liftToolMedia === true || !capabilities.mediaInToolResults;
   const items: ResponseInputItem[] = [];
@@ -92,5 +99,6 @@ export function serializeOpenAIResponses(input: SerializeInput): Serialized<Resp
     }
   }
   if (lifted.length > 0) items.push(userMessage(lifted));
-  return { messages: items, tools: (input.tools ?? []).map(toTool), warnings };
+  const tools = (input.tools ?? []).map(toTool);
+  return { body: { ...(input.system ? { instructions: input.system } : {}), ...(tools.length > 0 ? { tools } : {}), input: items }, warnings };
 }

@@ -1,10 +1,8 @@
 import type { CapabilityRule, ModelCapabilities } from '../capabilities.js';
-import type { Message, ToolDefinition } from '../parts.js';
+import type { Conversation } from '../parts.js';
 
 /** What every serializer takes: the whole conversation, because ordering rules span messages. */
-export interface SerializeInput {
-  messages: readonly Message[];
-  tools?: readonly ToolDefinition[];
+export interface SerializeInput extends Conversation {
   /** The model id; picks capabilities (and, for Gemini, the tool-result shape). */
   model?: string;
   /** App capability rules, tried before the built-in registry. */
@@ -37,10 +35,12 @@ export type SerializeWarning =
   | { type: 'orphan-tool-result'; toolCallId: string; messageIndex: number; message: string }
   | { type: 'tool-schema-adjusted'; toolName: string; message: string };
 
-/** Every serializer returns the provider's own request types plus the warnings. */
-export interface Serialized<M, T> {
-  /** Anthropic/OpenAI Chat/Bedrock/Ollama `messages`, Responses `input` items, Gemini `contents`. */
-  messages: M[];
-  tools: T[];
+/**
+ * Every serializer returns the provider's request body, typed with its SDK's own types, plus the warnings.
+ * The body is all of the request but the model and sampling settings (`max_tokens`, temperature, …): add those
+ * and it is a request the API accepts. Tools appear only when there are some (OpenAI refuses an empty list).
+ */
+export interface Serialized<Body> {
+  body: Body;
   warnings: SerializeWarning[];
 }

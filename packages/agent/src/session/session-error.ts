@@ -1,8 +1,14 @@
-/** Stable codes of session errors; the CLI prints them as `{"error":{"code", "message"}}`. */
-export type SessionErrorCode =
-  | 'E_SESSION_CORRUPT' // a committed line is not a valid entry (its 1-based number is in `line`)
-  | 'E_SESSION_VERSION' // the log was written by a newer format version
-  | 'E_SESSION_CLOSED'; // the writer was closed, or an earlier write failed
+/**
+ * Stable codes of session errors, and when each is raised; the CLI prints them as `{"error":{"code", "message"}}`.
+ * The table in docs/sessions.md is generated from this (`npm run docs`).
+ */
+export const SESSION_ERROR_CODES = {
+  E_SESSION_CORRUPT: 'a committed line is not a valid entry (its 1-based number is in `line`)',
+  E_SESSION_VERSION: 'the log was written by a newer format version',
+  E_SESSION_CLOSED: 'the writer was closed, or an earlier write failed',
+} as const satisfies Record<`E_${string}`, string>;
+
+export type SessionErrorCode = keyof typeof SESSION_ERROR_CODES;
 
 /** The one error type of the session log. `line` names the offending line when there is one. */
 export class SessionError extends Error {

@@ -58,7 +58,8 @@ describe('GIF: a 40 MP first frame decodes with bounded memory', () => {
     expect(report).toMatchObject({ width: WIDTH, height: HEIGHT, hasAlpha: false, mismatches: 0 });
     // gifuct-js grew the peak by ~17 bytes per pixel here (number arrays); allow 6 for the 5 we need plus allocator slack.
     expect(reportNumber(report, 'growth')).toBeLessThan(6 * WIDTH * HEIGHT);
-    expect(reportNumber(report, 'ms')).toBeLessThan(5000);
+    // A bound on the algorithm (no quadratic work), not on the machine: generous for a loaded 2-core CI box.
+    expect(reportNumber(report, 'ms')).toBeLessThan(20_000);
   }, 60_000);
 });
 

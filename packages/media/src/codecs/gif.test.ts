@@ -60,10 +60,11 @@ describe('GIF: decompression bombs refused from the header', () => {
     expect(await probe(offset)).toMatchObject({ width: 70_000 - 65_535 + 65_535, height: 10 });
   });
 
-  it('process refuses a frame larger than its screen with E_TOO_MANY_PIXELS in under 100 ms', async () => {
+  it('process refuses a frame larger than its screen with E_TOO_MANY_PIXELS before decoding', async () => {
     const started = performance.now();
     const error = await expectCode(() => fit(screenBomb), 'E_TOO_MANY_PIXELS');
-    expect(performance.now() - started).toBeLessThan(100);
+    // Order, not speed: decoding 3.6 gigapixels first would take minutes; a loaded CI machine may stall for a second.
+    expect(performance.now() - started).toBeLessThan(2000);
     expect(error.details).toMatchObject({ width: 60000, height: 60000 });
     // A side past 65,535 px is refused too, however few pixels it has.
     await expectCode(() => fit(buildGif({ width: 10, height: 10 }, GREY, [{ left: 60_000, width: 10_000, height: 1, indices: new Uint8Array(10_000) }])), 'E_TOO_MANY_PIXELS');

@@ -5,10 +5,20 @@ import { SANS_FONT_BASE64 } from '../fonts/sans.js';
 import type { Raster } from '../types.js';
 import { wasmModule } from '../wasm.js';
 import { decodeSvgText } from '../probe/svg-text.js';
+import { unpremultiply } from '../pixels.js';
 import { resizeRaster } from '../resize.js';
 import { lazy } from './codec-support.js';
 
-const ready = lazy(async () => initWasm(await wasmModule('resvg')));
+const ready = lazy(async () => {
+  const module = await wasmModule('resvg');
+  try {
+    await initWasm(module);
+  } catch (cause) {
+    // resvg-wasm can be initialised once per page or process; a host app that did it first is fine.
+    if (cause instanceof Error && /already initiali[sz]ed/i.test(cause.message)) return;
+    throw new MediaError('E_WASM_UNAVAILABLE', `The SVG renderer (resvg) could not start: ${cause instanceof Error ? cause.message : String(cause)}`, { module: 'resvg' }, { cause });
+  }
+});
 
 let fontBytes: Uint8Array | undefined;
 function sansFont(): Uint8Array {
@@ -45,6 +55,7 @@ export async function rasterizeSvg(bytes: Uint8Array, maxEdge: number): Promise<
     const rendered = svg.render();
     const raster: Raster = { data: new Uint8Array(rendered.pixels), width: rendered.width, height: rendered.height };
     rendered.free();
+    unpremultiply(raster.data);
     if (!thin) return raster;
     const length = Math.max(1, Math.round(Math.max(width, height) * scale));
     return resizeRaster(raster, width >= height ? length : raster.width, width >= height ? raster.height : length, true);

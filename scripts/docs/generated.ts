@@ -1,0 +1,84 @@
+// Every generated block in docs/ and the source it comes from. `npm run docs` rewrites them;
+// test/docs.test.ts fails when a page no longer matches its source. The bench block is the exception:
+// it is a measurement, written by `npm run bench -- --docs`, and the test checks only its shape.
+import { PRESETS, PRESET_NAMES, MEDIA_ERROR_CODES } from '@glimpse/media';
+import { DEFAULT_CAPABILITY_RULES, PROVIDER_NAMES, ROUTE_DEFAULTS, type ModelCapabilities } from '../../packages/agent/src/capabilities.js';
+import { COMMANDS } from '../../packages/agent/src/cli/commands.js';
+import { overview } from '../../packages/agent/src/cli/main.js';
+import { FILE_ERROR_CODES } from '../../packages/agent/src/fs/file-error.js';
+import { SESSION_ERROR_CODES } from '../../packages/agent/src/session/session-error.js';
+import { sizeReport } from '../size-report.js';
+
+export interface GeneratedBlock {
+  /** Page, relative to the repository root. */
+  page: string;
+  name: string;
+  generate(): Promise<string>;
+  /**
+   * `exact`: the page must hold exactly the generated text. `figures`: same text with every number
+   * within 3 % (sizes move by bytes with every source change; the block is refreshed with `npm run docs`).
+   */
+  match: 'exact' | 'figures';
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+const code = (text: string) => `\`${text.replaceAll('|', '\\|')}\``;
+const table = (header: string[], rows: string[][]) =>
+  [`| ${header.join(' | ')} |`, `|${header.map(() => ' --- ').join('|')}|`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
+
+function presetsTable(): string {
+  const type = (mediaType: string) => mediaType.replace('image/', '').toUpperCase().replace('WEBP', 'WebP');
+  return table(
+    ['preset', 'max edge (px)', 'max bytes', 'takes as-is', 'PDFs'],
+    PRESET_NAMES.map((name) => {
+      const preset = PRESETS[name];
+      const pdfs = preset.maxPdfPages === 0 ? 'none (`E_UNSUPPORTED`)' : `≤ ${count(preset.maxPdfBytes)} bytes, ${count(preset.maxPdfPages)} pages`;
+      return [code(name) + (name === 'portable' ? ' (default)' : ''), count(preset.maxEdge), count(preset.maxBytes), preset.accepts.map(type).join(', '), pdfs];
+    }),
+  );
+}
+
+const errorsTable = (codes: Readonly<Record<string, string>>) => table(['code', 'when'], Object.entries(codes).map(([name, when]) => [code(name), when]));
+
+const yesNo = (value: boolean | undefined) => (value === undefined ? '—' : value ? 'yes' : 'no');
+const capabilityCells = (c: Partial<ModelCapabilities>) => [yesNo(c.imageInput), yesNo(c.pdfInput), yesNo(c.mediaInToolResults), c.preset ?? '—'];
+const CAPABILITY_HEADER = ['images', 'PDFs', 'media inside tool results', 'preset'];
+
+function capabilityRulesTable(): string {
+  return table(
+    ['#', 'lower-cased model id matches', 'routes', ...CAPABILITY_HEADER],
+    DEFAULT_CAPABILITY_RULES.map((rule, i) => [String(i + 1), code(rule.match.source), rule.providers?.join(', ') ?? 'all', ...capabilityCells(rule.capabilities)]),
+  );
+}
+
+const routeDefaultsTable = () => table(['route', ...CAPABILITY_HEADER], PROVIDER_NAMES.map((name) => [code(name), ...capabilityCells(ROUTE_DEFAULTS[name])]));
+
+async function cliUsage(): Promise<string> {
+  const sections = ['```text', '$ glimpse --help', overview(), '```'];
+  for (const entry of COMMANDS) {
+    const command = await entry.load();
+    sections.push('', `### \`glimpse ${entry.name}\``, '', entry.summary.charAt(0).toUpperCase() + entry.summary.slice(1) + '.', '', '```text', command.usage, '```');
+  }
+  return sections.join('\n');
+}
+
+export const GENERATED_BLOCKS: readonly GeneratedBlock[] = [
+  { page: 'docs/formats-and-errors.md', name: 'presets', generate: async () => presetsTable(), match: 'exact' },
+  { page: 'docs/formats-and-errors.md', name: 'media-errors', generate: async () => errorsTable(MEDIA_ERROR_CODES), match: 'exact' },
+  { page: 'docs/file-tools.md', name: 'file-errors', generate: async () => errorsTable(FILE_ERROR_CODES), match: 'exact' },
+  { page: 'docs/sessions.md', name: 'session-errors', generate: async () => errorsTable(SESSION_ERROR_CODES), match: 'exact' },
+  { page: 'docs/providers.md', name: 'route-defaults', generate: async () => routeDefaultsTable(), match: 'exact' },
+  { page: 'docs/providers.md', name: 'capability-rules', generate: async () => capabilityRulesTable(), match: 'exact' },
+  { page: 'docs/cli.md', name: 'cli-usage', generate: cliUsage, match: 'exact' },
+  { page: 'docs/runtimes.md', name: 'size', generate: async () => ['```text', await sizeReport(), '```'].join('\n'), match: 'figures' },
+];
+
+/** Whether `actual` is `expected` with every number within 3 % (for `figures` blocks). */
+export function sameFigures(actual: string, expected: string): boolean {
+  const numbers = (text: string) => [...text.matchAll(/\d+(?:\.\d+)?/g)].map((m) => Number(m[0]));
+  const shape = (text: string) => text.replace(/\d+(?:\.\d+)?/g, '#').replace(/ +/g, ' ');
+  if (shape(actual) !== shape(expected)) return false;
+  const a = numbers(actual);
+  const e = numbers(expected);
+  return a.every((value, i) => Math.abs(value - (e[i] ?? NaN)) <= Math.max(0.03 * Math.abs(e[i] ?? 0), 0.15));
+}

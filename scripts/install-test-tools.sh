@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs the Debian tools the strict oracle (test/support/strict-oracle.ts) runs, when missing:
+# pngcheck, djpeg (libjpeg-turbo-progs), webpinfo and dwebp (webp), gif2rgb (giflib-tools), qpdf.
+set -euo pipefail
+packages=(pngcheck libjpeg-turbo-progs webp giflib-tools qpdf)
+missing=()
+for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+if ((${#missing[@]} == 0)); then exit 0; fi
+if [ "$(id -u)" -ne 0 ]; then
+  echo "install-test-tools: missing ${missing[*]}; run: sudo apt-get install -y ${missing[*]}" >&2
+  exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "install-test-tools: installed ${missing[*]}"

@@ -1,0 +1,63 @@
+// The docs stay true to the code: every generated block matches its source (scripts/docs/generated.ts;
+// `npm run docs` rewrites them), every page is reachable from the README, and every link lands.
+import { readdir, readFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { GENERATED_BLOCKS, sameFigures } from '../scripts/docs/generated.js';
+import { readRegion, regionNames } from '../scripts/docs/regions.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const read = (path: string) => readFile(resolve(root, path), 'utf8');
+const docPages = async () => (await readdir(resolve(root, 'docs'))).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`);
+
+/** GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens. */
+function anchors(page: string): Set<string> {
+  const found = new Set<string>();
+  let fenced = false;
+  for (const line of page.split('\n')) {
+    if (line.startsWith('```')) fenced = !fenced;
+    const heading = !fenced && /^#{1,6} (.+)$/.exec(line);
+    if (heading) found.add((heading[1] ?? '').toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-'));
+  }
+  return found;
+}
+
+describe('docs', () => {
+  it.each(GENERATED_BLOCKS.map((block) => [`${block.page} ${block.name}`, block] as const))('%s matches its source', async (_label, block) => {
+    const current = readRegion(await read(block.page), block.name);
+    expect(current, `${block.page} has no generated:${block.name} block`).toBeDefined();
+    const generated = await block.generate();
+    if (block.match === 'figures' && current !== undefined && sameFigures(current, generated)) return;
+    expect(current, `${block.page} ${block.name} drifted from its source: run npm run docs`).toBe(generated);
+  });
+
+  it('has no generated block that nothing generates', async () => {
+    const known = new Set(GENERATED_BLOCKS.map((block) => `${block.page} ${block.name}`).concat('docs/performance.md bench'));
+    for (const page of [...(await docPages()), 'README.md']) {
+      for (const name of regionNames(await read(page))) expect(known.has(`${page} ${name}`), `${page} ${name}`).toBe(true);
+    }
+  });
+
+  it('keeps the README to a few screens, linking every docs page', async () => {
+    const readme = await read('README.md');
+    expect(readme.split('\n').length).toBeLessThanOrEqual(200);
+    for (const page of await docPages()) expect(readme, `README links ${page}`).toContain(`](${page})`);
+  });
+
+  it('has no broken relative link or anchor', async () => {
+    const broken: string[] = [];
+    for (const page of ['README.md', ...(await docPages())]) {
+      const text = (await read(page)).replace(/```[\s\S]*?```/g, '').replace(/`[^`\n]*`/g, '');
+      for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (target === undefined || /^[a-z]+:/.test(target)) continue;
+        const [file, anchor] = target.split('#');
+        const linked = file ? join(dirname(page), file) : page;
+        const content = await read(linked).catch(() => undefined);
+        if (content === undefined) broken.push(`${page}: ${target} (no such file)`);
+        else if (anchor && linked.endsWith('.md') && !anchors(content).has(anchor)) broken.push(`${page}: ${target} (no such heading)`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+});
