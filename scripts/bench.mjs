@@ -7,8 +7,12 @@
 // (test/runtimes/workers/measure-memory.ts), the figure a Cloudflare Worker's 128 MB is charged against.
 // Quality: PSNR of every output against sharp's Lanczos-3 of the full-resolution input at the same size.
 //
-// Usage: node scripts/bench.mjs [--reps N] [--cli-reps N] [--strict] [--no-workerd] [--jobs a,b]
-// (--strict: exit 1 when a target is missed; internal: --child <pipeline> <job> <input>)
+// The `glimpse` CLI's whole-process rows come from scripts/bench-cli.mjs.
+//
+// Usage: node scripts/bench.mjs [--reps N] [--cli-reps N] [--strict] [--cli-only] [--docs] [--no-workerd] [--jobs a,b]
+//   --strict: exit 1 when a target is missed; --cli-only: only the CLI rows; --docs: also write the tables
+//   into docs/performance.md's generated blocks (bench, bench-cli); --no-workerd: skip the workerd memory
+//   measurement; --jobs: only these jobs. Internal: --child <pipeline> <job> <input>
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -16,6 +20,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { INPUT_DIR, inputPath } from './bench-inputs.mjs';
+import { benchCli } from './bench-cli.mjs';
+import { replaceRegion } from './docs/regions.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(path.join(ROOT, 'package.json'));
@@ -188,16 +194,52 @@ function option(name, fallback) {
 const ms = (value) => (value < 10 ? value.toFixed(2) : value.toFixed(0));
 const mb = (bytes) => (bytes / 2 ** 20).toFixed(1);
 
+/** Lines printed so far, per docs block: `--docs` writes them into docs/performance.md. */
+const report = { bench: [], 'bench-cli': [] };
+let section = 'bench';
+function print(line = '') {
+  console.log(line);
+  report[section].push(line);
+}
+
+const MACHINE = `${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GB, Node ${process.version}, ${os.platform()} ${os.arch()}`;
+
+/** The CLI rows (scripts/bench-cli.mjs) and their target checks. */
+function cliSection(reps) {
+  section = 'bench-cli';
+  print(`glimpse bench (CLI) — ${MACHINE}; load average ${os.loadavg()[0].toFixed(1)} at the start`);
+  print('');
+  const { lines, checks } = benchCli({ root: ROOT, input: path.join(ROOT, 'samples/photo-exif6.jpg'), reps });
+  for (const line of lines) print(line);
+  section = 'bench';
+  return checks;
+}
+
+function writeDocs() {
+  const page = path.join(ROOT, 'docs/performance.md');
+  let text = readFileSync(page, 'utf8');
+  for (const [name, lines] of Object.entries(report)) if (lines.length > 0) text = replaceRegion(text, name, lines.join('\n').trim());
+  writeFileSync(page, text);
+  console.log(`\nwrote ${Object.keys(report).filter((name) => report[name].length > 0).join(' and ')} into docs/performance.md`);
+}
+
 async function main() {
   const reps = Number(option('--reps', 7));
   const cliReps = Number(option('--cli-reps', 5));
+  if (process.argv.includes('--cli-only')) {
+    const checks = cliSection(Math.max(cliReps, 9));
+    for (const [text, ok] of checks) console.log(`- ${ok ? 'met' : 'MISSED'}: ${text}`);
+    if (process.argv.includes('--docs')) writeDocs();
+    if (process.argv.includes('--strict') && checks.some(([, ok]) => !ok)) process.exitCode = 1;
+    return;
+  }
   const jobs = option('--jobs', Object.keys(JOBS).join(',')).split(',');
   const names = Object.keys(PIPELINES);
   const files = Object.fromEntries(await Promise.all(jobs.map(async (job) => [job, await inputPath(JOBS[job].file)])));
   const inputs = Object.fromEntries(jobs.map((job) => [job, new Uint8Array(readFileSync(files[job]))]));
 
-  console.log(`glimpse bench — ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GB, Node ${process.version}, ${os.platform()} ${os.arch()}`);
-  console.log(`inputs in ${INPUT_DIR}; warm: median of ${reps} alternating in-process runs after one warm-up (3 on 50/100 MP inputs); peak RSS: VmHWM of a fresh process doing one job twice; workerd: peak growth of a fresh workerd process over its idle size during the job\n`);
+  print(`glimpse bench — ${MACHINE}; load average ${os.loadavg()[0].toFixed(1)} at the start`);
+  print(`inputs in ${INPUT_DIR}; warm: median of ${reps} alternating in-process runs after one warm-up (3 on 50/100 MP inputs); peak RSS: VmHWM of a fresh process doing one job twice; workerd: peak growth of a fresh workerd process over its idle size during the job\n`);
 
   // Warm, in-process, alternating. A pipeline that fails a job (out of memory, say) is reported, not fatal.
   const runs = {};
@@ -239,9 +281,9 @@ async function main() {
 
   const psnrs = {};
   for (const job of jobs) {
-    console.log(`### ${JOBS[job].label}`);
-    console.log(`| pipeline | warm median ms | × sharp | peak RSS MB (Node) | peak MB (workerd) | output bytes | size | PSNR vs sharp Lanczos dB |`);
-    console.log(`|---|---:|---:|---:|---:|---:|---|---:|`);
+    print(`### ${JOBS[job].label}`);
+    print(`| pipeline | warm median ms | × sharp | peak RSS MB (Node) | peak MB (workerd) | output bytes | size | PSNR vs sharp Lanczos dB |`);
+    print(`|---|---:|---:|---:|---:|---:|---|---:|`);
     const sharpTime = median(times[`sharp/${job}`] ?? [NaN]);
     for (const name of names) {
       const key = `${name}/${job}`;
@@ -249,7 +291,7 @@ async function main() {
       const rss = rssRuns.length > 0 ? (Math.max(...rssRuns.map((c) => c.maxRssKb)) / 1024).toFixed(0) : `failed: ${children[key][0].failed}`;
       const inWorkerd = name === 'glimpse' && workerd[JOBS[job].file] ? `+${mb(workerd[JOBS[job].file].peakGrowthBytes)}` : '–';
       if (failures[key] || !outputs[key]) {
-        console.log(`| ${name} | failed: ${failures[key]} | | ${rss} | ${inWorkerd} | | | |`);
+        print(`| ${name} | failed: ${failures[key]} | | ${rss} | ${inWorkerd} | | | |`);
         continue;
       }
       const out = outputs[key];
@@ -257,43 +299,43 @@ async function main() {
       const psnr = await psnrAgainstSharp(inputs[job], out);
       psnrs[key] = psnr;
       const warm = median(times[key]);
-      console.log(`| ${name} | ${ms(warm)} | ${(warm / sharpTime).toFixed(2)} | ${rss} | ${inWorkerd} | ${out.byteLength} | ${meta.width}×${meta.height} ${meta.format} | ${psnr === Infinity ? '∞ (same bytes)' : psnr.toFixed(2)} |`);
+      print(`| ${name} | ${ms(warm)} | ${(warm / sharpTime).toFixed(2)} | ${rss} | ${inWorkerd} | ${out.byteLength} | ${meta.width}×${meta.height} ${meta.format} | ${psnr === Infinity ? '∞ (same bytes)' : psnr.toFixed(2)} |`);
     }
-    console.log('');
+    print('');
   }
 
   if (jobs.includes('photo')) {
-    console.log(`### Cold start and whole process: ${JOBS.photo.label} (median of ${cliReps} fresh \`node\` processes each)`);
-    console.log(`| pipeline | node boot ms | load/init ms | first call ms | second call ms | whole process ms | × sharp |`);
-    console.log(`|---|---:|---:|---:|---:|---:|---:|`);
+    print(`### Cold start and whole process: ${JOBS.photo.label} (median of ${cliReps} fresh \`node\` processes each)`);
+    print(`| pipeline | node boot ms | load/init ms | first call ms | second call ms | whole process ms | × sharp |`);
+    print(`|---|---:|---:|---:|---:|---:|---:|`);
     const sharpWall = median(children['sharp/photo'].map((c) => c.wall));
     for (const name of names) {
       const runs = children[`${name}/photo`].filter((c) => !c.failed);
       const wall = median(runs.map((c) => c.wall));
-      console.log(`| ${name} | ${ms(median(runs.map((c) => c.boot)))} | ${ms(median(runs.map((c) => c.load)))} | ${ms(median(runs.map((c) => c.first)))} | ${ms(median(runs.map((c) => c.warm)))} | ${ms(wall)} | ${(wall / sharpWall).toFixed(2)} |`);
+      print(`| ${name} | ${ms(median(runs.map((c) => c.boot)))} | ${ms(median(runs.map((c) => c.load)))} | ${ms(median(runs.map((c) => c.first)))} | ${ms(median(runs.map((c) => c.warm)))} | ${ms(wall)} | ${(wall / sharpWall).toFixed(2)} |`);
     }
-    console.log('');
+    print('');
   }
-  console.log('### Cold start: first call in a fresh process, per job (load/init + first call, ms)');
-  console.log(`| job | ${names.join(' | ')} |`);
-  console.log(`|---|${names.map(() => '---:').join('|')}|`);
+  print('### Cold start: first call in a fresh process, per job (load/init + first call, ms)');
+  print(`| job | ${names.join(' | ')} |`);
+  print(`|---|${names.map(() => '---:').join('|')}|`);
   for (const job of jobs) {
     const cell = (name) => {
       const runs = children[`${name}/${job}`].filter((c) => !c.failed);
       return runs.length > 0 ? ms(median(runs.map((c) => c.load + c.first))) : 'failed';
     };
-    console.log(`| ${job} | ${names.map(cell).join(' | ')} |`);
+    print(`| ${job} | ${names.map(cell).join(' | ')} |`);
   }
 
-  const checks = [];
+  const checks = cliSection(Math.max(cliReps, 9));
   const cases = Object.entries(workerd).filter(([, entry]) => entry.memoryCase);
   if (cases.length > 0) {
-    console.log('\n### Workers (workerd, default options, fresh isolate): peak growth over idle');
-    console.log('| input | input MB | output | peak growth MB | budget MB |');
-    console.log('|---|---:|---|---:|---:|');
+    print('\n### Workers (workerd, default options, fresh isolate): peak growth over idle');
+    print('| input | input MB | output | peak growth MB | budget MB |');
+    print('|---|---:|---|---:|---:|');
     for (const [file, entry] of cases) {
       const budget = entry.budgetBytes === undefined ? '–' : mb(entry.budgetBytes);
-      console.log(`| ${entry.memoryCase} | ${mb(entry.inputBytes)} | ${entry.result} | ${mb(entry.peakGrowthBytes)} | ${budget} |`);
+      print(`| ${entry.memoryCase} | ${mb(entry.inputBytes)} | ${entry.result} | ${mb(entry.peakGrowthBytes)} | ${budget} |`);
       const fits = entry.budgetBytes !== undefined && entry.peakGrowthBytes <= entry.budgetBytes;
       checks.push([`Workers ${file}: +${mb(entry.peakGrowthBytes)} MB within 2×input + 8×output pixels + 24 MB and 128 MB (${budget} MB)`, fits]);
     }
@@ -319,9 +361,10 @@ async function main() {
   for (const [job, bound] of Object.entries(PSNR_BOUND).filter(([name]) => jobs.includes(name))) {
     checks.push([`${job}: PSNR ≥ ${bound} dB (${psnrs[`glimpse/${job}`]?.toFixed(2)})`, psnrs[`glimpse/${job}`] >= bound]);
   }
-  console.log('\n### Targets');
-  for (const [text, ok] of checks) console.log(`- ${ok ? 'met' : 'MISSED'}: ${text}`);
+  print('\n### Targets');
+  for (const [text, ok] of checks) print(`- ${ok ? 'met' : 'MISSED'}: ${text}`);
   writeFileSync(path.join(INPUT_DIR, 'last-run.json'), JSON.stringify({ times, children, psnrs, workerd, failures }, null, 1));
+  if (process.argv.includes('--docs')) writeDocs();
   if (process.argv.includes('--strict') && checks.some(([, ok]) => !ok)) process.exitCode = 1;
 }
 

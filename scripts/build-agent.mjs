@@ -20,7 +20,7 @@ export const externalDependencies = {
   },
 };
 
-/** Builds into `outdir` (default packages/agent/dist); `overrides` are esbuild options (the MCP test bundles the media core in). */
+/** Builds into `outdir` (default packages/agent/dist) and returns esbuild's metafile; `overrides` are esbuild options (tests bundle the media core in). */
 export async function buildAgent({ outdir = resolve('packages/agent/dist'), ...overrides } = {}) {
   const result = await build({
     entryPoints: AGENT_ENTRY_POINTS,
@@ -40,4 +40,5 @@ export async function buildAgent({ outdir = resolve('packages/agent/dist'), ...o
   });
   const written = new Set(Object.keys(result.metafile.outputs).map((path) => resolve(path)));
   await removeStale([outdir], written, (name) => /-[A-Z0-9]{8}\.js(\.map)?$/.test(name)); // chunks of earlier builds
+  return result.metafile;
 }

@@ -8,6 +8,8 @@ import { GENERATED_BLOCKS, sameFigures } from '../scripts/docs/generated.js';
 import { readRegion, regionNames } from '../scripts/docs/regions.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+/** Blocks that hold a measurement (written by the bench, not by npm run docs): only their shape is checked. */
+const MEASURED_BLOCKS = ['docs/performance.md bench-cli'];
 const read = (path: string) => readFile(resolve(root, path), 'utf8');
 const docPages = async () => (await readdir(resolve(root, 'docs'))).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`);
 
@@ -33,10 +35,16 @@ describe('docs', () => {
   });
 
   it('has no generated block that nothing generates', async () => {
-    const known = new Set(GENERATED_BLOCKS.map((block) => `${block.page} ${block.name}`).concat('docs/performance.md bench'));
+    const known = new Set(GENERATED_BLOCKS.map((block) => `${block.page} ${block.name}`).concat(MEASURED_BLOCKS));
     for (const page of [...(await docPages()), 'README.md']) {
       for (const name of regionNames(await read(page))) expect(known.has(`${page} ${name}`), `${page} ${name}`).toBe(true);
     }
+  });
+
+  it('shows the last CLI bench run, with the machine it ran on', async () => {
+    const block = readRegion(await read('docs/performance.md'), 'bench-cli') ?? '';
+    expect(block).toMatch(/^glimpse bench \(CLI\) — .+ cores/);
+    for (const row of ['node -e 0', 'inspect, direct script', 'glimpse inspect', 'process, direct script', 'glimpse process']) expect(block).toContain(`| ${row} |`);
   });
 
   it('keeps the README to a few screens, linking every docs page', async () => {

@@ -2,17 +2,17 @@
 // fresh from the TypeScript sources (so the test never runs a stale dist/), with its view_file worker beside it.
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { PRESETS } from '@glimpse/media';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { buildAgent } from '../scripts/build-agent.mjs';
+import { buildCliForTests } from './support/build-cli.js';
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-const BUNDLE = join(process.cwd(), 'node_modules/.cache/glimpse-mcp-test/cli.mjs');
+let BUNDLE: string;
 const SCREENSHOT = 'Screenshot 2026-11-29 at 10.41.07\u202FPM.png';
 const PRESET = PRESETS.anthropic;
 
@@ -40,21 +40,7 @@ async function imageOf(result: CallToolResult) {
 }
 
 beforeAll(async () => {
-  // The CLI as scripts/build.mjs builds it (split chunks, the worker beside them), with the workspace
-  // packages bundled from source so the test never runs a stale dist/; .mjs because the folder has no package.json.
-  await buildAgent({
-    outdir: dirname(BUNDLE),
-    outExtension: { '.js': '.mjs' },
-    logLevel: 'silent',
-    plugins: [
-      {
-        name: 'external-npm-dependencies',
-        setup(b) {
-          b.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@glimpse/') ? undefined : { path: args.path, external: true }));
-        },
-      },
-    ],
-  });
+  BUNDLE = await buildCliForTests('glimpse-mcp-test');
 
   dir = await mkdtemp(join(tmpdir(), 'glimpse-mcp-'));
   root = join(dir, 'root');

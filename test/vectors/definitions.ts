@@ -1,19 +1,23 @@
 // The shared test vectors: how each input is made (once, then committed under inputs/), the options it
 // runs with, and what must hold for its output in any runtime. The exact bytes expected are in
 // manifest.json, written from Node by `UPDATE_VECTORS=1 npx vitest run test/vectors.test.ts`.
+import { readFile } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import sharp from 'sharp';
 import type { ProcessOptions } from '@glimpse/media';
-import type { VectorObservation } from '../runtimes/vector-manifest.js';
+import type { VectorObservation, VectorOperation } from '../runtimes/vector-manifest.js';
+import { rotatedPdf, scanPdf, textPdf } from '../fixtures/pdf-documents.js';
 
 export interface VectorDefinition {
   name: string;
   input: string;
   make: () => Promise<Uint8Array>;
   options: ProcessOptions;
+  /** A PDF page or the PDF's text instead of `process`. */
+  operation?: VectorOperation;
   /** Facts the output must show; checked against Node's output before the manifest is written. */
-  holds: Partial<{ mediaType: string; width: number; height: number; steps: string[]; error: string }>;
+  holds: Partial<{ mediaType: string; width: number; height: number; steps: string[]; error: string; pageCount: number }>;
   /** The output must be the input itself. */
   passthrough?: true;
 }
@@ -202,6 +206,54 @@ export const VECTOR_DEFINITIONS: VectorDefinition[] = [
     make: twoPagePdf,
     options: { provider: 'ollama' },
     holds: { error: 'E_UNSUPPORTED' },
+  },
+  {
+    name: 'pdf-page-text-rendered',
+    input: 'chapters.pdf',
+    make: () => textPdf({ pages: 2, lines: 12 }),
+    options: { provider: 'anthropic' },
+    operation: { renderPdfPage: 2 },
+    holds: { mediaType: 'image/png', width: 1212, height: 1568, steps: ['rasterized'] },
+  },
+  {
+    name: 'pdf-page-scan-rendered',
+    input: 'scan.pdf',
+    make: () => scanPdf({ width: 340, height: 440 }),
+    options: { maxEdge: 800 },
+    operation: { renderPdfPage: 1 },
+    holds: { mediaType: 'image/jpeg', width: 618, height: 800, steps: ['rasterized'] },
+  },
+  {
+    name: 'pdf-page-rotated-rendered',
+    input: 'rotated.pdf',
+    make: rotatedPdf,
+    options: { maxEdge: 600 },
+    operation: { renderPdfPage: 2 },
+    holds: { mediaType: 'image/png', width: 600, height: 464, steps: ['rasterized'] },
+  },
+  {
+    name: 'pdf-text',
+    input: 'chapters.pdf',
+    make: () => textPdf({ pages: 2, lines: 12 }),
+    options: {},
+    operation: { pdfText: { pages: [2, 1] } },
+    holds: { mediaType: 'text/plain', pageCount: 2 },
+  },
+  {
+    name: 'pdf-password-refused',
+    input: 'encrypted-password.pdf',
+    make: async () => new Uint8Array(await readFile(new URL('../fixtures/encrypted-aes256-password.pdf', import.meta.url))),
+    options: {},
+    operation: { renderPdfPage: 1 },
+    holds: { error: 'E_PDF_ENCRYPTED' },
+  },
+  {
+    name: 'pdf-truncated-text',
+    input: 'truncated.pdf',
+    make: async () => (await textPdf({ pages: 2, lines: 12 })).subarray(0, 1500),
+    options: {},
+    operation: { pdfText: {} },
+    holds: { error: 'E_CORRUPT' },
   },
   {
     name: 'tiff-unsupported',

@@ -45,6 +45,7 @@ const WHAT: Readonly<Record<MediaErrorCode, string>> = {
   E_WASM_UNAVAILABLE: 'the image codecs are not available in this runtime',
   E_INVALID_OPTIONS: 'invalid processing options',
   E_INVALID_INPUT: 'the attachment has no bytes to read',
+  E_TIMEOUT: 'reading it took too long',
 };
 
 /** The note that stands in for an attachment that could not be attached; the turn goes on without it. */

@@ -2,6 +2,10 @@
 export { detect } from './detect.js';
 export { probe } from './probe.js';
 export { process } from './process.js';
+export { pdfText } from './pdf/pdf-text.js';
+export type { PdfPageText, PdfText, PdfTextOptions } from './pdf/pdf-text.js';
+export { renderPdfPage } from './pdf/render-pdf-page.js';
+export type { RenderPdfPageOptions } from './pdf/render-pdf-page.js';
 export { MediaError, isMediaError, MEDIA_ERROR_CODES } from './errors.js';
 export type { MediaErrorCode } from './errors.js';
 export { PRESETS, PRESET_NAMES, isPresetName } from './presets.js';

@@ -9,4 +9,5 @@ export const WASM_FILES: Readonly<Record<WasmModuleName, string>> = {
   jpeg: '@glimpse/media/wasm/jpeg.wasm',
   webp_decoder: '@glimpse/media/wasm/webp-decoder.wasm',
   resvg: '@resvg/resvg-wasm/index_bg.wasm',
+  pdfium: '@hyzyla/pdfium/pdfium.wasm',
 };

@@ -12,7 +12,8 @@ export type WasmModuleName =
   | 'resize'
   | 'jpeg'
   | 'webp_decoder'
-  | 'resvg';
+  | 'resvg'
+  | 'pdfium';
 
 export type WasmLoader = (name: WasmModuleName) => Promise<WebAssembly.Module>;
 

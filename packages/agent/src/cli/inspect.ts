@@ -1,7 +1,7 @@
 import { probe } from '@glimpse/media';
 import { parseArgs } from './args.js';
 import { UsageError, type Command } from './command.js';
-import { MAX_FILE_BYTES_USAGE, readInputFile } from './read-input.js';
+import { FILE_USAGE, MAX_FILE_BYTES_USAGE, readInputFile } from './read-input.js';
 
 const usage = `Usage: glimpse inspect FILE [--max-file-bytes N]
 
@@ -15,6 +15,7 @@ Prints one JSON object with what the file's header says, without decoding pixels
   hasAlpha     whether the format declares transparency
   pages        PDFs only: page count
   encrypted    PDFs only: whether it is encrypted
+${FILE_USAGE}
 
 Options:
 ${MAX_FILE_BYTES_USAGE}

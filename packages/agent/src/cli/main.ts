@@ -1,6 +1,7 @@
 import { version } from '../../package.json';
 import { UsageError } from './command.js';
 import { COMMANDS } from './commands.js';
+import { isBrokenPipe } from './broken-pipe.js';
 import { printFailure } from './failure.js';
 
 /** The command list `glimpse --help` prints (also generated into docs/cli.md). */
@@ -41,6 +42,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     return await command.run(rest);
   } catch (error) {
+    if (isBrokenPipe(error)) return 0;
     if (error instanceof UsageError) {
       process.stderr.write(`glimpse ${entry.name}: ${error.message}\n\n${command.usage}\n`);
       return 2;

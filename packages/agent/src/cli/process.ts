@@ -1,20 +1,21 @@
 import { isPresetName, PRESET_NAMES, process as processMedia } from '@glimpse/media';
 import { parseArgs, positiveInteger, stringFlag } from './args.js';
 import { UsageError, type Command } from './command.js';
-import { FileError, isFileError } from '../fs/file-error.js';
-import { nodeFileSystem } from '../fs/node-file-system.js';
-import { MAX_FILE_BYTES_USAGE, readInputFile } from './read-input.js';
+import { FILE_USAGE, MAX_FILE_BYTES_USAGE, readInputFile } from './read-input.js';
+import { extensionWarning, outputTarget, writeOutput } from './write-output.js';
 
 const usage = `Usage: glimpse process FILE [-o OUT] [--max-edge N] [--max-bytes N] [--provider NAME]
                        [--max-input-pixels N] [--max-file-bytes N]
 
 Fits an image, SVG or PDF for an LLM provider: the input untouched when it already fits; otherwise
 decoded, turned upright (EXIF), resized, re-encoded and fitted to the byte limit.
+${FILE_USAGE}
 
 Options:
-  -o, --output OUT   write the result to OUT (without it, only the summary is printed); the bytes are
-                     in the summary's mediaType, whatever OUT's extension (a PNG may become JPEG
-                     to fit --max-bytes)
+  -o, --output OUT   write the result to OUT (without it, only the summary is printed); - writes the
+                     bytes to stdout and the summary to stderr. The bytes are in the summary's
+                     mediaType, whatever OUT's extension (a PNG may become JPEG to fit --max-bytes):
+                     a warning on stderr says when the two disagree
   --max-edge N       longest side in pixels (default: the preset's)
   --max-bytes N      largest output in bytes, PDFs included (default: the preset's)
   --max-input-pixels N  refuse inputs whose header declares more pixels (default 100000000)
@@ -44,6 +45,7 @@ export const processCommand: Command = {
     const maxBytes = positiveInteger(flags, '--max-bytes');
     const maxInputPixels = positiveInteger(flags, '--max-input-pixels');
     const output = stringFlag(flags, '--output');
+    const target = outputTarget(output);
     const input = await readInputFile(positionals[0]!, flags);
     const result = await processMedia(input, {
       ...(provider !== undefined ? { provider } : {}),
@@ -52,12 +54,12 @@ export const processCommand: Command = {
       ...(maxInputPixels !== undefined ? { maxInputPixels } : {}),
     });
     if (output !== undefined) {
-      await nodeFileSystem.writeBytes(output, result.data).catch((error: unknown) => {
-        throw isFileError(error) ? new FileError(error.code, `Cannot write ${output}: its folder is missing or not writable (${error.code}).`, error.details, { cause: error }) : error;
-      });
+      await writeOutput(target.toStdout ? '-' : output, result.data);
+      const warning = output === '-' ? undefined : extensionWarning(output, result.mediaType);
+      if (warning !== undefined) process.stderr.write(warning + '\n');
     }
     const { data: _data, ...summary } = result;
-    process.stdout.write(JSON.stringify({ ...summary, output: output ?? null }) + '\n');
+    target.summary.write(JSON.stringify({ ...summary, output: output ?? null }) + '\n');
     return 0;
   },
 };

@@ -2,7 +2,6 @@ import { stat } from 'node:fs/promises';
 import { probe } from '@glimpse/media';
 import { base64ToBytes } from '../base64.js';
 import { isProviderName, PROVIDER_NAMES } from '../capabilities.js';
-import { FileError } from '../fs/file-error.js';
 import { base64Size } from '../compaction/base64-size.js';
 import { estimateMessageTokens } from '../compaction/estimate-tokens.js';
 import type { Message, Part } from '../parts.js';
@@ -12,13 +11,15 @@ import { formatBytes } from '../tools/format-bytes.js';
 import { parseArgs, stringFlag } from './args.js';
 import { UsageError, type Command } from './command.js';
 import { estimateTargets } from './estimate-targets.js';
+import { resolveInputPath } from './read-input.js';
 import { formatCount, textTable } from './text-table.js';
 
 const usage = `Usage: glimpse session FILE [--provider PROVIDER]
 
 Validates a glimpse JSONL session log and summarises it: entries by role, error results, images and
 documents (unique and total bytes), and the token estimate of the whole log per provider, from each
-image's pixel size (images logged without a size are probed).
+image's pixel size (images logged without a size are probed). A FILE name typed with plain spaces also
+finds a log whose name has Unicode spaces.
 
 Options:
   --provider PROVIDER  estimate for this route only: ${PROVIDER_NAMES.join(', ')}
@@ -85,11 +86,8 @@ export const sessionCommand: Command = {
     if (positionals.length !== 1) throw new UsageError('expected exactly one FILE');
     const provider = stringFlag(flags, '--provider');
     if (provider !== undefined && !isProviderName(provider)) throw new UsageError(`--provider must be one of ${PROVIDER_NAMES.join(', ')}, got ${JSON.stringify(provider)}`);
-    const path = positionals[0]!;
-    const session = await loadSession(path).catch((error: unknown) => {
-      if (error instanceof Error && 'code' in error && error.code === 'ENOENT') throw new FileError('E_FILE_NOT_FOUND', `${path} does not exist. Check the path.`, { path });
-      throw error;
-    });
+    const path = await resolveInputPath(positionals[0]!);
+    const session = await loadSession(path);
     if (session.tornTail) process.stderr.write(`glimpse session: warning: torn last line ${session.tornTail.line} dropped (${session.tornTail.bytes} bytes)\n`);
     process.stdout.write((await summariseSession(path, session, provider)) + '\n');
     return 0;
