@@ -39,7 +39,7 @@ try {
     const bytes = new Uint8Array(await readFile(await inputPath(input)));
     const { idleBytes, peakGrowthBytes, answer } = await measureIsolatePeak(miniflare, serverOptions, bytes, options);
     const observed = answer.observed;
-    const budgetBytes = 'error' in observed ? undefined : memoryBudget(bytes.byteLength, observed.width * observed.height);
+    const budgetBytes = 'width' in observed ? memoryBudget(bytes.byteLength, observed.width * observed.height) : undefined;
     const memoryCase = withCases ? caseLabels.get(input) : undefined;
     results[input] = { inputBytes: bytes.byteLength, peakGrowthBytes, idleBytes, budgetBytes, result: describeObservation(observed), wasmCreatedBytes: answer.memory.created, memoryCase };
     if (!json) {

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { MiniflareOptions } from 'miniflare';
-import type { VectorObservation } from '../vector-manifest.js';
+import type { VectorObservation, VectorOperation } from '../vector-manifest.js';
 import type { WasmMemoryUse } from './wasm-memory.js';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -50,9 +50,10 @@ export interface WorkerAnswer {
   message?: string;
 }
 
-/** POSTs `input` with `options`; a MediaError comes back as its code (and message), anything else throws. */
-export async function postToWorker(url: URL, input: Uint8Array, options: object): Promise<WorkerAnswer> {
-  const response = await fetch(url, { method: 'POST', body: new Uint8Array(input), headers: { 'x-options': JSON.stringify(options) } });
+/** POSTs `input` with `options` (and the operation, when not `process`); a MediaError comes back as its code (and message), anything else throws. */
+export async function postToWorker(url: URL, input: Uint8Array, options: object, operation?: VectorOperation): Promise<WorkerAnswer> {
+  const headers = { 'x-options': JSON.stringify(options), ...(operation ? { 'x-operation': JSON.stringify(operation) } : {}) };
+  const response = await fetch(url, { method: 'POST', body: new Uint8Array(input), headers });
   const memory: WasmMemoryUse = JSON.parse(response.headers.get('x-wasm-memory') ?? '{"held":0,"created":0,"largest":0,"byModule":{}}');
   if (response.status === 422) {
     const { error, message } = await response.json();
