@@ -3,7 +3,7 @@
 import type { RowLayout, RowSink, RowSource } from './codecs/contract.js';
 import type { Raster } from './types.js';
 
-/** A sink that keeps every row: for output-sized rasters, and tests. */
+/** A sink that keeps every row, top row first whatever order they arrive in: for output-sized rasters, and tests. */
 export interface RasterSink extends RowSink {
   /** The collected raster, once every row has arrived. */
   raster(): Raster;
@@ -21,9 +21,13 @@ export function rasterSink(): RasterSink {
     },
     write(pixels, rows) {
       if (!layout) throw new Error('rows were written before start');
-      const bytes = rows * layout.width * 4;
-      data.set(pixels.subarray(0, bytes), filled);
-      filled += bytes;
+      const rowBytes = layout.width * 4;
+      if (!layout.bottomUp) {
+        data.set(pixels.subarray(0, rows * rowBytes), filled);
+        filled += rows * rowBytes;
+        return;
+      }
+      for (let r = 0; r < rows; r++, filled += rowBytes) data.set(pixels.subarray(r * rowBytes, (r + 1) * rowBytes), data.byteLength - filled - rowBytes);
     },
     layout() {
       if (!layout) throw new Error('the decoder never started');
