@@ -10,6 +10,7 @@ export default defineConfig({
     alias: {
       '@glimpse/media': here('./test/support/checked-media.ts'),
       '@glimpse/agent': here('./packages/agent/src/index.ts'),
+      '@glimpse/heif': here('./packages/heif/src/entries/node.ts'),
     },
   },
   test: {

@@ -48,7 +48,8 @@ const documents = [
   { name: 'rotated pages', make: rotatedPdf, pages: 4 },
 ];
 
-describe('PDFium against poppler', () => {
+// Each test renders or reads whole documents with both engines: minutes on two loaded cores.
+describe('PDFium against poppler', { timeout: 300_000 }, () => {
   it('extracts the same words in the same order as pdftotext (standard and embedded fonts, 300 pages, rotated pages)', async () => {
     for (const [name, bytes] of [
       ['helvetica', await textPdf({ pages: 3 })],

@@ -2,4 +2,7 @@ import { exitQuietlyOnBrokenPipe } from './cli/broken-pipe.js';
 import { main } from './cli/main.js';
 
 exitQuietlyOnBrokenPipe();
+
+// HEIC/HEIF decoding (@glimpse/heif, LGPL) is optional: the CLI uses it when the package is installed.
+await import('@glimpse/heif').catch(() => undefined);
 process.exitCode = await main(process.argv.slice(2));

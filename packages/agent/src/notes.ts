@@ -32,6 +32,7 @@ export function processNote(name: string, result: ProcessResult): string | undef
     );
   }
   if (result.steps.includes('first-frame')) notes.push(`${name} is animated (${result.original.frames} frames); only the first frame is shown`);
+  if (result.steps.includes('first-page')) notes.push(`${name} has ${result.original.pages ?? 'several'} pages; only the first page is shown`);
   return notes.length > 0 ? `[${notes.join('. ')}]` : undefined;
 }
 

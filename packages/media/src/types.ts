@@ -32,7 +32,7 @@ export interface Raster {
  * probe learnt is passed on and nothing downstream detects the type or reads the header again. Width
  * and height are as stored, before orientation. Every result has the fields of `ProbeFacts`.
  */
-export type ProbeResult = PngInfo | JpegInfo | GifInfo | WebpInfo | BmpInfo | SvgInfo | PdfInfo | UndecodedImageInfo;
+export type ProbeResult = PngInfo | JpegInfo | GifInfo | WebpInfo | BmpInfo | TiffInfo | IcoInfo | HeifInfo | SvgInfo | PdfInfo | JxlInfo;
 
 /** What every probe result says; formats narrow it (a PNG always has a size, a JPEG never alpha). */
 export interface ProbeFacts {
@@ -40,7 +40,7 @@ export interface ProbeFacts {
   bytes: number;
   width?: number;
   height?: number;
-  /** EXIF orientation (JPEG, PNG eXIf, WebP EXIF); 1 when absent. */
+  /** EXIF orientation (JPEG, PNG eXIf, WebP EXIF, TIFF; HEIF's irot/imir as their EXIF equivalent); 1 when absent. */
   orientation: Orientation;
   /** Frames in an animation; 1 for stills. */
   frames: number;
@@ -102,6 +102,37 @@ export interface BmpInfo extends ProbeFacts {
   bitDepth: number;
 }
 
+export interface TiffInfo extends ProbeFacts {
+  mediaType: 'image/tiff';
+  width: number;
+  height: number;
+  hasAlpha: boolean;
+  bitDepth: number;
+  /** Pages (IFDs); the first is decoded. */
+  pages: number;
+  /** Not JPEG-compressed: the pixels are exact, and stay lossless when re-encoded. */
+  lossless: boolean;
+}
+
+export interface IcoInfo extends ProbeFacts {
+  mediaType: 'image/x-icon';
+  /** The largest entry's size, the one shown. */
+  width: number;
+  height: number;
+  bitDepth: number;
+  lossless: true;
+}
+
+/** HEIC/HEIF/AVIF: the primary image as shown before turning (its clean aperture, or the whole grid). */
+export interface HeifInfo extends ProbeFacts {
+  mediaType: 'image/heic' | 'image/heif' | 'image/avif';
+  width: number;
+  height: number;
+  hasAlpha: boolean;
+  bitDepth?: number;
+  lossless: false;
+}
+
 export interface SvgInfo extends ProbeFacts {
   mediaType: 'image/svg+xml';
 }
@@ -115,9 +146,9 @@ export interface PdfInfo extends ProbeFacts {
   pageHeight?: number;
 }
 
-/** Formats that are named (with their size when it is cheap to read) so they can be refused or converted clearly. */
-export interface UndecodedImageInfo extends ProbeFacts {
-  mediaType: 'image/tiff' | 'image/heic' | 'image/heif' | 'image/avif' | 'image/jxl' | 'image/x-icon';
+/** JPEG XL is named (no size is read) so it can be refused clearly. */
+export interface JxlInfo extends ProbeFacts {
+  mediaType: 'image/jxl';
 }
 
 /** Options of `process`. Explicit limits override the preset's. */
@@ -139,6 +170,7 @@ export interface ProcessOptions {
 export type ProcessStep =
   | 'oriented' // EXIF orientation applied
   | 'first-frame' // an animation was reduced to its first frame
+  | 'first-page' // a multi-page file (TIFF) was reduced to its first page; `original.pages` says how many
   | 'rasterized' // an SVG was rendered to PNG
   | 'converted' // the format changed (BMP→PNG, GIF→PNG, …)
   | 'resized' // scaled to fit maxEdge

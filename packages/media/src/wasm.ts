@@ -12,6 +12,7 @@ export type WasmModuleName =
   | 'resize'
   | 'jpeg'
   | 'webp_decoder'
+  | 'tiff'
   | 'resvg'
   | 'pdfium';
 

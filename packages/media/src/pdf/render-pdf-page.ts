@@ -3,7 +3,7 @@ import type { Encoding } from '../encode.js';
 import { MediaError } from '../errors.js';
 import { FIRST_QUALITY, fitWithinLimits } from '../fit.js';
 import { MAX_SIDE, resolveLimits } from '../limits.js';
-import type { ProcessOptions, ProcessResult, Raster } from '../types.js';
+import type { ProcessOptions, ProcessResult, Raster, SendableImageType } from '../types.js';
 import { corrupt, pageIndex, withPdfDocument, type PdfDocument } from './pdf-document.js';
 import { PDFIUM_YES_SLOT } from './pdfium.js';
 import { PDF_DEFAULTS } from './pdf-text.js';
@@ -28,7 +28,7 @@ const PHOTO_SHARE = 0.25;
  * photo or scan, smaller or lossier until it is within `maxBytes`. A page's size in points only sets its
  * shape: a 200-inch poster renders at the same pixel count as a letter page.
  */
-export async function renderPdfPage(bytes: Uint8Array, page: number, options: RenderPdfPageOptions = {}): Promise<ProcessResult> {
+export async function renderPdfPage(bytes: Uint8Array, page: number, options: RenderPdfPageOptions = {}): Promise<ProcessResult & { mediaType: SendableImageType }> {
   const limits = resolveLimits(options);
   const deadline = deadlineAfter(options.timeoutMs ?? PDF_DEFAULTS.timeoutMs);
   const drawn = await withPdfDocument(bytes, 'renderPdfPage', (document) => drawPage(document, pageIndex(page, document.pageCount), limits, deadline));
