@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { fileURLToPath } from 'node:url';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
@@ -15,6 +15,8 @@ export default defineConfig({
   },
   test: {
     include: ['packages/*/src/**/*.test.ts', 'test/**/*.test.ts'],
+    // The public suites run on their own (vitest.conformance.config.ts, `npm run test:conformance`).
+    exclude: [...configDefaults.exclude, 'test/conformance/**'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

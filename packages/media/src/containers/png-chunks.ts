@@ -1,7 +1,7 @@
 // PNG chunks: the one reader and writer that probe, ICC profiles and the PNG codec's callers use. After
 // the 8-byte signature, each chunk is a 4-byte big-endian length, a 4-byte type, the data and a CRC-32
 // of type and data; the chain ends with IEND.
-import { ByteReader, corrupt } from '../probe/byte-reader.js';
+import { ByteReader, corrupt, describeTag } from '../probe/byte-reader.js';
 
 const FORMAT = 'PNG';
 export const PNG_SIGNATURE = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);
@@ -27,8 +27,8 @@ export function* pngChunks(bytes: Uint8Array, from = PNG_SIGNATURE.length): Gene
   for (let offset = from; ; ) {
     const length = reader.u32be(offset, 'chunk length');
     const type = reader.ascii(offset + 4, 4, 'chunk type');
-    if (length > 0x7fffffff) throw corrupt(FORMAT, `chunk ${JSON.stringify(type)} at byte ${offset} claims ${length} bytes`);
-    reader.need(offset + 8, length + 4, `${type} chunk`);
+    if (length > 0x7fffffff) throw corrupt(FORMAT, `chunk ${describeTag(type)} at byte ${offset} claims ${length} bytes`);
+    reader.need(offset + 8, length + 4, `${describeTag(type)} chunk`);
     const chunk = { type, start: offset, data: offset + 8, length, end: offset + 12 + length };
     yield chunk;
     if (type === 'IEND') return;

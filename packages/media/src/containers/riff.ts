@@ -1,7 +1,7 @@
 // RIFF chunks, WebP's container: the one reader and writer that probe, ICC profiles and animation
 // frames use. A file is "RIFF", a 4-byte little-endian size, a form type ("WEBP"), then chunks: a FourCC,
 // a 4-byte little-endian payload length, the payload, and a pad byte when the length is odd.
-import { ByteReader, corrupt, truncated } from '../probe/byte-reader.js';
+import { ByteReader, corrupt, describeTag, truncated } from '../probe/byte-reader.js';
 
 export const WEBP_FORMAT = 'WebP';
 
@@ -25,7 +25,7 @@ export function riffChunks(reader: ByteReader, start: number, end: number): Riff
   while (offset + 8 <= end) {
     const type = reader.ascii(offset, 4, 'chunk header');
     const length = reader.u32le(offset + 4, 'chunk header');
-    if (offset + 8 + length > end) throw truncated(WEBP_FORMAT, `${JSON.stringify(type)} chunk`, offset + 8 + length, end);
+    if (offset + 8 + length > end) throw truncated(WEBP_FORMAT, `${describeTag(type)} chunk`, offset + 8 + length, end);
     const next = offset + 8 + length + (length & 1);
     chunks.push({ type, start: offset, offset: offset + 8, length, end: Math.min(next, end) });
     offset = next;

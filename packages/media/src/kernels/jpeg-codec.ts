@@ -11,7 +11,7 @@ import { copyIn, instantiateKernel, KernelFailure, kernelOutOfMemory, type Kerne
 interface JpegExports extends KernelExports {
   decode_start(data: number, size: number, scaleEighths: number, info: number): void;
   decode_rows(out: number, count: number): void;
-  decode_finish(): void;
+  decode_finish(info: number): void;
   encode_start(width: number, height: number, quality: number): void;
   encode_rows(rgba: number, count: number): void;
   encode_finish(info: number): number;
@@ -23,22 +23,35 @@ const FUNCTIONS = ['decode_start', 'decode_rows', 'decode_finish', 'encode_start
 const BAND_BYTES = 256 * 1024;
 
 /**
- * The smallest libjpeg scale, in eighths, whose output still covers `target` on both axes, so the
- * final resize only ever shrinks. Decoding at 4/8 costs about half the full decode; the scaled inverse
- * DCT drops frequencies above the new Nyquist limit, so it does not alias.
+ * The smallest libjpeg scale, in eighths, whose output still covers `margin` × `target` on both axes, so
+ * the final resize only ever shrinks. Decoding at 4/8 costs about half the full decode; the scaled inverse
+ * DCT drops frequencies above the new Nyquist limit, so it does not alias, but it is a softer filter than
+ * the resizer's Lanczos-3: a margin of 2 leaves the last halving to the resizer.
  */
-export function jpegScaleEighths(width: number, height: number, targetWidth: number, targetHeight: number): number {
+export function jpegScaleEighths(width: number, height: number, targetWidth: number, targetHeight: number, margin = 1): number {
   for (let eighths = 1; eighths < 8; eighths++) {
-    if (Math.ceil((width * eighths) / 8) >= targetWidth && Math.ceil((height * eighths) / 8) >= targetHeight) return eighths;
+    if (Math.ceil((width * eighths) / 8) >= targetWidth * margin && Math.ceil((height * eighths) / 8) >= targetHeight * margin) return eighths;
   }
   return 8;
 }
 
+/** How much of a decode came from the file when it ends early. */
+export interface JpegCompleteness {
+  /** Rows (from the top, as stored) decoded from real data; the rest are flat grey. Equals `height` unless cut short. */
+  realRows: number;
+  /** The scan the data ran out in (0: it did not). In scan 2 or later every row has data, with less detail. */
+  eofScan: number;
+}
+
+/** Decoded pixels, and how much of them came from the file. */
+export interface DecodedJpeg extends Raster, JpegCompleteness {}
+
 /**
  * Decodes to RGBA8 at `scaleEighths`/8 of the stored size (EXIF orientation not applied), handing the
- * rows to `sink` a band at a time. CMYK/YCCK become RGB. Every pixel is opaque.
+ * rows to `sink` a band at a time. CMYK/YCCK become RGB. Every pixel is opaque. A file cut short still
+ * decodes (the missing rows flat grey); the result says how much was real.
  */
-export async function decodeJpegRows(bytes: Uint8Array, scaleEighths: number, sink: RowSink): Promise<void> {
+export async function decodeJpegRows(bytes: Uint8Array, scaleEighths: number, sink: RowSink): Promise<JpegCompleteness> {
   const codec = await instantiateKernel<JpegExports>('jpeg', FUNCTIONS);
   try {
     const data = copyIn(codec, bytes, 'JPEG');
@@ -55,7 +68,9 @@ export async function decodeJpegRows(bytes: Uint8Array, scaleEighths: number, si
       codec.decode_rows(band, rows);
       sink.write(new Uint8Array(codec.memory.buffer, band, rows * rowBytes), rows);
     }
-    codec.decode_finish();
+    codec.decode_finish(info);
+    const [realRows = 0, eofScan = 0] = new Uint32Array(codec.memory.buffer, info, 2);
+    return { realRows, eofScan };
   } catch (cause) {
     if (!(cause instanceof KernelFailure || cause instanceof WebAssembly.RuntimeError)) throw cause;
     // libjpeg says "Insufficient memory"; our layer says "out of memory": the image is too big, not broken.
@@ -91,10 +106,10 @@ export async function encodeJpegRows(source: RowSource, quality: number): Promis
 }
 
 /** The whole image decoded at `scaleEighths`/8, as one raster. */
-export async function decodeJpegScaled(bytes: Uint8Array, scaleEighths = 8): Promise<Raster> {
+export async function decodeJpegScaled(bytes: Uint8Array, scaleEighths = 8): Promise<DecodedJpeg> {
   const sink = rasterSink();
-  await decodeJpegRows(bytes, scaleEighths, sink);
-  return sink.raster();
+  const completeness = await decodeJpegRows(bytes, scaleEighths, sink);
+  return { ...sink.raster(), ...completeness };
 }
 
 /** A whole raster encoded as baseline JPEG at `quality`. */

@@ -1,7 +1,7 @@
 import type { Orientation, WebpInfo } from '../types.js';
 import { readExifOrientation } from '../exif.js';
 import { type RiffChunk, WEBP_FORMAT, webpChunks } from '../containers/riff.js';
-import { corrupt } from './byte-reader.js';
+import { corrupt, describeTag } from './byte-reader.js';
 import type { ByteReader } from './byte-reader.js';
 
 /** The VP8X flags glimpse acts on. */
@@ -39,7 +39,7 @@ export function probeWebp(bytes: Uint8Array): WebpInfo {
     return { mediaType: 'image/webp', bytes: bytes.length, width, height, orientation, frames, hasAlpha, bitDepth: 8, lossless };
   }
   if (first.type !== 'VP8 ' && first.type !== 'VP8L') {
-    throw corrupt(WEBP_FORMAT, `the first chunk is ${JSON.stringify(first.type)}, expected VP8, VP8L or VP8X`);
+    throw corrupt(WEBP_FORMAT, `the first chunk is ${describeTag(first.type)}, expected VP8, VP8L or VP8X`);
   }
   const header = readBitstreamHeader(reader, first);
   return { mediaType: 'image/webp', bytes: bytes.length, width: header.width, height: header.height, orientation, frames: 1, hasAlpha: header.alpha, bitDepth: 8, lossless: first.type === 'VP8L' };
