@@ -2,6 +2,7 @@ import { decodeGifFirstFrame } from './codecs/gif.js';
 import { decodeJpeg, type JpegShrinkOnLoad } from './codecs/jpeg.js';
 import { decodePngWithAlpha } from './codecs/png.js';
 import { rasterizeSvg } from './codecs/svg.js';
+import { decodeAvif } from './codecs/avif.js';
 import { decodeBmp } from './codecs/bmp.js';
 import { decodeIco } from './codecs/ico.js';
 import { decodeTiff } from './codecs/tiff.js';
@@ -76,8 +77,8 @@ export async function process(bytes: Uint8Array, options: ProcessOptions = {}): 
     case 'image/heif':
     case 'image/x-icon':
     case 'image/tiff':
-      return processRaster(bytes, info, limits, deadline);
     case 'image/avif':
+      return processRaster(bytes, info, limits, deadline);
     case 'image/jxl':
       throw new MediaError(
         'E_UNSUPPORTED',
@@ -92,7 +93,6 @@ export async function process(bytes: Uint8Array, options: ProcessOptions = {}): 
 }
 
 const FORMAT_NAMES = {
-  'image/avif': 'an AVIF image',
   'image/jxl': 'a JPEG XL image',
 } as const;
 
@@ -251,6 +251,8 @@ async function decodeRaster(bytes: Uint8Array, info: RasterInfo, shrink: JpegShr
       return decodeIco(bytes);
     case 'image/tiff':
       return decodeTiff(bytes);
+    case 'image/avif':
+      return decodeAvif(bytes, shrink.cover, limits.maxInputPixels);
     default: {
       const decoder = registeredDecoder(type);
       if (!decoder) throw noDecoder(type, limits);
