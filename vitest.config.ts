@@ -5,15 +5,19 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 export default defineConfig({
   resolve: {
-    // Tests run the TypeScript sources; the Node entry registers the WASM loader. Tests get it through
-    // test/support/checked-media.ts, whose `process` refuses any output the strict oracle refuses.
-    alias: {
-      '@glimpse/media': here('./test/support/checked-media.ts'),
-      '@glimpse/agent': here('./packages/agent/src/index.ts'),
-    },
+    // Tests run the TypeScript sources through each package's Node entry (the media core's registers the
+    // WASM loader, the agent's the local disk as default file system).
+    alias: [
+      { find: /^@glimpse\/media$/, replacement: here('./packages/media/src/entries/node.ts') },
+      { find: /^@glimpse\/agent$/, replacement: here('./packages/agent/src/entries/node.ts') },
+      { find: /^@glimpse\/agent\/node$/, replacement: here('./packages/agent/src/node.ts') },
+      { find: /^@glimpse\/agent\/mcp$/, replacement: here('./packages/agent/src/mcp.ts') },
+    ],
   },
   test: {
     include: ['packages/*/src/**/*.test.ts', 'test/**/*.test.ts'],
+    // Tests that import agent modules directly (not through an entry) get the default a Node app gets.
+    setupFiles: ['test/support/node-default-file-system.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

@@ -1,23 +1,39 @@
-// Builds the Node bundles that `npm install` needs (run by the root `prepare` script): the media core's
-// Node entry, the agent (library, `glimpse` CLI, MCP worker: scripts/build-agent.mjs) and the media
-// core's browser, Deno and Workers bundles (scripts/build-runtimes.mjs).
+// Builds every package's bundles (run by the root `prepare` script, so `npm install` leaves them ready):
+// `PACKAGE_BUILDS` maps a published package (scripts/packages.mjs) to its build. Paths are relative to the
+// repository root, which this script makes the working directory.
+// Usage: node scripts/build.mjs [PACKAGE ...]   (default: all)
 import { build } from 'esbuild';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildAgent, externalDependencies } from './build-agent.mjs';
 import { buildRuntimeBundles } from './build-runtimes.mjs';
 
-await Promise.all([
-  build({
+process.chdir(resolve(dirname(fileURLToPath(import.meta.url)), '..'));
+
+/** The media core's Node entry; npm dependencies stay in node_modules. */
+function buildMediaNode() {
+  return build({
     entryPoints: ['packages/media/src/entries/node.ts'],
     outfile: 'packages/media/dist/node.js',
     bundle: true,
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    conditions: ['source'],
+    conditions: ['@glimpse/source'],
     plugins: [externalDependencies],
     logLevel: 'warning',
     sourcemap: true,
-  }),
-  buildAgent(),
-  buildRuntimeBundles(),
-]);
+  });
+}
+
+export const PACKAGE_BUILDS = {
+  // Node entry, and the browser, Deno and Workers bundles (scripts/build-runtimes.mjs).
+  media: () => Promise.all([buildMediaNode(), buildRuntimeBundles()]),
+  // Library entries, the `glimpse` CLI and its MCP worker (scripts/build-agent.mjs).
+  agent: () => buildAgent(),
+};
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const names = process.argv.slice(2);
+  await Promise.all((names.length > 0 ? names : Object.keys(PACKAGE_BUILDS)).map((name) => PACKAGE_BUILDS[name]()));
+}
