@@ -6,12 +6,14 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 export default defineConfig({
   resolve: {
     // Tests run the TypeScript sources through each package's Node entry (the media core's registers the
-    // WASM loader, the agent's the local disk as default file system).
+    // WASM loader, the agent's the local disk as default file system). The media core comes through
+    // test/support/checked-media.ts, whose `process` refuses any output the strict oracle refuses.
     alias: [
-      { find: /^@glimpse\/media$/, replacement: here('./packages/media/src/entries/node.ts') },
+      { find: /^@glimpse\/media$/, replacement: here('./test/support/checked-media.ts') },
       { find: /^@glimpse\/agent$/, replacement: here('./packages/agent/src/entries/node.ts') },
       { find: /^@glimpse\/agent\/node$/, replacement: here('./packages/agent/src/node.ts') },
       { find: /^@glimpse\/agent\/mcp$/, replacement: here('./packages/agent/src/mcp.ts') },
+      { find: /^@glimpse\/heif$/, replacement: here('./packages/heif/src/entries/node.ts') },
     ],
   },
   test: {

@@ -10,11 +10,11 @@ import { buildRuntimeBundles } from './build-runtimes.mjs';
 
 process.chdir(resolve(dirname(fileURLToPath(import.meta.url)), '..'));
 
-/** The media core's Node entry; npm dependencies stay in node_modules. */
-function buildMediaNode() {
+/** A package's Node entry; npm dependencies (and @glimpse/media, which @glimpse/heif registers with) stay in node_modules. */
+function buildNodeEntry(name) {
   return build({
-    entryPoints: ['packages/media/src/entries/node.ts'],
-    outfile: 'packages/media/dist/node.js',
+    entryPoints: [`packages/${name}/src/entries/node.ts`],
+    outfile: `packages/${name}/dist/node.js`,
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -28,7 +28,9 @@ function buildMediaNode() {
 
 export const PACKAGE_BUILDS = {
   // Node entry, and the browser, Deno and Workers bundles (scripts/build-runtimes.mjs).
-  media: () => Promise.all([buildMediaNode(), buildRuntimeBundles()]),
+  media: () => Promise.all([buildNodeEntry('media'), buildRuntimeBundles()]),
+  // The optional HEIC decoder's Node entry.
+  heif: () => buildNodeEntry('heif'),
   // Library entries, the `glimpse` CLI and its MCP worker (scripts/build-agent.mjs).
   agent: () => buildAgent(),
 };

@@ -110,6 +110,8 @@ export async function sizeReport(): Promise<string> {
   const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
   lines.push(`  ${'all but resvg'.padEnd(24)}${kilobytes({ raw: sum(withoutResvg), gzip: withoutResvg.reduce((t, n) => t + (sizes.get(n)?.gzip ?? 0), 0) })}`.trimEnd());
   lines.push(`  ${'one runtime, at most'.padEnd(24)}${kb(oneEncoder)} raw without resvg (one WebP encoder build)`);
+  lines.push('', 'Optional packages (not in the core; loaded on first use once imported):');
+  lines.push(`  ${'heif (@glimpse/heif)'.padEnd(24)}${kilobytes(await sizeOf(['packages/heif/wasm/heif.wasm']))}LGPL-3.0 (libheif, libde265)`.trimEnd());
   lines.push('', 'node: npm dependencies stay in node_modules (not counted); browser/deno/workerd bundle them.');
   return lines.join('\n');
 }

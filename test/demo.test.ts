@@ -53,11 +53,12 @@ describe('glimpse demo', () => {
     expect(media.map((p) => p.mediaType)).toEqual(['image/png', 'image/jpeg', 'application/pdf', 'image/png']);
   });
 
-  it('on a route without PDFs the report says what happened instead of sending bytes', async () => {
+  it('on a route without PDFs the PDF comes as its text and page images, never as PDF bytes', async () => {
     const report = await runDemo({ provider: 'ollama', sessionPath: join(root, 'ollama.jsonl'), script: parseReplayScript(demoScript), root });
     const pdfTable = report.slice(report.indexOf('samples/report.pdf'), report.indexOf('samples/diagram.svg'));
-    expect(pdfTable).toContain('(error result)');
+    expect(pdfTable).not.toContain('(error result)');
     expect(pdfTable).not.toContain('application/pdf');
+    expect(pdfTable).toMatch(/image\/png/);
     expect(report).toMatch(/image\/png\s+1344×840/);
   });
 

@@ -116,6 +116,20 @@ describe('glimpse mcp over stdio, with the SDK client', () => {
     expect(doc.getPages().map((p) => p.getWidth())).toEqual([303, 304]);
   });
 
+  it('renders PDF pages as images when asked (as: "images"), several in one result', async () => {
+    const result = await call('view_file', { path: 'report.pdf', as: 'images', pages: '2-3' });
+    expect(result.isError).toBeFalsy();
+    const images = result.content.filter((c) => c.type === 'image');
+    expect(images.map((image) => image.type === 'image' && image.mimeType)).toEqual(['image/png', 'image/png']);
+    for (const image of images) {
+      if (image.type !== 'image') continue;
+      const meta = await sharp(Buffer.from(image.data, 'base64')).metadata();
+      expect(Math.max(meta.width ?? 0, meta.height ?? 0)).toBe(PRESET.maxEdge);
+    }
+    expect(texts(result)).toContain('report.pdf: PDF, 4 pages');
+    expect(texts(result)).toContain('The images follow in page order: 2, 3.');
+  });
+
   it('rasterizes an SVG to PNG image content', async () => {
     const image = await imageOf(await call('view_file', { path: 'diagram.svg' }));
     expect(image).toMatchObject({ mimeType: 'image/png', width: 800, height: 400 });

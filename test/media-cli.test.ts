@@ -2,10 +2,12 @@
 // exit 1; usage on stderr, exit 2.
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../packages/agent/src/cli/main.js';
 import * as make from './fixtures/make.js';
+import { lineOfText, scanPdf, textPdf } from './fixtures/pdf-documents.js';
 import { decodeIndependently } from './support/pixels.js';
 
 let dir: string;
@@ -98,5 +100,52 @@ describe('glimpse process', () => {
     const help = await run('process', '--help');
     expect(help.code).toBe(0);
     for (const flag of ['--output', '--max-edge', '--max-bytes', '--provider', '--max-input-pixels', '--max-file-bytes']) expect(help.out).toContain(flag);
+  });
+});
+
+describe('glimpse text and glimpse process --page (PDFs read by PDFium)', () => {
+  let book: string;
+  beforeAll(async () => {
+    book = join(dir, 'book.pdf');
+    await writeFile(book, await textPdf({ pages: 4, lines: 2 }));
+  });
+
+  it('text prints every page, each ended by a form feed; --pages picks; --json gives the structure', async () => {
+    const all = await run('text', book);
+    expect(all.code).toBe(0);
+    expect(all.out.split('\f')).toEqual([...[1, 2, 3, 4].map((page) => `Chapter ${page} heading\n${lineOfText(page - 1, 0)}\n${lineOfText(page - 1, 1)}\n`), '']);
+    const some = await run('text', book, '--pages', '3-');
+    expect(some.out.split('\f').map((page) => page.split('\n')[0])).toEqual(['Chapter 3 heading', 'Chapter 4 heading', '']);
+    const json = JSON.parse((await run('text', book, '--pages', '2', '--json')).out);
+    expect(json).toEqual({ pageCount: 4, pages: [{ page: 2, text: `Chapter 2 heading\n${lineOfText(1, 0)}\n${lineOfText(1, 1)}` }] });
+  });
+
+  it('text says on stderr which pages have no text layer', async () => {
+    const scan = join(dir, 'scan.pdf');
+    await writeFile(scan, await scanPdf({ width: 200, height: 260 }));
+    const { code, out, err } = await run('text', scan);
+    expect(code).toBe(0);
+    expect(out).toBe('\f');
+    expect(err).toContain('page 1 of 1 has no text layer (a scan or a drawing); see it with glimpse process FILE --page N -o page.png');
+  });
+
+  it('text fails with one JSON error line: password, not a PDF, a missing page', async () => {
+    const locked = await run('text', join(dirname(fileURLToPath(import.meta.url)), 'fixtures/encrypted-aes256-password.pdf'));
+    expect(locked.code).toBe(1);
+    expect(oneErrorLine(locked.err).code).toBe('E_PDF_ENCRYPTED');
+    expect(oneErrorLine((await run('text', photo)).err).code).toBe('E_UNSUPPORTED');
+    expect(oneErrorLine((await run('text', book, '--pages', '9')).err).code).toBe('E_INVALID_ARGUMENTS');
+    expect((await run('text')).code).toBe(2);
+  });
+
+  it('process --page N -o page.png renders that page fitted to the preset', async () => {
+    const output = join(dir, 'page.png');
+    const { code, out } = await run('process', book, '--page', '3', '--provider', 'ollama', '-o', output);
+    expect(code).toBe(0);
+    expect(JSON.parse(out)).toMatchObject({ mediaType: 'image/png', width: 1039, height: 1344, page: 3, steps: ['rasterized'], original: { mediaType: 'application/pdf', pages: 4 }, output });
+    const decoded = await decodeIndependently(new Uint8Array(await readFile(output)));
+    expect([decoded.format, decoded.width, decoded.height]).toEqual(['png', 1039, 1344]);
+    expect(oneErrorLine((await run('process', book, '--page', '5')).err).code).toBe('E_INVALID_OPTIONS');
+    expect((await run('process', book, '--timeout-ms', '100')).code).toBe(2);
   });
 });

@@ -8,7 +8,7 @@ import type { Verdict } from './verdict.js';
 const RUN_TS = fileURLToPath(new URL('../run-ts.mjs', import.meta.url));
 const CHILD = fileURLToPath(new URL('./child.ts', import.meta.url));
 
-type Request = { bytes: Uint8Array; options: ProcessOptions } | { selfTest: 'hang' | 'throw' | 'exit' };
+type Request = { bytes: Uint8Array; options: ProcessOptions; returnData?: boolean } | { selfTest: 'hang' | 'throw' | 'exit' };
 
 export class ChildRunner {
   private child: ChildProcess | undefined;

@@ -1,11 +1,12 @@
 // The fuzzer's child process: runs `process` on each input the parent sends and answers with a verdict.
 // It runs apart from the parent so a hang can be cut off and a crash cannot take the fuzzer down.
-// Messages: { bytes, options } → Verdict; { selfTest: 'hang' | 'throw' | 'exit' } exercises the parent's
+// Messages: { bytes, options, returnData? } → Verdict; { selfTest: 'hang' | 'throw' | 'exit' } exercises the parent's
 // detection (test/fuzz/fuzzer.test.ts).
 import { isMediaError, process as processMedia, type ProcessOptions } from '@glimpse/media';
 import { resultProblems, type Verdict } from './verdict.js';
 
-type Request = { bytes: Uint8Array; options: ProcessOptions } | { selfTest: 'hang' | 'throw' | 'exit' };
+/** `returnData` sends the output bytes back (the conformance suites compare its pixels). */
+type Request = { bytes: Uint8Array; options: ProcessOptions; returnData?: boolean } | { selfTest: 'hang' | 'throw' | 'exit' };
 
 const host = globalThis.process;
 let chatter = '';
@@ -39,7 +40,8 @@ async function judge(request: Request): Promise<Verdict> {
   const problem = resultProblems(request.bytes, result, request.options);
   if (problem) return { outcome: 'finding', ...problem, milliseconds: milliseconds() };
   if (chatter) return { outcome: 'finding', finding: 'chatter', detail: `printed: ${chatter.slice(0, 200)}`, milliseconds: milliseconds() };
-  return { outcome: 'output', mediaType: result.mediaType, passthrough: !result.reencoded, milliseconds: milliseconds() };
+  const { mediaType, width, height, steps, data } = result;
+  return { outcome: 'output', mediaType, passthrough: !result.reencoded, width, height, steps, milliseconds: milliseconds(), ...(request.returnData && { data }) };
 }
 
 host.on('message', (request: Request) => {

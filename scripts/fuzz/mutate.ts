@@ -596,6 +596,9 @@ const STRUCTURED: Record<FuzzFormat, (bytes: Uint8Array, random: Random) => Uint
   bmp: mutateBmp,
   svg: mutateSvg,
   pdf: mutatePdf,
+  // TIFF and ICO: byte-level edits for now (their headers are small, so most edits land in a structure).
+  tiff: mutateBytes,
+  ico: mutateBytes,
 };
 
 /** One fuzz input: a seed with one to four edits, three in four of them structure-aware. */

@@ -1,12 +1,14 @@
 // The fuzzer's starting files: small, valid and deterministic, several variants per format so mutations
 // start from every code path (palette, 16-bit, interlaced, progressive, CMYK, RLE, animation, filters…).
 import { PDFDocument, StandardFonts } from 'pdf-lib';
+import sharp, { type TiffOptions } from 'sharp';
+import { icoBmpEntry, icoFile } from '../../test/fixtures/ico-writer.js';
 import { bmp, gif, naturalPixels, encodeBmp, pdf, photoJpeg, screenshotPng, svg, webp } from '../../test/fixtures/make.js';
 
-export const FUZZ_FORMATS = ['jpeg', 'png', 'webp', 'gif', 'bmp', 'svg', 'pdf'] as const;
+export const FUZZ_FORMATS = ['jpeg', 'png', 'webp', 'gif', 'bmp', 'svg', 'pdf', 'tiff', 'ico'] as const;
 export type FuzzFormat = (typeof FUZZ_FORMATS)[number];
 
-export const EXTENSIONS: Record<FuzzFormat, string> = { jpeg: 'jpg', png: 'png', webp: 'webp', gif: 'gif', bmp: 'bmp', svg: 'svg', pdf: 'pdf' };
+export const EXTENSIONS: Record<FuzzFormat, string> = { jpeg: 'jpg', png: 'png', webp: 'webp', gif: 'gif', bmp: 'bmp', svg: 'svg', pdf: 'pdf', tiff: 'tiff', ico: 'ico' };
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 
@@ -98,5 +100,29 @@ export async function seedsFor(format: FuzzFormat): Promise<Uint8Array[]> {
       return [svg(), ...SVG_SOURCES.map(utf8)];
     case 'pdf':
       return (await Promise.all([pdf({ pages: 1, pageSize: [300, 200] }), pdf({ pages: 3, rotate: 90 }), pdf({ encrypted: true }), pdfWithObjectStreams()])).map(fixDates);
+    case 'tiff': {
+      // Strips and tiles, each compression libtiff is built with that sharp writes, 1-bit and alpha.
+      const { data } = naturalPixels(24, 18, { channels: 4 });
+      const image = () => sharp(data, { raw: { width: 24, height: 18, channels: 4 } });
+      const options: TiffOptions[] = [
+        { compression: 'lzw', predictor: 'horizontal' },
+        { compression: 'deflate', tile: true, tileWidth: 16, tileHeight: 16 },
+        { compression: 'packbits' },
+        { compression: 'jpeg', quality: 70 },
+        { compression: 'ccittfax4', bitdepth: 1 },
+        { compression: 'none', bitdepth: 4 },
+      ];
+      const source = (option: TiffOptions) => (option.bitdepth ? image().removeAlpha().toColourspace('b-w') : option.compression === 'jpeg' ? image().removeAlpha() : image());
+      return Promise.all(options.map(async (option) => new Uint8Array(await source(option).tiff(option).toBuffer())));
+    }
+    case 'ico': {
+      const opaque = naturalPixels(16, 16);
+      const png = await screenshotPng({ width: 32, height: 32 });
+      return [
+        icoFile([{ data: png, width: 32, height: 32, bits: 32 }, { data: icoBmpEntry(naturalPixels(16, 16, { channels: 4 }), 32), width: 16, height: 16, bits: 32 }]),
+        icoFile([{ data: icoBmpEntry(opaque, 4, (x, y) => x + y < 8), width: 16, height: 16, bits: 4 }]),
+        icoFile([{ data: icoBmpEntry(opaque, 8), width: 16, height: 16, bits: 8 }], { cursor: true }),
+      ];
+    }
   }
 }

@@ -13,7 +13,7 @@ export type FindingKind =
   | 'chatter'; // the call wrote to stdout/stderr (codec chatter must never reach the host)
 
 export type Verdict =
-  | { outcome: 'output'; mediaType: string; passthrough: boolean; milliseconds: number }
+  | { outcome: 'output'; mediaType: string; passthrough: boolean; milliseconds: number; width: number; height: number; steps: string[]; data?: Uint8Array }
   | { outcome: 'refused'; code: string; milliseconds: number }
   | { outcome: 'finding'; finding: FindingKind; detail: string; milliseconds: number };
 
@@ -34,8 +34,9 @@ export function resultProblems(input: Uint8Array, result: ProcessResult, options
     if (result.width < 1 || result.height < 1) overLimit.push(`empty ${result.width}x${result.height} output`);
     if (result.bytes > maxBytes) overLimit.push(`${result.bytes} B over maxBytes ${maxBytes}`);
     if (!preset.accepts.includes(result.mediaType)) overLimit.push(`${result.mediaType} is not accepted by ${options.provider ?? 'portable'}`);
+    // The bomb guard is about decoding stored pixels; an SVG is drawn at the output size (within maxEdge).
     const original = result.original.width * result.original.height;
-    if (options.maxInputPixels !== undefined && original > options.maxInputPixels) overLimit.push(`input of ${original} px decoded despite maxInputPixels ${options.maxInputPixels}`);
+    if (options.maxInputPixels !== undefined && original > options.maxInputPixels && result.original.mediaType !== 'image/svg+xml') overLimit.push(`input of ${original} px decoded despite maxInputPixels ${options.maxInputPixels}`);
   }
   if (overLimit.length > 0) return { finding: 'over-limit', detail: overLimit.join('; ') };
   const problems = strictProblems(result.data, result.mediaType);

@@ -1,9 +1,30 @@
 // Runs the shared vectors through one runtime's `process` and compares with the manifest. Runtime-neutral:
 // uses only fetch-free web APIs (crypto.subtle, TextEncoder) that Node, Deno, browsers and workerd share.
-import type { ProcessOptions, ProcessResult } from '@glimpse/media';
-import type { Vector, VectorObservation } from './vector-manifest.js';
+import type { PdfText, PdfTextOptions, ProcessOptions, ProcessResult } from '@glimpse/media';
+import type { Vector, VectorObservation, VectorOperation } from './vector-manifest.js';
 
-export type ProcessFunction = (bytes: Uint8Array, options?: ProcessOptions) => Promise<ProcessResult>;
+/** The media core's entry points a vector can call; each runtime passes its own bundle's. */
+export interface MediaFunctions {
+  process(bytes: Uint8Array, options?: ProcessOptions): Promise<ProcessResult>;
+  renderPdfPage(bytes: Uint8Array, page: number, options?: ProcessOptions): Promise<ProcessResult>;
+  pdfText(bytes: Uint8Array, options?: PdfTextOptions): Promise<PdfText>;
+}
+
+/** Runs a vector's call: `process`, unless its operation names a PDF page or the PDF's text. */
+export function runOperation(media: MediaFunctions, input: Uint8Array, options: ProcessOptions, operation?: VectorOperation): Promise<ProcessResult | PdfText> {
+  if (operation === undefined) return media.process(input, options);
+  if ('renderPdfPage' in operation) return media.renderPdfPage(input, operation.renderPdfPage, options);
+  return media.pdfText(input, operation.pdfText);
+}
+
+export function isPdfText(result: ProcessResult | PdfText): result is PdfText {
+  return 'pageCount' in result && !('data' in result);
+}
+
+/** The bytes a text result is hashed as: the UTF-8 JSON of its pages. */
+export function textBytes(text: PdfText): Uint8Array {
+  return new TextEncoder().encode(JSON.stringify(text.pages));
+}
 
 export interface VectorOutcome {
   name: string;
@@ -23,7 +44,11 @@ function hasCode(error: unknown): error is { code: string; message: string } {
 }
 
 /** A result in the manifest's shape. */
-export async function observationOf(result: ProcessResult): Promise<VectorObservation> {
+export async function observationOf(result: ProcessResult | PdfText): Promise<VectorObservation> {
+  if (isPdfText(result)) {
+    const characters = result.pages.reduce((sum, page) => sum + page.text.length, 0);
+    return { sha256: await sha256Hex(textBytes(result)), mediaType: 'text/plain', pageCount: result.pageCount, characters };
+  }
   return {
     sha256: await sha256Hex(result.data),
     mediaType: result.mediaType,
@@ -35,18 +60,18 @@ export async function observationOf(result: ProcessResult): Promise<VectorObserv
 }
 
 /**
- * Runs `process` and reports what it produced in the manifest's shape; `onResult` sees the output
+ * Runs a vector's call and reports what it produced in the manifest's shape; `onResult` sees the output
  * itself (Node's suite decodes it). Errors without a code are rethrown.
  */
 export async function observe(
-  process: ProcessFunction,
+  media: MediaFunctions,
   input: Uint8Array,
-  options: ProcessOptions,
-  onResult?: (result: ProcessResult) => Promise<void>,
+  vector: Pick<Vector, 'options' | 'operation'>,
+  onResult?: (result: ProcessResult | PdfText) => Promise<void>,
 ): Promise<VectorObservation> {
-  let result: ProcessResult;
+  let result: ProcessResult | PdfText;
   try {
-    result = await process(input, options);
+    result = await runOperation(media, input, vector.options, vector.operation);
   } catch (error) {
     if (hasCode(error)) return { error: error.code };
     throw error;
@@ -71,6 +96,7 @@ export function differences(expected: VectorObservation, observed: VectorObserva
 /** One line for a report: the output type, size, bytes and hash prefix, or the error code. */
 export function describeObservation(observation: VectorObservation): string {
   if ('error' in observation) return observation.error;
+  if (observation.mediaType === 'text/plain') return `text ${observation.pageCount} pages ${observation.characters} characters ${observation.sha256.slice(0, 12)}`;
   return `${observation.mediaType} ${observation.width}x${observation.height} ${observation.bytes} B ${observation.sha256.slice(0, 12)}`;
 }
 

@@ -39,14 +39,20 @@ describe('strict oracle', () => {
     expect(strictProblems(handPng({ idat: deflateSync(new Uint8Array([0, 1, 2])) }))).toEqual(['png: image data is 3 bytes, IHDR needs 6']);
   });
 
-  it('refuses truncated JPEG, WebP and GIF files, and bytes after a PNG IEND', async () => {
+  it('refuses truncated JPEG, WebP and GIF files', async () => {
     const jpeg = await photoJpeg();
     expect(strictProblems(jpeg.subarray(0, jpeg.length >> 1)).join('\n')).toMatch(/no EOI[\s\S]*djpeg refuses/);
     const lossy = await webp();
     expect(strictProblems(lossy.subarray(0, lossy.length - 10)).join('\n')).toMatch(/RIFF size[\s\S]*webpinfo refuses[\s\S]*dwebp refuses/);
     const animation = await gif({ animated: true });
     expect(strictProblems(animation.subarray(0, animation.length >> 1)).join('\n')).toMatch(/no trailer[\s\S]*gif2rgb refuses/);
-    expect(strictProblems(concatBytes([handPng(), new Uint8Array(3)]))).toContain('png: 3 bytes after IEND');
+  });
+
+  it('reads PNGs as libpng does: bytes after IEND and a 1970 tIME are no fault (pngcheck alone objects)', () => {
+    expect(strictProblems(concatBytes([handPng(), new Uint8Array(3)]))).toEqual([]);
+    const png = handPng();
+    const tIME = pngChunk('tIME', new Uint8Array([0x07, 0xb2, 1, 1, 0, 0, 0]));
+    expect(strictProblems(concatBytes([png.subarray(0, 33), tIME, png.subarray(33)]))).toEqual([]);
   });
 
   it('refuses a 12-bit JPEG (libjpeg-turbo 8-bit builds, sharp and providers cannot read it)', async () => {

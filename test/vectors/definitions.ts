@@ -1,19 +1,27 @@
 // The shared test vectors: how each input is made (once, then committed under inputs/), the options it
 // runs with, and what must hold for its output in any runtime. The exact bytes expected are in
 // manifest.json, written from Node by `UPDATE_VECTORS=1 npx vitest run test/vectors.test.ts`.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import sharp from 'sharp';
 import type { ProcessOptions } from '@glimpse/media';
-import type { VectorObservation } from '../runtimes/vector-manifest.js';
+import type { VectorObservation, VectorOperation } from '../runtimes/vector-manifest.js';
+import { rotatedPdf, scanPdf, textPdf } from '../fixtures/pdf-documents.js';
 
 export interface VectorDefinition {
   name: string;
   input: string;
   make: () => Promise<Uint8Array>;
   options: ProcessOptions;
+  /** A PDF page or the PDF's text instead of `process`. */
+  operation?: VectorOperation;
   /** Facts the output must show; checked against Node's output before the manifest is written. */
-  holds: Partial<{ mediaType: string; width: number; height: number; steps: string[]; error: string }>;
+  holds: Partial<{ mediaType: string; width: number; height: number; steps: string[]; error: string; pageCount: number }>;
   /** The output must be the input itself. */
   passthrough?: true;
 }
@@ -80,6 +88,23 @@ function pngChunk(type: string, data: Buffer): Buffer {
   const crc = Buffer.alloc(4);
   crc.writeUInt32BE(crc32(body));
   return Buffer.concat([length, body, crc]);
+}
+
+/** Pictures written by ImageMagick (/usr/bin/convert) as one TIFF or ICO file, with `args`. */
+async function magick(extension: 'tiff' | 'ico', args: string[], ...pictures: ReturnType<typeof raw>[]): Promise<Uint8Array> {
+  const folder = mkdtempSync(join(tmpdir(), 'glimpse-vector-'));
+  try {
+    const inputs = await Promise.all(pictures.map(async (picture, index) => {
+      const path = join(folder, `${index}.png`);
+      await picture.png().toFile(path);
+      return path;
+    }));
+    const out = join(folder, `out.${extension}`);
+    execFileSync('/usr/bin/convert', [...inputs, ...args, out]);
+    return new Uint8Array(readFileSync(out));
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
 }
 
 /** A PNG whose header declares 40000×40000 pixels: the guard must refuse it before decoding anything. */
@@ -204,11 +229,80 @@ export const VECTOR_DEFINITIONS: VectorDefinition[] = [
     holds: { error: 'E_UNSUPPORTED' },
   },
   {
-    name: 'tiff-unsupported',
-    input: 'scan.tiff',
-    make: async () => bytesOf(await raw(32, 32, 3).tiff().toBuffer()),
+    name: 'pdf-page-text-rendered',
+    input: 'chapters.pdf',
+    make: () => textPdf({ pages: 2, lines: 12 }),
+    options: { provider: 'anthropic' },
+    operation: { renderPdfPage: 2 },
+    holds: { mediaType: 'image/png', width: 1212, height: 1568, steps: ['rasterized'] },
+  },
+  {
+    name: 'pdf-page-scan-rendered',
+    input: 'scan.pdf',
+    make: () => scanPdf({ width: 340, height: 440 }),
+    options: { maxEdge: 800 },
+    operation: { renderPdfPage: 1 },
+    holds: { mediaType: 'image/jpeg', width: 618, height: 800, steps: ['rasterized'] },
+  },
+  {
+    name: 'pdf-page-rotated-rendered',
+    input: 'rotated.pdf',
+    make: rotatedPdf,
+    options: { maxEdge: 600 },
+    operation: { renderPdfPage: 2 },
+    holds: { mediaType: 'image/png', width: 600, height: 464, steps: ['rasterized'] },
+  },
+  {
+    name: 'pdf-text',
+    input: 'chapters.pdf',
+    make: () => textPdf({ pages: 2, lines: 12 }),
     options: {},
-    holds: { error: 'E_UNSUPPORTED' },
+    operation: { pdfText: { pages: [2, 1] } },
+    holds: { mediaType: 'text/plain', pageCount: 2 },
+  },
+  {
+    name: 'pdf-password-refused',
+    input: 'encrypted-password.pdf',
+    make: async () => new Uint8Array(await readFile(new URL('../fixtures/encrypted-aes256-password.pdf', import.meta.url))),
+    options: {},
+    operation: { renderPdfPage: 1 },
+    holds: { error: 'E_PDF_ENCRYPTED' },
+  },
+  {
+    name: 'pdf-truncated-text',
+    input: 'truncated.pdf',
+    make: async () => (await textPdf({ pages: 2, lines: 12 })).subarray(0, 1500),
+    options: {},
+    operation: { pdfText: {} },
+    holds: { error: 'E_CORRUPT' },
+  },
+  {
+    name: 'tiff-jpeg-compressed-to-jpeg',
+    input: 'scan.tiff',
+    make: async () => bytesOf(await raw(32, 32, 3).tiff().toBuffer()), // sharp writes JPEG-in-TIFF by default
+    options: {},
+    holds: { mediaType: 'image/jpeg', width: 32, height: 32, steps: ['converted'] },
+  },
+  {
+    name: 'tiff-tiled-16bit-multipage-first-page',
+    input: 'scan-tiled-16bit-3-pages.tiff',
+    make: async () => magick('tiff', ['-depth', '16', '-compress', 'lzw', '-define', 'tiff:tile-geometry=64x64'], raw(200, 150, 3), raw(100, 80, 3), raw(50, 40, 3)),
+    options: { maxEdge: 120 },
+    holds: { mediaType: 'image/png', width: 120, height: 90, steps: ['first-page', 'resized', 'converted'] },
+  },
+  {
+    name: 'tiff-cmyk-jpeg-to-jpeg',
+    input: 'cmyk-jpeg.tiff',
+    make: async () => magick('tiff', ['-colorspace', 'cmyk', '-compress', 'jpeg', '-quality', '85'], raw(160, 120, 3)),
+    options: {},
+    holds: { mediaType: 'image/jpeg', width: 160, height: 120, steps: ['converted'] },
+  },
+  {
+    name: 'ico-largest-entry-to-png',
+    input: 'favicon.ico',
+    make: async () => magick('ico', ['-define', 'icon:auto-resize=64,32,16'], raw(64, 64, 4)),
+    options: {},
+    holds: { mediaType: 'image/png', width: 64, height: 64, steps: ['converted'] },
   },
   {
     name: 'png-bomb-refused',

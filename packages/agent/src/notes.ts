@@ -32,6 +32,7 @@ export function processNote(name: string, result: ProcessResult): string | undef
     );
   }
   if (result.steps.includes('first-frame')) notes.push(`${name} is animated (${result.original.frames} frames); only the first frame is shown`);
+  if (result.steps.includes('first-page')) notes.push(`${name} has ${result.original.pages ?? 'several'} pages; only the first page is shown`);
   return notes.length > 0 ? `[${notes.join('. ')}]` : undefined;
 }
 
@@ -45,6 +46,7 @@ const WHAT: Readonly<Record<MediaErrorCode, string>> = {
   E_WASM_UNAVAILABLE: 'the image codecs are not available in this runtime',
   E_INVALID_OPTIONS: 'invalid processing options',
   E_INVALID_INPUT: 'the attachment has no bytes to read',
+  E_TIMEOUT: 'reading it took too long',
 };
 
 /** The note that stands in for an attachment that could not be attached; the turn goes on without it. */

@@ -56,9 +56,9 @@ function isPlausibleBmp(bytes: Uint8Array): boolean {
   return BMP_HEADER_SIZES.has(dibSize);
 }
 
-/** ICONDIR: reserved 0, type 1, a non-zero image count; each 16-byte entry has reserved byte 0. */
+/** ICONDIR: reserved 0, type 1 (icon) or 2 (cursor), a non-zero image count; each 16-byte entry has reserved byte 0. */
 function isPlausibleIco(bytes: Uint8Array): boolean {
-  if (!startsWith(bytes, [0x00, 0x00, 0x01, 0x00]) || bytes.length < 22) return false;
+  if (!(startsWith(bytes, [0x00, 0x00, 0x01, 0x00]) || startsWith(bytes, [0x00, 0x00, 0x02, 0x00])) || bytes.length < 22) return false;
   const count = bytes[4] | (bytes[5] << 8);
   return count > 0 && bytes[6 + 3] === 0 && bytes.length >= 6 + 16;
 }

@@ -3,15 +3,16 @@
  * The table in docs/formats-and-errors.md is generated from this (`npm run docs`).
  */
 export const MEDIA_ERROR_CODES = {
-  E_UNSUPPORTED: 'unknown bytes, or a format no provider takes that glimpse does not convert (TIFF, HEIC/HEIF, AVIF, JPEG XL, ICO); a PDF for a route without PDFs',
+  E_UNSUPPORTED: 'unknown bytes, or a format glimpse does not convert (AVIF, JPEG XL; HEIC/HEIF without @glimpse/heif) or a feature its decoder lacks; a PDF for a route without PDFs',
   E_CORRUPT: 'the bytes claim a format but cannot be read as it (truncated, malformed)',
   E_TOO_MANY_PIXELS: 'decompression-bomb guard: the header declares more than `maxInputPixels`, or a side over 65,535; refused before decoding',
   E_TOO_LARGE: 'nothing glimpse can produce fits `maxBytes`; a PDF over the page or byte limit',
-  E_PDF_ENCRYPTED: 'an encrypted or password-protected PDF (providers refuse them)',
+  E_PDF_ENCRYPTED: 'an encrypted PDF passed to a provider (providers refuse them); a password-protected PDF to read or render',
   E_SVG_INVALID: 'the SVG cannot be parsed or rendered',
   E_WASM_UNAVAILABLE: 'the runtime entry did not provide a codec module',
   E_INVALID_OPTIONS: 'an option out of range (e.g. `maxEdge: 0`)',
   E_INVALID_INPUT: 'the input is not a `Uint8Array` of file bytes',
+  E_TIMEOUT: 'the work took longer than its time budget (`timeoutMs`), e.g. a PDF page built to be slow to draw',
 } as const satisfies Record<`E_${string}`, string>;
 
 export type MediaErrorCode = keyof typeof MEDIA_ERROR_CODES;

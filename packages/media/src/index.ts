@@ -2,10 +2,18 @@
 export { detect } from './detect.js';
 export { probe } from './probe.js';
 export { process } from './process.js';
+export { pdfText } from './pdf/pdf-text.js';
+export type { PdfPageText, PdfText, PdfTextOptions } from './pdf/pdf-text.js';
+export { renderPdfPage } from './pdf/render-pdf-page.js';
+export type { RenderPdfPageOptions } from './pdf/render-pdf-page.js';
 export { MediaError, isMediaError, MEDIA_ERROR_CODES } from './errors.js';
 export type { MediaErrorCode } from './errors.js';
 export { PRESETS, PRESET_NAMES, isPresetName } from './presets.js';
 export type { Preset, PresetName } from './presets.js';
 export { setWasmLoader } from './wasm.js';
+export { registerDecoder } from './codecs/registered-decoders.js';
+export type { DecodeRequest, DecodedImage, ImageDecoder } from './codecs/registered-decoders.js';
+export { heifPartsPresent, readHeifLayout } from './containers/heif-items.js';
+export type { HeifCrop, HeifGrid, HeifItem, HeifLayout } from './containers/heif-items.js';
 export type { WasmLoader, WasmModuleName } from './wasm.js';
 export type * from './types.js';

@@ -255,20 +255,22 @@ describe('probe: decompression bombs are reported from the header, instantly', (
 });
 
 describe('probe: formats that are named, not processed', () => {
-  it('TIFF with size from IFD0', async () => {
+  it('TIFF with size, depth and page count from its IFDs', async () => {
     const tiff = new Uint8Array(await sharp({ create: { width: 37, height: 21, channels: 3, background: '#123' } }).tiff().toBuffer());
-    expect(await probe(tiff)).toEqual({ mediaType: 'image/tiff', bytes: tiff.length, width: 37, height: 21, orientation: 1, frames: 1 });
+    expect(await probe(tiff)).toEqual({ mediaType: 'image/tiff', bytes: tiff.length, width: 37, height: 21, orientation: 1, frames: 1, pages: 1, bitDepth: 8, hasAlpha: false, lossless: false });
+    // An IFD with no entries: no size.
+    await expectMediaError(probe(Uint8Array.from([0x49, 0x49, 0x2a, 0x00, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0])), 'E_CORRUPT');
   });
 
-  it('AVIF with size from its ispe property', async () => {
+  it('AVIF with size from its item graph; a cut one is E_CORRUPT', async () => {
     const avif = new Uint8Array(await sharp({ create: { width: 40, height: 24, channels: 3, background: '#0f0' } }).avif({ effort: 0 }).toBuffer());
-    expect(await probe(avif)).toEqual({ mediaType: 'image/avif', bytes: avif.length, width: 40, height: 24, orientation: 1, frames: 1 });
-    expect(await probe(avif.subarray(0, 40))).toMatchObject({ mediaType: 'image/avif' }); // cut: named, size unknown
+    expect(await probe(avif)).toEqual({ mediaType: 'image/avif', bytes: avif.length, width: 40, height: 24, orientation: 1, frames: 1, hasAlpha: false, bitDepth: 8, lossless: false });
+    await expectMediaError(probe(avif.subarray(0, 40)), 'E_CORRUPT');
   });
 
-  it('ICO with its largest entry', async () => {
+  it('ICO whose directory points past the end is E_CORRUPT (real icons: codecs/ico.test.ts)', async () => {
     const ico = Uint8Array.from([0, 0, 1, 0, 2, 0, 16, 16, 0, 0, 1, 0, 32, 0, 0, 1, 0, 0, 38, 0, 0, 0, 0, 0, 0, 0, 1, 0, 32, 0, 0, 4, 0, 0, 38, 1, 0, 0]);
-    expect(await probe(ico)).toMatchObject({ mediaType: 'image/x-icon', width: 256, height: 256 });
+    await expectMediaError(probe(ico), 'E_CORRUPT');
   });
 });
 

@@ -249,11 +249,7 @@ describe('process: hostile and unsupported input', () => {
   });
 
   it('names formats it cannot convert', async () => {
-    const tiff = Uint8Array.from([0x49, 0x49, 0x2a, 0x00, 8, 0, 0, 0, 0, 0]);
-    const error = await expectCode(fit(tiff), 'E_UNSUPPORTED');
-    expect(error.message).toMatch(/TIFF/);
-    expect(error.message).toMatch(/PNG or JPEG/);
-    const avif = Uint8Array.from([0, 0, 0, 0x1c, ...new TextEncoder().encode('ftypavif'), 0, 0, 0, 0, ...new TextEncoder().encode('avifmif1miaf')]);
+    const avif = new Uint8Array(await sharp({ create: { width: 40, height: 24, channels: 3, background: '#0f0' } }).avif({ effort: 0 }).toBuffer());
     expect((await expectCode(fit(avif), 'E_UNSUPPORTED')).message).toMatch(/AVIF/);
   });
 

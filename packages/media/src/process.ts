@@ -3,11 +3,16 @@ import { decodeJpeg, type JpegShrinkOnLoad } from './codecs/jpeg.js';
 import { decodePngWithAlpha } from './codecs/png.js';
 import { rasterizeSvg } from './codecs/svg.js';
 import { decodeBmp } from './codecs/bmp.js';
+import { decodeIco } from './codecs/ico.js';
+import { decodeTiff } from './codecs/tiff.js';
 import { decodeWebpFirstFrame } from './codecs/webp.js';
 import type { Encoding } from './encode.js';
 import { MediaError } from './errors.js';
 import { FIRST_QUALITY, fitWithinLimits, type Fitted } from './fit.js';
 import { carryIccProfile } from './icc.js';
+import { heifPartsPresent, readHeifLayout } from './containers/heif-items.js';
+import { registeredDecoder } from './codecs/registered-decoders.js';
+import { PRESET_NAMES, PRESETS } from './presets.js';
 import { assertPixelBudget, resolveLimits, type Limits } from './limits.js';
 import { applyOrientation } from './orient.js';
 import { anyTransparent } from './pixels.js';
@@ -15,7 +20,7 @@ import { detect } from './detect.js';
 import { assertEmbeddedImagesFit } from './svg-images.js';
 import { probe } from './probe.js';
 import { resizeRaster } from './resize.js';
-import type { ProbeResult, ProcessOptions, ProcessResult, ProcessStep, Raster, SendableImageType } from './types.js';
+import type { MediaType, ProbeResult, ProcessOptions, ProcessResult, ProcessStep, Raster, SendableImageType } from './types.js';
 
 /**
  * Makes `bytes` safe to send: the input untouched when it already fits, otherwise decoded, turned
@@ -41,12 +46,13 @@ export async function process(bytes: Uint8Array, options: ProcessOptions = {}): 
     case 'image/webp':
     case 'image/bmp':
       return processRaster(bytes, info, limits);
-    case 'image/tiff':
     case 'image/heic':
     case 'image/heif':
+    case 'image/x-icon':
+    case 'image/tiff':
+      return processRaster(bytes, info, limits);
     case 'image/avif':
     case 'image/jxl':
-    case 'image/x-icon':
       throw new MediaError(
         'E_UNSUPPORTED',
         `This is ${FORMAT_NAMES[info.mediaType]} (${info.mediaType}), which glimpse does not decode and providers do not accept. Convert it to PNG or JPEG first.`,
@@ -60,12 +66,8 @@ export async function process(bytes: Uint8Array, options: ProcessOptions = {}): 
 }
 
 const FORMAT_NAMES = {
-  'image/tiff': 'a TIFF image',
-  'image/heic': 'a HEIC image',
-  'image/heif': 'a HEIF image',
   'image/avif': 'an AVIF image',
   'image/jxl': 'a JPEG XL image',
-  'image/x-icon': 'an ICO icon',
 } as const;
 
 function describeValue(value: unknown): string {
@@ -101,14 +103,17 @@ function original(info: ProbeResult): ProcessResult['original'] {
 
 async function processRaster(bytes: Uint8Array, info: ProbeResult, limits: Limits): Promise<ProcessResult> {
   const { width, height } = assertPixelBudget(info, limits);
-  const type = info.mediaType as SendableImageType | 'image/bmp';
+  const type = info.mediaType;
   // CMYK/YCCK JPEGs are valid but many decoders show them with wrong colours: always convert to RGB.
   const cmyk = info.components === 4;
-  const sendable = type !== 'image/bmp' && limits.accepts.includes(type) && !cmyk && !truncatedJpeg(bytes, type);
-  if (sendable && info.orientation === 1 && info.frames <= 1 && Math.max(width, height) <= limits.maxEdge && bytes.byteLength <= limits.maxBytes) {
+  const accepted = acceptedAsIs(type, limits);
+  const sendable = accepted !== undefined && !cmyk && !truncatedJpeg(bytes, type) && !truncatedHeif(bytes, type);
+  // A HEIC is shown upright by its reader (irot/imir are part of the format), so its orientation needs no work.
+  const shownUpright = info.orientation === 1 || type === 'image/heic' || type === 'image/heif';
+  if (sendable && shownUpright && info.frames <= 1 && Math.max(width, height) <= limits.maxEdge && bytes.byteLength <= limits.maxBytes) {
     return {
       data: bytes,
-      mediaType: type,
+      mediaType: accepted,
       width,
       height,
       bytes: bytes.byteLength,
@@ -125,8 +130,9 @@ async function processRaster(bytes: Uint8Array, info: ProbeResult, limits: Limit
   const upright = turned ? { width: height, height: width } : { width, height };
   const target = fitEdge(upright, limits.maxEdge);
   const storedTarget = turned ? { width: target.height, height: target.width } : target;
-  const decoded = await decodeRaster(bytes, type, info, { stored: { width, height }, cover: storedTarget });
+  const decoded = await decodeRaster(bytes, info, { stored: { width, height }, cover: storedTarget }, limits);
   if (info.frames > 1) steps.push('first-frame');
+  if (info.mediaType === 'image/tiff' && (info.pages ?? 1) > 1) steps.push('first-page');
   let raster = applyOrientation(decoded.raster, info.orientation);
   if (info.orientation !== 1) steps.push('oriented');
   const resized = target.width !== upright.width || target.height !== upright.height;
@@ -156,7 +162,8 @@ function reencodedResult(fitted: Fitted, info: ProbeResult, steps: ProcessStep[]
   };
 }
 
-async function decodeRaster(bytes: Uint8Array, type: SendableImageType | 'image/bmp', info: ProbeResult, shrink: JpegShrinkOnLoad): Promise<{ raster: Raster; hasAlpha: boolean }> {
+async function decodeRaster(bytes: Uint8Array, info: ProbeResult, shrink: JpegShrinkOnLoad, limits: Limits): Promise<{ raster: Raster; hasAlpha: boolean }> {
+  const type = info.mediaType;
   switch (type) {
     case 'image/jpeg':
       return { raster: await decodeJpeg(bytes, shrink), hasAlpha: false };
@@ -170,23 +177,55 @@ async function decodeRaster(bytes: Uint8Array, type: SendableImageType | 'image/
       return decodeGifFirstFrame(bytes);
     case 'image/bmp':
       return decodeBmp(bytes);
+    case 'image/x-icon':
+      return decodeIco(bytes);
+    case 'image/tiff':
+      return decodeTiff(bytes);
     default: {
-      const unreachable: never = type;
-      throw new Error(`no decoder for ${String(unreachable)}`);
+      const decoder = registeredDecoder(type);
+      if (!decoder) throw noDecoder(type, limits);
+      const decoded = await decoder.decode({ bytes, info, maxInputPixels: limits.maxInputPixels });
+      if (decoded.raster.width !== info.width || decoded.raster.height !== info.height) {
+        throw new MediaError('E_CORRUPT', `The ${type} image decodes to ${decoded.raster.width}×${decoded.raster.height} but its header declares ${info.width}×${info.height}. The file is damaged: re-export it.`);
+      }
+      return decoded;
     }
   }
 }
 
+/** The type a provider on this route takes these bytes as, if it takes them as they are. */
+function acceptedAsIs(type: MediaType, limits: Limits): SendableImageType | undefined {
+  return limits.accepts.find((accepted) => accepted === type);
+}
 
-/** Same codec as the source where the provider takes it; lossless sources stay lossless. */
-function preferredEncoding(type: SendableImageType | 'image/bmp', info: ProbeResult, hasAlpha: boolean, limits: Limits): Encoding {
+/** A HEIC/HEIF whose image data runs past the end of the file (cut short in transfer). */
+function truncatedHeif(bytes: Uint8Array, type: MediaType): boolean {
+  if (type !== 'image/heic' && type !== 'image/heif') return false;
+  return !heifPartsPresent(readHeifLayout(bytes, type === 'image/heic' ? 'HEIC' : 'HEIF'), bytes.length);
+}
+
+/** Why this format cannot be converted here, and what to do: which routes take it as is, which package decodes it. */
+function noDecoder(type: MediaType, limits: Limits): MediaError {
+  const takers = PRESET_NAMES.filter((name) => PRESETS[name].accepts.some((accepted) => accepted === type));
+  const asIs = takers.length > 0 ? ` ${takers.join(', ')} ${takers.length === 1 ? 'accepts' : 'accept'} it as is within ${takers.length === 1 ? 'its' : 'their'} limits (provider: '${takers[0]}')${acceptedAsIs(type, limits) ? ', but this one is over them' : ''}.` : '';
+  const remedy = HEVC_TYPES.has(type)
+    ? `To convert it for any provider, install @glimpse/heif and import it once (import '@glimpse/heif'): it adds the HEVC decoder (libheif + libde265, LGPL-3.0). Or convert the file to JPEG first.`
+    : 'Convert it to PNG or JPEG first.';
+  return new MediaError('E_UNSUPPORTED', `This is a ${type === 'image/heic' ? 'HEIC' : 'HEIF'} image (${type}).${asIs} ${remedy}`, { mediaType: type, acceptedBy: takers });
+}
+
+const HEVC_TYPES: ReadonlySet<MediaType> = new Set(['image/heic', 'image/heif']);
+
+
+/** Same codec as the source where the provider takes it; lossless sources stay lossless; other photos become JPEG, or PNG with alpha. */
+function preferredEncoding(type: MediaType, info: ProbeResult, hasAlpha: boolean, limits: Limits): Encoding {
   const jpeg: Encoding = { type: 'image/jpeg', quality: FIRST_QUALITY, lossless: false };
   const png: Encoding = { type: 'image/png', quality: 100, lossless: true };
   if (type === 'image/jpeg' && limits.accepts.includes('image/jpeg')) return jpeg;
   if (type === 'image/webp' && limits.accepts.includes('image/webp')) {
     return { type: 'image/webp', quality: FIRST_QUALITY, lossless: info.lossless === true };
   }
-  if ((type === 'image/webp' || type === 'image/jpeg') && info.lossless !== true && !hasAlpha) return jpeg;
+  if (info.lossless !== true && !hasAlpha && type !== 'image/png' && type !== 'image/gif' && type !== 'image/bmp') return jpeg;
   return png;
 }
 
@@ -215,7 +254,7 @@ async function renderSvg(bytes: Uint8Array, info: ProbeResult, limits: Limits): 
 /** What can be refused from the route and the size alone, before pdf-lib parses the whole file. */
 function assertPdfSize(bytes: Uint8Array, limits: Limits): void {
   if (limits.maxPdfPages === 0) {
-    throw new MediaError('E_UNSUPPORTED', 'This provider takes no PDFs. Extract the text or render the pages to images instead.', { mediaType: 'application/pdf' });
+    throw new MediaError('E_UNSUPPORTED', 'This provider takes no PDFs. Read the text with pdfText() and render pages with renderPdfPage() instead (CLI: glimpse text FILE, glimpse process FILE --page N).', { mediaType: 'application/pdf' });
   }
   if (bytes.byteLength > limits.maxPdfBytes) {
     throw new MediaError('E_TOO_LARGE', `The PDF is ${bytes.byteLength} bytes; the limit is ${limits.maxPdfBytes}. Send fewer pages or a compressed copy.`, { bytes: bytes.byteLength, maxPdfBytes: limits.maxPdfBytes });

@@ -33,7 +33,7 @@ export interface ProbeResult {
   bytes: number;
   width?: number;
   height?: number;
-  /** EXIF orientation (JPEG, PNG eXIf, WebP EXIF); 1 when absent. */
+  /** EXIF orientation (JPEG, PNG eXIf, WebP EXIF, TIFF; HEIF's irot/imir as their EXIF equivalent); 1 when absent. */
   orientation: Orientation;
   /** Frames in an animation; 1 for stills. */
   frames: number;
@@ -45,7 +45,7 @@ export interface ProbeResult {
   interlaced?: boolean;
   /** Whether the stored pixels are exact (PNG, GIF, BMP, lossless WebP); decides whether re-encoding may be lossy. */
   lossless?: boolean;
-  /** PDF only. */
+  /** PDF pages; TIFF pages (IFDs). */
   pages?: number;
   encrypted?: boolean;
   /** PDF only: first page size in points. */
@@ -72,6 +72,7 @@ export interface ProcessOptions {
 export type ProcessStep =
   | 'oriented' // EXIF orientation applied
   | 'first-frame' // an animation was reduced to its first frame
+  | 'first-page' // a multi-page file (TIFF) was reduced to its first page; `original.pages` says how many
   | 'rasterized' // an SVG was rendered to PNG
   | 'converted' // the format changed (BMP→PNG, GIF→PNG, …)
   | 'resized' // scaled to fit maxEdge

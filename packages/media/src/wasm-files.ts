@@ -8,5 +8,7 @@ export const WASM_FILES: Readonly<Record<WasmModuleName, string>> = {
   resize: '@glimpse/media/wasm/resize.wasm',
   jpeg: '@glimpse/media/wasm/jpeg.wasm',
   webp_decoder: '@glimpse/media/wasm/webp-decoder.wasm',
+  tiff: '@glimpse/media/wasm/tiff.wasm',
   resvg: '@resvg/resvg-wasm/index_bg.wasm',
+  pdfium: '@hyzyla/pdfium/pdfium.wasm',
 };

@@ -12,7 +12,9 @@ export type WasmModuleName =
   | 'resize'
   | 'jpeg'
   | 'webp_decoder'
-  | 'resvg';
+  | 'tiff'
+  | 'resvg'
+  | 'pdfium';
 
 export type WasmLoader = (name: WasmModuleName) => Promise<WebAssembly.Module>;
 

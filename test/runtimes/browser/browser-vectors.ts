@@ -1,6 +1,6 @@
 // In-page half of `npm run test:browser`: runs the shared vectors through the published browser bundle
 // (packages/media/dist/browser.js, loaded as-is) and writes the report into #results.
-import { process } from '@glimpse/media';
+import * as media from '@glimpse/media';
 import { checkVector, observe, report, type VectorOutcome } from '../run-vectors.js';
 import type { VectorManifest } from '../vector-manifest.js';
 
@@ -15,7 +15,7 @@ async function runAll(): Promise<string> {
   const outcomes: VectorOutcome[] = [];
   for (const vector of manifest.vectors) {
     const input = await fetchBytes(`/test/vectors/inputs/${vector.input}`);
-    outcomes.push(await checkVector(vector, () => observe(process, input, vector.options)));
+    outcomes.push(await checkVector(vector, () => observe(media, input, vector)));
   }
   return report('browser', outcomes).text;
 }

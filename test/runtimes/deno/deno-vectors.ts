@@ -1,7 +1,7 @@
 // `npm run test:deno`: runs the shared vectors in Deno through `@glimpse/media`, which Deno resolves
 // by the package's `deno` export condition to dist/deno.js (the published Deno bundle).
 // Run by Deno itself (see test/runtimes/deno/run-deno-suite.ts), not by Node.
-import { process } from '@glimpse/media';
+import * as media from '@glimpse/media';
 import { checkVector, observe, report } from '../run-vectors.js';
 import type { VectorManifest } from '../vector-manifest.js';
 
@@ -13,7 +13,7 @@ const manifest: VectorManifest = JSON.parse(await Deno.readTextFile(new URL('man
 const outcomes = [];
 for (const vector of manifest.vectors) {
   const input = await Deno.readFile(new URL(`inputs/${vector.input}`, vectorsDirectory));
-  outcomes.push(await checkVector(vector, () => observe(process, input, vector.options)));
+  outcomes.push(await checkVector(vector, () => observe(media, input, vector)));
 }
 const { text, failed } = report('deno', outcomes);
 console.log(text);

@@ -11,7 +11,7 @@ import { Miniflare } from 'miniflare';
 import sharp from 'sharp';
 import { describeObservation, differences, report, type VectorOutcome } from '../run-vectors.js';
 import { moduleSignature, type WasmMemoryUse } from './wasm-memory.js';
-import type { VectorManifest, VectorObservation } from '../vector-manifest.js';
+import type { VectorManifest, VectorObservation, VectorOperation } from '../vector-manifest.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const workerFile = resolve(root, 'node_modules/.cache/glimpse/workers/vector-worker.js');
@@ -53,8 +53,9 @@ interface WorkerAnswer {
   message?: string;
 }
 
-async function postToWorker(url: URL, input: Uint8Array, options: object): Promise<WorkerAnswer> {
-  const response = await fetch(url, { method: 'POST', body: new Uint8Array(input), headers: { 'x-options': JSON.stringify(options) } });
+async function postToWorker(url: URL, input: Uint8Array, options: object, operation?: VectorOperation): Promise<WorkerAnswer> {
+  const headers = { 'x-options': JSON.stringify(options), ...(operation ? { 'x-operation': JSON.stringify(operation) } : {}) };
+  const response = await fetch(url, { method: 'POST', body: new Uint8Array(input), headers });
   const memory: WasmMemoryUse = JSON.parse(response.headers.get('x-wasm-memory') ?? '{"held":0,"created":0,"largest":0,"byModule":{}}');
   if (response.status === 422) {
     const { error, message } = await response.json();
@@ -95,7 +96,7 @@ async function runSharedIsolate(url: URL, manifest: VectorManifest): Promise<{ o
     const input = await readFile(resolve(root, 'test/vectors/inputs', vector.input));
     const started = Date.now();
     try {
-      const { observed, memory } = await postToWorker(url, input, vector.options);
+      const { observed, memory } = await postToWorker(url, input, vector.options, vector.operation);
       const found = differences(vector.expect, observed);
       held[vector.name] = memory;
       const detail = `${found.length === 0 ? describeObservation(observed) : found.join('; ')}; WASM held ${megabytes(memory.held)}`;
@@ -115,7 +116,7 @@ async function measureFreshIsolates(manifest: VectorManifest): Promise<Record<st
     await miniflare.setOptions(miniflareOptions);
     const url = await miniflare.ready;
     const input = await readFile(resolve(root, 'test/vectors/inputs', vector.input));
-    use[vector.name] = (await postToWorker(url, input, vector.options)).memory;
+    use[vector.name] = (await postToWorker(url, input, vector.options, vector.operation)).memory;
   }
   return use;
 }

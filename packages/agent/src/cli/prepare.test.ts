@@ -6,6 +6,7 @@ import sharp from 'sharp';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { base64ToBytes } from '../base64.js';
 import { main } from './main.js';
+import { lineOfText, textPdf } from '../../../../test/fixtures/pdf-documents.js';
 
 let dir = '';
 const file = (name: string) => join(dir, name);
@@ -110,7 +111,8 @@ describe('glimpse prepare', () => {
     for (const provider of ['anthropic', 'openai-chat', 'openai-responses', 'gemini', 'bedrock', 'ollama']) {
       const { code, stdout, stderr } = await run('prepare', file('screen shot.png'), file('notes.v1.pdf'), '--provider', provider, '--no-vision');
       expect(code).toBe(0);
-      expect(stdout, provider).not.toMatch(/base64|inlineData|"images"|"image":|"document":|"bytes"/);
+      // The request without its tool schema (whose `as` parameter names "images").
+      expect(JSON.stringify(JSON.parse(stdout), (key, value: unknown) => (key === 'tools' ? undefined : value)), provider).not.toMatch(/base64|inlineData|"images"|"image":|"document":|"bytes"/);
       expect(stdout, provider).toContain('was omitted: this model does not accept images');
       expect(stderr, provider).toContain('warning:');
     }
@@ -123,5 +125,24 @@ describe('glimpse prepare', () => {
     expect((await run('prepare', file('garbage.bin'))).code).toBe(2);
     expect((await run('prepare', file('garbage.bin'), '--provider', 'mistral')).code).toBe(2);
     expect((await run('prepare', '--provider', 'anthropic')).code).toBe(2);
+  });
+});
+
+describe('glimpse prepare: a PDF for a route without PDF input', () => {
+  it('Ollama with a vision model: the tool result carries the text of the 3 pages and 3 page images', async () => {
+    await writeFile(file('three.pdf'), await textPdf({ pages: 3, lines: 3 }));
+    const out = await prepare(file('three.pdf'), '--provider', 'ollama', '--model', 'gemma3');
+    const tool = (out.messages as Array<{ role: string; content: string; images?: string[] }>).find((message) => message.role === 'tool');
+    expect(tool?.content).toContain('three.pdf: PDF, 3 pages');
+    for (const page of [1, 2, 3]) expect(tool?.content).toContain(`--- page ${page} of 3 ---\nChapter ${page} heading\n${lineOfText(page - 1, 0)}`);
+    expect(tool?.images).toHaveLength(3);
+    for (const image of tool?.images ?? []) expect(await sharp(base64ToBytes(image)).metadata()).toMatchObject({ format: 'png', width: 1039, height: 1344 });
+  });
+
+  it('a text-only model gets the text alone', async () => {
+    const out = await prepare(file('three.pdf'), '--provider', 'ollama', '--model', 'llama3.1:8b');
+    const json = JSON.stringify(out.messages);
+    expect(json).toContain('Chapter 3 heading');
+    expect(json).not.toMatch(/"images"|omitted/);
   });
 });

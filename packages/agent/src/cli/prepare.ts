@@ -48,14 +48,16 @@ export async function prepareConversation(
   files: readonly string[],
   provider: ProviderName,
   model: string | undefined,
-  { maxFileBytes = DEFAULT_MAX_FILE_BYTES }: { maxFileBytes?: number } = {},
+  { maxFileBytes = DEFAULT_MAX_FILE_BYTES, noVision = false }: { maxFileBytes?: number; noVision?: boolean } = {},
 ): Promise<Message[]> {
   const calls: ToolCall[] = files.map((path, i) => ({ id: `call_${i + 1}`, name: VIEW_FILE_TOOL_DEFINITION.name, arguments: { path } }));
-  // Always attach: the serializer decides what a text-only model (--no-vision) gets instead, as placeholders.
-  const capabilities = { ...capabilitiesFor({ provider, model }), imageInput: true, pdfInput: true };
+  // The route's real capabilities: a PDF for a model without PDF input comes as text (and page images if it sees).
+  const capabilities = capabilitiesFor({ provider, model, ...(noVision ? { overrides: { imageInput: false, pdfInput: false } } : {}) });
   const results: Message[] = [];
   for (const call of calls) {
-    const outcome = await viewFile(call.arguments, { capabilities, maxFileBytes });
+    let outcome = await viewFile(call.arguments, { capabilities, maxFileBytes });
+    // view_file refuses an image for a text-only model; attach it anyway, so the output shows the serializer's placeholder.
+    if (isFileError(outcome.error) && outcome.error.code === 'E_NO_IMAGE_INPUT') outcome = await viewFile(call.arguments, { capabilities: { ...capabilities, imageInput: true }, maxFileBytes });
     // A FILE that cannot be read at all (missing, too large, ambiguous name) fails the command; bad content is a note.
     if (isFileError(outcome.error)) throw outcome.error;
     results.push({ role: 'toolResult', toolCallId: call.id, toolName: call.name, parts: outcome.parts, isError: outcome.isError });
@@ -73,7 +75,7 @@ export const prepareCommand: Command = {
     if (provider === undefined) throw new UsageError(`--provider is required: ${PROVIDER_NAMES.join(', ')}`);
     if (!isProviderName(provider)) throw new UsageError(`--provider must be one of ${PROVIDER_NAMES.join(', ')}, got ${JSON.stringify(provider)}`);
     const model = stringFlag(flags, '--model');
-    const messages = await prepareConversation(positionals, provider, model, { maxFileBytes: positiveInteger(flags, '--max-file-bytes') });
+    const messages = await prepareConversation(positionals, provider, model, { maxFileBytes: positiveInteger(flags, '--max-file-bytes'), noVision: flags.has('--no-vision') });
     const system = stringFlag(flags, '--system');
     const request = serialize(provider, {
       ...(system !== undefined && { system }),

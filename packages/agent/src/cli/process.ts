@@ -1,14 +1,16 @@
-import { isPresetName, PRESET_NAMES, process as processMedia } from '@glimpse/media';
+import { isPresetName, PRESET_NAMES, process as processMedia, renderPdfPage } from '@glimpse/media';
 import { parseArgs, positiveInteger, stringFlag } from './args.js';
 import { UsageError, type Command } from './command.js';
 import { FILE_USAGE, MAX_FILE_BYTES_USAGE, readInputFile } from './read-input.js';
 import { extensionWarning, outputTarget, writeOutput } from './write-output.js';
 
-const usage = `Usage: glimpse process FILE [-o OUT] [--max-edge N] [--max-bytes N] [--provider NAME]
-                       [--max-input-pixels N] [--max-file-bytes N]
+const usage = `Usage: glimpse process FILE [-o OUT] [--page N] [--max-edge N] [--max-bytes N] [--provider NAME]
+                       [--max-input-pixels N] [--max-file-bytes N] [--timeout-ms N]
 
 Fits an image, SVG or PDF for an LLM provider: the input untouched when it already fits; otherwise
-decoded, turned upright (EXIF), resized, re-encoded and fitted to the byte limit.
+decoded, turned upright (EXIF), resized, re-encoded and fitted to the byte limit. With --page, one page
+of a PDF is rendered instead (PDFium, in WASM): its longer side at the preset's edge, PNG for text and
+drawings, JPEG for scans and photos, fitted to the byte limit like an image.
 ${FILE_USAGE}
 
 Options:
@@ -16,6 +18,9 @@ Options:
                      bytes to stdout and the summary to stderr. The bytes are in the summary's
                      mediaType, whatever OUT's extension (a PNG may become JPEG to fit --max-bytes):
                      a warning on stderr says when the two disagree
+  --page N           render page N of a PDF (from 1) to an image, for models without PDF input or to
+                     see one page sharply
+  --timeout-ms N     with --page: stop a page that takes longer than N ms to draw (default 30000)
   --max-edge N       longest side in pixels (default: the preset's)
   --max-bytes N      largest output in bytes, PDFs included (default: the preset's)
   --max-input-pixels N  refuse inputs whose header declares more pixels (default 100000000)
@@ -25,7 +30,7 @@ ${MAX_FILE_BYTES_USAGE}
   -h, --help         show this help
 
 Prints one JSON object: mediaType, width, height, bytes, pages (PDFs), original {mediaType, width,
-height, bytes, orientation, frames}, resized, reencoded, steps, output.
+height, bytes, orientation, frames, pages}, resized, reencoded, steps, output; with --page also page.
 Exit codes: 0 ok; 1 the file cannot be made sendable (one JSON line on stderr:
 {"error":{"code":"E_…","message":"…"}}); 2 usage.`;
 
@@ -33,7 +38,7 @@ export const processCommand: Command = {
   usage,
   async run(args) {
     const { positionals, flags } = parseArgs(args, {
-      values: ['--output', '--max-edge', '--max-bytes', '--provider', '--max-input-pixels', '--max-file-bytes'],
+      values: ['--output', '--page', '--timeout-ms', '--max-edge', '--max-bytes', '--provider', '--max-input-pixels', '--max-file-bytes'],
       aliases: { '-o': '--output' },
     });
     if (positionals.length !== 1) throw new UsageError('expected exactly one FILE');
@@ -44,22 +49,26 @@ export const processCommand: Command = {
     const maxEdge = positiveInteger(flags, '--max-edge');
     const maxBytes = positiveInteger(flags, '--max-bytes');
     const maxInputPixels = positiveInteger(flags, '--max-input-pixels');
+    const page = positiveInteger(flags, '--page');
+    const timeoutMs = positiveInteger(flags, '--timeout-ms');
+    if (timeoutMs !== undefined && page === undefined) throw new UsageError('--timeout-ms applies to --page');
     const output = stringFlag(flags, '--output');
     const target = outputTarget(output);
     const input = await readInputFile(positionals[0]!, flags);
-    const result = await processMedia(input, {
+    const options = {
       ...(provider !== undefined ? { provider } : {}),
       ...(maxEdge !== undefined ? { maxEdge } : {}),
       ...(maxBytes !== undefined ? { maxBytes } : {}),
       ...(maxInputPixels !== undefined ? { maxInputPixels } : {}),
-    });
+    };
+    const result = page === undefined ? await processMedia(input, options) : await renderPdfPage(input, page, { ...options, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
     if (output !== undefined) {
       await writeOutput(target.toStdout ? '-' : output, result.data);
       const warning = output === '-' ? undefined : extensionWarning(output, result.mediaType);
       if (warning !== undefined) process.stderr.write(warning + '\n');
     }
     const { data: _data, ...summary } = result;
-    target.summary.write(JSON.stringify({ ...summary, output: output ?? null }) + '\n');
+    target.summary.write(JSON.stringify({ ...summary, ...(page !== undefined ? { page } : {}), output: output ?? null }) + '\n');
     return 0;
   },
 };

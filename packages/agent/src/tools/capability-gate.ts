@@ -35,6 +35,18 @@ export function offersViewFile(source: CapabilitySource): boolean {
 
 /** The execution-time re-check: the capabilities to fit for, or an error the model (and the app developer) can act on. */
 export function requireImageInput(source: CapabilitySource): ModelCapabilities {
+  const capabilities = requireKnownCapabilities(source);
+  if (!capabilities.imageInput) throw noImageInput();
+  return capabilities;
+}
+
+/** A text-only model cannot take what view_file sends for images; the error says what to use instead. */
+export function noImageInput(): FileError {
+  return new FileError('E_NO_IMAGE_INPUT', 'view_file is disabled: the current model cannot see images or PDFs. Use read for text files, or switch to a vision model.', {});
+}
+
+/** The capabilities of the current model, known from the app or a registry rule; otherwise E_CAPABILITY_UNKNOWN. */
+export function requireKnownCapabilities(source: CapabilitySource): ModelCapabilities {
   const answer = currentCapabilities(source);
   if (!answer.known) {
     throw new FileError(
@@ -42,9 +54,6 @@ export function requireImageInput(source: CapabilitySource): ModelCapabilities {
       `view_file is disabled: glimpse does not know whether ${answer.model === undefined ? 'the current model' : `model ${JSON.stringify(answer.model)}`} can see images, and sending images to a text-only model makes it describe what it cannot see. The app can declare it (capabilities: { imageInput: true, … } or a capability rule). Use read for text files.`,
       { model: answer.model },
     );
-  }
-  if (!answer.capabilities.imageInput) {
-    throw new FileError('E_NO_IMAGE_INPUT', 'view_file is disabled: the current model cannot see images or PDFs. Use read for text files, or switch to a vision model.', {});
   }
   return answer.capabilities;
 }

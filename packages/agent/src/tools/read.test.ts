@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { MemoryFileSystem } from '../fs/memory-file-system.js';
 import type { FileToolResult } from './file-tool.js';
 import { createReadTool } from './read.js';
+import { textPdf, lineOfText } from '../../../../test/fixtures/pdf-documents.js';
 
 function textOf(result: FileToolResult): string {
   return result.parts.map((part) => (part.type === 'text' ? part.text : `<${part.type}>`)).join('\n');
@@ -25,6 +26,7 @@ beforeAll(async () => {
       '/w/empty.txt': new Uint8Array(0),
       '/w/shot.png': new Uint8Array(png),
       '/w/doc.pdf': await pdf.save(),
+      '/w/book.pdf': await textPdf({ pages: 3, lines: 2 }),
       '/w/logo.svg': new TextEncoder().encode('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>'),
       '/w/archive.zip': new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0, 0, 0, 0, 1, 2, 3]),
       '/w/blob.bin': new Uint8Array([0, 159, 146, 150, 0, 1, 2, 3, 4]),
@@ -66,12 +68,11 @@ describe('read', () => {
     expect(capped).toContain(`offset=${lastShown + 1}`);
   });
 
-  it('points images, SVGs and PDFs at view_file in one line', async () => {
+  it('points images and SVGs at view_file in one line', async () => {
     const read = createReadTool({ fileSystem });
     for (const [path, label] of [
       ['shot.png', 'PNG image'],
       ['logo.svg', 'SVG image'],
-      ['doc.pdf', 'PDF document'],
     ]) {
       const result = await read.execute({ path });
       expect(result.isError).toBe(false);
@@ -80,6 +81,20 @@ describe('read', () => {
       expect(text).toContain(label);
       expect(text).toContain('view_file');
     }
+  });
+
+  it('reads a PDF as its text, each page marked, paged like a text file', async () => {
+    const read = createReadTool({ fileSystem });
+    const whole = await read.execute({ path: 'book.pdf' });
+    expect(whole.isError).toBe(false);
+    expect(textOf(whole)).toBe(
+      [1, 2, 3]
+        .flatMap((page) => [`--- page ${page} of 3 ---`, `Chapter ${page} heading`, lineOfText(page - 1, 0), lineOfText(page - 1, 1)])
+        .map((line, i) => `${String(i + 1).padStart(2)}\t${line}`)
+        .join('\n'),
+    );
+    expect(textOf(await read.execute({ path: 'book.pdf', offset: 5, limit: 2 }))).toBe(`5\t--- page 2 of 3 ---\n6\tChapter 2 heading\n[Showing lines 5-6 of 12. Call read with offset=7 to continue.]`);
+    expect(textOf(await read.execute({ path: 'doc.pdf' }))).toContain('2\t(no text layer on this page: a scan or a drawing; view_file with as: "images" shows it)');
   });
 
   it('describes other binaries by type and size, never dumping them', async () => {

@@ -1,4 +1,4 @@
-import { detect } from '@glimpse/media';
+import { detect, pdfText } from '@glimpse/media';
 import type { FileSystem } from '../fs/file-system.js';
 import { defaultFileSystem } from '../fs/default-file-system.js';
 import type { ToolDefinition } from '../parts.js';
@@ -14,8 +14,8 @@ import { optionalPositiveInteger, requiredString } from './tool-arguments.js';
 export const READ_TOOL_DEFINITION: ToolDefinition = {
   name: 'read',
   description:
-    'Read a text file. Lines come numbered (cat -n style). Use offset and limit to page through long files. ' +
-    'Images, SVGs and PDFs are not shown as text: use view_file for them.',
+    'Read a text file, or the text of a PDF (each page marked). Lines come numbered (cat -n style). Use offset and limit ' +
+    'to page through long files. Images and SVGs are not shown as text: use view_file for them.',
   parameters: {
     type: 'object',
     properties: {
@@ -28,8 +28,8 @@ export const READ_TOOL_DEFINITION: ToolDefinition = {
   },
 };
 
-/** Media `view_file` can show; other binaries get a plain note. */
-const VIEWABLE = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/bmp', 'image/svg+xml', 'application/pdf']);
+/** Media `view_file` can show; other binaries get a plain note. PDFs are read as their text. */
+const VIEWABLE = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/bmp', 'image/svg+xml']);
 
 export interface ReadToolOptions {
   fileSystem?: FileSystem;
@@ -91,6 +91,7 @@ export function createReadTool(options: ReadToolOptions = {}): FileTool {
         resolvedNote = resolved.note === undefined ? [] : [resolved.note];
         const bytes = await fileSystem.readBytes(resolved.path, { maxBytes: maxFileBytes, signal: context.signal });
         const media = detect(bytes);
+        if (media === 'application/pdf') return text([...resolvedNote, formatLines(await pdfAsText(bytes), offset, limit, { maxLineChars, maxOutputChars })]);
         if (media !== undefined && VIEWABLE.has(media)) {
           return text([...resolvedNote, `${requested} is a ${mediaLabel(media)} (${formatBytes(bytes.byteLength)}), not text. Call view_file with this path to see it.`]);
         }
@@ -105,6 +106,14 @@ export function createReadTool(options: ReadToolOptions = {}): FileTool {
       }
     },
   };
+}
+
+/** Every page's text under a `--- page N of M ---` line; a page without text says how to see it. */
+async function pdfAsText(bytes: Uint8Array): Promise<string> {
+  const { pageCount, pages } = await pdfText(bytes);
+  return pages
+    .flatMap(({ page, text: body }) => [`--- page ${page} of ${pageCount} ---`, body.trim() === '' ? '(no text layer on this page: a scan or a drawing; view_file with as: "images" shows it)' : body.trim()])
+    .join('\n');
 }
 
 function text(lines: string[]): FileToolResult {

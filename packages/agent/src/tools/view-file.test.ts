@@ -7,6 +7,7 @@ import { MemoryFileSystem } from '../fs/memory-file-system.js';
 import type { Part } from '../parts.js';
 import type { FileToolResult } from './file-tool.js';
 import { createFileTools } from './file-tools.js';
+import { lineOfText, scanPdf, textPdf } from '../../../../test/fixtures/pdf-documents.js';
 
 const CLAUDE: CapabilitiesQuery = { provider: 'anthropic', model: 'claude-sonnet-4-5' };
 const SCREENSHOT = 'Screenshot 2026-11-29 at 10.41.07\u202FPM.png';
@@ -101,7 +102,7 @@ describe('view_file', () => {
     const { viewFile } = createFileTools({ fileSystem: fs, route: CLAUDE });
     const refused = await viewFile.execute({ path: '/book.pdf' });
     expect(refused.isError).toBe(true);
-    expect(textOf(refused)).toMatch(/^E_TOO_LARGE: The PDF has 120 pages.*\nCall view_file again with pages \(for example "1-10"\)\.$/);
+    expect(textOf(refused)).toMatch(/^E_TOO_LARGE: The PDF has 120 pages.*\nCall view_file again with pages \(for example "1-10"\), or with as: "text" to read its text\.$/);
     const range = await viewFile.execute({ path: '/book.pdf', pages: '101-120' });
     expect(range.isError).toBe(false);
     expect(media(range)[0]).toMatchObject({ type: 'document', pages: 20 });
@@ -152,7 +153,89 @@ describe('view_file', () => {
 
     const declared = createFileTools({ fileSystem, capabilities: { imageInput: true, pdfInput: false, mediaInToolResults: true, preset: 'ollama' } });
     expect(media(await declared.viewFile.execute({ path: 'small.png' }))).toHaveLength(1);
-    expect(textOf(await declared.viewFile.execute({ path: 'report.pdf' }))).toMatch(/^E_NO_PDF_INPUT/);
+    // No PDF input: the PDF is read instead (its blank pages have no text layer, so images carry it).
+    const read = await declared.viewFile.execute({ path: 'report.pdf' });
+    expect(textOf(read)).toContain('report.pdf: PDF, 5 pages');
+    expect(media(read)).toHaveLength(3);
     expect(textOf(await createFileTools({ fileSystem }).viewFile.execute({ path: 'small.png' }))).toMatch(/^E_CAPABILITY_UNKNOWN/);
+  });
+});
+
+describe('view_file: PDFs read by glimpse (routes without PDF input, or as: "images" / "text")', () => {
+  let pdfs: MemoryFileSystem;
+  const OLLAMA_VISION: CapabilitiesQuery = { provider: 'ollama', model: 'gemma3' };
+  const OLLAMA_TEXT: CapabilitiesQuery = { provider: 'ollama', model: 'llama3.1:8b' };
+
+  beforeAll(async () => {
+    pdfs = new MemoryFileSystem({
+      cwd: '/docs',
+      files: {
+        '/docs/three.pdf': await textPdf({ pages: 3, lines: 4 }),
+        '/docs/long.pdf': await textPdf({ pages: 40, lines: 40 }),
+        '/docs/scan.pdf': await scanPdf({ width: 340, height: 440 }),
+      },
+    });
+  });
+
+  it('gives a vision model on Ollama the text of every page and an image of each of three pages', async () => {
+    const result = await createFileTools({ fileSystem: pdfs, route: OLLAMA_VISION }).viewFile.execute({ path: 'three.pdf' });
+    expect(result.isError).toBe(false);
+    const text = textOf(result);
+    expect(text.split('\n')[0]).toMatch(/^three\.pdf: PDF, 3 pages, [\d.]+ KB; text of all 3 pages and images of all 3 pages shown below\.$/);
+    expect(text).toContain(['--- page 2 of 3 ---', 'Chapter 2 heading', ...[0, 1, 2, 3].map((line) => lineOfText(1, line))].join('\n'));
+    expect(text).toContain('[The images follow in page order: 1, 2, 3.]');
+    const images = media(result);
+    expect(images.map((part) => [part.type, part.mediaType])).toEqual(Array(3).fill(['image', 'image/png']));
+    expect(await decoded(images[0]!)).toMatchObject({ format: 'png', width: 1039, height: 1344 }); // Ollama's 1344 px edge
+  });
+
+  it('gives a text-only model the text alone', async () => {
+    const result = await createFileTools({ fileSystem: pdfs, route: OLLAMA_TEXT }).viewFile.execute({ path: 'three.pdf' });
+    expect(result.isError).toBe(false);
+    expect(media(result)).toHaveLength(0);
+    expect(textOf(result)).toContain('text of all 3 pages shown below');
+    expect(textOf(result)).toContain('--- page 3 of 3 ---\nChapter 3 heading');
+  });
+
+  it('shows the first pages of a long PDF within the budget and says how to ask for more', async () => {
+    const tools = createFileTools({ fileSystem: pdfs, route: OLLAMA_VISION });
+    const first = await tools.viewFile.execute({ path: 'long.pdf' });
+    const text = textOf(first);
+    expect(text).toMatch(/text of pages 1-\d of 40 and images of pages 1-3 of 40/);
+    expect(text).toContain('The PDF has 40 pages. Call view_file again with pages (for example "');
+    expect(text.length).toBeLessThan(21_000);
+    expect(media(first)).toHaveLength(3);
+    const later = await tools.viewFile.execute({ path: 'long.pdf', pages: '30-31' });
+    expect(textOf(later)).toContain('text of pages 30-31 of 40 and images of pages 30-31 of 40');
+    expect(textOf(later)).toContain('--- page 31 of 40 ---\nChapter 31 heading');
+    expect(media(later)).toHaveLength(2);
+    expect(textOf(await tools.viewFile.execute({ path: 'long.pdf', pages: '41' }))).toMatch(/^E_INVALID_ARGUMENTS: pages "41" asks for page 41, but the PDF has 40 pages/);
+  });
+
+  it('says a scan has no text layer and relies on the page image', async () => {
+    const result = await createFileTools({ fileSystem: pdfs, route: OLLAMA_VISION }).viewFile.execute({ path: 'scan.pdf' });
+    expect(textOf(result)).toContain('[Page 1 has no text layer (scanned or drawn); read them from the page images.]');
+    expect(media(result).map((part) => part.mediaType)).toEqual(['image/jpeg']);
+  });
+
+  it('on a PDF route: the document by default, page images or text when asked', async () => {
+    const tools = createFileTools({ fileSystem: pdfs, route: CLAUDE });
+    expect(media(await tools.viewFile.execute({ path: 'three.pdf' })).map((part) => part.type)).toEqual(['document']);
+    const images = await tools.viewFile.execute({ path: 'three.pdf', as: 'images', pages: '2' });
+    expect(media(images).map((part) => [part.type, part.mediaType])).toEqual([['image', 'image/png']]);
+    expect(await decoded(media(images)[0]!)).toMatchObject({ width: 1212, height: 1568 }); // Anthropic's 1568 px edge
+    expect(textOf(images)).not.toContain('Chapter 2 heading');
+    const text = await tools.viewFile.execute({ path: 'three.pdf', as: 'text' });
+    expect(media(text)).toHaveLength(0);
+    expect(textOf(text)).toContain('Chapter 1 heading');
+    expect(textOf(await tools.viewFile.execute({ path: 'three.pdf', as: 'pictures' }))).toMatch(/^E_INVALID_ARGUMENTS: view_file needs "as" to be one of "document", "images", "text"/);
+  });
+
+  it('turns a password-protected PDF into an error result', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const locked = new MemoryFileSystem({ cwd: '/', files: { '/locked.pdf': new Uint8Array(await readFile(new URL('../../../../test/fixtures/encrypted-aes256-password.pdf', import.meta.url))) } });
+    const result = await createFileTools({ fileSystem: locked, route: OLLAMA_VISION }).viewFile.execute({ path: 'locked.pdf' });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/^E_PDF_ENCRYPTED: The PDF is password-protected/);
   });
 });

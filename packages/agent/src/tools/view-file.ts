@@ -7,7 +7,7 @@ import { defaultFileSystem } from '../fs/default-file-system.js';
 import { processNote, uprightOriginal } from '../notes.js';
 import type { Part, ToolDefinition } from '../parts.js';
 import type { CapabilitySource } from './capability-gate.js';
-import { requireImageInput } from './capability-gate.js';
+import { noImageInput, requireKnownCapabilities } from './capability-gate.js';
 import { decodeText } from './decode-text.js';
 import { mediaLabel } from './describe-binary.js';
 import { errorResult } from './error-result.js';
@@ -18,17 +18,24 @@ import { formatBytes } from './format-bytes.js';
 import { countPdfPages, extractPdfPages, parsePageRange } from './pdf-pages.js';
 import { resolveFilePath } from './resolve-file-path.js';
 import { optionalString, requiredString } from './tool-arguments.js';
+import { viewPdfPages } from './view-pdf-pages.js';
 
 export const VIEW_FILE_TOOL_DEFINITION: ToolDefinition = {
   name: 'view_file',
   description:
     'Look at an image (PNG, JPEG, GIF, WebP, BMP), an SVG or a PDF. The file is fitted to what you can take ' +
-    '(resized, turned upright, converted) and attached to the result. For PDFs, pages selects a range. Use read for text files.',
+    '(resized, turned upright, converted) and attached to the result. A PDF comes as a document where you read PDFs, ' +
+    'otherwise as its text plus images of its first pages; pages selects a range, as chooses the form. Use read for text files.',
   parameters: {
     type: 'object',
     properties: {
       path: { type: 'string', description: 'Path of the file: absolute, or relative to the working directory (the root, when one is set).' },
-      pages: { type: 'string', description: 'PDFs only: the pages to attach, like "1-3" or "2,5-7". Default: all.' },
+      pages: { type: 'string', description: 'PDFs only: the pages, like "1-3" or "2,5-7". Default: all pages as a document; the first pages as text or images.' },
+      as: {
+        type: 'string',
+        enum: ['document', 'images', 'text'],
+        description: 'PDFs only: "document" attaches the PDF (where you read PDFs); "images" renders pages as images (to read a chart or a scan; up to 10 per call); "text" gives the text of each page.',
+      },
     },
     required: ['path'],
     additionalProperties: false,
@@ -88,9 +95,10 @@ export async function viewFile(args: Record<string, unknown>, options: ViewFileT
   const { fileSystem = defaultFileSystem(), root, maxFileBytes = DEFAULT_MAX_FILE_BYTES, strict = false } = options;
   const notes: string[] = [];
   try {
-    const capabilities = requireImageInput(options);
+    const capabilities = requireKnownCapabilities(options);
     const requested = requiredString(args, 'path', 'view_file');
     const pages = optionalString(args, 'pages', 'view_file');
+    const as = pdfForm(args);
     const resolved = await resolveFilePath(fileSystem, requested, { root });
     if (resolved.note !== undefined) notes.push(resolved.note);
     const name = fileSystem.paths.basename(resolved.path);
@@ -114,8 +122,14 @@ export async function viewFile(args: Record<string, unknown>, options: ViewFileT
 
     let pagesNote: string | undefined;
     if (actual === 'application/pdf') {
-      if (!capabilities.pdfInput) {
-        throw new FileError('E_NO_PDF_INPUT', `${name} is a PDF, and the current model cannot read PDFs. Extract its text with another tool, or switch to a model that reads PDFs.`, { path: resolved.path });
+      // Without PDF input, or when asked, glimpse reads the PDF itself: text, and page images for a model that sees.
+      if (as === 'images' || as === 'text' || !capabilities.pdfInput) {
+        if (as === 'document') notes.push(`Note: the current model cannot read PDFs as documents, so ${name} is shown as ${capabilities.imageInput ? 'text and page images' : 'text'}.`);
+        if (as === 'images' && !capabilities.imageInput) notes.push(`Note: the current model cannot see images, so ${name} is shown as text.`);
+        const form = as === 'images' && capabilities.imageInput ? 'images' : as === 'text' || !capabilities.imageInput ? 'text' : 'both';
+        const parts = await viewPdfPages(bytes, { name, ...(pages !== undefined ? { pages } : {}), text: form !== 'images', images: form !== 'text', preset: capabilities.preset });
+        const [first, ...rest] = parts;
+        return { parts: first?.type === 'text' ? [{ type: 'text', text: [...notes, first.text].join('\n') }, ...rest] : parts, isError: false, path: resolved.path };
       }
       if (pages !== undefined) {
         const total = await countPdfPages(bytes).catch(() => undefined);
@@ -126,8 +140,10 @@ export async function viewFile(args: Record<string, unknown>, options: ViewFileT
           pagesNote = describePages(indices, total);
         }
       }
-    } else if (pages !== undefined) {
-      notes.push(`Note: pages applies to PDFs only; ${name} is a ${mediaLabel(actual)}, so it was ignored.`);
+    } else {
+      if (!capabilities.imageInput) throw noImageInput();
+      if (pages !== undefined) notes.push(`Note: pages applies to PDFs only; ${name} is a ${mediaLabel(actual)}, so it was ignored.`);
+      if (as !== undefined) notes.push(`Note: as applies to PDFs only; ${name} is a ${mediaLabel(actual)}, so it was ignored.`);
     }
 
     const processed = await process(bytes, { provider: capabilities.preset });
@@ -136,10 +152,21 @@ export async function viewFile(args: Record<string, unknown>, options: ViewFileT
     return { parts: [{ type: 'text', text }, mediaPart(processed, name)], isError: false, processed, path: resolved.path };
   } catch (error) {
     if (isMediaError(error) && error.code === 'E_TOO_LARGE' && typeof error.details.pages === 'number') {
-      return { ...errorResult(error, notes, [`Call view_file again with pages (for example "1-${Math.min(10, Number(error.details.maxPdfPages) || 10)}").`]), error };
+      return { ...errorResult(error, notes, [`Call view_file again with pages (for example "1-${Math.min(10, Number(error.details.maxPdfPages) || 10)}"), or with as: "text" to read its text.`]), error };
     }
     return { ...errorResult(error, notes), error };
   }
+}
+
+const PDF_FORMS = ['document', 'images', 'text'] as const;
+
+/** The `as` argument: how to show a PDF. */
+function pdfForm(args: Record<string, unknown>): (typeof PDF_FORMS)[number] | undefined {
+  const value = optionalString(args, 'as', 'view_file');
+  if (value === undefined) return undefined;
+  const form = PDF_FORMS.find((candidate) => candidate === value);
+  if (form === undefined) throw new FileError('E_INVALID_ARGUMENTS', `view_file needs "as" to be one of ${PDF_FORMS.map((f) => `"${f}"`).join(', ')}, got ${JSON.stringify(value)}.`, { argument: 'as' });
+  return form;
 }
 
 /** Content no magic number names: text gets a pointer to `read`, anything else a note. */

@@ -29,7 +29,20 @@ export async function instantiateKernel<T extends KernelExports>(name: WasmModul
         throw new KernelFailure(memory ? readCString(memory, message) : `${name} error`);
       },
     },
-    wasi_snapshot_preview1: { fd_close: unavailable, fd_seek: unavailable, fd_write: unavailable, proc_exit: unavailable },
+    wasi_snapshot_preview1: {
+      fd_close: unavailable,
+      fd_seek: unavailable,
+      fd_write: unavailable,
+      proc_exit: unavailable,
+      // An empty environment: libtiff's getenv finds nothing and keeps its defaults.
+      environ_sizes_get: (count: number, size: number) => {
+        const view = memory && new DataView(memory.buffer);
+        view?.setUint32(count, 0, true);
+        view?.setUint32(size, 0, true);
+        return 0;
+      },
+      environ_get: () => 0,
+    },
   };
   const { exports } = await WebAssembly.instantiate(await wasmModule(name), imports);
   if (!hasExports<T>(exports, functions)) {

@@ -62,7 +62,8 @@ export async function probePdf(bytes: Uint8Array): Promise<ProbeResult> {
   };
 }
 
-function hasEofMarker(bytes: Uint8Array): boolean {
+/** Whether `%%EOF` sits within the last 1024 bytes (readers require it; a file cut short loses it). */
+export function hasEofMarker(bytes: Uint8Array): boolean {
   return indexOfAscii(bytes, '%%EOF', bytes.length - EOF_WINDOW) >= 0;
 }
 

@@ -1,0 +1,118 @@
+// HEIC decoding, checked against Debian's heif-convert (libheif applying every transformation itself) on
+// files made by heif-enc and by the test HEIF writer (grids, irot/imir, clap, which heif-enc cannot write).
+import '@glimpse/heif';
+import { isMediaError, probe, process, type ProcessOptions } from '@glimpse/media';
+import sharp from 'sharp';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { codedImageOf, gridHeif, heifConvert, heifEnc, writeHeif } from '../../../test/fixtures/heif-writer.js';
+import { naturalPixels } from '../../../test/fixtures/pixels.js';
+
+async function rgbaOf(bytes: Uint8Array): Promise<{ data: Uint8Array; width: number; height: number }> {
+  const { data, info } = await sharp(bytes).ensureAlpha().raw({ depth: 'uchar' }).toBuffer({ resolveWithObject: true });
+  return { data: new Uint8Array(data), width: info.width, height: info.height };
+}
+
+/** Mean absolute difference per sample, over two images of the same size. */
+function meanDifference(a: Uint8Array, b: Uint8Array): number {
+  expect(a.length).toBe(b.length);
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += Math.abs((a[i] ?? 0) - (b[i] ?? 0));
+  return sum / a.length;
+}
+
+async function errorCode(input: Uint8Array, options: ProcessOptions = {}): Promise<string | undefined> {
+  try {
+    await process(input, options);
+  } catch (error) {
+    return isMediaError(error) ? error.code : String(error);
+  }
+  return undefined;
+}
+
+const photo = naturalPixels(200, 130);
+let single: Uint8Array;
+let grid: Uint8Array;
+
+beforeAll(async () => {
+  single = await heifEnc(naturalPixels(96, 64), { quality: 80 });
+  grid = await gridHeif(photo, 64, { quality: 80 });
+}, 120_000);
+
+describe('HEIC through process()', () => {
+  it('converts a single-image HEIC to JPEG with the pixels libheif gives', async () => {
+    const result = await process(single, { maxBytes: 10_000_000 });
+    expect(result).toMatchObject({ mediaType: 'image/jpeg', width: 96, height: 64, reencoded: true, steps: ['converted'] });
+    const expected = await heifConvert(single);
+    expect(meanDifference((await rgbaOf(result.data)).data, expected.data)).toBeLessThan(2.5);
+  });
+
+  it('assembles a grid tile by tile, cutting the overhanging tiles at the output size', async () => {
+    const info = await probe(grid);
+    expect(info).toMatchObject({ mediaType: 'image/heic', width: 200, height: 130, orientation: 1 });
+    const result = await process(grid, { maxBytes: 10_000_000 });
+    expect({ width: result.width, height: result.height }).toEqual({ width: 200, height: 130 });
+    const expected = await heifConvert(grid);
+    expect({ width: expected.width, height: expected.height }).toEqual({ width: 200, height: 130 });
+    expect(meanDifference((await rgbaOf(result.data)).data, expected.data)).toBeLessThan(2.5);
+  });
+
+  it('turns irot/imir files upright exactly as libheif shows them', async () => {
+    const tiles = [codedImageOf(single)];
+    for (const [rotate, mirror] of [[1, undefined], [2, undefined], [3, undefined], [0, 0], [0, 1], [1, 0], [3, 1]] as const) {
+      const file = writeHeif({ tiles, rotate, ...(mirror !== undefined && { mirror }) });
+      const result = await process(file, { maxBytes: 10_000_000 });
+      const expected = await heifConvert(file);
+      expect({ width: result.width, height: result.height }).toEqual({ width: expected.width, height: expected.height });
+      expect(result.steps).toContain('oriented');
+      expect(meanDifference((await rgbaOf(result.data)).data, expected.data), `irot ${rotate} imir ${mirror}`).toBeLessThan(2.5);
+    }
+  });
+
+  it('crops to the clean aperture', async () => {
+    const file = writeHeif({ tiles: [codedImageOf(single)], clap: { width: 80, height: 50 } });
+    const result = await process(file, { maxBytes: 10_000_000 });
+    const expected = await heifConvert(file);
+    expect({ width: result.width, height: result.height }).toEqual({ width: 80, height: 50 });
+    expect(meanDifference((await rgbaOf(result.data)).data, expected.data)).toBeLessThan(2.5);
+  });
+
+  it('brings 10-bit HEIC down to 8 bits', async () => {
+    const deep = await heifEnc(naturalPixels(64, 48), { sixteenBit: true, args: ['-b', '10'] });
+    expect(await probe(deep)).toMatchObject({ bitDepth: 10 });
+    const result = await process(deep, { maxBytes: 10_000_000 });
+    const expected = await heifConvert(deep);
+    expect(meanDifference((await rgbaOf(result.data)).data, expected.data)).toBeLessThan(2.5);
+  });
+
+  it('keeps alpha: PNG out, the alpha image applied', async () => {
+    const withAlpha = await heifEnc(naturalPixels(64, 48, { channels: 4 }), { quality: 90 });
+    const result = await process(withAlpha);
+    expect(result.mediaType).toBe('image/png');
+    const expected = await heifConvert(withAlpha);
+    const decoded = await rgbaOf(result.data);
+    const alphaOf = (rgba: Uint8Array) => rgba.filter((_, index) => index % 4 === 3);
+    expect(meanDifference(alphaOf(decoded.data), alphaOf(expected.data))).toBeLessThan(0.5);
+  });
+
+  it('fits a grid of phone-sized tiles within the limits', async () => {
+    const big = await gridHeif(naturalPixels(1300, 700), 512, { quality: 50 });
+    const result = await process(big, { maxEdge: 1000 });
+    expect({ mediaType: result.mediaType, width: result.width, height: result.height }).toEqual({ mediaType: 'image/jpeg', width: 1000, height: 538 });
+    expect(result.steps).toEqual(['resized', 'converted']);
+  }, 180_000);
+
+  it('refuses truncated and damaged files with E_CORRUPT', async () => {
+    for (const length of [30, 300, grid.length - 500, grid.length - 1]) expect(await errorCode(grid.subarray(0, length)), `cut at ${length}`).toBe('E_CORRUPT');
+    // Tile data overwritten: libde265 reports a damaged stream or decodes garbage, never crashes.
+    const damaged = grid.slice();
+    for (let i = damaged.length - 3000; i < damaged.length; i += 7) damaged[i] = 0xff;
+    const code = await errorCode(damaged);
+    expect(code === undefined || code === 'E_CORRUPT').toBe(true);
+  });
+
+  it('refuses a grid that declares too many pixels before decoding anything', async () => {
+    const tiles = Array.from({ length: 4 }, () => codedImageOf(single));
+    const bomb = writeHeif({ tiles, grid: { columns: 2, rows: 2, width: 150, height: 120 } });
+    expect(await errorCode(bomb, { maxInputPixels: 10_000 })).toBe('E_TOO_MANY_PIXELS');
+  });
+});

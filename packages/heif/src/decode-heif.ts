@@ -1,0 +1,187 @@
+// HEIC/HEIF decoding with glimpse's libheif + libde265 build (wasm/heif). The item graph is read in
+// TypeScript (@glimpse/media's readHeifLayout); the module decodes one coded item at a time. A grid (a
+// phone's 12 MP photo is 48 tiles of 512×512) is decoded a row of tiles at a time into a band buffer, so
+// the instance holds one tile's planes and one band, never the whole picture. Each call runs in a fresh
+// instance, so its memory is released when the call ends.
+import { MediaError, heifPartsPresent, readHeifLayout, type DecodeRequest, type DecodedImage, type HeifLayout } from '@glimpse/media';
+
+interface HeifExports {
+  memory: WebAssembly.Memory;
+  _initialize(): void;
+  alloc(bytes: number): number;
+  error_message(): number;
+  open_file(data: number, size: number, info: number): number;
+  decode_item(id: number, info: number): number;
+  copy_rows(out: number, stride: number, y: number, rows: number, columns: number): void;
+}
+
+const FUNCTIONS = ['_initialize', 'alloc', 'error_message', 'open_file', 'decode_item', 'copy_rows'] as const;
+
+function isHeifExports(exports: WebAssembly.Exports): exports is WebAssembly.Exports & HeifExports {
+  return exports['memory'] instanceof WebAssembly.Memory && FUNCTIONS.every((name) => typeof exports[name] === 'function');
+}
+
+/** libheif's heif_error_code values that are not about damaged data. */
+const MEMORY_ALLOCATION_ERROR = 6;
+const UNSUPPORTED_FEATURE = 4;
+
+/** The rows of a non-grid image are converted this many bytes at a time. */
+const BAND_BYTES = 1024 * 1024;
+
+class HeifFailure extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A fresh instance of the decoder. WASI calls that libc++ links but never makes here fail loudly. */
+async function instantiate(module: WebAssembly.Module): Promise<HeifExports> {
+  let memory: WebAssembly.Memory | undefined;
+  const unavailable = () => {
+    throw new HeifFailure(0, 'the HEIF decoder made a system call it is not given');
+  };
+  const wasi = {
+    fd_close: unavailable,
+    fd_fdstat_get: unavailable,
+    fd_seek: unavailable,
+    fd_write: unavailable,
+    proc_exit: unavailable,
+    // An empty environment, should anything ask.
+    environ_sizes_get: (count: number, size: number) => {
+      const view = memory && new DataView(memory.buffer);
+      view?.setUint32(count, 0, true);
+      view?.setUint32(size, 0, true);
+      return 0;
+    },
+    environ_get: () => 0,
+  };
+  const { exports } = await WebAssembly.instantiate(module, { wasi_snapshot_preview1: wasi });
+  if (!isHeifExports(exports)) throw new MediaError('E_WASM_UNAVAILABLE', 'The heif WASM module lacks the expected exports: reinstall @glimpse/heif.');
+  memory = exports.memory;
+  exports._initialize();
+  return exports;
+}
+
+/** Decodes the primary image of a HEIC/HEIF file to RGBA8, cropped to its clean aperture, not yet turned upright. */
+export async function decodeHeif(module: WebAssembly.Module, { bytes, info, maxInputPixels }: DecodeRequest): Promise<DecodedImage> {
+  const format = info.mediaType === 'image/heif' ? 'HEIF' : 'HEIC';
+  const layout = readHeifLayout(bytes, format);
+  if (!heifPartsPresent(layout, bytes.length)) {
+    throw new MediaError('E_CORRUPT', `The ${format} file is truncated: its image data runs past the end of the file. Re-export or re-download it.`, { format });
+  }
+  assertDecodeBudget(layout, maxInputPixels);
+  const codec = await instantiate(module);
+  try {
+    const data = alloc(codec, bytes.byteLength);
+    new Uint8Array(codec.memory.buffer, data, bytes.byteLength).set(bytes);
+    const info32 = alloc(codec, 32);
+    check(codec, codec.open_file(data, bytes.byteLength, info32));
+    const crop = layout.crop ?? { x: 0, y: 0, width: layout.width, height: layout.height };
+    const raster = { data: new Uint8Array(crop.width * crop.height * 4), width: crop.width, height: crop.height };
+    // Copies rows [y, y + rows) of the stored image, held `stride` bytes apart at `from`, into the crop.
+    const keep = (from: number, stride: number, y: number, rows: number) => {
+      for (let row = Math.max(y, crop.y); row < Math.min(y + rows, crop.y + crop.height); row++) {
+        const start = from + (row - y) * stride + crop.x * 4;
+        raster.data.set(new Uint8Array(codec.memory.buffer, start, crop.width * 4), (row - crop.y) * crop.width * 4);
+      }
+    };
+    let alphaPlane: boolean;
+    if (layout.grid && !layout.hasAlpha) {
+      alphaPlane = false;
+      const { grid } = layout;
+      const stride = grid.outputWidth * 4;
+      const band = alloc(codec, stride * grid.tileHeight);
+      for (let row = 0; row < grid.rows; row++) {
+        const top = row * grid.tileHeight;
+        const rows = Math.min(grid.tileHeight, grid.outputHeight - top);
+        if (rows <= 0 || top >= crop.y + crop.height || top + rows <= crop.y) continue;
+        for (let column = 0; column < grid.columns; column++) {
+          const left = column * grid.tileWidth;
+          const columns = Math.min(grid.tileWidth, grid.outputWidth - left);
+          if (columns <= 0) continue;
+          const tile = grid.tiles[row * grid.columns + column] ?? 0;
+          const [width = 0, height = 0] = decodeItem(codec, tile, info32);
+          if (width < columns || height < rows) throw new HeifFailure(2, `tile ${tile} is ${width}×${height}, smaller than the grid's ${grid.tileWidth}×${grid.tileHeight}`);
+          codec.copy_rows(band + left * 4, stride, 0, rows, columns);
+        }
+        keep(band, stride, top, rows);
+      }
+    } else {
+      const [width = 0, height = 0, , alpha = 0] = decodeItem(codec, layout.primary.id, info32);
+      if (width !== layout.width || height !== layout.height) throw new HeifFailure(2, `the image decodes to ${width}×${height} but declares ${layout.width}×${layout.height}`);
+      alphaPlane = alpha !== 0;
+      const stride = width * 4;
+      const bandRows = Math.max(1, Math.min(height, Math.floor(BAND_BYTES / stride)));
+      const band = alloc(codec, stride * bandRows);
+      for (let y = crop.y; y < crop.y + crop.height; y += bandRows) {
+        const rows = Math.min(bandRows, crop.y + crop.height - y);
+        codec.copy_rows(band, stride, y, rows, width);
+        keep(band, stride, y, rows);
+      }
+    }
+    return { raster, hasAlpha: alphaPlane && anyTransparent(raster.data) };
+  } catch (cause) {
+    throw typedError(cause, format);
+  }
+}
+
+/** The probe's size is the clean aperture; the decoder also builds the whole stored image and its tiles. */
+function assertDecodeBudget(layout: HeifLayout, maxInputPixels: number): void {
+  const grid = layout.grid;
+  const stored = grid ? Math.max(grid.outputWidth * grid.outputHeight, grid.tileWidth * grid.tileHeight) : layout.width * layout.height;
+  if (stored > maxInputPixels) {
+    throw new MediaError(
+      'E_TOO_MANY_PIXELS',
+      `The image stores ${stored} pixels (${layout.width}×${layout.height}${grid ? ` in ${grid.columns}×${grid.rows} tiles of ${grid.tileWidth}×${grid.tileHeight}` : ''}); the limit is ${maxInputPixels}. Downscale it first, or raise maxInputPixels if it is trusted.`,
+      { width: layout.width, height: layout.height, maxInputPixels },
+    );
+  }
+}
+
+function decodeItem(codec: HeifExports, id: number, info: number): Uint32Array {
+  check(codec, codec.decode_item(id, info));
+  return new Uint32Array(codec.memory.buffer, info, 5).slice();
+}
+
+function alloc(codec: HeifExports, bytes: number): number {
+  const pointer = codec.alloc(bytes);
+  if (pointer === 0) throw new HeifFailure(MEMORY_ALLOCATION_ERROR, `could not get ${bytes} bytes of memory`);
+  return pointer;
+}
+
+function check(codec: HeifExports, status: number): void {
+  if (status === 0) return;
+  const bytes = new Uint8Array(codec.memory.buffer);
+  const start = codec.error_message();
+  let end = start;
+  while (end < bytes.length && bytes[end] !== 0) end++;
+  throw new HeifFailure(status, new TextDecoder().decode(bytes.subarray(start, end)));
+}
+
+function anyTransparent(rgba: Uint8Array): boolean {
+  for (let i = 3; i < rgba.length; i += 4) if (rgba[i] !== 255) return true;
+  return false;
+}
+
+function typedError(cause: unknown, format: string): unknown {
+  if (cause instanceof MediaError) return cause;
+  if (cause instanceof HeifFailure) {
+    if (cause.status === MEMORY_ALLOCATION_ERROR) {
+      return new MediaError('E_TOO_LARGE', `The ${format} decoder ran out of memory (${cause.message}). Lower maxInputPixels or send a smaller image.`, { format });
+    }
+    if (cause.status === UNSUPPORTED_FEATURE) {
+      return new MediaError('E_UNSUPPORTED', `The ${format} file uses something the decoder does not support (${cause.message}). Convert it to JPEG or PNG with the app that made it.`, { format });
+    }
+    return new MediaError('E_CORRUPT', `The ${format} data could not be decoded (${cause.message}). The file is truncated or damaged: re-export or re-download it.`, { format }, { cause });
+  }
+  if (cause instanceof WebAssembly.RuntimeError) {
+    return new MediaError('E_CORRUPT', `The ${format} decoder stopped (${cause.message}): the file is damaged, or too large for this runtime's memory. Re-export it, or send a smaller image.`, { format }, { cause });
+  }
+  if (cause instanceof RangeError) {
+    return new MediaError('E_TOO_LARGE', `The decoded ${format} image does not fit in memory (${cause.message}). Lower maxInputPixels or send a smaller image.`, { format }, { cause });
+  }
+  return cause;
+}

@@ -1,0 +1,50 @@
+// ICO/CUR adapter: the largest entry, decoded by the PNG codec or, for BMP bodies, the BMP decoder (given
+// the file header the entry leaves out), with the entry's AND mask as transparency where it has no alpha.
+import { largestIcoEntry } from '../containers/ico-entries.js';
+import { anyTransparent } from '../pixels.js';
+import type { Raster } from '../types.js';
+import { decodeBmp } from './bmp.js';
+import { decodePngWithAlpha } from './png.js';
+
+const BI_BITFIELDS = 3;
+
+/** Decodes the entry glimpse shows to RGBA8 (see `largestIcoEntry`). */
+export async function decodeIco(bytes: Uint8Array): Promise<{ raster: Raster; hasAlpha: boolean }> {
+  const entry = largestIcoEntry(bytes);
+  if (entry.kind === 'png') return decodePngWithAlpha(entry.data);
+
+  const dib = entry.data;
+  const view = new DataView(dib.buffer, dib.byteOffset, dib.byteLength);
+  const dibSize = view.getUint32(0, true);
+  const bitsPerPixel = view.getUint16(14, true);
+  const compression = view.getUint32(16, true);
+  const colorsUsed = view.getUint32(32, true);
+  const masks = dibSize === 40 && compression === BI_BITFIELDS ? 12 : 0;
+  const paletteColors = bitsPerPixel <= 8 ? (colorsUsed > 0 && colorsUsed < 1 << bitsPerPixel ? colorsUsed : 1 << bitsPerPixel) : 0;
+  const pixelOffset = dibSize + masks + paletteColors * 4;
+
+  // A BMP file: its 14-byte header, then the DIB with the colour image's own height.
+  const file = new Uint8Array(14 + dib.length);
+  const header = new DataView(file.buffer);
+  file.set([0x42, 0x4d]);
+  header.setUint32(2, file.length, true);
+  header.setUint32(10, 14 + pixelOffset, true);
+  file.set(dib, 14);
+  header.setInt32(14 + 8, entry.height, true);
+  const { raster, hasAlpha } = decodeBmp(file);
+  if (hasAlpha) return { raster, hasAlpha };
+
+  // The AND mask follows the colour rows, bottom-up, one bit per pixel; a set bit is transparent.
+  const colourStride = Math.floor((bitsPerPixel * entry.width + 31) / 32) * 4;
+  const maskStride = Math.floor((entry.width + 31) / 32) * 4;
+  const maskStart = pixelOffset + colourStride * entry.height;
+  if (maskStart + maskStride * entry.height > dib.length) return { raster, hasAlpha: false };
+  for (let row = 0; row < entry.height; row++) {
+    const mask = maskStart + row * maskStride;
+    const out = (entry.height - 1 - row) * entry.width * 4;
+    for (let x = 0; x < entry.width; x++) {
+      if (((dib[mask + (x >> 3)] ?? 0) >> (7 - (x & 7))) & 1) raster.data[out + x * 4 + 3] = 0;
+    }
+  }
+  return { raster, hasAlpha: anyTransparent(raster) };
+}

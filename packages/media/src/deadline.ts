@@ -1,0 +1,26 @@
+import { MediaError } from './errors.js';
+
+/** A time budget for work that runs in steps: `check` between steps throws `E_TIMEOUT` once it is spent. */
+export interface Deadline {
+  readonly timeoutMs: number;
+  check(what: string): void;
+}
+
+/**
+ * A deadline `timeoutMs` from now. It is checked between steps, so one step can overrun it. In workerd the
+ * clock stands still while code runs (it moves only on I/O): there the platform's own CPU limit applies.
+ */
+export function deadlineAfter(timeoutMs: number): Deadline {
+  if (!Number.isSafeInteger(timeoutMs) || timeoutMs <= 0) {
+    throw new MediaError('E_INVALID_OPTIONS', `Expected a positive integer for timeoutMs but received ${String(timeoutMs)}.`, { option: 'timeoutMs' });
+  }
+  const end = Date.now() + timeoutMs;
+  return {
+    timeoutMs,
+    check(what) {
+      if (Date.now() > end) {
+        throw new MediaError('E_TIMEOUT', `${what} took longer than ${timeoutMs} ms, so it was stopped. The file may be built to be slow; raise timeoutMs if it is trusted.`, { timeoutMs });
+      }
+    },
+  };
+}

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# output: packages/heif/wasm/heif.wasm
+# decode.cc over libheif 1.15.1 and libde265 1.0.11 with Debian's patches: HEIC/HEIF still images,
+# decoded one coded item (the primary image or one grid tile) at a time. LGPL-3.0 (libheif) and
+# LGPL-3.0 (libde265): this module ships only in the optional @glimpse/heif package.
+source "$(dirname "$0")/../build-lib.sh"
+heif="${LIBHEIF_SRC:-$(source_tree libheif)}"
+de265="${LIBDE265_SRC:-$(source_tree libde265)}"
+here="$ROOT/wasm/heif"
+
+# libheif's libde265 plugin starts one worker thread; wasm32-wasi has none, and libde265 would wait
+# forever for it. The plugin decodes on the calling thread without that one call.
+sed 's@^\( *\)de265_start_worker_threads(decoder->ctx, 1);@\1/* glimpse: no worker threads */@' \
+  "$heif/libheif/plugins/heif_decoder_libde265.cc" > "$WORK/heif_decoder_libde265.cc"
+grep -q 'glimpse: no worker threads' "$WORK/heif_decoder_libde265.cc" || { echo "heif: the worker-thread call moved; update build.sh" >&2; exit 1; }
+
+heif_library=()
+for f in bitstream box common_utils error exif heif heif_avif heif_colorconversion heif_context heif_file heif_hevc \
+  heif_image heif_plugin heif_plugin_registry metadata_compression nclx; do
+  heif_library+=("$heif/libheif/$f.cc")
+done
+heif_library+=("$WORK/heif_decoder_libde265.cc")
+de265_library=()
+for f in alloc_pool bitstream cabac configparam contextmodel de265 deblock decctx dpb fallback fallback-dct \
+  fallback-motion image intrapred md5 motion nal nal-parser pps quality refpic sao scan sei slice sps threads \
+  transform util vps vui; do
+  de265_library+=("$de265/libde265/$f.cc")
+done
+
+cxx="${WASI_FLAGS[*]} -include $here/no-threads.h -ftls-model=local-exec -std=c++14 -O2 -DNDEBUG -ffile-prefix-map=$heif=libheif -ffile-prefix-map=$de265=libde265"
+# Plugin loading (dlopen) and parallel tile decoding (threads) are off: neither exists in wasm32-wasi.
+heif_flags="$cxx -DHAVE_LIBDE265=1 -DENABLE_PLUGIN_LOADING=0 -DENABLE_PARALLEL_TILE_DECODING=0 -DLIBHEIF_STATIC_BUILD -I $heif -I $heif/libheif -I $heif/libheif/plugins -I $de265"
+# _WASI_EMULATED_SIGNAL: two files include <signal.h> and call nothing from it.
+de265_flags="$cxx -DHAVE_CONFIG_H -D_WASI_EMULATED_SIGNAL -I $here -I $de265 -I $de265/libde265"
+compile "$WORK/own" "$heif_flags ${STRICT[*]}" "$here/decode.cc"
+compile "$WORK/heif" "$heif_flags -w" "${heif_library[@]}"
+compile "$WORK/de265" "$de265_flags -w" "${de265_library[@]}"
+link "$OUT/heif.wasm" "-O2 -Wl,-z,stack-size=1048576 -lc++ -lc++abi" "$WORK/own" "$WORK/heif" "$WORK/de265"
