@@ -50,6 +50,9 @@ export async function copyWasmAssets(assets, outdir) {
   return written;
 }
 
+/** `import.meta.url` as text for the generated module, spelled apart: scripts/run-ts.mjs rewrites the literal token in scripts it runs. */
+const IMPORT_META_URL = ['import', 'meta', 'url'].join('.');
+
 /** Serves `glimpse:wasm-urls` (browser, Deno: each codec's URL) and `glimpse:wasm-modules` (Workers: one .wasm import per codec). */
 export function bundledWasm(assets) {
   return {
@@ -62,7 +65,7 @@ export function bundledWasm(assets) {
         const entries = Object.entries(assets);
         const relative = (file) => JSON.stringify(`./${file}`);
         if (args.path === 'glimpse:wasm-urls') {
-          const table = entries.map(([codec, { file }]) => `${JSON.stringify(codec)}: new URL(${relative(file)}, import.meta.url).href`).join(',\n  ');
+          const table = entries.map(([codec, { file }]) => `${JSON.stringify(codec)}: new URL(${relative(file)}, ${IMPORT_META_URL}).href`).join(',\n  ');
           return { contents: `export const WASM_URLS = {\n  ${table},\n};\n`, loader: 'js' };
         }
         const imports = entries.map(([, { file }], i) => `import wasm${i} from ${relative(file)};`);
