@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { fileURLToPath } from 'node:url';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
@@ -20,6 +20,8 @@ export default defineConfig({
     include: ['packages/*/src/**/*.test.ts', 'test/**/*.test.ts'],
     // Tests that import agent modules directly (not through an entry) get the default a Node app gets.
     setupFiles: ['test/support/node-default-file-system.ts'],
+    // The public suites run on their own (vitest.conformance.config.ts, `npm run test:conformance`).
+    exclude: [...configDefaults.exclude, 'test/conformance/**'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

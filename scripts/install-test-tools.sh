@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Installs the Debian tools the strict oracle (test/support/strict-oracle.ts) runs, when missing:
 # pngcheck, djpeg (libjpeg-turbo-progs), webpinfo and dwebp (webp), gif2rgb (giflib-tools), qpdf; and
-# poppler-utils (pdftotext, pdftoppm, pdfinfo) for test/pdf-oracle.test.ts and the bench's PDF rows.
+# poppler-utils (pdftotext, pdftoppm, pdfinfo) for test/pdf-oracle.test.ts and the bench's PDF rows;
+# libheif-examples (heif-enc makes the HEIC test files, heif-convert is their oracle) and imagemagick
+# (/usr/bin/convert writes the TIFF and ICO test files and is their oracle).
 set -euo pipefail
-packages=(pngcheck libjpeg-turbo-progs webp giflib-tools qpdf poppler-utils)
+packages=(pngcheck libjpeg-turbo-progs webp giflib-tools qpdf poppler-utils libheif-examples imagemagick)
 missing=()
 for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if ((${#missing[@]} == 0)); then exit 0; fi

@@ -10,6 +10,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { buildCliForTests } from './support/build-cli.js';
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let BUNDLE: string;
@@ -105,7 +107,8 @@ describe('glimpse mcp over stdio, with the SDK client', () => {
     const resource = resources[0]!;
     if (resource.type !== 'resource' || !('blob' in resource.resource)) throw new Error('expected a blob resource');
     expect(resource.resource.mimeType).toBe('application/pdf');
-    expect(resource.resource.uri).toBe(`file://${join(root, 'report.pdf')}`);
+    // Relative to --root: the server's own paths stay private.
+    expect(resource.resource.uri).toBe('report.pdf');
     expect((await PDFDocument.load(Buffer.from(resource.resource.blob, 'base64'))).getPageCount()).toBe(4);
     expect(texts(whole)).toContain('report.pdf: PDF, 4 pages');
 
@@ -177,11 +180,12 @@ describe('glimpse mcp over stdio, with the SDK client', () => {
   });
 });
 
-// 30 full-canvas rects through a 500-pixel blur: resvg (WASM, synchronous) needs ~40 s for these 1.6 KB.
-// Sixty 2000×2000 blurs: minutes of resvg work on any machine, far over the budget below.
+// 16 full-canvas rects through a 500-pixel blur: resvg (WASM, synchronous) needs ~20 s for these 0.9 KB, far
+// over the budget below. It is the most filter work the media core renders at 2000×2000 (its SVG bounds);
+// more is refused up front as E_TOO_COMPLEX, so a slower file would not exercise the timeout.
 const SLOW_SVG =
   '<svg xmlns="http://www.w3.org/2000/svg" width="2000" height="2000"><filter id="f"><feGaussianBlur stdDeviation="500"/></filter>' +
-  '<rect width="2000" height="2000" filter="url(#f)"/>'.repeat(60) +
+  '<rect width="2000" height="2000" filter="url(#f)"/>'.repeat(16) +
   '</svg>';
 /**
  * The server's view_file budget. It must hold any honest view with room to spare — the screenshot below,
@@ -280,5 +284,59 @@ describe('glimpse mcp --timeout-ms: a slow file blocks nothing', () => {
     expect(result.isError).toBe(false);
     expect(await imageOf(result)).toMatchObject({ mimeType: 'image/png', format: 'png', width: 1568, height: 980 });
     expect(texts(result)).toContain('multiply coordinates in it by 1.837');
+  });
+});
+
+describe('glimpse mcp: JSON-RPC hygiene and private paths', () => {
+  /** A raw stdio session: write lines, read one JSON reply per request. */
+  async function rawSession() {
+    const child = spawn(process.execPath, [BUNDLE, 'mcp', '--root', root], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+    const reply = async (line: string) => {
+      child.stdin.write(line + '\n');
+      const next = await lines.next();
+      return JSON.parse(String(next.value));
+    };
+    return { reply, close: () => child.kill() };
+  }
+
+  it('answers malformed JSON-RPC: -32700, -32600 and -32602 with one line, never silence', async () => {
+    const session = await rawSession();
+    try {
+      expect(await session.reply('{"jsonrpc": "2.0", "id": 1, "method": "tools/list"')).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.stringMatching(/^Parse error/) } });
+      expect(await session.reply('{"jsonrpc": "2.0", "id": 2}')).toMatchObject({ id: 2, error: { code: -32600 } });
+      expect(await session.reply('{"jsonrpc": "1.0", "id": 3, "method": "ping"}')).toMatchObject({ id: 3, error: { code: -32600, message: 'Invalid Request: "jsonrpc" must be "2.0".' } });
+      expect(await session.reply('[{"jsonrpc": "2.0", "id": 4, "method": "ping"}]')).toMatchObject({ id: null, error: { code: -32600 } });
+      const init = await session.reply(JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } }));
+      expect(init.result.serverInfo.name).toBe('glimpse');
+      expect(JSON.stringify(init)).not.toContain(root);
+      const bad = await session.reply(JSON.stringify({ jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 7 } }));
+      expect(bad).toMatchObject({ id: 6, error: { code: -32602, message: expect.stringMatching(/^Invalid params for tools\/call: params\.name: /) } });
+      expect(bad.error.message).not.toContain('\n');
+      // Still serving after all of that.
+      expect(await session.reply(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'ping' }))).toEqual({ jsonrpc: '2.0', id: 7, result: {} });
+    } finally {
+      session.close();
+    }
+  });
+
+  it('refuses arguments the tool does not declare', async () => {
+    const result = await call('view_file', { path: 'report.pdf', page: '2' });
+    expect(result.isError).toBe(true);
+    expect(texts(result)).toMatch(/^E_INVALID_ARGUMENTS: view_file takes only "path", "pages", "as"; it does not know "page"/);
+    expect((await call('read', { path: 'notes.txt', lines: 3 })).isError).toBe(true);
+  });
+
+  it('shows no absolute server path in any text a client sees', async () => {
+    const seen = [
+      await call('view_file', { path: 'missing.png' }),
+      await call('read', { path: 'missing.txt' }),
+      await call('view_file', { path: 'escape.txt' }),
+      await call('view_file', { path: SCREENSHOT }),
+      await call('read', { path: '.' }),
+    ];
+    for (const result of seen) expect(JSON.stringify(result.content)).not.toContain(dir);
+    expect(texts(seen[0]!)).toContain('missing.png');
+    expect(client.getInstructions()).not.toContain(dir);
   });
 });

@@ -49,7 +49,7 @@ describe('glimpse session', () => {
     expect(out).toMatch(/media: 2 images \(1 unique\)/);
     expect(out).toContain('torn tail: none');
     // 100 text tokens + 2 × 1,296 (Anthropic's 1000×1000) + the two calls' names and arguments.
-    const tokens = Number(/anthropic claude-sonnet-4-5\s+([\d,]+)/.exec(out)![1]!.replace(/,/g, ''));
+    const tokens = Number(/anthropic claude-sonnet-5-5\s+([\d,]+)/.exec(out)![1]!.replace(/,/g, ''));
     expect(tokens).toBe(100 + 2 * 1296 + 2 * Math.ceil('shot{}'.length / 4));
   });
 

@@ -16,16 +16,16 @@ source_tree() { "$ROOT/scripts/debian-source.sh" "$1"; }
 WASI_FLAGS=(--target=wasm32-wasi -msimd128 -mbulk-memory -fno-ident -ffile-prefix-map="$ROOT"=. -ffile-prefix-map="$WORK"=gen)
 STRICT=(-Wall -Wextra -Werror)
 
-# compile OBJECT-FOLDER "FLAG..." FILE...: one object per file, numbered so link order is argument order.
+# compile OBJECT-FOLDER "FLAG..." FILE...: one object per file, numbered so link order is argument order,
+# compiled $WASM_JOBS (default: every core) at a time.
 compile() {
   local folder="$1" flags="$2" n=0 file
   shift 2
   mkdir -p "$folder"
   for file in "$@"; do
     n=$((n + 1))
-    # shellcheck disable=SC2086 # flags is a word list by design
-    "$CLANG" $flags -c -o "$folder/$(printf '%04d' "$n")-$(basename "$file" .c).o" "$file"
-  done
+    printf '%s\0%s\0' "$folder/$(printf '%04d' "$n")-$(basename "$file" .c).o" "$file"
+  done | xargs -0 -n 2 -P "${WASM_JOBS:-$(nproc)}" sh -c '"$0" $1 -c -o "$2" "$3"' "$CLANG" "$flags"
 }
 
 # link OUTPUT "LINK-FLAG..." OBJECT-FOLDER...

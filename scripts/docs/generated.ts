@@ -1,8 +1,8 @@
 // Every generated block in docs/ and the source it comes from. `npm run docs` rewrites them;
 // test/docs.test.ts fails when a page no longer matches its source. The bench block is the exception:
 // it is a measurement, written by `npm run bench -- --docs`, and the test checks only its shape.
-import { PRESETS, PRESET_NAMES, MEDIA_ERROR_CODES } from '@glimpse/media';
-import { DEFAULT_CAPABILITY_RULES, PROVIDER_NAMES, ROUTE_DEFAULTS, type ModelCapabilities } from '../../packages/agent/src/capabilities.js';
+import { PRESETS, PRESET_NAMES, MEDIA_ERROR_CODES, ROUTES, ROUTE_NAMES, type RouteLimits } from '@glimpse/media';
+import { DEFAULT_CAPABILITY_RULES, type ModelCapabilities } from '../../packages/agent/src/capabilities.js';
 import { COMMANDS } from '../../packages/agent/src/cli/commands.js';
 import { overview } from '../../packages/agent/src/cli/main.js';
 import { FILE_ERROR_CODES } from '../../packages/agent/src/fs/file-error.js';
@@ -51,7 +51,26 @@ function capabilityRulesTable(): string {
   );
 }
 
-const routeDefaultsTable = () => table(['route', ...CAPABILITY_HEADER], PROVIDER_NAMES.map((name) => [code(name), ...capabilityCells(ROUTE_DEFAULTS[name])]));
+function limitsCell(limits: RouteLimits): string {
+  const parts = [
+    limits.imagesPerMessage === undefined ? [] : [`${limits.imagesPerMessage} images per message`],
+    limits.documentsPerMessage === undefined ? [] : [`${limits.documentsPerMessage} documents per message`],
+    limits.imagesPerRequest === undefined ? [] : [`${limits.imagesPerRequest} images per request`],
+    limits.manyImages === undefined ? [] : [`≤ ${limits.manyImages.maxEdge} px once over ${limits.manyImages.above} images`],
+  ].flat();
+  return parts.length > 0 ? parts.join('; ') : '—';
+}
+
+const routesTable = () =>
+  table(
+    ['route', 'preset', 'image types', 'PDFs', 'media inside tool results', 'limits', 'unknown model reads'],
+    ROUTE_NAMES.map((name) => {
+      const route = ROUTES[name];
+      const inside = typeof route.mediaInToolResults === 'boolean' ? yesNo(route.mediaInToolResults) : `models matching ${code(route.mediaInToolResults.source)}`;
+      const unknown = route.unknownModel.imageInput ? (route.unknownModel.pdfInput ? 'images, PDFs' : 'images') : 'text only';
+      return [code(name), route.preset, route.imageTypes.map((type) => type.replace('image/', '')).join(', '), yesNo(route.pdfInput), inside, limitsCell(route.limits), unknown];
+    }),
+  );
 
 async function cliUsage(): Promise<string> {
   const sections = ['```text', '$ glimpse --help', overview(), '```'];
@@ -67,7 +86,7 @@ export const GENERATED_BLOCKS: readonly GeneratedBlock[] = [
   { page: 'docs/formats-and-errors.md', name: 'media-errors', generate: async () => errorsTable(MEDIA_ERROR_CODES), match: 'exact' },
   { page: 'docs/file-tools.md', name: 'file-errors', generate: async () => errorsTable(FILE_ERROR_CODES), match: 'exact' },
   { page: 'docs/sessions.md', name: 'session-errors', generate: async () => errorsTable(SESSION_ERROR_CODES), match: 'exact' },
-  { page: 'docs/providers.md', name: 'route-defaults', generate: async () => routeDefaultsTable(), match: 'exact' },
+  { page: 'docs/providers.md', name: 'routes', generate: async () => routesTable(), match: 'exact' },
   { page: 'docs/providers.md', name: 'capability-rules', generate: async () => capabilityRulesTable(), match: 'exact' },
   { page: 'docs/cli.md', name: 'cli-usage', generate: cliUsage, match: 'exact' },
   { page: 'docs/runtimes.md', name: 'size', generate: async () => ['```text', await sizeReport(), '```'].join('\n'), match: 'figures' },

@@ -312,6 +312,16 @@ export const VECTOR_DEFINITIONS: VectorDefinition[] = [
     holds: { error: 'E_TOO_MANY_PIXELS' },
   },
   {
+    name: 'jpeg-truncated-recovered',
+    input: 'photo-truncated.jpg',
+    make: async () => {
+      const whole = bytesOf(await raw(1200, 900, 3).jpeg({ quality: 90 }).toBuffer());
+      return whole.subarray(0, Math.round(whole.length * 0.6));
+    },
+    options: { maxEdge: 600 },
+    holds: { mediaType: 'image/jpeg', width: 600, height: 450, steps: ['recovered', 'resized'] },
+  },
+  {
     name: 'png-truncated',
     input: 'truncated.png',
     make: async () => (await screenshotPng()).subarray(0, 600),

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "jpeglib.h"
+#include "jerror.h"
 
 __attribute__((import_module("env"), import_name("fail"))) _Noreturn void host_fail(const char *message);
 
@@ -21,15 +22,22 @@ static void fail_with_message(j_common_ptr cinfo) {
   host_fail(message);
 }
 
-static void ignore_message(j_common_ptr cinfo, int level) {
-  (void)cinfo;
-  (void)level;
+// Where the data ran out, if it did: libjpeg warns JWRN_JPEG_EOF, then decodes the rest as if the
+// coefficients were zero (flat grey). One instance per call, so file-level state is safe here.
+static uint32_t eof_imcu_row;
+static uint32_t eof_scan;
+
+static void note_warning(j_common_ptr cinfo, int level) {
+  if (level >= 0 || !cinfo->is_decompressor || cinfo->err->msg_code != JWRN_JPEG_EOF || eof_scan) return;
+  j_decompress_ptr dinfo = (j_decompress_ptr)cinfo;
+  eof_imcu_row = dinfo->input_iMCU_row;
+  eof_scan = dinfo->input_scan_number > 0 ? (uint32_t)dinfo->input_scan_number : 1;
 }
 
 static void quiet_errors(struct jpeg_error_mgr *err) {
   jpeg_std_error(err);
   err->error_exit = fail_with_message;
-  err->emit_message = ignore_message;
+  err->emit_message = note_warning;
 }
 
 __attribute__((export_name("alloc"))) void *alloc(uint32_t bytes) { return malloc(bytes); }
@@ -45,13 +53,17 @@ static void cmyk_row_to_rgba(uint8_t *row, uint32_t width) {
   }
 }
 
-// Decodes at scale_eighths/8 (1..8) to RGBA8 and returns the pixels; info[0..1] = output width, height.
+// Decodes at scale_eighths/8 (1..8) to RGBA8 and returns the pixels; info[0..1] = output width, height;
+// info[2] = output rows decoded from real data (all of them unless the file ends early); info[3] = the
+// scan the data ran out in, 0 if it did not (in scan 2 or later every row has data, but less detail).
 __attribute__((export_name("decode_rgba"))) uint8_t *decode_rgba(
     const uint8_t *data, uint32_t size, uint32_t scale_eighths, uint32_t *info) {
   struct jpeg_decompress_struct cinfo;
   struct jpeg_error_mgr err;
   cinfo.err = &err;
   quiet_errors(&err);
+  eof_imcu_row = 0;
+  eof_scan = 0;
   jpeg_create_decompress(&cinfo);
   jpeg_mem_src(&cinfo, data, size);
   jpeg_read_header(&cinfo, TRUE);
@@ -72,9 +84,16 @@ __attribute__((export_name("decode_rgba"))) uint8_t *decode_rgba(
     if (cmyk) cmyk_row_to_rgba(row, width);
   }
   jpeg_finish_decompress(&cinfo);
+  // The Huffman decoder reads ahead, so a file missing only its EOI also ends "inside" the last iMCU row
+  // of its last scan: that counts as complete, and a cut is located to within one iMCU row (8 or 16 rows).
+  if (eof_scan && eof_imcu_row + 1 >= cinfo.total_iMCU_rows) eof_scan = 0;
+  uint32_t real_rows = height;
+  if (eof_scan == 1) real_rows = (uint32_t)(((uint64_t)eof_imcu_row * height) / cinfo.total_iMCU_rows);
   jpeg_destroy_decompress(&cinfo);
   info[0] = width;
   info[1] = height;
+  info[2] = real_rows;
+  info[3] = eof_scan;
   return pixels;
 }
 

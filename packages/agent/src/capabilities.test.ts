@@ -6,12 +6,17 @@ const row = (provider: ProviderName, model: string | undefined, image: boolean, 
 
 describe('capabilitiesFor', () => {
   it.each([
+    row('anthropic', 'claude-sonnet-5-5', true, true, true),
+    row('anthropic', 'claude-opus-5-5', true, true, true),
+    row('anthropic', 'claude-haiku-5-5', true, true, true),
     row('anthropic', 'claude-sonnet-4-5-20250929', true, true, true),
     row('anthropic', 'claude-3-haiku-20240307', true, true, true),
     row('anthropic', 'claude-2.1', false, false, true),
     row('openai-chat', 'gpt-4o-mini', true, true, false),
     row('openai-chat', 'gpt-4.1', true, true, false),
     row('openai-chat', 'gpt-5.1', true, true, false),
+    row('openai-chat', 'gpt-6.1-sol', true, true, false),
+    row('openai-responses', 'gpt-5.5', true, true, true),
     row('openai-chat', 'gpt-3.5-turbo', false, false, false),
     row('openai-chat', 'gpt-4', false, false, false),
     row('openai-chat', 'gpt-4-turbo', true, true, false),
@@ -24,12 +29,17 @@ describe('capabilitiesFor', () => {
     row('openai-responses', 'o1-mini', false, false, true),
     row('openai-chat', 'openai/gpt-oss-120b', false, false, false),
     row('gemini', 'gemini-3-pro-preview', true, true, true),
+    row('gemini', 'gemini-3.8-flash', true, true, true),
+    row('gemini', 'gemini-3.1-pro-preview', true, true, true),
+    row('gemini', 'gemini-4-carbon', true, true, true),
+    row('gemini', 'gemini-flash-latest', true, true, true),
     row('gemini', 'models/gemini-3-flash', true, true, true),
     row('gemini', 'gemini-2.5-flash', true, true, false),
     row('gemini', 'gemini-2.0-flash-001', true, true, false),
     row('gemini', 'gemini-1.5-pro', true, true, false),
     row('bedrock', 'us.anthropic.claude-sonnet-4-5-20250929-v1:0', true, true, true),
     row('bedrock', 'amazon.nova-pro-v1:0', true, true, true),
+    row('bedrock', 'us.amazon.nova-2-lite-v1:0', true, true, true),
     row('bedrock', 'amazon.nova-micro-v1:0', false, false, false),
     row('bedrock', 'meta.llama3-2-90b-instruct-v1:0', true, true, false),
     row('bedrock', 'meta.llama3-1-70b-instruct-v1:0', false, false, false),
@@ -48,6 +58,8 @@ describe('capabilitiesFor', () => {
   });
 
   it('gives an unknown model its route default: vision on hosted routes, text-only on Ollama', () => {
+    // Where media goes is the route's fact: only Gemini 3 style ids take it inside functionResponse.
+    expect(capabilitiesFor({ provider: 'gemini', model: 'my-gateway-alias' })).toEqual({ imageInput: true, pdfInput: true, mediaInToolResults: false, preset: 'gemini' });
     expect(capabilitiesFor({ provider: 'anthropic', model: 'brand-new-model' })).toEqual({ imageInput: true, pdfInput: true, mediaInToolResults: true, preset: 'anthropic' });
     expect(capabilitiesFor({ provider: 'openai-chat' })).toEqual({ imageInput: true, pdfInput: true, mediaInToolResults: false, preset: 'openai' });
     expect(capabilitiesFor({ provider: 'bedrock', model: 'cohere.unknown' })).toEqual({ imageInput: true, pdfInput: true, mediaInToolResults: false, preset: 'bedrock' });

@@ -1,12 +1,12 @@
-import type { PresetName } from '@glimpse/media';
+import { ROUTE_NAMES, ROUTES, isRouteName, routeTakesMediaInToolResults, type PresetName, type RouteName } from '@glimpse/media';
 
-/** The wire APIs glimpse serializes for. */
-export type ProviderName = 'anthropic' | 'openai-chat' | 'openai-responses' | 'gemini' | 'bedrock' | 'ollama';
+/** The wire APIs glimpse serializes for (the route table's keys: `ROUTES` in `@glimpse/media`). */
+export type ProviderName = RouteName;
 
-export const PROVIDER_NAMES: readonly ProviderName[] = ['anthropic', 'openai-chat', 'openai-responses', 'gemini', 'bedrock', 'ollama'];
+export const PROVIDER_NAMES: readonly ProviderName[] = ROUTE_NAMES;
 
 export function isProviderName(name: string): name is ProviderName {
-  return (PROVIDER_NAMES as readonly string[]).includes(name);
+  return isRouteName(name);
 }
 
 /** What one model can take, as the serializers and `toolResultFrom` need to know it. */
@@ -34,38 +34,23 @@ export interface CapabilityRule {
   capabilities: Partial<ModelCapabilities>;
 }
 
-/**
- * What a route assumes before any rule applies: every hosted route defaults to a vision model, because
- * new models there are multimodal and a text-only model answers an image with a loud 400. Ollama defaults to
- * text-only: most local models are, and they ignore images silently and then describe what they cannot see.
- */
-export const ROUTE_DEFAULTS: Readonly<Record<ProviderName, ModelCapabilities>> = {
-  anthropic: { imageInput: true, pdfInput: true, mediaInToolResults: true, preset: 'anthropic' },
-  'openai-chat': { imageInput: true, pdfInput: true, mediaInToolResults: false, preset: 'openai' },
-  'openai-responses': { imageInput: true, pdfInput: true, mediaInToolResults: true, preset: 'openai' },
-  gemini: { imageInput: true, pdfInput: true, mediaInToolResults: true, preset: 'gemini' },
-  bedrock: { imageInput: true, pdfInput: true, mediaInToolResults: false, preset: 'bedrock' },
-  ollama: { imageInput: false, pdfInput: false, mediaInToolResults: true, preset: 'ollama' },
-};
-
 const TEXT_ONLY: Partial<ModelCapabilities> = { imageInput: false, pdfInput: false };
 const VISION: Partial<ModelCapabilities> = { imageInput: true };
 
 // Order matters: specific exceptions sit above the family rule they carve out of.
 export const DEFAULT_CAPABILITY_RULES: readonly CapabilityRule[] = [
-  // Anthropic: every Claude 3+ model reads images and PDFs, inside tool results too (Bedrock included).
+  // Anthropic: every Claude 3+ model (claude-sonnet-5-5, claude-opus-5-5, claude-haiku-5-5, …) reads images and PDFs.
   { match: /claude-(instant|2)/, capabilities: TEXT_ONLY },
-  { match: /claude/, capabilities: { imageInput: true, pdfInput: true, mediaInToolResults: true } },
+  { match: /claude/, capabilities: { imageInput: true, pdfInput: true } },
   // OpenAI: text-only exceptions first, then the vision families.
   { match: /gpt-3\.5|gpt-oss|(^|[/.])gpt-4(-0314|-0613|-32k\S*|-(0125|1106)-preview|-turbo-preview)?$|(^|[/.])o1-(mini|preview)|(^|[/.])o3-mini/, capabilities: TEXT_ONLY },
-  { match: /gpt-4|gpt-5|chatgpt|(^|[/.])o[134](-|$)/, capabilities: { imageInput: true, pdfInput: true } },
-  // Gemini 3 and later take media inside functionResponse; 2.x and older answer that with a 400.
-  { match: /gemini-([3-9]|\d\d)/, capabilities: { imageInput: true, pdfInput: true, mediaInToolResults: true } },
-  { match: /gemini/, capabilities: { imageInput: true, pdfInput: true, mediaInToolResults: false } },
+  { match: /gpt-([4-9]|\d\d)|chatgpt|(^|[/.])o[134](-|$)/, capabilities: { imageInput: true, pdfInput: true } },
+  // Gemini: all read images and PDFs (whether inside functionResponse is the route's fact: Gemini 3 style).
+  { match: /gemini/, capabilities: { imageInput: true, pdfInput: true } },
   { match: /gemma-?3n?(?!\d)/, capabilities: { imageInput: true } },
-  // Amazon Nova: Micro is text-only; the others read images, and on Bedrock inside tool results.
+  // Amazon Nova: Micro is text-only; the others read images (on Bedrock inside tool results: a route fact).
   { match: /nova-micro/, capabilities: TEXT_ONLY },
-  { match: /nova/, capabilities: { imageInput: true, pdfInput: true, mediaInToolResults: true } },
+  { match: /nova/, capabilities: { imageInput: true, pdfInput: true } },
   // Llama: 3.2 11B/90B (vision) and Llama 4 read images; every other Llama is text-only.
   { match: /llama-?3[.-]2[.-]?(11|90)b|llama-?3\.2-vision|llama-?4/, capabilities: VISION },
   { match: /llama/, capabilities: TEXT_ONLY },
@@ -97,28 +82,25 @@ export function matchCapabilityRule(query: Pick<CapabilitiesQuery, 'provider' | 
 }
 
 /**
- * Capabilities of a model on a route: the route's default, then the first matching rule, then the overrides.
- * A model no rule knows gets the route's default (see ROUTE_DEFAULTS: vision on hosted routes, text-only on
- * Ollama). Route facts win last: Ollama has no documents, and OpenAI Chat never carries media in tool messages.
+ * Capabilities of a model on a route: what the route assumes of a model it does not know (`ROUTES[p].unknownModel`:
+ * vision on hosted routes, text-only on Ollama), then the first matching rule, then the overrides. The route's own
+ * facts win last: no model or override makes a route carry what its API cannot (PDFs on Ollama, media inside an
+ * OpenAI Chat tool message), and Bedrock's per-image and per-document caps hold whatever the model.
  */
 export function capabilitiesFor(query: CapabilitiesQuery): ModelCapabilities {
+  const route = ROUTES[query.provider];
   const rule = matchCapabilityRule(query);
-  const merged: ModelCapabilities = { ...ROUTE_DEFAULTS[query.provider], ...rule?.capabilities, ...query.overrides };
-  switch (query.provider) {
-    case 'ollama':
-      return { ...merged, pdfInput: false };
-    case 'openai-chat':
-      return { ...merged, mediaInToolResults: false };
-    case 'bedrock':
-      // Bedrock caps images at 3.75 MB and documents at 4.5 MB whatever the model.
-      return { ...merged, preset: query.overrides?.preset ?? 'bedrock' };
-    case 'anthropic':
-    case 'openai-responses':
-    case 'gemini':
-      return merged;
-    default: {
-      const exhaustive: never = query.provider;
-      return exhaustive;
-    }
-  }
+  const merged: ModelCapabilities = {
+    ...route.unknownModel,
+    mediaInToolResults: routeTakesMediaInToolResults(query.provider, query.model),
+    preset: route.preset,
+    ...rule?.capabilities,
+    ...query.overrides,
+  };
+  return {
+    ...merged,
+    pdfInput: merged.pdfInput && route.pdfInput,
+    mediaInToolResults: merged.mediaInToolResults && route.mediaInToolResults !== false,
+    preset: query.provider === 'bedrock' ? (query.overrides?.preset ?? route.preset) : merged.preset,
+  };
 }

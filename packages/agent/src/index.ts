@@ -29,6 +29,8 @@ export { geminiTileTokens } from './compaction/gemini-image-tokens.js';
 export { chooseWindow } from './compaction/choose-window.js';
 export type { ChooseWindowInput, ChosenWindow } from './compaction/choose-window.js';
 export { runAgent } from './loop/run-agent.js';
+export { createFitCache, fitConversation } from './fit-conversation.js';
+export type { FitCache, FitConversationInput, FittedConversation } from './fit-conversation.js';
 export type { AgentRun, AgentStep, RunAgentInput } from './loop/run-agent.js';
 export type { InputModality, ModelClient, ModelRequest, ModelTurn } from './loop/model-client.js';
 export type { AgentTool, AgentToolResult, HandlerTool, ResultTool, ToolCallContext } from './loop/agent-tool.js';

@@ -18,8 +18,9 @@ const round = (n: number): string => String(Math.round(n * 1000) / 1000);
 
 /**
  * Notes for a processed image the model should know about: a resize (with the factor that maps coordinates
- * back, for agents that click on screenshots) and an animation reduced to its first frame. Undefined when the
- * image reached the model as it was.
+ * back, for agents that click on screenshots), an animation reduced to its first frame, and every warning
+ * (text that could not be drawn, the missing part of a cut-off file). Undefined when the image reached the
+ * model as it was.
  */
 export function processNote(name: string, result: ProcessResult): string | undefined {
   if (result.mediaType === 'application/pdf') return undefined;
@@ -33,6 +34,7 @@ export function processNote(name: string, result: ProcessResult): string | undef
   }
   if (result.steps.includes('first-frame')) notes.push(`${name} is animated (${result.original.frames} frames); only the first frame is shown`);
   if (result.steps.includes('first-page')) notes.push(`${name} has ${result.original.pages ?? 'several'} pages; only the first page is shown`);
+  for (const warning of result.warnings ?? []) notes.push(`${name}: ${warning.message.replace(/\.$/, '')}`);
   return notes.length > 0 ? `[${notes.join('. ')}]` : undefined;
 }
 
@@ -46,6 +48,7 @@ const WHAT: Readonly<Record<MediaErrorCode, string>> = {
   E_WASM_UNAVAILABLE: 'the image codecs are not available in this runtime',
   E_INVALID_OPTIONS: 'invalid processing options',
   E_INVALID_INPUT: 'the attachment has no bytes to read',
+  E_TOO_COMPLEX: 'too complex to render in bounded time',
   E_TIMEOUT: 'reading it took too long',
 };
 

@@ -44,6 +44,15 @@ describe('toolResultFrom', () => {
     expect(textOf(parts)).toEqual(['[photo.jpg was resized from 3000x4000 to 1500x2000 px; multiply coordinates in it by 2 to get coordinates in the original]']);
   });
 
+  it("tells the model what part of a cut-off photo is missing, and which SVG text could not be drawn", async () => {
+    const photo = await sharp({ create: { width: 400, height: 600, channels: 3, background: { r: 128, g: 128, b: 128 }, noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).jpeg().toBuffer();
+    const svg = new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg" width="200" height="40"><text x="4" y="30">你好</text></svg>');
+    const { parts } = await result({ attachments: [{ bytes: new Uint8Array(photo.subarray(0, Math.round(photo.length * 0.6))), filename: 'cut.jpg' }, { bytes: svg, filename: 'chart.svg' }] });
+    expect(kinds(parts)).toEqual(['image', 'image', 'text', 'text']);
+    expect(textOf(parts)[0]).toMatch(/^\[cut\.jpg: The image file ends early: the bottom \d+ % of the picture is missing and shows as flat grey; only the rest is real\]$/);
+    expect(textOf(parts)[1]).toBe('[chart.svg: Some text in the SVG could not be drawn and is missing from the image: no available font has Han (Chinese characters) characters]');
+  });
+
   it('picks the preset from the route when given a provider', async () => {
     const { parts } = await result({ attachments: [{ bytes: await png(5000, 100) }] }, { provider: 'openai-chat', model: 'gpt-4.1' });
     expect(await size(parts[0])).toEqual([2048, 41]);

@@ -18,7 +18,7 @@ export interface ToolResultInput {
   provider?: ProviderName;
   model?: string;
   /** Explicit limits over the preset's (maxEdge, maxBytes, maxInputPixels, PDF limits). */
-  limits?: Omit<ProcessOptions, 'provider'>;
+  limits?: Omit<ProcessOptions, 'preset' | 'provider'>;
   /** Cuts long tool text (text parts only); `false` keeps it whole. Default: 50,000 characters, head and tail. */
   truncate?: TruncateOptions | false;
 }
@@ -31,7 +31,7 @@ export interface ToolResultInput {
  */
 export async function toolResultFrom(input: ToolResultInput): Promise<ToolResultMessage> {
   const preset = input.preset ?? (input.provider === undefined ? 'portable' : capabilitiesFor({ provider: input.provider, model: input.model }).preset);
-  const options: ProcessOptions = { ...input.limits, provider: preset };
+  const options: ProcessOptions = { ...input.limits, preset };
   const { items, isError } = readToolOutput(input.output);
   const parts: Part[] = [];
   const notes: string[] = [];

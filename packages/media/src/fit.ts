@@ -1,4 +1,5 @@
 import { encodeRaster, type Encoding, type OutputType } from './encode.js';
+import type { Deadline } from './deadline.js';
 import { MediaError } from './errors.js';
 import { resizeRaster } from './resize.js';
 import type { ProcessStep, Raster, SendableImageType } from './types.js';
@@ -17,6 +18,8 @@ export interface FitRequest {
   preferred: Encoding;
   maxBytes: number;
   accepts: readonly SendableImageType[];
+  /** Checked before each encode attempt after the first. */
+  deadline?: Deadline;
 }
 
 export interface Fitted {
@@ -32,22 +35,26 @@ export interface Fitted {
  * (an opaque PNG may become JPEG, one with alpha WebP — alpha is never flattened); then lower qualities;
  * then smaller sizes. Never returns anything over the limit: if nothing fits, `E_TOO_LARGE`.
  */
-export async function fitWithinLimits({ raster, hasAlpha, preferred, maxBytes, accepts }: FitRequest): Promise<Fitted> {
+export async function fitWithinLimits({ raster, hasAlpha, preferred, maxBytes, accepts, deadline }: FitRequest): Promise<Fitted> {
   const steps: ProcessStep[] = [];
-  let data = await encodeRaster(raster, preferred);
+  const encode = (source: Raster, encoding: Encoding) => {
+    deadline?.check('Encoding the image');
+    return encodeRaster(source, encoding);
+  };
+  let data = await encode(raster, preferred);
   if (data.byteLength <= maxBytes) return { data, mediaType: preferred.type, width: raster.width, height: raster.height, steps };
 
   const lossy = lossyEncoding(preferred, hasAlpha, accepts);
   if (lossy) {
     if (lossy.type !== preferred.type) {
       steps.push('converted');
-      data = await encodeRaster(raster, lossy);
+      data = await encode(raster, lossy);
       if (data.byteLength <= maxBytes) return { data, mediaType: lossy.type, width: raster.width, height: raster.height, steps };
     }
     steps.push('quality-reduced');
     for (const quality of QUALITY_STEPS) {
       if (quality >= lossy.quality) continue;
-      data = await encodeRaster(raster, { ...lossy, quality });
+      data = await encode(raster, { ...lossy, quality });
       if (data.byteLength <= maxBytes) return { data, mediaType: lossy.type, width: raster.width, height: raster.height, steps };
     }
   }
@@ -61,7 +68,7 @@ export async function fitWithinLimits({ raster, hasAlpha, preferred, maxBytes, a
     const height = Math.max(1, Math.round(raster.height * scale));
     if (Math.max(width, height) < SMALLEST_EDGE) break;
     const smaller = await resizeRaster({ ...raster, data: raster.data.slice() }, width, height, hasAlpha);
-    data = await encodeRaster(smaller, encoding);
+    data = await encode(smaller, encoding);
     if (data.byteLength <= maxBytes) return { data, mediaType: encoding.type, width, height, steps };
   }
   throw new MediaError(

@@ -2,6 +2,8 @@
 export { detect } from './detect.js';
 export { probe } from './probe.js';
 export { process } from './process.js';
+export { checkIntegrity } from './integrity.js';
+export type { IntegrityProblem } from './integrity.js';
 export { pdfText } from './pdf/pdf-text.js';
 export type { PdfPageText, PdfText, PdfTextOptions } from './pdf/pdf-text.js';
 export { renderPdfPage } from './pdf/render-pdf-page.js';
@@ -10,6 +12,8 @@ export { MediaError, isMediaError, MEDIA_ERROR_CODES } from './errors.js';
 export type { MediaErrorCode } from './errors.js';
 export { PRESETS, PRESET_NAMES, isPresetName } from './presets.js';
 export type { Preset, PresetName } from './presets.js';
+export { ROUTES, ROUTE_NAMES, GEMINI_3_MODELS, isRouteName, routeTakesMediaInToolResults } from './routes.js';
+export type { Route, RouteLimits, RouteName } from './routes.js';
 export { setWasmLoader } from './wasm.js';
 export { registerDecoder } from './codecs/registered-decoders.js';
 export type { DecodeRequest, DecodedImage, ImageDecoder } from './codecs/registered-decoders.js';

@@ -8,13 +8,18 @@ export const MAX_SIDE = 65_535;
 
 export interface Limits extends Preset {
   maxInputPixels: number;
+  /** No budget when undefined. */
+  timeoutMs: number | undefined;
 }
 
 /** The preset's limits with explicit options on top; bad values are a typed error, not a surprise later. */
 export function resolveLimits(options: ProcessOptions): Limits {
-  const name = options.provider ?? 'portable';
+  if (options.preset !== undefined && options.provider !== undefined && options.preset !== options.provider) {
+    throw new MediaError('E_INVALID_OPTIONS', `Both preset ${JSON.stringify(options.preset)} and its old name provider ${JSON.stringify(options.provider)} are set. Pass preset only.`);
+  }
+  const name = options.preset ?? options.provider ?? 'portable';
   if (!isPresetName(name)) {
-    throw new MediaError('E_INVALID_OPTIONS', `Unknown provider preset ${JSON.stringify(name)}. Use one of: ${Object.keys(PRESETS).join(', ')}.`);
+    throw new MediaError('E_INVALID_OPTIONS', `Unknown preset ${JSON.stringify(name)}. Use one of: ${Object.keys(PRESETS).join(', ')}.`);
   }
   const preset = PRESETS[name];
   return {
@@ -25,6 +30,7 @@ export function resolveLimits(options: ProcessOptions): Limits {
     maxPdfBytes: positive('maxPdfBytes', options.maxPdfBytes) ?? Math.min(preset.maxPdfBytes, positive('maxBytes', options.maxBytes) ?? Infinity),
     maxPdfPages: positive('maxPdfPages', options.maxPdfPages) ?? preset.maxPdfPages,
     maxInputPixels: positive('maxInputPixels', options.maxInputPixels) ?? DEFAULT_MAX_INPUT_PIXELS,
+    timeoutMs: positive('timeoutMs', options.timeoutMs),
   };
 }
 

@@ -1,3 +1,4 @@
+import { ROUTES } from './routes.js';
 import type { SendableImageType } from './types.js';
 
 /** Limits of one provider route. All byte limits are raw bytes (base64 adds a third on the wire). */
@@ -15,10 +16,16 @@ export interface Preset {
 
 export type PresetName = 'portable' | 'anthropic' | 'openai' | 'gemini' | 'bedrock' | 'ollama';
 
+/** Image types every hosted route takes (Ollama, local, takes fewer: its preset converts for it). */
+const HOSTED_IMAGE_TYPES = ROUTES.anthropic.imageTypes.filter((type) =>
+  [ROUTES['openai-chat'], ROUTES['openai-responses'], ROUTES.gemini, ROUTES.bedrock].every((route) => route.imageTypes.includes(type)),
+);
+
 /**
- * Figures from the providers' documentation (docs/formats-and-errors.md, "Provider presets"):
+ * Figures from the providers' documentation (docs/formats-and-errors.md, \"Provider presets\"). Which image types and whether PDFs
+ * come from the route table (`routes.ts`), so each fact is written once:
  * - portable: every side ≤ 2000 px (Anthropic's rule once a request holds > 20 images) and 3.75 MB
- *   (Bedrock's per-image cap), PNG/JPEG/WebP only (Gemini takes no GIF): safe on every route.
+ *   (Bedrock's per-image cap), the image types every hosted route takes (no GIF: Gemini refuses it).
  * - anthropic: long edge 1568 px is its native resolution (larger is downscaled server-side, wasted
  *   upload); 3.75 MB raw keeps base64 under the 5 MB that Bedrock and Vertex allow for Claude.
  * - openai: tile models fit 2048×2048 before tiling; 20 MB per image; GIF only as a still.
@@ -31,44 +38,44 @@ export const PRESETS: Readonly<Record<PresetName, Preset>> = {
   portable: {
     maxEdge: 2000,
     maxBytes: 3_750_000,
-    accepts: ['image/png', 'image/jpeg', 'image/webp'],
+    accepts: HOSTED_IMAGE_TYPES,
     maxPdfBytes: 4_500_000,
     maxPdfPages: 100,
   },
   anthropic: {
     maxEdge: 1568,
     maxBytes: 3_750_000,
-    accepts: ['image/png', 'image/jpeg', 'image/gif', 'image/webp'],
+    accepts: ROUTES.anthropic.imageTypes,
     maxPdfBytes: 24_000_000,
     maxPdfPages: 100,
   },
   openai: {
     maxEdge: 2048,
     maxBytes: 20_000_000,
-    accepts: ['image/png', 'image/jpeg', 'image/gif', 'image/webp'],
+    accepts: ROUTES['openai-responses'].imageTypes,
     maxPdfBytes: 32_000_000,
     maxPdfPages: 100,
   },
   gemini: {
     maxEdge: 3072,
     maxBytes: 7_000_000,
-    accepts: ['image/png', 'image/jpeg', 'image/webp'],
+    accepts: ROUTES.gemini.imageTypes,
     maxPdfBytes: 14_000_000,
     maxPdfPages: 1000,
   },
   bedrock: {
     maxEdge: 2000,
     maxBytes: 3_750_000,
-    accepts: ['image/png', 'image/jpeg', 'image/gif', 'image/webp'],
+    accepts: ROUTES.bedrock.imageTypes,
     maxPdfBytes: 4_500_000,
     maxPdfPages: 100,
   },
   ollama: {
     maxEdge: 1344,
     maxBytes: 3_750_000,
-    accepts: ['image/png', 'image/jpeg'],
-    maxPdfBytes: 0,
-    maxPdfPages: 0,
+    accepts: ROUTES.ollama.imageTypes,
+    maxPdfBytes: ROUTES.ollama.pdfInput ? 4_500_000 : 0,
+    maxPdfPages: ROUTES.ollama.pdfInput ? 100 : 0,
   },
 };
 

@@ -6,6 +6,7 @@ import { decodeBmp } from './codecs/bmp.js';
 import { decodeIco } from './codecs/ico.js';
 import { decodeTiff } from './codecs/tiff.js';
 import { decodeWebpFirstFrame } from './codecs/webp.js';
+import { deadlineAfter, NO_DEADLINE, type Deadline } from './deadline.js';
 import type { Encoding } from './encode.js';
 import { MediaError } from './errors.js';
 import { FIRST_QUALITY, fitWithinLimits, type Fitted } from './fit.js';
@@ -17,14 +18,18 @@ import { assertPixelBudget, resolveLimits, type Limits } from './limits.js';
 import { applyOrientation } from './orient.js';
 import { anyTransparent } from './pixels.js';
 import { detect } from './detect.js';
+import { checkIntegrity } from './integrity.js';
 import { assertEmbeddedImagesFit } from './svg-images.js';
 import { probe } from './probe.js';
 import { resizeRaster } from './resize.js';
-import type { MediaType, ProbeResult, ProcessOptions, ProcessResult, ProcessStep, Raster, SendableImageType } from './types.js';
+import { recoveredWarning } from './truncation.js';
+import type { MediaType, ProbeResult, ProcessOptions, ProcessResult, ProcessStep, ProcessWarning, Raster, SendableImageType } from './types.js';
 
 /**
  * Makes `bytes` safe to send: the input untouched when it already fits, otherwise decoded, turned
  * upright, resized and re-encoded within the limits of `options` (default preset: `portable`).
+ * A file is only passed through when it passes the checks strict decoders make (chunk CRCs, marker
+ * structure, container sizes); otherwise it is re-encoded, or refused when its pixel data is damaged.
  * Throws `MediaError` when nothing valid can be sent.
  */
 export async function process(bytes: Uint8Array, options: ProcessOptions = {}): Promise<ProcessResult> {
@@ -32,25 +37,28 @@ export async function process(bytes: Uint8Array, options: ProcessOptions = {}): 
     throw new MediaError('E_INVALID_INPUT', `process() takes the file's bytes as a Uint8Array (a Node Buffer is one), not ${describeValue(bytes)}. Wrap an ArrayBuffer with new Uint8Array(buffer).`);
   }
   const limits = resolveLimits(options);
+  const fonts = assertFonts(options.fonts);
+  const deadline = limits.timeoutMs === undefined ? NO_DEADLINE : deadlineAfter(limits.timeoutMs);
   // pdf-lib parses the whole file: refuse an oversized PDF before paying for that.
   if (detect(bytes) === 'application/pdf') assertPdfSize(bytes, limits);
   const info = await probe(bytes);
+  deadline.check("Reading the file's header");
   switch (info.mediaType) {
     case 'application/pdf':
       return checkPdf(bytes, info, limits);
     case 'image/svg+xml':
-      return renderSvg(bytes, info, limits);
+      return renderSvg(bytes, info, limits, fonts, deadline);
     case 'image/png':
     case 'image/jpeg':
     case 'image/gif':
     case 'image/webp':
     case 'image/bmp':
-      return processRaster(bytes, info, limits);
+      return processRaster(bytes, info, limits, deadline);
     case 'image/heic':
     case 'image/heif':
     case 'image/x-icon':
     case 'image/tiff':
-      return processRaster(bytes, info, limits);
+      return processRaster(bytes, info, limits, deadline);
     case 'image/avif':
     case 'image/jxl':
       throw new MediaError(
@@ -76,17 +84,22 @@ function describeValue(value: unknown): string {
   return `a ${value.constructor?.name ?? 'plain object'}`;
 }
 
-/**
- * A JPEG whose data stops before its end-of-image marker: header facts read fine, but a provider may
- * reject it. Such files are decoded (libjpeg recovers what is there) instead of passed through.
- * A few bytes of padding after EOI are tolerated.
- */
-function truncatedJpeg(bytes: Uint8Array, type: string): boolean {
-  if (type !== 'image/jpeg') return false;
-  for (let end = bytes.length; end >= 2 && end >= bytes.length - 16; end--) {
-    if (bytes[end - 2] === 0xff && bytes[end - 1] === 0xd9) return false;
+function assertFonts(fonts: ProcessOptions['fonts']): readonly Uint8Array[] {
+  if (fonts === undefined) return [];
+  if (!Array.isArray(fonts) || !fonts.every((font) => font instanceof Uint8Array)) {
+    throw new MediaError('E_INVALID_OPTIONS', 'Expected fonts to be an array of Uint8Array (TTF, OTF or TTC file bytes).', { option: 'fonts' });
   }
-  return true;
+  return fonts;
+}
+
+/** Browsers and providers decode 8-bit JPEG only; libjpeg's 12-bit mode is a separate build glimpse does not ship. */
+function assertEightBitJpeg(info: ProbeResult): void {
+  if (info.mediaType !== 'image/jpeg' || info.bitDepth === 8) return;
+  throw new MediaError(
+    'E_UNSUPPORTED',
+    `This JPEG stores ${info.bitDepth}-bit samples, which browsers and model providers do not decode, and glimpse does not either. Convert it to an 8-bit JPEG or a PNG first (for example \`convert in.jpg -depth 8 out.png\` with ImageMagick).`,
+    { format: 'JPEG', bitDepth: info.bitDepth },
+  );
 }
 
 function original(info: ProbeResult): ProcessResult['original'] {
@@ -101,13 +114,23 @@ function original(info: ProbeResult): ProcessResult['original'] {
   };
 }
 
-async function processRaster(bytes: Uint8Array, info: ProbeResult, limits: Limits): Promise<ProcessResult> {
+async function processRaster(bytes: Uint8Array, info: ProbeResult, limits: Limits, deadline: Deadline): Promise<ProcessResult> {
   const { width, height } = assertPixelBudget(info, limits);
+  assertEightBitJpeg(info);
   const type = info.mediaType;
+  const warnings: ProcessWarning[] = [];
+  // What strict decoders check before showing pixels: a damaged critical chunk is refused, the rest repaired by re-encoding.
+  const checked = checkedType(type);
+  const damage = checked && checkIntegrity(bytes, checked);
+  if (checked && damage?.fatal) {
+    const format = FORMAT_LABELS[checked];
+    throw new MediaError('E_CORRUPT', `The ${format} file is damaged: ${damage.problem}. Strict decoders refuse it; re-export or re-download it.`, { format });
+  }
+  if (damage) warnings.push({ code: 'W_REPAIRED', message: `The file was re-encoded because ${damage.problem}.` });
   // CMYK/YCCK JPEGs are valid but many decoders show them with wrong colours: always convert to RGB.
   const cmyk = info.components === 4;
   const accepted = acceptedAsIs(type, limits);
-  const sendable = accepted !== undefined && !cmyk && !truncatedJpeg(bytes, type) && !truncatedHeif(bytes, type);
+  const sendable = accepted !== undefined && !cmyk && !damage && !truncatedHeif(bytes, type);
   // A HEIC is shown upright by its reader (irot/imir are part of the format), so its orientation needs no work.
   const shownUpright = info.orientation === 1 || type === 'image/heic' || type === 'image/heif';
   if (sendable && shownUpright && info.frames <= 1 && Math.max(width, height) <= limits.maxEdge && bytes.byteLength <= limits.maxBytes) {
@@ -121,6 +144,7 @@ async function processRaster(bytes: Uint8Array, info: ProbeResult, limits: Limit
       resized: false,
       reencoded: false,
       steps: [],
+      warnings: [],
     };
   }
 
@@ -131,6 +155,12 @@ async function processRaster(bytes: Uint8Array, info: ProbeResult, limits: Limit
   const target = fitEdge(upright, limits.maxEdge);
   const storedTarget = turned ? { width: target.height, height: target.width } : target;
   const decoded = await decodeRaster(bytes, info, { stored: { width, height }, cover: storedTarget }, limits);
+  deadline.check('Decoding the image');
+  const recovered = decoded.recovered && recoveredWarning(decoded.recovered, info.orientation);
+  if (recovered) {
+    steps.push('recovered');
+    warnings.splice(0, warnings.length, recovered); // says more than "repaired"
+  }
   if (info.frames > 1) steps.push('first-frame');
   if (info.mediaType === 'image/tiff' && (info.pages ?? 1) > 1) steps.push('first-page');
   let raster = applyOrientation(decoded.raster, info.orientation);
@@ -138,17 +168,25 @@ async function processRaster(bytes: Uint8Array, info: ProbeResult, limits: Limit
   const resized = target.width !== upright.width || target.height !== upright.height;
   if (raster.width !== target.width || raster.height !== target.height) {
     raster = await resizeRaster(raster, target.width, target.height, decoded.hasAlpha);
+    deadline.check('Resizing the image');
   }
   if (resized) steps.push('resized');
   const preferred = preferredEncoding(type, info, decoded.hasAlpha, limits);
   if (preferred.type !== type || cmyk) steps.push('converted');
-  const fitted = await fitWithinLimits({ raster, hasAlpha: decoded.hasAlpha, preferred, maxBytes: limits.maxBytes, accepts: limits.accepts });
+  const fitted = await fitWithinLimits({ raster, hasAlpha: decoded.hasAlpha, preferred, maxBytes: limits.maxBytes, accepts: limits.accepts, deadline });
   // The pixels are still in the source's colour space: keep its ICC profile unless that breaks maxBytes.
-  return reencodedResult(await carryIccProfile(fitted, bytes, type, limits.maxBytes), info, steps, resized);
+  return reencodedResult(await carryIccProfile(fitted, bytes, type, limits.maxBytes), info, steps, resized, warnings);
+}
+
+const FORMAT_LABELS = { 'image/png': 'PNG', 'image/jpeg': 'JPEG', 'image/gif': 'GIF', 'image/webp': 'WebP' } as const;
+
+/** The types whose structure `checkIntegrity` knows (the ones providers take as they are). */
+function checkedType(type: MediaType): SendableImageType | undefined {
+  return type === 'image/png' || type === 'image/jpeg' || type === 'image/gif' || type === 'image/webp' ? type : undefined;
 }
 
 /** The result of anything that was decoded and re-encoded; `steps` are those taken before fitting. */
-function reencodedResult(fitted: Fitted, info: ProbeResult, steps: ProcessStep[], resized: boolean): ProcessResult {
+function reencodedResult(fitted: Fitted, info: ProbeResult, steps: ProcessStep[], resized: boolean, warnings: ProcessWarning[]): ProcessResult {
   return {
     data: fitted.data,
     mediaType: fitted.mediaType,
@@ -159,14 +197,24 @@ function reencodedResult(fitted: Fitted, info: ProbeResult, steps: ProcessStep[]
     resized: resized || fitted.steps.includes('scaled-for-bytes'),
     reencoded: true,
     steps: [...steps, ...fitted.steps.filter((step) => !steps.includes(step))],
+    warnings,
   };
 }
 
-async function decodeRaster(bytes: Uint8Array, info: ProbeResult, shrink: JpegShrinkOnLoad, limits: Limits): Promise<{ raster: Raster; hasAlpha: boolean }> {
+interface DecodedRaster {
+  raster: Raster;
+  hasAlpha: boolean;
+  /** Set when the file ends early and only part of it was real data. */
+  recovered?: { realRows: number; height: number; eofScan: number };
+}
+
+async function decodeRaster(bytes: Uint8Array, info: ProbeResult, shrink: JpegShrinkOnLoad, limits: Limits): Promise<DecodedRaster> {
   const type = info.mediaType;
   switch (type) {
-    case 'image/jpeg':
-      return { raster: await decodeJpeg(bytes, shrink), hasAlpha: false };
+    case 'image/jpeg': {
+      const { realRows, eofScan, ...raster } = await decodeJpeg(bytes, shrink);
+      return { raster, hasAlpha: false, ...(eofScan > 0 && { recovered: { realRows, height: raster.height, eofScan } }) };
+    }
     case 'image/png': {
       // The decoder reports transparency as it goes (no second scan of the pixels).
       return decodePngWithAlpha(bytes);
@@ -237,9 +285,11 @@ function fitEdge(raster: { width: number; height: number }, maxEdge: number): { 
   return { width: Math.max(1, Math.round(raster.width * scale)), height: Math.max(1, Math.round(raster.height * scale)) };
 }
 
-async function renderSvg(bytes: Uint8Array, info: ProbeResult, limits: Limits): Promise<ProcessResult> {
+async function renderSvg(bytes: Uint8Array, info: ProbeResult, limits: Limits, fonts: readonly Uint8Array[], deadline: Deadline): Promise<ProcessResult> {
   await assertEmbeddedImagesFit(bytes, limits);
-  const raster = await rasterizeSvg(bytes, limits.maxEdge);
+  deadline.check('Checking the SVG');
+  const { raster, warnings } = await rasterizeSvg(bytes, { maxEdge: limits.maxEdge, fonts });
+  deadline.check('Rendering the SVG');
   const hasAlpha = anyTransparent(raster);
   const fitted = await fitWithinLimits({
     raster,
@@ -247,8 +297,9 @@ async function renderSvg(bytes: Uint8Array, info: ProbeResult, limits: Limits): 
     preferred: { type: 'image/png', quality: 100, lossless: true },
     maxBytes: limits.maxBytes,
     accepts: limits.accepts,
+    deadline,
   });
-  return reencodedResult(fitted, info, ['rasterized'], fitted.width !== info.width || fitted.height !== info.height);
+  return reencodedResult(fitted, info, ['rasterized'], fitted.width !== info.width || fitted.height !== info.height, warnings);
 }
 
 /** What can be refused from the route and the size alone, before pdf-lib parses the whole file. */
@@ -282,5 +333,6 @@ function checkPdf(bytes: Uint8Array, info: ProbeResult, limits: Limits): Process
     resized: false,
     reencoded: false,
     steps: [],
+    warnings: [],
   };
 }

@@ -55,7 +55,9 @@ export interface ProbeResult {
 
 /** Options of `process`. Explicit limits override the preset's. */
 export interface ProcessOptions {
-  /** Provider preset; `portable` (default) is safe on every route. */
+  /** The limits preset: `portable` (default) is safe on every route; `anthropic`, `openai`, … fit one provider. */
+  preset?: import('./presets.js').PresetName;
+  /** @deprecated The old name of `preset`, still accepted. */
   provider?: import('./presets.js').PresetName;
   /** Longest side in pixels. */
   maxEdge?: number;
@@ -66,6 +68,13 @@ export interface ProcessOptions {
   /** PDFs: largest file in bytes and most pages. */
   maxPdfBytes?: number;
   maxPdfPages?: number;
+  /**
+   * Time budget in milliseconds; over it, `E_TIMEOUT`. Checked between stages (probe, decode, resize, each
+   * encode attempt): a single codec call runs to its end, and is kept short by the refusals from cheap facts.
+   */
+  timeoutMs?: number;
+  /** Extra fonts (TTF/OTF/TTC bytes) for SVG text, tried before the bundled DejaVu Sans subset. */
+  fonts?: readonly Uint8Array[];
 }
 
 /** What `process` did, in order; agents turn these into notes for the model. */
@@ -77,7 +86,17 @@ export type ProcessStep =
   | 'converted' // the format changed (BMP→PNG, GIF→PNG, …)
   | 'resized' // scaled to fit maxEdge
   | 'quality-reduced' // lossy quality stepped down to fit maxBytes
-  | 'scaled-for-bytes'; // scaled below maxEdge to fit maxBytes
+  | 'scaled-for-bytes' // scaled below maxEdge to fit maxBytes
+  | 'recovered'; // the file ends early; what it holds was decoded (see the W_TRUNCATED warning)
+
+/**
+ * Something the output does not show as the input meant it, that the caller or the model should know.
+ * The message is written to be shown to a model as it is.
+ */
+export type ProcessWarning =
+  | { code: 'W_TRUNCATED'; message: string; /** Share of the stored rows that hold real pixels (0–1). */ recoveredFraction: number; /** Where the missing part is in the output. */ missingSide: 'top' | 'bottom' | 'left' | 'right' | 'none' }
+  | { code: 'W_MISSING_GLYPHS'; message: string; /** Unicode scripts (or "emoji") no font could draw. */ scripts: string[] }
+  | { code: 'W_REPAIRED'; message: string };
 
 export interface ProcessResult {
   /** The bytes to send: the input itself when nothing had to change. */
@@ -103,4 +122,6 @@ export interface ProcessResult {
   /** The bytes are not the input's. */
   reencoded: boolean;
   steps: ProcessStep[];
+  /** What the output lacks or changed beyond the steps; empty when nothing is amiss. */
+  warnings: ProcessWarning[];
 }

@@ -1,11 +1,11 @@
 import { stat } from 'node:fs/promises';
-import { isPresetName, PRESET_NAMES } from '@glimpse/media';
+import { isPresetName, PRESET_NAMES, ROUTES } from '@glimpse/media';
 import type { PresetName } from '@glimpse/media';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { capabilitiesFor, isProviderName, PROVIDER_NAMES } from '../capabilities.js';
+import { isProviderName, PROVIDER_NAMES } from '../capabilities.js';
 import { createGlimpseMcpServer } from '../mcp/glimpse-mcp-server.js';
 import { limitConcurrency } from '../mcp/limit-concurrency.js';
 import { serveMcpOverHttp } from '../mcp/serve-mcp-http.js';
+import { StdioJsonRpcTransport } from '../mcp/stdio-json-rpc-transport.js';
 import { createViewWorkerPool, DEFAULT_VIEW_TIMEOUT_MS } from '../mcp/view-worker-pool.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../tools/file-tool.js';
 import { parseArgs, positiveInteger, stringFlag } from './args.js';
@@ -39,7 +39,7 @@ Logs go to stderr; stdout carries only the protocol.`;
 /** A preset name, or a route name mapped to its preset (openai-chat → openai). */
 function presetFor(name: string): PresetName {
   if (isPresetName(name)) return name;
-  if (isProviderName(name)) return capabilitiesFor({ provider: name }).preset;
+  if (isProviderName(name)) return ROUTES[name].preset;
   throw new UsageError(`--provider must be one of ${[...PRESET_NAMES, ...PROVIDER_NAMES.filter((p) => !isPresetName(p))].join(', ')}, got ${JSON.stringify(name)}`);
 }
 
@@ -78,7 +78,7 @@ export const mcpCommand: Command = {
     const closed = new Promise<void>((resolve) => {
       server.onclose = resolve;
     });
-    await server.connect(new StdioServerTransport());
+    await server.connect(new StdioJsonRpcTransport());
     process.stdin.once('end', () => void server.close());
     await closed;
     await pool.close();

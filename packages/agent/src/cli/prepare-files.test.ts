@@ -16,7 +16,7 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 
 describe('prepareConversation', () => {
   it('finds a screenshot typed with a plain space and says which file it read', async () => {
-    const messages = await prepareConversation([join(dir, 'Screenshot 2026-11-29 at 10.41.07 PM.png')], 'anthropic', 'claude-sonnet-4-5');
+    const messages = await prepareConversation([join(dir, 'Screenshot 2026-11-29 at 10.41.07 PM.png')], 'anthropic', 'claude-sonnet-5-5');
     const result = messages[2]!;
     if (result.role !== 'toolResult') throw new Error('expected a tool result');
     expect(result.isError).toBe(false);

@@ -43,7 +43,7 @@ async function prepare(...args: string[]): Promise<Printed> {
 
 describe('glimpse prepare', () => {
   it('anthropic: one assistant turn with a tool_use per FILE, one user turn with the results in order', async () => {
-    const out = await prepare(file('screen shot.png'), file('notes.v1.pdf'), file('garbage.bin'), '--provider', 'anthropic', '--model', 'claude-sonnet-4-5');
+    const out = await prepare(file('screen shot.png'), file('notes.v1.pdf'), file('garbage.bin'), '--provider', 'anthropic', '--model', 'claude-sonnet-5-5');
     expect(out.provider).toBe('anthropic');
     expect(Object.keys(out)).toEqual(['provider', 'tools', 'messages']);
     expect(out.tools).toEqual([{ name: 'view_file', description: expect.any(String), input_schema: expect.objectContaining({ type: 'object' }) }]);
@@ -69,7 +69,7 @@ describe('glimpse prepare', () => {
   });
 
   it('gemini: media inside functionResponse for Gemini 3, beside it for older models', async () => {
-    const newer = JSON.stringify(await prepare(file('screen shot.png'), '--provider', 'gemini', '--model', 'gemini-3-pro-preview'));
+    const newer = JSON.stringify(await prepare(file('screen shot.png'), '--provider', 'gemini', '--model', 'gemini-3.1-pro-preview'));
     const older = await prepare(file('screen shot.png'), '--provider', 'gemini', '--model', 'gemini-2.5-pro');
     expect(newer).toMatch(/"functionResponse":\{[^]*"parts":\[\{"inlineData"/);
     const parts = ((older.contents as unknown[])[2] as { parts: Array<Record<string, unknown>> }).parts;

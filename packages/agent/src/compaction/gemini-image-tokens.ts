@@ -1,3 +1,5 @@
+import { GEMINI_3_MODELS } from '@glimpse/media';
+
 /**
  * Gemini's image-token rules:
  * - Gemini 2.x and older: 258 tokens when both sides are ≤ 384 px, else 258 per 768×768 tile.
@@ -17,5 +19,5 @@ export function geminiTileTokens(width: number, height: number): number {
 
 /** Gemini 3 and later price media by `media_resolution` instead of by tiles. */
 export function usesMediaResolution(model: string | undefined): boolean {
-  return model !== undefined && /gemini-([3-9]|\d\d)/.test(model.toLowerCase());
+  return model !== undefined && GEMINI_3_MODELS.test(model.toLowerCase());
 }

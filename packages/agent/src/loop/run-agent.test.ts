@@ -8,6 +8,7 @@ import { SessionWriter } from '../session/session-writer.js';
 import type { AgentTool } from './agent-tool.js';
 import { ReplayModel } from './replay-model.js';
 import { parseReplayScript } from './replay-script.js';
+import type { Message } from '../parts.js';
 import { runAgent } from './run-agent.js';
 
 let png: string;
@@ -127,5 +128,26 @@ describe('parseReplayScript', () => {
     expect(() => parseReplayScript({ inputModalities: ['text', 'smell'], turns: [{}] })).toThrowError('inputModalities[1] is "smell"');
     expect(() => parseReplayScript({ inputModalities: [], turns: [{ toolCalls: [{ arguments: {} }] }] })).toThrowError('turns[0].toolCalls[0].name is not a non-empty string');
     expect(() => parseReplayScript({ inputModalities: [], turns: [] })).toThrowError('turns is not a non-empty array');
+  });
+});
+
+describe('runAgent with a history from a roomier route', () => {
+  it('sends all 21 images of a history moved to Anthropic, fitted again, with the system prompt', async () => {
+    const wide = (await sharp({ create: { width: 2048, height: 64, channels: 3, background: '#c03030' } }).png().toBuffer()).toString('base64');
+    const history: Message[] = Array.from({ length: 21 }, (_, i): Message[] => [
+      { role: 'assistant', text: '', toolCalls: [{ id: `h${i}`, name: 'snapshot', arguments: {} }] },
+      { role: 'toolResult', toolCallId: `h${i}`, toolName: 'snapshot', parts: [{ type: 'image', mediaType: 'image/png', data: wide, width: 2048, height: 64 }], isError: false },
+    ]).flat();
+    const model = new ReplayModel(parseReplayScript({ inputModalities: ['text', 'image'], turns: [{ text: 'done' }] }));
+    await runAgent({ model, provider: 'anthropic', modelId: 'claude-sonnet-5-5', system: 'Be brief.', tools: [snapshotTool], history, prompt: 'What changed?' });
+    const { serialized } = model.requests[0]!;
+    if (serialized.provider !== 'anthropic') throw new Error('expected anthropic');
+    expect(serialized.body.system).toBe('Be brief.');
+    const sent = JSON.stringify(serialized.body);
+    const images = [...sent.matchAll(/"type":"image","source":\{"type":"base64","media_type":"image\/png","data":"([^"]+)"/g)].map((m) => m[1]!);
+    expect(images).toHaveLength(21);
+    for (const data of images) expect((await sharp(Buffer.from(data, 'base64')).metadata()).width).toBe(1568);
+    expect(serialized.warnings.filter((w) => w.type === 'media-omitted')).toEqual([]);
+    expect(serialized.warnings.filter((w) => w.type === 'media-refitted')).toHaveLength(21);
   });
 });

@@ -2,6 +2,7 @@ import type { ProviderName } from '../capabilities.js';
 import { chooseWindow } from '../compaction/choose-window.js';
 import { estimateMessageTokens } from '../compaction/estimate-tokens.js';
 import type { AssistantMessage, Message, Part, ToolCall, ToolResultMessage } from '../parts.js';
+import { createFitCache, fitConversation } from '../fit-conversation.js';
 import { serialize } from '../providers/index.js';
 import type { SessionWriter } from '../session/session-writer.js';
 import { toolResultFrom } from '../tool.js';
@@ -64,21 +65,20 @@ export async function runAgent(input: RunAgentInput): Promise<AgentRun> {
   await add({ role: 'user', parts: typeof input.prompt === 'string' ? [{ type: 'text', text: input.prompt }] : input.prompt });
 
   const maxSteps = input.maxSteps ?? 20;
+  const capabilities = { imageInput: model.inputModalities.includes('image'), pdfInput: model.inputModalities.includes('pdf') };
+  const modelId = input.modelId !== undefined ? { model: input.modelId } : {};
+  // History fitted for a roomier route is fitted again for this one, once per image for the whole run.
+  const fitCache = createFitCache();
   for (let step = 1; step <= maxSteps; step++) {
     input.signal?.throwIfAborted();
-    const sent = window(messages, input);
+    const fitted = await fitConversation({ messages: window(messages, input), provider, ...modelId, capabilities, cache: fitCache });
     const system = input.system ? { system: input.system } : {};
+    const serialized = serialize(provider, { ...system, messages: fitted.messages, tools: definitions, ...modelId, capabilities });
     const request: ModelRequest = {
       ...system,
-      messages: sent,
+      messages: fitted.messages,
       tools: definitions,
-      serialized: serialize(provider, {
-        ...system,
-        messages: sent,
-        tools: definitions,
-        ...(input.modelId !== undefined && { model: input.modelId }),
-        capabilities: { imageInput: model.inputModalities.includes('image'), pdfInput: model.inputModalities.includes('pdf') },
-      }),
+      serialized: { ...serialized, warnings: [...fitted.warnings, ...serialized.warnings] },
     };
     const turn = await model.next(request, input.signal);
     const assistant: AssistantMessage = { role: 'assistant', text: turn.text, toolCalls: turn.toolCalls };

@@ -8,6 +8,8 @@ import { defaultFileSystem } from '../fs/default-file-system.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../tools/file-tool.js';
 import { READ_TOOL_DEFINITION, createReadTool } from '../tools/read.js';
 import { VIEW_FILE_TOOL_DEFINITION, viewFile } from '../tools/view-file.js';
+import type { Part } from '../parts.js';
+import { hideServerPaths } from './hide-server-paths.js';
 import { limitConcurrency } from './limit-concurrency.js';
 import { partsToMcpContent } from './parts-to-mcp-content.js';
 import type { ViewFileRunner } from './view-worker-pool.js';
@@ -36,9 +38,9 @@ export interface GlimpseMcpServerOptions {
 /** What the server reports as its name and version in `initialize`. */
 export const GLIMPSE_MCP_SERVER_INFO = { name: 'glimpse', version: '0.1.0' } as const;
 
-/** File URIs for embedded PDFs: `file://` plus the percent-encoded absolute path. */
-function fileUri(path: string): string {
-  return 'file://' + path.split('/').map(encodeURIComponent).join('/');
+/** The URI of an embedded PDF: its path relative to the root, percent-encoded (the server's own paths stay private). */
+function relativeUri(relativePath: string): string {
+  return relativePath.split('/').map(encodeURIComponent).join('/');
 }
 
 /**
@@ -62,7 +64,7 @@ export function createGlimpseMcpServer(options: GlimpseMcpServerOptions = {}): S
 
   const server = new Server(GLIMPSE_MCP_SERVER_INFO, {
     capabilities: { tools: {} },
-    instructions: `Files under ${root}. view_file shows images, SVGs and PDFs fitted for the ${preset} preset; read shows text files with line numbers.`,
+    instructions: `Paths are relative to the directory this server serves. view_file shows images, SVGs and PDFs fitted for the ${preset} preset; read shows text files with line numbers.`,
   });
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({
@@ -73,20 +75,32 @@ export function createGlimpseMcpServer(options: GlimpseMcpServerOptions = {}): S
     })),
   }));
 
+  const hidePaths = hideServerPaths(fileSystem.paths, root);
+  const answer = (parts: Part[], isError: boolean, path: string | undefined): CallToolResult => {
+    const shown = parts.map((part) => (part.type === 'text' ? { ...part, text: hidePaths(part.text) } : part));
+    const uri = relativeUri(path === undefined ? '.' : fileSystem.paths.relative(root, path) || '.');
+    return { content: partsToMcpContent(shown, () => uri), isError };
+  };
+
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const args = request.params.arguments ?? {};
-    switch (request.params.name) {
-      case 'view_file': {
-        const outcome = await viewQueue(() => runView(args, viewOptions, extra.signal));
-        const uri = outcome.path === undefined ? `file://${root}` : fileUri(outcome.path);
-        return { content: partsToMcpContent(outcome.parts, () => uri), isError: outcome.isError };
+    try {
+      switch (request.params.name) {
+        case 'view_file': {
+          const outcome = await viewQueue(() => runView(args, viewOptions, extra.signal));
+          return answer(outcome.parts, outcome.isError, outcome.path);
+        }
+        case 'read': {
+          const result = await read.execute(args, { signal: extra.signal });
+          return answer(result.parts, result.isError, undefined);
+        }
+        default:
+          return answer([{ type: 'text', text: `Unknown tool ${JSON.stringify(request.params.name)}: this server has view_file and read.` }], true, undefined);
       }
-      case 'read': {
-        const result = await read.execute(args, { signal: extra.signal });
-        return { content: partsToMcpContent(result.parts, () => `file://${root}`), isError: result.isError };
-      }
-      default:
-        return { content: [{ type: 'text', text: `Unknown tool ${JSON.stringify(request.params.name)}: this server has view_file and read.` }], isError: true };
+    } catch (error) {
+      // A failure of the server itself (a crashed worker): one line the model can read, never a stack or a path.
+      const message = error instanceof Error ? error.message : String(error);
+      return answer([{ type: 'text', text: `The ${request.params.name} call failed inside the server: ${message.split('\n')[0]}` }], true, undefined);
     }
   });
   return server;

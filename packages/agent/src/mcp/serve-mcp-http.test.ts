@@ -54,4 +54,15 @@ describe('glimpse mcp over Streamable HTTP', () => {
     const get = await fetch(endpoint.url);
     expect(get.status).toBe(405);
   });
+
+  it('answers malformed JSON-RPC with its proper error, one line each', async () => {
+    const post = async (body: string) => {
+      const response = await fetch(endpoint.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body });
+      return { status: response.status, body: (await response.json()) as { id: unknown; error: { code: number; message: string } } };
+    };
+    expect(await post('{"jsonrpc":')).toMatchObject({ status: 400, body: { id: null, error: { code: -32700 } } });
+    expect(await post('{"jsonrpc":"2.0","id":1,"params":{}}')).toMatchObject({ status: 400, body: { id: 1, error: { code: -32600 } } });
+    const bad = await post(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { arguments: {} } }));
+    expect(bad).toMatchObject({ status: 400, body: { id: 2, error: { code: -32602, message: expect.stringMatching(/^Invalid params for tools\/call: params\.name: [^\n]+$/) } } });
+  });
 });

@@ -1,6 +1,23 @@
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { checkJsonRpc } from './check-json-rpc.js';
+
+/** Largest request body read (the SDK's own limit for a JSON-RPC POST). */
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/** The body as text, or undefined when it is larger than the limit. */
+async function readBody(request: IncomingMessage): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+    size += buffer.length;
+    if (size > MAX_BODY_BYTES) return undefined;
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
 
 export interface McpHttpEndpoint {
   /** `http://127.0.0.1:PORT/mcp` */
@@ -25,15 +42,28 @@ export async function serveMcpOverHttp(makeServer: () => Server, { port }: { por
       response.writeHead(405, { allow: 'POST', 'content-type': 'text/plain' }).end('Method not allowed: POST JSON-RPC to /mcp\n');
       return;
     }
+    if (!allowedHosts.includes(request.headers.host ?? '')) {
+      // DNS rebinding: refused before the body is read (the transport checks again).
+      response.writeHead(403, { 'content-type': 'text/plain' }).end('Forbidden: invalid Host header\n');
+      return;
+    }
     const server = makeServer();
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, enableDnsRebindingProtection: true, allowedHosts });
     response.on('close', () => {
       void transport.close();
       void server.close();
     });
-    server
-      .connect(transport)
-      .then(() => transport.handleRequest(request, response))
+    // Checked here, as over stdio: the SDK answers valid JSON that is no JSON-RPC message with -32700, and bad
+    // params with -32603 and a multi-line dump.
+    const json = (status: number, body: unknown) => response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    readBody(request)
+      .then(async (text) => {
+        if (text === undefined) return json(413, { jsonrpc: '2.0', id: null, error: { code: -32600, message: `Invalid Request: the body is over ${MAX_BODY_BYTES} bytes.` } });
+        const checked = checkJsonRpc(text);
+        if ('reply' in checked) return json(400, checked.reply);
+        await server.connect(transport);
+        await transport.handleRequest(request, response, checked.message);
+      })
       .catch((error: unknown) => {
         process.stderr.write(`glimpse mcp: ${error instanceof Error ? error.message : String(error)}\n`);
         if (!response.headersSent) response.writeHead(500, { 'content-type': 'text/plain' }).end('Internal error\n');

@@ -96,8 +96,19 @@ describe('serializeAnthropic', () => {
     expect(serializeAnthropic({ messages: many(20) }).body.messages[0]!.content).toHaveLength(20);
     const { body: { messages }, warnings } = serializeAnthropic({ messages: many(21) });
     const content = messages[0]!.content;
-    expect(Array.isArray(content) && content[0]).toEqual(text('[an image (image/jpeg, 2048x1000 px) was omitted: with more than 20 images in the conversation the provider takes no side over 2000 px (fit images with the portable or anthropic preset)]'));
+    expect(Array.isArray(content) && content[0]).toEqual(text('[an image (image/jpeg, 2048x1000 px) was omitted: with more than 20 images in the conversation the provider takes no side over 2000 px (fitConversation fits such images again instead)]'));
     expect(Array.isArray(content) && content.slice(1).every((block) => block.type === 'image')).toBe(true);
     expect(warnings.map((w) => (w.type === 'media-omitted' ? w.reason : w.type))).toEqual(['too-large-for-many-images']);
+  });
+
+  it('keeps the newest 100 images of a request; the oldest become placeholders, each with a warning', () => {
+    const images = Array.from({ length: 103 }, (_, i) => ({ ...CHART, data: btoa(`img-${i}`) }));
+    const { body: { messages }, warnings } = serializeAnthropic({ messages: [{ role: 'user', parts: images }] });
+    const content = messages[0]!.content;
+    if (!Array.isArray(content)) throw new Error('expected blocks');
+    expect(content.slice(0, 3).map((block) => block.type)).toEqual(['text', 'text', 'text']);
+    expect(content.slice(3).every((block) => block.type === 'image')).toBe(true);
+    expect(content[3]).toEqual(image({ ...CHART, data: btoa('img-3') }));
+    expect(warnings.map((w) => (w.type === 'media-omitted' ? w.reason : w.type))).toEqual(['too-many-images', 'too-many-images', 'too-many-images']);
   });
 });

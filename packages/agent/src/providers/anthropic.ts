@@ -1,5 +1,6 @@
 import type { ContentBlockParam, DocumentBlockParam, ImageBlockParam, MessageParam, TextBlockParam, Tool, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
-import type { Message, Part, ToolDefinition } from '../parts.js';
+import { ROUTES } from '@glimpse/media';
+import type { ImagePart, Message, Part, ToolDefinition } from '../parts.js';
 import { EMPTY_RESULT, liftedMediaParts, splitToolResult } from './lift-media.js';
 import { omitMedia } from './placeholders.js';
 import { prepareConversation, type CallWithResult } from './turns.js';
@@ -32,21 +33,29 @@ function toBlock(part: Part): Block {
 // Anthropic rejects empty text blocks.
 const toBlocks = (parts: readonly Part[]): Block[] => parts.filter((part) => part.type !== 'text' || part.text !== '').map(toBlock);
 
-/** Anthropic's many-image rule: once a request holds more than 20 images, every side must be ≤ 2000 px. */
-export const MANY_IMAGES = 20;
-export const MANY_IMAGES_MAX_SIDE = 2000;
+const { imagesPerRequest = Infinity, manyImages } = ROUTES.anthropic.limits;
 
 /**
- * Images made for a roomier route (OpenAI's 2048 px) would make the whole request fail under that rule; they
- * become placeholders instead. Images without a recorded size are let through: the part does not say.
+ * Anthropic's image limits over the whole request (earlier turns count). Past `imagesPerRequest` the oldest images
+ * become placeholders: the newest are the ones the turn is about. Then, once more than 20 remain, any side over
+ * 2000 px would fail the whole request: `fitConversation` fits such images again from their bytes, and one that
+ * reaches the serializer unfitted becomes a placeholder. Images without a recorded size are let through.
  */
-function applyManyImagesRule(messages: Message[], warnings: SerializeWarning[]): Message[] {
-  const images = messages.flatMap((message) => (message.role === 'assistant' ? [] : message.parts.filter((part) => part.type === 'image')));
-  if (images.length <= MANY_IMAGES) return messages;
-  const fits = (part: Part): boolean => part.type !== 'image' || Math.max(part.width ?? 0, part.height ?? 0) <= MANY_IMAGES_MAX_SIDE;
+function applyImageLimits(messages: Message[], warnings: SerializeWarning[]): Message[] {
+  const total = messages.reduce((sum, message) => sum + (message.role === 'assistant' ? 0 : message.parts.filter((part) => part.type === 'image').length), 0);
+  let excess = Math.max(0, total - imagesPerRequest);
+  const remaining = total - excess;
+  const tooLarge = (part: ImagePart) => manyImages !== undefined && remaining > manyImages.above && Math.max(part.width ?? 0, part.height ?? 0) > manyImages.maxEdge;
   return messages.map((message, index) => {
-    if (message.role === 'assistant' || message.parts.every(fits)) return message;
-    const parts = message.parts.map((part) => (fits(part) || part.type === 'text' ? part : omitMedia(part, 'too-large-for-many-images', index, warnings)));
+    if (message.role === 'assistant') return message;
+    const parts = message.parts.map((part): Part => {
+      if (part.type !== 'image') return part;
+      if (excess > 0) {
+        excess--;
+        return omitMedia(part, 'too-many-images', index, warnings);
+      }
+      return tooLarge(part) ? omitMedia(part, 'too-large-for-many-images', index, warnings) : part;
+    });
     return { ...message, parts };
   });
 }
@@ -75,7 +84,7 @@ function toTool(tool: ToolDefinition): Tool {
  * `tool_use` order; media lifted from error results and the next user message's blocks come after them.
  */
 export function serializeAnthropic(input: SerializeInput): Serialized<AnthropicRequestBody> {
-  const { turns, warnings } = prepareConversation('anthropic', input, applyManyImagesRule);
+  const { turns, warnings } = prepareConversation('anthropic', input, applyImageLimits);
   const messages: MessageParam[] = [];
   let pendingResults: ContentBlockParam[] = [];
   for (const turn of turns) {

@@ -86,15 +86,18 @@ describe('serializeBedrock', () => {
     expect(messages).toEqual([{ role: 'user', content: [report, { text: 'The document is attached above.' }] }]);
   });
 
-  it('keeps at most 20 images and 5 documents per message; the rest become placeholders with warnings', () => {
+  it('keeps at most 20 images and 5 documents per message, the newest; the oldest become placeholders with warnings', () => {
     const images = Array.from({ length: BEDROCK_MAX_IMAGES + 2 }, (_, i): ImagePart => ({ ...CHART, data: btoa(`img-${i}`) }));
     const documents = Array.from({ length: BEDROCK_MAX_DOCUMENTS + 1 }, (_, i) => ({ ...REPORT, filename: 'same.pdf', data: btoa(`pdf-${i}`) }));
     const { body: { messages }, warnings } = serializeBedrock({ messages: [{ role: 'user', parts: [{ type: 'text', text: 'all of them' }, ...images, ...documents] }] });
     const content = messages[0]!.content!;
     expect(content.filter((block) => block.image !== undefined)).toHaveLength(BEDROCK_MAX_IMAGES);
-    expect(content.filter((block) => block.document !== undefined).map((block) => block.document!.name)).toEqual(['same', 'same (2)', 'same (3)', 'same (4)', 'same (5)']);
-    expect(content.filter((block) => block.text?.includes('as many images as the provider allows'))).toHaveLength(2);
-    expect(warnings.map((w) => (w.type === 'media-omitted' ? w.reason : w.type))).toEqual(['too-many-images', 'too-many-images', ...Array(4).fill('document-renamed'), 'too-many-documents']);
+    expect(content.filter((block) => block.document !== undefined).map((block) => block.document!.name)).toEqual(['same (2)', 'same (3)', 'same (4)', 'same (5)', 'same (6)']);
+    // The two oldest images gave way, in place: the newest twenty are sent.
+    expect(content.slice(1, 3).map((block) => block.text)).toEqual([expect.stringContaining('as many images as the provider allows'), expect.stringContaining('as many images as the provider allows')]);
+    expect(new TextDecoder().decode(content[3]!.image!.source!.bytes)).toBe('img-2');
+    expect(content[BEDROCK_MAX_IMAGES + 3]!.text).toContain('as many documents as the provider allows');
+    expect(warnings.map((w) => (w.type === 'media-omitted' ? w.reason : w.type))).toEqual([...Array(5).fill('document-renamed'), 'too-many-images', 'too-many-images', 'too-many-documents']);
   });
 
   it('merges same-role neighbours so turns strictly alternate', () => {

@@ -1,4 +1,5 @@
 import type { ContentBlock, Message, SystemContentBlock, Tool, ToolResultContentBlock, ToolUseBlock } from '@aws-sdk/client-bedrock-runtime';
+import { ROUTES } from '@glimpse/media';
 import { base64ToBytes } from '../base64.js';
 import type { MediaPart, Part, ToolDefinition } from '../parts.js';
 import { sanitizeDocumentName } from './bedrock-names.js';
@@ -17,9 +18,9 @@ export interface BedrockRequestBody {
   messages: Message[];
 }
 
-/** Per-message caps of the Converse API; media past them becomes a placeholder and a warning. */
-export const BEDROCK_MAX_IMAGES = 20;
-export const BEDROCK_MAX_DOCUMENTS = 5;
+/** Per-message caps of the Converse API (the route table's); the oldest media past them become placeholders. */
+export const BEDROCK_MAX_IMAGES = ROUTES.bedrock.limits.imagesPerMessage ?? Infinity;
+export const BEDROCK_MAX_DOCUMENTS = ROUTES.bedrock.limits.documentsPerMessage ?? Infinity;
 
 type JsonDocument = Exclude<ToolUseBlock['input'], undefined>;
 
@@ -40,11 +41,17 @@ const FORMAT = { 'image/png': 'png', 'image/jpeg': 'jpeg', 'image/gif': 'gif', '
 
 type MediaBlock = ContentBlock.TextMember | ContentBlock.ImageMember | ContentBlock.DocumentMember;
 
-/** Builds one user message while counting its media against the per-message caps. */
+/** Where a media block sits, so that the per-message caps can turn the oldest ones into placeholders. */
+interface MediaSlot {
+  part: MediaPart;
+  holder: ContentBlock[] | ToolResultContentBlock[];
+  messageIndex: number;
+}
+
+/** Builds one user message; its media is counted against the per-message caps when it is built. */
 class UserMessageBuilder {
   readonly blocks: ContentBlock[] = [];
-  private images = 0;
-  private documents = 0;
+  private readonly slots = new Map<MediaBlock, MediaSlot>();
   private topLevelText = false;
 
   constructor(
@@ -62,17 +69,15 @@ class UserMessageBuilder {
         case 'image':
           const bytes = base64ToBytes(part.data);
           if (bytes === undefined) return [{ text: omitMedia(part, 'invalid-data', this.messageIndex(), this.warnings).text }];
-          if (++this.images > BEDROCK_MAX_IMAGES) return [{ text: omitMedia(part, 'too-many-images', this.messageIndex(), this.warnings).text }];
-          return [{ image: { format: FORMAT[part.mediaType], source: { bytes } } }];
+          return [this.media(part, { image: { format: FORMAT[part.mediaType], source: { bytes } } })];
         case 'document': {
           const bytes = base64ToBytes(part.data);
           if (bytes === undefined) return [{ text: omitMedia(part, 'invalid-data', this.messageIndex(), this.warnings).text }];
-          if (++this.documents > BEDROCK_MAX_DOCUMENTS) return [{ text: omitMedia(part, 'too-many-documents', this.messageIndex(), this.warnings).text }];
           const name = sanitizeDocumentName(part.filename, this.names);
           if (part.filename !== undefined && name !== part.filename.replace(/\.pdf$/i, '')) {
             this.warnings.push({ type: 'document-renamed', from: part.filename, to: name, messageIndex: this.messageIndex(), message: `document name "${part.filename}" sent as "${name}" (Bedrock's character rules)` });
           }
-          return [{ document: { format: 'pdf', name, source: { bytes } } }];
+          return [this.media(part, { document: { format: 'pdf', name, source: { bytes } } })];
         }
         default: {
           const exhaustive: never = part;
@@ -82,14 +87,30 @@ class UserMessageBuilder {
     });
   }
 
+  private media(part: MediaPart, block: MediaBlock): MediaBlock {
+    this.slots.set(block, { part, holder: this.blocks, messageIndex: this.messageIndex() });
+    return block;
+  }
+
+  /** Records which array each media block ended up in (the message, or a toolResult's content). */
+  private place(blocks: MediaBlock[], holder: ContentBlock[] | ToolResultContentBlock[]): void {
+    for (const block of blocks) {
+      const slot = this.slots.get(block);
+      if (slot) slot.holder = holder;
+    }
+  }
+
   addParts(parts: readonly Part[]): void {
     const blocks = this.convert(parts);
     if (blocks.some((block) => block.text !== undefined)) this.topLevelText = true;
+    this.place(blocks, this.blocks);
     this.blocks.push(...blocks);
   }
 
   addToolResult(toolUseId: string, parts: readonly Part[], isError: boolean): void {
-    const content: ToolResultContentBlock[] = this.convert(parts);
+    const blocks = this.convert(parts);
+    const content: ToolResultContentBlock[] = blocks;
+    this.place(blocks, content);
     // A document must travel with a text block; a result that is only media gets one.
     if (!content.some((block) => block.text !== undefined)) {
       const media = parts.filter((part): part is MediaPart => part.type !== 'text');
@@ -98,9 +119,21 @@ class UserMessageBuilder {
     this.blocks.push({ toolResult: { toolUseId, content, ...(isError ? { status: 'error' } : {}) } });
   }
 
+  /** Over a cap, the oldest blocks of that kind become placeholders: the newest media are the ones the turn is about. */
+  private enforceCap(kind: 'image' | 'document', cap: number, reason: 'too-many-images' | 'too-many-documents'): number {
+    const slots = [...this.slots].filter(([block]) => block[kind] !== undefined);
+    for (const [block, slot] of slots.slice(0, Math.max(0, slots.length - cap))) {
+      const at = slot.holder.indexOf(block);
+      if (at !== -1) slot.holder[at] = { text: omitMedia(slot.part, reason, slot.messageIndex, this.warnings).text };
+    }
+    return Math.min(slots.length, cap);
+  }
+
   build(): Message | undefined {
     if (this.blocks.length === 0) return undefined;
-    if (this.documents > 0 && !this.topLevelText) this.blocks.push({ text: this.documents === 1 ? 'The document is attached above.' : 'The documents are attached above.' });
+    this.enforceCap('image', BEDROCK_MAX_IMAGES, 'too-many-images');
+    const documents = this.enforceCap('document', BEDROCK_MAX_DOCUMENTS, 'too-many-documents');
+    if (documents > 0 && !this.topLevelText) this.blocks.push({ text: documents === 1 ? 'The document is attached above.' : 'The documents are attached above.' });
     return { role: 'user', content: this.blocks };
   }
 }
@@ -113,7 +146,8 @@ function toTool(tool: ToolDefinition): Tool {
  * Bedrock Converse: results of one assistant turn are `toolResult` blocks of ONE user message, in call order.
  * Images and documents ride inside `toolResult.content` for Claude and Nova; for other models, and for error
  * results, they follow the results in the same message. Turns strictly alternate (same-role neighbours merge);
- * each message holds ≤ 20 images and ≤ 5 documents, and any message with a document also holds a text block.
+ * each message holds ≤ 20 images and ≤ 5 documents (the oldest past them become placeholders), and any message
+ * with a document also holds a text block.
  * Media bytes are `Uint8Array`s, as the SDK wants them; the CLI prints them as base64, like the JSON wire format.
  */
 export function serializeBedrock(input: SerializeInput): Serialized<BedrockRequestBody> {

@@ -110,4 +110,14 @@ describe('serializeGemini', () => {
     expect(messages).toEqual([{ role: 'user', parts: [{ text: '[an image (image/gif, 10x10 px) was omitted: this provider does not accept that image format (build tool results with toolResultFrom for this provider to convert it)]' }] }]);
     expect(warnings.map((w) => (w.type === 'media-omitted' ? w.reason : w.type))).toEqual(['format-not-accepted']);
   });
+
+  it('keeps the Gemini 3 thought signature when an app moves media out of the function response', () => {
+    const { body } = serializeGemini({ messages: CONVERSATION, model: 'gemini-3-pro-preview', capabilities: { mediaInToolResults: false } });
+    const call = body.contents[1]!.parts!.find((part) => part.functionCall !== undefined);
+    expect(call?.thoughtSignature).toBe('skip_thought_signature_validator');
+    // The media went beside the functionResponse parts, as asked.
+    expect(body.contents[2]!.parts!.some((part) => part.inlineData !== undefined)).toBe(true);
+    const older = serializeGemini({ messages: CONVERSATION, model: 'gemini-2.5-flash' }).body;
+    expect(JSON.stringify(older)).not.toContain('thoughtSignature');
+  });
 });

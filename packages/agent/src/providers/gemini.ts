@@ -1,3 +1,4 @@
+import { GEMINI_3_MODELS } from '@glimpse/media';
 import type { Content, FunctionResponsePart, Part as GeminiPart, Tool } from '@google/genai';
 import type { MediaPart, Part, ToolDefinition } from '../parts.js';
 import { attachedLine, EMPTY_RESULT, joinText, liftedMediaParts, splitToolResult } from './lift-media.js';
@@ -65,8 +66,11 @@ function toTool(tools: readonly ToolDefinition[]): Tool[] {
  */
 export function serializeGemini(input: SerializeInput): Serialized<GeminiRequestBody> {
   const { turns, warnings, capabilities } = prepareConversation('gemini', input);
-  // The registry marks Gemini 3 and later (and unknown, newer Gemini ids) as taking media inside tool results.
+  // The route table marks Gemini 3 and later as taking media inside tool results; an app may override that.
   const mediaInside = capabilities.mediaInToolResults;
+  // The signature is a fact of the model, not of where media goes: Gemini 3 rejects a call without one. A request
+  // that names no model may well go to the current generation, so it gets one too (the field is valid on all).
+  const needsSignature = input.model === undefined || GEMINI_3_MODELS.test(input.model.toLowerCase());
   const contents: Content[] = [];
   let pending: GeminiPart[] = [];
   for (const turn of turns) {
@@ -79,7 +83,7 @@ export function serializeGemini(input: SerializeInput): Serialized<GeminiRequest
         if (pending.length > 0) contents.push({ role: 'user', parts: pending });
         const parts: GeminiPart[] = turn.message.text === '' ? [] : [{ text: turn.message.text }];
         turn.message.toolCalls.forEach((call, i) => {
-          const signature = mediaInside && i === 0 ? { thoughtSignature: SKIP_THOUGHT_SIGNATURE } : {};
+          const signature = needsSignature && i === 0 ? { thoughtSignature: SKIP_THOUGHT_SIGNATURE } : {};
           parts.push({ functionCall: { id: call.id, name: call.name, args: call.arguments }, ...signature });
         });
         if (parts.length > 0) contents.push({ role: 'model', parts });

@@ -24,7 +24,7 @@ function flatten(parts: readonly Part[]): { content: string; images: string[] } 
         images.push(part.data);
         break;
       case 'document':
-        // Capabilities force pdfInput off for Ollama, so PDFs were already projected to placeholders.
+        // The route takes no PDFs (ROUTES.ollama), so capabilities already projected them to placeholders.
         text.push(placeholderFor(part, 'no-pdf-input').text);
         break;
       default: {

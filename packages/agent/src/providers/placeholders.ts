@@ -1,5 +1,5 @@
-import { PRESETS } from '@glimpse/media';
-import type { ModelCapabilities } from '../capabilities.js';
+import { ROUTES } from '@glimpse/media';
+import type { ModelCapabilities, ProviderName } from '../capabilities.js';
 import type { MediaPart, Message, Part, TextPart } from '../parts.js';
 import type { OmitReason, SerializeWarning } from './types.js';
 
@@ -8,9 +8,10 @@ const WHY: Readonly<Record<OmitReason, string>> = {
   'no-pdf-input': 'this model does not accept PDF documents',
   'format-not-accepted': 'this provider does not accept that image format (build tool results with toolResultFrom for this provider to convert it)',
   'invalid-data': 'its data is not valid base64',
-  'too-large-for-many-images': 'with more than 20 images in the conversation the provider takes no side over 2000 px (fit images with the portable or anthropic preset)',
+  'too-large-for-many-images': 'with more than 20 images in the conversation the provider takes no side over 2000 px (fitConversation fits such images again instead)',
   'too-many-images': 'the message already carries as many images as the provider allows',
   'too-many-documents': 'the message already carries as many documents as the provider allows',
+  'cannot-fit': 'it could not be fitted to this provider\'s limits',
 };
 
 function describe(part: MediaPart): string {
@@ -40,14 +41,14 @@ export function omitMedia(part: MediaPart, reason: OmitReason, messageIndex: num
   return placeholder;
 }
 
-/** Why this model (on its route) cannot take this part, or undefined when it can. */
-export function unreadableReason(part: Part, capabilities: ModelCapabilities): OmitReason | undefined {
+/** Why this model on this route cannot take this part, or undefined when it can. */
+export function unreadableReason(part: Part, provider: ProviderName, capabilities: ModelCapabilities): OmitReason | undefined {
   switch (part.type) {
     case 'text':
       return undefined;
     case 'image':
       if (!capabilities.imageInput) return 'no-image-input';
-      return PRESETS[capabilities.preset].accepts.includes(part.mediaType) ? undefined : 'format-not-accepted';
+      return ROUTES[provider].imageTypes.includes(part.mediaType) ? undefined : 'format-not-accepted';
     case 'document':
       return capabilities.pdfInput ? undefined : 'no-pdf-input';
     default: {
@@ -61,10 +62,10 @@ export function unreadableReason(part: Part, capabilities: ModelCapabilities): O
  * The conversation as this model can read it: every image or PDF it cannot take, in the newest result and in
  * all earlier turns alike, becomes a placeholder. That is what lets a conversation move to a text-only model.
  */
-export function projectForModel(messages: readonly Message[], capabilities: ModelCapabilities, warnings: SerializeWarning[]): Message[] {
+export function projectForModel(messages: readonly Message[], provider: ProviderName, capabilities: ModelCapabilities, warnings: SerializeWarning[]): Message[] {
   const project = (parts: Part[], index: number): Part[] =>
     parts.map((part) => {
-      const reason = unreadableReason(part, capabilities);
+      const reason = unreadableReason(part, provider, capabilities);
       return reason === undefined || part.type === 'text' ? part : omitMedia(part, reason, index, warnings);
     });
   return messages.map((message, index) => {

@@ -75,7 +75,7 @@ export function prepareConversation(
 ): { capabilities: ModelCapabilities; turns: Turn[]; warnings: SerializeWarning[] } {
   const warnings: SerializeWarning[] = [];
   const capabilities = capabilitiesFor({ provider, model: input.model, rules: input.rules, overrides: input.capabilities });
-  const projected = projectForModel(input.messages, capabilities, warnings);
+  const projected = projectForModel(input.messages, provider, capabilities, warnings);
   const turns = groupTurns(routeRule ? routeRule(projected, warnings) : projected, warnings);
   return { capabilities, turns, warnings };
 }

@@ -24,11 +24,13 @@ export type OmitReason =
   | 'invalid-data' // the part's data is not base64 (only Bedrock decodes it, to send raw bytes)
   | 'too-large-for-many-images' // Anthropic: a request with more than 20 images takes no side over 2000 px
   | 'too-many-images' // a per-message image cap (Bedrock: 20)
-  | 'too-many-documents'; // a per-message document cap (Bedrock: 5)
+  | 'too-many-documents' // a per-message document cap (Bedrock: 5)
+  | 'cannot-fit'; // fitting it again for this route failed (fitConversation)
 
 /** Something the serializer changed so the request stays valid. Structured, so apps can log or surface it. */
 export type SerializeWarning =
   | { type: 'media-omitted'; reason: OmitReason; mediaType: string; messageIndex: number; message: string }
+  | { type: 'media-refitted'; mediaType: string; messageIndex: number; from: { width: number; height: number }; to: { width: number; height: number }; message: string }
   | { type: 'document-renamed'; from: string; to: string; messageIndex: number; message: string }
   | { type: 'turns-merged'; role: 'user' | 'assistant'; messageIndex: number; message: string }
   | { type: 'missing-tool-result'; toolCallId: string; toolName: string; message: string }

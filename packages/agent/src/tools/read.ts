@@ -9,7 +9,7 @@ import { DEFAULT_MAX_FILE_BYTES } from './file-tool.js';
 import type { FileTool, FileToolResult } from './file-tool.js';
 import { formatBytes } from './format-bytes.js';
 import { resolveFilePath } from './resolve-file-path.js';
-import { optionalPositiveInteger, requiredString } from './tool-arguments.js';
+import { optionalPositiveInteger, requiredString, refuseUndeclared } from './tool-arguments.js';
 
 export const READ_TOOL_DEFINITION: ToolDefinition = {
   name: 'read',
@@ -84,6 +84,7 @@ export function createReadTool(options: ReadToolOptions = {}): FileTool {
     async execute(args, context = {}): Promise<FileToolResult> {
       let resolvedNote: string[] = [];
       try {
+        refuseUndeclared(args, READ_TOOL_DEFINITION);
         const requested = requiredString(args, 'path', 'read');
         const offset = optionalPositiveInteger(args, 'offset', 'read') ?? 1;
         const limit = optionalPositiveInteger(args, 'limit', 'read') ?? maxLines;

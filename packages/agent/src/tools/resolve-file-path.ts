@@ -37,7 +37,7 @@ export async function resolveFilePath(fileSystem: FileSystem, requested: string,
   const confine = async (candidate: string) => {
     if (realRoot === undefined) return;
     const real = await fileSystem.realPath(candidate);
-    if (!isInside(paths, realRoot, real)) throw outsideRoot(requested, base, `a symlink leads to ${real}`);
+    if (!isInside(paths, realRoot, real)) throw outsideRoot(requested, base, 'a symlink leads out of it');
   };
 
   try {

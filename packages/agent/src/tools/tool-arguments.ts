@@ -1,4 +1,5 @@
 import { FileError } from '../fs/file-error.js';
+import type { ToolDefinition } from '../parts.js';
 
 /** Argument checks for tool calls: models send anything, so each value is checked, never cast. */
 export function requiredString(args: Record<string, unknown>, name: string, tool: string): string {
@@ -22,4 +23,17 @@ export function optionalPositiveInteger(args: Record<string, unknown>, name: str
     throw new FileError('E_INVALID_ARGUMENTS', `${tool} needs "${name}" as a whole number of at least 1, got ${JSON.stringify(value)}.`, { argument: name });
   }
   return number;
+}
+
+/**
+ * Refuses arguments the tool's schema does not declare (it says `additionalProperties: false`): a misspelt
+ * `page` for `pages` would otherwise be ignored, and the model would believe it had been applied.
+ */
+export function refuseUndeclared(args: Record<string, unknown>, definition: ToolDefinition): void {
+  const properties = definition.parameters.properties;
+  const declared = typeof properties === 'object' && properties !== null ? Object.keys(properties) : [];
+  const extra = Object.keys(args).filter((name) => !declared.includes(name));
+  if (extra.length === 0) return;
+  const list = (names: string[]) => names.map((name) => JSON.stringify(name)).join(', ');
+  throw new FileError('E_INVALID_ARGUMENTS', `${definition.name} takes only ${list(declared)}; it does not know ${list(extra)}. Call it again without ${extra.length === 1 ? 'it' : 'them'}.`, { argument: extra[0] });
 }

@@ -17,7 +17,7 @@ import type { FileTool, FileToolResult } from './file-tool.js';
 import { formatBytes } from './format-bytes.js';
 import { countPdfPages, extractPdfPages, parsePageRange } from './pdf-pages.js';
 import { resolveFilePath } from './resolve-file-path.js';
-import { optionalString, requiredString } from './tool-arguments.js';
+import { optionalString, requiredString, refuseUndeclared } from './tool-arguments.js';
 import { viewPdfPages } from './view-pdf-pages.js';
 
 export const VIEW_FILE_TOOL_DEFINITION: ToolDefinition = {
@@ -96,6 +96,7 @@ export async function viewFile(args: Record<string, unknown>, options: ViewFileT
   const notes: string[] = [];
   try {
     const capabilities = requireKnownCapabilities(options);
+    refuseUndeclared(args, VIEW_FILE_TOOL_DEFINITION);
     const requested = requiredString(args, 'path', 'view_file');
     const pages = optionalString(args, 'pages', 'view_file');
     const as = pdfForm(args);

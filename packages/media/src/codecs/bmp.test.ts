@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
+import { process as fit } from '@glimpse/media';
 import { decodeBmp } from './bmp.js';
 import { MediaError } from '../errors.js';
 import { type BmpOptions, type Pixels, bmp, encodeBmp, expectedBmpPixels, naturalPixels, screenshotPixels } from '../../../../test/fixtures/make.js';
@@ -94,17 +95,23 @@ describe('decodeBmp: RLE escapes', () => {
 });
 
 describe('decodeBmp: refusals', () => {
-  it('refuses too many pixels before allocating', () => {
+  it('keeps no pixel cap of its own (process applies maxInputPixels); missing pixel data is found before allocating', async () => {
     const bmp = encodeBmp(naturalPixels(2, 2));
     new DataView(bmp.buffer).setInt32(18, 50000, true);
     new DataView(bmp.buffer).setInt32(22, 50000, true);
-    expectCode(() => decodeBmp(bmp), 'E_TOO_MANY_PIXELS');
-    expectCode(() => decodeBmp(encodeBmp(naturalPixels(20, 20)), { maxPixels: 399 }), 'E_TOO_MANY_PIXELS');
-    // Within the cap but with the pixel data missing: corrupt, found before the output buffer exists.
     const started = performance.now();
-    expectCode(() => decodeBmp(bmp, { maxPixels: 5e9 }), 'E_CORRUPT');
+    expectCode(() => decodeBmp(bmp), 'E_CORRUPT');
     // Order, not speed: allocating and filling the 10 GB output first would take far longer than this.
     expect(performance.now() - started).toBeLessThan(2000);
+    // 2.5 gigapixels: refused by the default budget, and only by it: raised, the decoder finds the data missing.
+    await expect(fit(bmp)).rejects.toMatchObject({ code: 'E_TOO_MANY_PIXELS' });
+    await expect(fit(bmp, { maxInputPixels: 3_000_000_000 })).rejects.toMatchObject({ code: 'E_CORRUPT' });
+  });
+
+  it('refuses a 64-bit BMP as E_UNSUPPORTED', () => {
+    const bmp = encodeBmp(naturalPixels(2, 2));
+    new DataView(bmp.buffer).setUint16(28, 64, true);
+    expectCode(() => decodeBmp(bmp), 'E_UNSUPPORTED');
   });
 
   it('refuses truncated pixel data, bad bit counts and missing palettes as E_CORRUPT', () => {

@@ -1,33 +1,18 @@
 import type { Raster } from '../types.js';
-import { MediaError } from '../errors.js';
 import { truncated } from '../probe/byte-reader.js';
 import { BI_RLE4, BI_RLE8, type BmpHeader, anyAlphaByteSet, bmpRowStride, readBmpHeader } from '../probe/bmp.js';
 
 const FORMAT = 'BMP';
 
-export interface DecodeBmpOptions {
-  /** Refuse before allocating when width × height exceeds this. Default 100 MP. */
-  maxPixels?: number;
-}
-
-const DEFAULT_MAX_PIXELS = 100_000_000;
-
 /**
  * Decodes a BMP to RGBA8: palette (1/2/4/8-bit), RLE8, RLE4, 16-bit (555 or bit fields), 24-bit, 32-bit
  * (BI_RGB with alpha only if some alpha byte is non-zero, or bit fields with an alpha mask),
  * bottom-up and top-down. Pixels an RLE stream skips are transparent, as in browsers.
+ * The caller bounds the size first (`process` refuses what `probe` reports beyond maxInputPixels).
  */
-export function decodeBmp(bytes: Uint8Array, options: DecodeBmpOptions = {}): { raster: Raster; hasAlpha: boolean } {
+export function decodeBmp(bytes: Uint8Array): { raster: Raster; hasAlpha: boolean } {
   const header = readBmpHeader(bytes);
-  const maxPixels = options.maxPixels ?? DEFAULT_MAX_PIXELS;
   const pixels = header.width * header.height;
-  if (pixels > maxPixels) {
-    throw new MediaError(
-      'E_TOO_MANY_PIXELS',
-      `The BMP is ${header.width}x${header.height} (${pixels} pixels), over the limit of ${maxPixels}. Raise maxInputPixels if you trust this file.`,
-      { width: header.width, height: header.height, maxPixels },
-    );
-  }
   const isRle = header.compression === BI_RLE8 || header.compression === BI_RLE4;
   if (!isRle) {
     // Check the pixel data is all there before allocating the output.

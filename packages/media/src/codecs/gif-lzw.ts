@@ -4,6 +4,7 @@ import { MediaError } from '../errors.js';
 const MAX_CODES = 4096;
 const MAX_CODE_SIZE = 12;
 const NO_PREFIX = 0xffff;
+const MAX_MIN_CODE_SIZE = MAX_CODE_SIZE - 1;
 
 /**
  * Decodes the LZW data whose sub-blocks start at `offset` (the byte after the minimum code size) into
@@ -11,10 +12,12 @@ const NO_PREFIX = 0xffff;
  * stream that decodes to more pixels than the frame holds costs no memory. A stream that ends early
  * (missing end code, truncated file) is not an error: the count of written indices tells the caller
  * how much of the frame exists. Returns that count.
- * Throws `E_CORRUPT` for a code the dictionary cannot hold yet, or a minimum code size outside 1–8.
+ * Throws `E_CORRUPT` for a code the dictionary cannot hold yet, or a minimum code size outside 1–11.
  */
 export function decodeGifLzw(bytes: Uint8Array, offset: number, minCodeSize: number, indices: Uint8Array): number {
-  if (minCodeSize < 1 || minCodeSize > 8) throw malformed(`its LZW minimum code size is ${minCodeSize} (1 to 8 allowed)`);
+  // The spec says 2–8, but browsers and libnsgif take any size whose first codes fit in 12 bits (up to 11); indices
+  // past 255 keep their low byte, as in those decoders.
+  if (minCodeSize < 1 || minCodeSize > MAX_MIN_CODE_SIZE) throw malformed(`its LZW minimum code size is ${minCodeSize} (1 to ${MAX_MIN_CODE_SIZE} allowed)`);
   const clearCode = 1 << minCodeSize;
   const endCode = clearCode + 1;
   // Each code is a string: its last byte, the code of the rest, its first byte and its length.

@@ -28,8 +28,7 @@ export function decodeGifFirstFrame(bytes: Uint8Array): { raster: Raster; hasAlp
     if (!image) throw malformed('GIF', 'it contains no image');
     const { width, height } = gifCanvasSize(screen, image);
     if (width === 0 || height === 0) throw malformed('GIF', `its size is ${width}x${height}`);
-    const colours = image.localColours ?? screen.globalColours;
-    if (!colours) throw malformed('GIF', 'its first image has neither a local nor a global colour table');
+    const colours = image.localColours ?? screen.globalColours ?? DEFAULT_COLOURS;
 
     const indices = new Uint8Array(image.width * image.height);
     const decoded = decodeGifLzw(bytes, image.dataOffset, image.minCodeSize, indices);
@@ -46,13 +45,22 @@ export function decodeGifFirstFrame(bytes: Uint8Array): { raster: Raster; hasAlp
 }
 
 /**
+ * A frame with neither a local nor a global table: the spec lets decoders use a table of their own. Like
+ * libnsgif (sharp, libvips), index 0 is black and 1 white, the rest black, so bilevel images read right.
+ */
+const DEFAULT_COLOURS = 'default';
+
+/**
  * 256 RGBA entries packed in the platform's byte order, so one 32-bit store paints a pixel.
  * The transparent index and indices past the table's end (which name no colour) stay 0: clear.
  */
-function rgbaPalette(bytes: Uint8Array, table: GifColourTable, transparentIndex: number | undefined): Uint32Array {
+function rgbaPalette(bytes: Uint8Array, table: GifColourTable | typeof DEFAULT_COLOURS, transparentIndex: number | undefined): Uint32Array {
   const palette = new Uint32Array(256);
   const channels = new Uint8Array(palette.buffer);
-  for (let entry = 0; entry < table.entries; entry++) {
+  if (table === DEFAULT_COLOURS) {
+    for (let entry = 0; entry < 256; entry++) channels.fill(entry === 1 ? 255 : 0, entry * 4, entry * 4 + 3).fill(255, entry * 4 + 3, entry * 4 + 4);
+  }
+  for (let entry = 0; table !== DEFAULT_COLOURS && entry < table.entries; entry++) {
     const from = table.offset + entry * 3;
     channels[entry * 4] = bytes[from];
     channels[entry * 4 + 1] = bytes[from + 1];

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { initWasm } from '@resvg/resvg-wasm';
@@ -27,5 +28,54 @@ describe('SVG rendering', () => {
     expect(r).toBe(255);
     expect(Math.abs(g! - 128)).toBeLessThanOrEqual(6);
     expect(b).toBe(0);
+  });
+});
+
+describe('SVG text no font covers', () => {
+  it('warns (W_MISSING_GLYPHS) and names the scripts that could not be drawn; Greek and basic Cyrillic are bundled', async () => {
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="60"><text x="4" y="40">Привет κόσμε 你好 안녕 &#x1F600;</text></svg>';
+    const result = await fit(encode(svg));
+    expect(result.warnings).toEqual([{ code: 'W_MISSING_GLYPHS', message: expect.stringContaining('emoji, Han (Chinese characters), Hangul'), scripts: ['emoji', 'Han (Chinese characters)', 'Hangul'] }]);
+    const latin = await fit(encode('<svg xmlns="http://www.w3.org/2000/svg" width="200" height="40"><text x="4" y="30">Hello, wörld — 10 €</text></svg>'));
+    expect(latin.warnings).toEqual([]);
+  });
+
+  const cjkFont = '/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf'; // Debian fonts-droid-fallback
+  it.skipIf(!existsSync(cjkFont))('draws with fonts the caller supplies, and stops warning about what they cover', async () => {
+    const svg = encode('<svg xmlns="http://www.w3.org/2000/svg" width="200" height="60"><rect width="200" height="60" fill="#fff"/><text x="4" y="40" font-size="30">你好</text></svg>');
+    const without = await fit(svg);
+    const withFont = await fit(svg, { fonts: [new Uint8Array(await readFile(cjkFont))] });
+    expect(without.warnings.map((w) => w.code)).toEqual(['W_MISSING_GLYPHS']);
+    expect(withFont.warnings).toEqual([]);
+    const dark = async (png: Uint8Array) => (await decodeIndependently(png)).data.filter((v, i) => i % 4 === 0 && v < 128).length;
+    expect(await dark(without.data)).toBe(0);
+    expect(await dark(withFont.data)).toBeGreaterThan(50);
+  });
+
+  it('refuses fonts that are not byte arrays', async () => {
+    await expect(fit(encode('<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"/>'), { fonts: ['Arial'] as unknown as Uint8Array[] })).rejects.toMatchObject({ code: 'E_INVALID_OPTIONS' });
+  });
+});
+
+describe('hostile SVGs are refused from cheap facts, fast', () => {
+  const cases: Array<[string, string]> = [
+    ['200,000 characters of text', `<text x="0" y="20">${'a'.repeat(200_000)}</text>`],
+    ['feMorphology radius 1e6', '<filter id="f"><feMorphology radius="1e6"/></filter><rect width="400" height="400" filter="url(#f)"/>'],
+    ['feTurbulence with 1e6 octaves', '<filter id="f"><feTurbulence baseFrequency="0.05" numOctaves="1000000"/></filter><rect width="400" height="400" filter="url(#f)"/>'],
+    ['feConvolveMatrix of order 1000', '<filter id="f"><feConvolveMatrix order="1000"/></filter><rect width="400" height="400" filter="url(#f)"/>'],
+    ['a blur applied to 500 elements', `<filter id="f"><feGaussianBlur stdDeviation="5"/></filter>${'<rect width="400" height="400" filter="url(#f)"/>'.repeat(500)}`],
+    ['elements nested 5,000 deep', `${'<g>'.repeat(5000)}<rect width="4" height="4"/>${'</g>'.repeat(5000)}`],
+  ];
+  for (const [name, body] of cases) {
+    it(name, async () => {
+      const started = performance.now();
+      await expect(fit(encode(`<svg xmlns="http://www.w3.org/2000/svg" width="400" height="400">${body}</svg>`))).rejects.toMatchObject({ code: 'E_TOO_COMPLEX' });
+      expect(performance.now() - started).toBeLessThan(5_000); // seconds of margin on a loaded CI machine; minutes before
+    });
+  }
+
+  it('still renders ordinary filters: a drop shadow and a small morphology', async () => {
+    const body = '<filter id="f"><feGaussianBlur stdDeviation="3"/><feOffset dx="2" dy="2"/><feMorphology radius="2"/></filter><rect x="10" y="10" width="50" height="50" filter="url(#f)"/>';
+    expect((await fit(encode(`<svg xmlns="http://www.w3.org/2000/svg" width="200" height="200">${body}</svg>`))).mediaType).toBe('image/png');
   });
 });

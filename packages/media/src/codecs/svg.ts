@@ -5,9 +5,19 @@ import { SANS_FONT_BASE64 } from '../fonts/sans.js';
 import type { Raster } from '../types.js';
 import { wasmModule } from '../wasm.js';
 import { decodeSvgText } from '../probe/svg-text.js';
+import { readSvgSize } from '../probe/svg.js';
 import { unpremultiply } from '../pixels.js';
 import { resizeRaster } from '../resize.js';
 import { lazy } from './codec-support.js';
+import { fontCoverage } from '../fonts/font-coverage.js';
+import type { ProcessWarning } from '../types.js';
+import { assertSvgBounds } from './svg-bounds.js';
+import { svgTextContent, uncoveredScripts } from './svg-text-content.js';
+
+function lazyValue<T>(make: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= make());
+}
 
 const ready = lazy(async () => {
   const module = await wasmModule('resvg');
@@ -24,16 +34,29 @@ let fontBytes: Uint8Array | undefined;
 function sansFont(): Uint8Array {
   return (fontBytes ??= Uint8Array.from(atob(SANS_FONT_BASE64), (c) => c.charCodeAt(0)));
 }
+const sansCoverage = lazyValue(() => fontCoverage(sansFont()));
+
+export interface RasterizeSvgOptions {
+  maxEdge: number;
+  /** Caller fonts (TTF/OTF/TTC), used for glyphs the bundled subset lacks and for the families they name. */
+  fonts?: readonly Uint8Array[];
+}
 
 /**
  * Renders the SVG so its longer side is at most `maxEdge` (never upscaled past its intrinsic size).
  * A sliver too thin to keep one pixel at that scale is rendered one pixel thick and shrunk along its length.
+ * Refuses (`E_TOO_COMPLEX`) what would render too long, from cheap facts (see `assertSvgBounds`).
+ * Warns (`W_MISSING_GLYPHS`) about text in scripts no font covers: resvg draws nothing for it.
  */
-export async function rasterizeSvg(bytes: Uint8Array, maxEdge: number): Promise<Raster> {
+export async function rasterizeSvg(bytes: Uint8Array, { maxEdge, fonts = [] }: RasterizeSvgOptions): Promise<{ raster: Raster; warnings: ProcessWarning[] }> {
   await ready();
   // resvg parses UTF-8 only; UTF-16 files (with a BOM) are transcoded first.
   const text = decodeSvgText(bytes, bytes.length);
-  const options = renderOptions();
+  const drawnText = svgTextContent(text);
+  const size = readSvgSize(bytes);
+  assertSvgBounds(text, drawnText, size, Math.min(1, maxEdge / Math.max(size.width, size.height)));
+  const warnings = missingGlyphWarnings(drawnText, fonts);
+  const options = renderOptions(fonts);
   let svg: InstanceType<typeof Resvg> | undefined;
   try {
     svg = new Resvg(text, options);
@@ -56,9 +79,9 @@ export async function rasterizeSvg(bytes: Uint8Array, maxEdge: number): Promise<
     const raster: Raster = { data: new Uint8Array(rendered.pixels), width: rendered.width, height: rendered.height };
     rendered.free();
     unpremultiply(raster.data);
-    if (!thin) return raster;
+    if (!thin) return { raster, warnings };
     const length = Math.max(1, Math.round(Math.max(width, height) * scale));
-    return resizeRaster(raster, width >= height ? length : raster.width, width >= height ? raster.height : length, true);
+    return { raster: await resizeRaster(raster, width >= height ? length : raster.width, width >= height ? raster.height : length, true), warnings };
   } catch (cause) {
     if (cause instanceof MediaError) throw cause;
     const detail = cause instanceof Error ? cause.message : String(cause);
@@ -68,10 +91,24 @@ export async function rasterizeSvg(bytes: Uint8Array, maxEdge: number): Promise<
   }
 }
 
-function renderOptions() {
+function missingGlyphWarnings(drawnText: string, fonts: readonly Uint8Array[]): ProcessWarning[] {
+  if (drawnText === '') return [];
+  const scripts = uncoveredScripts(drawnText, [sansCoverage(), ...fonts.map(fontCoverage)]);
+  if (scripts.length === 0) return [];
+  return [
+    {
+      code: 'W_MISSING_GLYPHS',
+      message: `Some text in the SVG could not be drawn and is missing from the image: no available font has ${scripts.join(', ')} characters.`,
+      scripts,
+    },
+  ];
+}
+
+function renderOptions(fonts: readonly Uint8Array[]) {
   const family = 'DejaVu Sans';
   return {
-    font: { fontBuffers: [sansFont()], defaultFontFamily: family, sansSerifFamily: family, serifFamily: family, monospaceFamily: family },
+    // Caller fonts first: resvg falls back through the list for glyphs the default family lacks.
+    font: { fontBuffers: [...fonts, sansFont()], defaultFontFamily: family, sansSerifFamily: family, serifFamily: family, monospaceFamily: family },
     shapeRendering: 2 as const,
     textRendering: 1 as const,
   };

@@ -45,6 +45,7 @@ export async function renderPdfPage(bytes: Uint8Array, page: number, options: Re
     resized: fitted.steps.includes('scaled-for-bytes'),
     reencoded: true,
     steps: ['rasterized', ...fitted.steps],
+    warnings: [],
   };
 }
 

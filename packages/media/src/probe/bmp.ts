@@ -76,6 +76,7 @@ export function readBmpHeader(bytes: Uint8Array): BmpHeader {
 
   if (width <= 0 || rawHeight === 0) throw corrupt(FORMAT, `its size is ${width}x${rawHeight}`, { width, height: rawHeight });
   if (compression === 4 || compression === 5) throw unsupported(compression === 4 ? 'embedded JPEG' : 'embedded PNG');
+  if (bitsPerPixel === 64) throw unsupported('64-bit pixels (16 bits per channel, fixed-point)');
   if (!isValidCombination(bitsPerPixel, compression)) {
     throw corrupt(FORMAT, `bit count ${bitsPerPixel} with compression ${compression} is not a valid combination`);
   }

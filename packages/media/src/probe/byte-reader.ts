@@ -92,6 +92,15 @@ export function corrupt(format: string, problem: string, details: Record<string,
   );
 }
 
+/**
+ * A chunk type or tag for an error message: quoted when it is printable ASCII, otherwise its bytes in hex,
+ * so garbage from a damaged file never lands in a message (or a terminal) verbatim.
+ */
+export function describeTag(tag: string): string {
+  if (/^[\x20-\x7e]*$/.test(tag)) return JSON.stringify(tag);
+  return `with bytes ${Array.from(tag, (c) => c.charCodeAt(0).toString(16).padStart(2, '0')).join(' ')}`;
+}
+
 /** First offset in `[from, to)` where the ASCII `text` occurs, or -1. */
 export function indexOfAscii(bytes: Uint8Array, text: string, from = 0, to = bytes.length): number {
   const first = text.charCodeAt(0);

@@ -68,6 +68,42 @@ describe('probe: PDF', () => {
     expect(warn).not.toHaveBeenCalled();
   });
 
+  it('accepts a catalog without /Type (qpdf calls such files clean), and keeps pdf-lib internals out of messages', async () => {
+    const info = await probe(handWrittenPdf({ catalog: '<< /Pages 2 0 R >>' }));
+    expect(info).toMatchObject({ pages: 1, width: 200, height: 100 });
+    const error = await probe(handWrittenPdf({ catalog: '<< /Type /Catalog >>' })).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: 'E_CORRUPT' });
+    expect((error as Error).message).not.toMatch(/_this|is not a function|line|column|instance of/);
+  });
+
+  it('refuses out-of-range object counts from cheap facts, fast and silently (fuzz reproducers)', async () => {
+    const warn = vi.spyOn(console, 'warn');
+    const cases = [
+      handWrittenPdf({ xrefStream: '/Index [0 4294967296]' }),
+      handWrittenPdf({ xrefStream: '/Size 99999999999999999999' }),
+      handWrittenPdf({ xrefStream: '/Index [0 1000000]' }), // within the cap, but 21 bytes cannot hold it
+      handWrittenPdf({ objectStream: '4294967296' }),
+      handWrittenPdf({ objectStream: '99999999999999999999' }),
+    ];
+    for (const bytes of cases) {
+      const started = performance.now();
+      await expectCode(bytes, 'E_CORRUPT');
+      expect(performance.now() - started).toBeLessThan(2_000); // pdf-lib alone: 20 s, or the process dies
+    }
+    expect(handWrittenPdf({ xrefStream: '/Size 5 /Index [0 5]' }).length).toBeGreaterThan(0);
+    expect((await probe(handWrittenPdf({ xrefStream: '/Size 5 /Index [0 5]' }))).pages).toBe(1);
+    expect(warn).not.toHaveBeenCalled();
+  });
+
+  it("keeps pdf-lib's console chatter (numbers too large) off the host's console, and forwards the host's own warnings", async () => {
+    const warn = vi.spyOn(console, 'warn');
+    const bytes = handWrittenPdf({ catalog: '<< /Type /Catalog /Pages 2 0 R /Huge 99999999999999999999 >>' });
+    expect((await probe(bytes)).pages).toBe(1);
+    expect(warn).not.toHaveBeenCalled();
+    console.warn('host message');
+    expect(warn).toHaveBeenCalledWith('host message');
+  });
+
   it('loads pdf-lib only on demand (no static import in the image path)', () => {
     for (const file of ['../probe.ts', '../detect.ts', './pdf.ts']) {
       const source = readFileSync(new URL(file, import.meta.url), 'utf8');
@@ -75,3 +111,32 @@ describe('probe: PDF', () => {
     }
   });
 });
+
+/**
+ * A one-page PDF written by hand with correct offsets: a classic xref table, or a cross-reference stream
+ * (with `xrefStream` as extra dictionary entries), optionally with an object stream whose /N is `objectStream`.
+ */
+function handWrittenPdf({ catalog = '<< /Type /Catalog /Pages 2 0 R >>', xrefStream, objectStream }: { catalog?: string; xrefStream?: string; objectStream?: string }): Uint8Array {
+  let text = '%PDF-1.5\n';
+  const offsets: number[] = [];
+  const add = (body: string) => {
+    offsets.push(text.length);
+    text += `${offsets.length} 0 obj\n${body}\nendobj\n`;
+  };
+  add(catalog);
+  add('<< /Type /Pages /Kids [3 0 R] /Count 1 >>');
+  add('<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 100] >>');
+  if (objectStream !== undefined) add(`<< /Type /ObjStm /N ${objectStream} /First 4 /Length 14 >>\nstream\n9 0 << /A 1 >>\nendstream`);
+  const start = text.length;
+  if (xrefStream === undefined) {
+    text += `xref\n0 ${offsets.length + 1}\n0000000000 65535 f \n${offsets.map((at) => `${String(at).padStart(10, '0')} 00000 n \n`).join('')}`;
+    text += `trailer\n<< /Size ${offsets.length + 1} /Root 1 0 R >>\nstartxref\n${start}\n%%EOF\n`;
+    return new TextEncoder().encode(text);
+  }
+  const rows = [[0, 0, 255], ...offsets.map((at) => [1, at, 0]), [1, start, 0]];
+  const entries = Uint8Array.from(rows.flatMap(([type = 0, at = 0, generation = 0]) => [type, at >> 8, at & 0xff, generation]));
+  const head = `${offsets.length + 1} 0 obj\n<< /Type /XRef ${xrefStream} /W [1 2 1] /Root 1 0 R /Length ${entries.length} >>\nstream\n`;
+  const tail = `\nendstream\nendobj\nstartxref\n${start}\n%%EOF\n`;
+  const encoder = new TextEncoder();
+  return new Uint8Array([...encoder.encode(text + head), ...entries, ...encoder.encode(tail)]);
+}

@@ -1,7 +1,7 @@
 import type { ProbeResult } from '../types.js';
 import { MediaError } from '../errors.js';
 import { readExifOrientation } from '../exif.js';
-import { ByteReader, corrupt } from './byte-reader.js';
+import { ByteReader, corrupt, describeTag } from './byte-reader.js';
 
 const FORMAT = 'PNG';
 /** Bit depths the PNG spec allows per colour type. */
@@ -51,8 +51,8 @@ export function probePng(bytes: Uint8Array): ProbeResult {
   for (;;) {
     const length = reader.u32be(offset, 'chunk length');
     const type = reader.ascii(offset + 4, 4, 'chunk type');
-    if (length > 0x7fffffff) throw corrupt(FORMAT, `chunk ${JSON.stringify(type)} at byte ${offset} claims ${length} bytes`);
-    reader.need(offset + 8, length + 4, `${type} chunk`);
+    if (length > 0x7fffffff) throw corrupt(FORMAT, `chunk ${describeTag(type)} at byte ${offset} claims ${length} bytes`);
+    reader.need(offset + 8, length + 4, `${describeTag(type)} chunk`);
     const data = offset + 8;
     if (type === 'IEND') break;
     if (type === 'IDAT') sawImageData = true;

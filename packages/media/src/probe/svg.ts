@@ -72,7 +72,7 @@ function readStartTagAttributes(text: string, start: number): Map<string, string
     if (i >= text.length) throw invalid('the <svg> start tag is never closed');
     if (text[i] === '>' || text.startsWith('/>', i)) return attributes;
     const nameMatch = /^[^\s=/>"']+/.exec(text.slice(i, i + 256));
-    if (!nameMatch) throw invalid(`unexpected ${JSON.stringify(text[i])} in the <svg> start tag`);
+    if (!nameMatch) throw invalid(`unexpected character U+${(text.codePointAt(i) ?? 0).toString(16).toUpperCase().padStart(4, '0')} in the <svg> start tag`);
     const name = nameMatch[0];
     i += name.length;
     while (i < text.length && /\s/.test(text[i])) i++;

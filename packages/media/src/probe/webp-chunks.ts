@@ -1,4 +1,4 @@
-import { ByteReader, corrupt, truncated } from './byte-reader.js';
+import { ByteReader, corrupt, describeTag, truncated } from './byte-reader.js';
 
 export const WEBP_FORMAT = 'WebP';
 
@@ -20,7 +20,7 @@ export function listRiffChunks(reader: ByteReader, start: number, end: number): 
   while (offset + 8 <= end) {
     const type = reader.ascii(offset, 4, 'chunk header');
     const length = reader.u32le(offset + 4, 'chunk header');
-    if (offset + 8 + length > end) throw truncated(WEBP_FORMAT, `${JSON.stringify(type)} chunk`, offset + 8 + length, end);
+    if (offset + 8 + length > end) throw truncated(WEBP_FORMAT, `${describeTag(type)} chunk`, offset + 8 + length, end);
     chunks.push({ type, offset: offset + 8, length });
     offset += 8 + length + (length & 1);
   }

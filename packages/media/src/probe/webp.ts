@@ -1,6 +1,6 @@
 import type { Orientation, ProbeResult } from '../types.js';
 import { readExifOrientation } from '../exif.js';
-import { corrupt } from './byte-reader.js';
+import { corrupt, describeTag } from './byte-reader.js';
 import type { ByteReader } from './byte-reader.js';
 import { type RiffChunk, VP8X_ALPHA, VP8X_ANIMATION, WEBP_FORMAT, listWebpChunks, readBitstreamHeader } from './webp-chunks.js';
 
@@ -33,7 +33,7 @@ export function probeWebp(bytes: Uint8Array): ProbeResult {
     return { mediaType: 'image/webp', bytes: bytes.length, width, height, orientation, frames, hasAlpha, bitDepth: 8, lossless };
   }
   if (first.type !== 'VP8 ' && first.type !== 'VP8L') {
-    throw corrupt(WEBP_FORMAT, `the first chunk is ${JSON.stringify(first.type)}, expected VP8, VP8L or VP8X`);
+    throw corrupt(WEBP_FORMAT, `the first chunk is ${describeTag(first.type)}, expected VP8, VP8L or VP8X`);
   }
   const header = readBitstreamHeader(reader, first);
   return { mediaType: 'image/webp', bytes: bytes.length, width: header.width, height: header.height, orientation, frames: 1, hasAlpha: header.alpha, bitDepth: 8, lossless: first.type === 'VP8L' };
