@@ -13,6 +13,7 @@ export default defineConfig({
       { find: /^@glimpse\/agent$/, replacement: here('./packages/agent/src/entries/node.ts') },
       { find: /^@glimpse\/agent\/node$/, replacement: here('./packages/agent/src/node.ts') },
       { find: /^@glimpse\/agent\/mcp$/, replacement: here('./packages/agent/src/mcp.ts') },
+      { find: /^@glimpse\/agent\/(ai-sdk|pi|clients)$/, replacement: here('./packages/agent/src/$1/index.ts') },
       { find: /^@glimpse\/heif$/, replacement: here('./packages/heif/src/entries/node.ts') },
     ],
   },

@@ -14,6 +14,10 @@ export const AGENT_ENTRY_POINTS = {
   mcp: 'packages/agent/src/mcp.ts', // `./mcp`
   cli: 'packages/agent/src/cli.ts',
   'mcp-worker': 'packages/agent/src/mcp/view-file-worker.ts',
+  // Adapters, each its own subpath so an app loads only what it uses (package.json "exports").
+  'ai-sdk': 'packages/agent/src/ai-sdk/index.ts',
+  pi: 'packages/agent/src/pi/index.ts',
+  clients: 'packages/agent/src/clients/index.ts',
 };
 
 /** Keeps every bare import external: npm dependencies and the other workspace packages alike. */

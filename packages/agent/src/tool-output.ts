@@ -70,10 +70,11 @@ function itemFrom(item: unknown): OutputItem {
   return { kind: 'note', text: `[skipped content of type ${JSON.stringify(type)}: not text, image, PDF or resource]` };
 }
 
-/** A tool's output as an ordered list of text, media and notes, plus an error flag MCP may carry. */
-export function readToolOutput(declared: ToolOutput): { items: OutputItem[]; isError?: boolean } {
-  // Checked as unknown: handlers written in JavaScript, MCP servers and plugins do not honour the type.
-  const output: unknown = declared;
+/**
+ * A tool's output (a `ToolOutput`) as an ordered list of text, media and notes, plus an error flag MCP may carry.
+ * Takes unknown and checks it: handlers written in JavaScript, MCP servers and plugins do not honour the type.
+ */
+export function readToolOutput(output: unknown): { items: OutputItem[]; isError?: boolean } {
   if (typeof output === 'string') return { items: [{ kind: 'text', text: output }] };
   if (Array.isArray(output)) return { items: output.map(itemFrom) };
   if (isRecord(output) && Array.isArray(output.content)) {

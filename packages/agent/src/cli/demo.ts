@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { capabilitiesFor, isProviderName, PROVIDER_NAMES, type ProviderName } from '../capabilities.js';
 import { base64Size } from '../compaction/base64-size.js';
 import { estimateMessageTokens } from '../compaction/estimate-tokens.js';
+import type { ModelClient } from '../loop/model-client.js';
 import type { ReplayScript } from '../loop/replay-script.js';
 import type { Message, Part, ToolResultMessage } from '../parts.js';
 import { ReplayModel } from '../loop/replay-model.js';
@@ -20,16 +21,21 @@ import { DEMO_MODELS, ESTIMATE_TARGETS } from './estimate-targets.js';
 import { requestJson } from '../providers/request-json.js';
 import { formatCount, textTable } from './text-table.js';
 
-const usage = `Usage: glimpse demo [--provider PROVIDER] [--session FILE]
+const usage = `Usage: glimpse demo [--provider PROVIDER] [--model MODEL] [--live] [--session FILE]
 
 Runs the keyless replay agent: it calls view_file on the bundled samples (a screenshot, a phone photo
 with EXIF rotation, a PDF and an SVG) in one turn, each file goes through the media pipeline for the
 provider's limits, and every message is appended to a JSONL session log. Prints, per file, what the
 model receives (type, pixels, bytes) and what that result costs in tokens on each provider.
+With --live, a real model on the provider's API decides what to open; its answer streams to stderr.
 
 Options:
   --provider PROVIDER  the route the requests are serialized for (default anthropic):
                        ${PROVIDER_NAMES.join(', ')}
+  --model MODEL        the model id (default: ${DEMO_MODELS.anthropic} on anthropic, each route its own)
+  --live               call the real API; the key comes from the environment (ANTHROPIC_API_KEY,
+                       OPENAI_API_KEY, GEMINI_API_KEY or GOOGLE_API_KEY, AWS credentials and
+                       AWS_REGION, nothing for Ollama at OLLAMA_HOST); a missing one is named
   --session FILE       the session log to write; an existing log is resumed
                        (default: a new glimpse-demo-*.jsonl in the temp directory)
   -h, --help           show this help
@@ -81,12 +87,21 @@ export interface DemoInput {
   script: ReplayScript;
   /** The directory the script's paths are relative to; default: the checkout holding samples/. */
   root?: string;
+  /** The model id; default: the route's demo model. */
+  modelId?: string;
+  /** A real model instead of the script's replay: it gets the script's prompt and the samples' paths. */
+  live?: ModelClient;
 }
 
-/** Runs the replay agent and returns the report the command prints. */
-export async function runDemo({ provider, sessionPath, script, root = findSamplesRoot() ?? process.cwd() }: DemoInput): Promise<string> {
-  const modelId = DEMO_MODELS[provider];
-  const model = new ReplayModel(script);
+/** The live model's prompt: the script's, plus where the samples are (the replay script knows them already). */
+function livePrompt(script: ReplayScript): string {
+  const paths = script.turns.flatMap((turn) => turn.toolCalls.flatMap((call) => (typeof call.arguments.path === 'string' ? [call.arguments.path] : [])));
+  return `${script.prompt ?? 'Please look at the sample files.'} They are ${paths.join(', ')}; open them with view_file.`;
+}
+
+/** Runs the replay agent (or the live model) and returns the report the command prints. */
+export async function runDemo({ provider, sessionPath, script, root = findSamplesRoot() ?? process.cwd(), modelId = DEMO_MODELS[provider], live }: DemoInput): Promise<string> {
+  const model = live ?? new ReplayModel(script);
   const capabilities = capabilitiesFor({
     provider,
     model: modelId,
@@ -103,7 +118,7 @@ export async function runDemo({ provider, sessionPath, script, root = findSample
       modelId,
       tools,
       history: session.resumed?.messages ?? [],
-      prompt: script.prompt ?? 'Please look at the sample files.',
+      prompt: live === undefined ? (script.prompt ?? 'Please look at the sample files.') : livePrompt(script),
       session,
       onStep: (step) => steps.push(step),
     });
@@ -111,14 +126,15 @@ export async function runDemo({ provider, sessionPath, script, root = findSample
     await session.close();
   }
 
-  const out: string[] = [`glimpse demo: replay agent as ${modelId} on ${provider}; the files are fitted to the ${capabilities.preset} preset`, ''];
+  const who = live === undefined ? `replay agent as ${modelId}` : `live model ${modelId}`;
+  const out: string[] = [`glimpse demo: ${who} on ${provider}; the files are fitted to the ${capabilities.preset} preset`, ''];
   for (const step of steps) {
     for (const result of step.results) {
       const call = step.assistant.toolCalls.find((candidate) => candidate.id === result.toolCallId);
       out.push(resultTable(String(call?.arguments.path ?? result.toolName), result), '');
     }
   }
-  const last = model.requests.at(-1);
+  const last = steps.at(-1)?.request;
   if (last) {
     const warnings = last.serialized.warnings.map((warning) => `  warning: ${warning.message}`);
     out.push(`last ${provider} request: ${last.messages.length} messages, ${formatBytes(requestJson(last.serialized.body).length)} of JSON${warnings.length ? '' : ', no warnings'}`, ...warnings);
@@ -133,12 +149,19 @@ export async function runDemo({ provider, sessionPath, script, root = findSample
 export const demoCommand: Command = {
   usage,
   async run(args) {
-    const { positionals, flags } = parseArgs(args, { values: ['--provider', '--session'] });
+    const { positionals, flags } = parseArgs(args, { values: ['--provider', '--model', '--session'], booleans: ['--live'] });
     if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
     const provider = stringFlag(flags, '--provider') ?? 'anthropic';
     if (!isProviderName(provider)) throw new UsageError(`--provider must be one of ${PROVIDER_NAMES.join(', ')}, got ${JSON.stringify(provider)}`);
     const sessionPath = resolve(stringFlag(flags, '--session') ?? defaultSessionPath());
-    process.stdout.write((await runDemo({ provider, sessionPath, script: parseReplayScript(demoScript) })) + '\n');
+    const modelId = stringFlag(flags, '--model') ?? DEMO_MODELS[provider];
+    // The live clients (and the provider SDKs behind them) load only for --live.
+    const live = flags.has('--live')
+      ? await (await import('./demo-live.js')).liveDemoModel({ provider, model: modelId, env: process.env, onText: (delta) => process.stderr.write(delta) })
+      : undefined;
+    const report = await runDemo({ provider, sessionPath, script: parseReplayScript(demoScript), modelId, ...(live !== undefined && { live }) });
+    if (live !== undefined) process.stderr.write('\n'); // ends the streamed answer
+    process.stdout.write(report + '\n');
     return 0;
   },
 };

@@ -16,8 +16,8 @@ describe('toAiSdkModelOutput', () => {
       type: 'content',
       value: [
         { type: 'text', text: 'shot.png: PNG 800x600' },
-        { type: 'image-data', data: 'iVBORw0KGgo=', mediaType: 'image/png' },
-        { type: 'file-data', data: 'JVBERi0=', mediaType: 'application/pdf', filename: 'a.pdf' },
+        { type: 'file', data: { type: 'data', data: 'iVBORw0KGgo=' }, mediaType: 'image/png' },
+        { type: 'file', data: { type: 'data', data: 'JVBERi0=' }, mediaType: 'application/pdf', filename: 'a.pdf' },
       ],
     });
   });

@@ -1,18 +1,21 @@
 import type { FileToolResult } from './file-tool.js';
 
-/** One item of a Vercel AI SDK (v6) tool model output, declared here so glimpse needs no `ai` dependency. */
+/**
+ * One item of a Vercel AI SDK tool model output (ai@7's `ToolResultOutput` content), declared here so the
+ * core of glimpse needs no `ai` dependency. Media are `file` items with tagged base64 data: the deprecated
+ * `image-data`/`file-data` items give the same request but a DeprecationWarning on every call.
+ */
 export type AiSdkContentItem =
   | { type: 'text'; text: string }
-  | { type: 'image-data'; data: string; mediaType: string }
-  | { type: 'file-data'; data: string; mediaType: string; filename?: string };
+  | { type: 'file'; data: { type: 'data'; data: string }; mediaType: string; filename?: string };
 
 /** What an AI SDK tool's `toModelOutput` returns. */
 export type AiSdkModelOutput = { type: 'content'; value: AiSdkContentItem[] } | { type: 'error-text'; value: string };
 
 /**
- * A glimpse tool result as the AI SDK's `toModelOutput` value: text stays text, images become
- * `image-data`, PDFs `file-data` (already fitted, so the SDK never ships an oversized original).
- * An error result becomes `error-text`. Use: `toModelOutput: ({ output }) => toAiSdkModelOutput(output)`.
+ * A glimpse tool result as the AI SDK's `toModelOutput` value: text stays text, images and PDFs become
+ * `file` items (already fitted, so the SDK never ships an oversized original). An error result becomes
+ * `error-text`. Use: `toModelOutput: ({ output }) => toAiSdkModelOutput(output)`.
  */
 export function toAiSdkModelOutput(result: FileToolResult): AiSdkModelOutput {
   if (result.isError) {
@@ -25,9 +28,9 @@ export function toAiSdkModelOutput(result: FileToolResult): AiSdkModelOutput {
         case 'text':
           return { type: 'text', text: part.text };
         case 'image':
-          return { type: 'image-data', data: part.data, mediaType: part.mediaType };
+          return { type: 'file', data: { type: 'data', data: part.data }, mediaType: part.mediaType };
         case 'document':
-          return { type: 'file-data', data: part.data, mediaType: part.mediaType, ...(part.filename !== undefined ? { filename: part.filename } : {}) };
+          return { type: 'file', data: { type: 'data', data: part.data }, mediaType: part.mediaType, ...(part.filename !== undefined ? { filename: part.filename } : {}) };
         default: {
           const exhaustive: never = part;
           return exhaustive;

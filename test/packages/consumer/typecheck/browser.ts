@@ -1,4 +1,5 @@
 import { detect, probe, process, isMediaError, PRESETS, type ProcessResult } from '@glimpse/media';
+import { fitMediaMiddleware } from '@glimpse/agent/ai-sdk';
 import { createFileTools, MemoryFileSystem, serialize, toolResultFrom, capabilitiesFor, chooseWindow, estimateMessageTokens, type Message } from '@glimpse/agent';
 
 export async function run(bytes: Uint8Array): Promise<number> {
@@ -17,5 +18,6 @@ export async function run(bytes: Uint8Array): Promise<number> {
   const messages: Message[] = [{ role: 'user', parts: [{ type: 'text', text: 'hi' }] }, result];
   const { body, warnings } = serialize('gemini', { messages });
   const window = chooseWindow({ messages, budget: 1000, estimate: (m) => estimateMessageTokens(m, { provider: 'anthropic' }) });
-  return (type?.length ?? 0) + (info.width ?? 0) + fitted.bytes + viewed.parts.length + warnings.length + PRESETS.portable.maxEdge + window.tokens + (capabilitiesFor({ provider: 'bedrock' }).imageInput ? 1 : 0) + JSON.stringify(body).length;
+  const middleware = fitMediaMiddleware({ preset: 'gemini' });
+  return (middleware.transformParams === undefined ? 0 : 1) + (type?.length ?? 0) + (info.width ?? 0) + fitted.bytes + viewed.parts.length + warnings.length + PRESETS.portable.maxEdge + window.tokens + (capabilitiesFor({ provider: 'bedrock' }).imageInput ? 1 : 0) + JSON.stringify(body).length;
 }

@@ -1,0 +1,74 @@
+import type { ProviderName } from '../capabilities.js';
+import { ModelClientError, type ModelClientErrorCode } from './model-client-error.js';
+
+/** What a failed SDK call says about itself, read structurally: each SDK names its fields differently. */
+export interface ApiFailure {
+  /** HTTP status, when the API answered. */
+  status?: number;
+  /** Seconds (or a date) from a Retry-After header. */
+  retryAfter?: string;
+  /** The API's own message, when it gave one. */
+  message: string;
+  aborted: boolean;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+
+function header(headers: unknown, name: string): string | undefined {
+  if (isRecord(headers) && typeof headers.get === 'function') {
+    const value: unknown = headers.get(name);
+    return typeof value === 'string' ? value : undefined;
+  }
+  if (isRecord(headers)) {
+    const value = headers[name] ?? headers[name.toLowerCase()];
+    return typeof value === 'string' ? value : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * Reads an error from any of the six SDKs: Anthropic and OpenAI (`status`, `headers`), @google/genai (`status`),
+ * the AWS SDK (`$metadata.httpStatusCode`, `$response.headers`), ollama (`status_code`), or a fetch failure.
+ */
+export function readApiFailure(error: unknown): ApiFailure {
+  if (!isRecord(error)) return { message: String(error), aborted: false };
+  const metadata = isRecord(error.$metadata) ? error.$metadata : {};
+  const response = isRecord(error.$response) ? error.$response : {};
+  const status = [error.status, error.status_code, error.statusCode, metadata.httpStatusCode].find((value): value is number => typeof value === 'number');
+  const retryAfter = header(error.headers, 'retry-after') ?? header(response.headers, 'retry-after');
+  const name = typeof error.name === 'string' ? error.name : '';
+  const aborted = name === 'AbortError' || name === 'APIUserAbortError' || (error instanceof Error && /aborted/i.test(error.message) && status === undefined);
+  const message = typeof error.message === 'string' && error.message !== '' ? error.message : name || 'unknown error';
+  return { ...(status !== undefined && { status }), ...(retryAfter !== undefined && { retryAfter }), message, aborted };
+}
+
+/** Whether another attempt may succeed: rate limits, timeouts, conflicts, server errors and network failures. */
+export function isRetryable(failure: ApiFailure): boolean {
+  if (failure.aborted) return false;
+  if (failure.status === undefined) return true;
+  return failure.status === 408 || failure.status === 409 || failure.status === 429 || failure.status >= 500;
+}
+
+const LABEL: Readonly<Record<ProviderName, string>> = {
+  anthropic: 'Anthropic',
+  'openai-chat': 'OpenAI',
+  'openai-responses': 'OpenAI',
+  gemini: 'Gemini',
+  bedrock: 'Bedrock',
+  ollama: 'Ollama',
+};
+
+/** The error a caller sees: a stable code and a message that says what happened and what to do. */
+export function toModelClientError(provider: ProviderName, failure: ApiFailure, context: { attempts: number; credentials: string; cause: unknown }): ModelClientError {
+  const who = LABEL[provider];
+  const status = failure.status;
+  const details = { provider, attempts: context.attempts, cause: context.cause, ...(status !== undefined && { status }) };
+  const tried = context.attempts > 1 ? ` after ${context.attempts} attempts` : '';
+  const make = (code: ModelClientErrorCode, advice: string) => new ModelClientError(code, `${who} ${status === undefined ? 'failed' : `answered ${status}`}${tried}: ${failure.message}. ${advice}`, details);
+  if (failure.aborted) return new ModelClientError('E_ABORTED', `The ${who} call was aborted.`, details);
+  if (status === undefined) return make('E_NETWORK', `Check the network and the endpoint${provider === 'ollama' ? ' (is `ollama serve` running?)' : ''}, then try again.`);
+  if (status === 401 || status === 403) return make('E_AUTH', `Check ${context.credentials}.`);
+  if (status === 429) return make('E_RATE_LIMITED', 'Wait a little and try again, or lower the request rate.');
+  if (status >= 500) return make('E_PROVIDER', 'The provider is having trouble; try again later.');
+  return make('E_BAD_REQUEST', 'Check the model id and the request (the message names the field).');
+}

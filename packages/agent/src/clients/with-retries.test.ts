@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { readApiFailure } from './api-failure.js';
+import { missingCredentials } from './credentials.js';
+import { withRetries } from './with-retries.js';
+
+const httpError = (status: number, headers: Record<string, string> = {}) => Object.assign(new Error(`HTTP ${status}`), { status, headers: new Headers(headers) });
+
+describe('withRetries', () => {
+  it('retries retryable failures and honours Retry-After', async () => {
+    const started = Date.now();
+    let calls = 0;
+    const result = await withRetries('anthropic', 'ANTHROPIC_API_KEY', { retryDelayMs: 1 }, async () => {
+      calls++;
+      if (calls === 1) throw httpError(429, { 'retry-after': '0.2' });
+      if (calls === 2) throw new TypeError('fetch failed');
+      return 'ok';
+    });
+    expect([result, calls]).toEqual(['ok', 3]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+  });
+
+  it('never retries once text has reached the caller: the retry would show it twice', async () => {
+    const seen: string[] = [];
+    let calls = 0;
+    const failing = withRetries('openai-chat', 'OPENAI_API_KEY', { retryDelayMs: 1, onText: (d) => seen.push(d) }, async (emit) => {
+      calls++;
+      emit('Hel');
+      throw httpError(503);
+    });
+    await expect(failing).rejects.toMatchObject({ code: 'E_PROVIDER', details: { attempts: 1, status: 503 } });
+    expect([seen, calls]).toEqual([['Hel'], 1]);
+  });
+
+  it('fails at once on a Retry-After longer than a minute, and on a 4xx', async () => {
+    await expect(withRetries('gemini', 'GEMINI_API_KEY', {}, async () => Promise.reject(httpError(429, { 'retry-after': '3600' })))).rejects.toMatchObject({ code: 'E_RATE_LIMITED', details: { attempts: 1 } });
+    await expect(withRetries('gemini', 'GEMINI_API_KEY', {}, async () => Promise.reject(httpError(404)))).rejects.toMatchObject({ code: 'E_BAD_REQUEST', message: expect.stringContaining('Gemini answered 404') });
+  });
+});
+
+describe('readApiFailure', () => {
+  it('reads the status and Retry-After of every SDK error shape', () => {
+    expect(readApiFailure(httpError(429, { 'retry-after': '2' }))).toMatchObject({ status: 429, retryAfter: '2' });
+    expect(readApiFailure(Object.assign(new Error('Throttled'), { name: 'ThrottlingException', $metadata: { httpStatusCode: 429 }, $response: { headers: { 'retry-after': '1' } } }))).toMatchObject({ status: 429, retryAfter: '1' });
+    expect(readApiFailure(Object.assign(new Error('model "x" not found'), { status_code: 404 }))).toMatchObject({ status: 404 });
+    expect(readApiFailure(Object.assign(new Error('This operation was aborted'), { name: 'AbortError' }))).toMatchObject({ aborted: true });
+    expect(readApiFailure('boom')).toEqual({ message: 'boom', aborted: false });
+  });
+});
+
+describe('missingCredentials', () => {
+  it('names exactly the variables a live run lacks', () => {
+    expect(missingCredentials('anthropic', {})).toEqual(['ANTHROPIC_API_KEY']);
+    expect(missingCredentials('gemini', { GOOGLE_API_KEY: 'k' })).toEqual([]);
+    expect(missingCredentials('gemini', {})).toEqual(['GEMINI_API_KEY or GOOGLE_API_KEY']);
+    expect(missingCredentials('bedrock', { AWS_ACCESS_KEY_ID: 'a' })).toEqual(['AWS_REGION', 'AWS_SECRET_ACCESS_KEY']);
+    expect(missingCredentials('bedrock', { AWS_PROFILE: 'dev', AWS_DEFAULT_REGION: 'eu-west-1' })).toEqual([]);
+    expect(missingCredentials('ollama', {})).toEqual([]);
+  });
+});
