@@ -49,7 +49,7 @@ export async function process(bytes: Uint8Array, options: ProcessOptions = {}): 
 /**
  * Most WASM memory PDFium may use per call in a Worker (the `maxMemory` option's default here). Measured
  * with `npm run test:workers`: a text page at 2000 px takes 17.8 MB, a 300 or 600 dpi letter scan 62–65 MB
- * (PDFium decodes a JPEG at a reduced scale), plus the output's encoder (22 MB for the scan's JPEG).
+ * (PDFium decodes a JPEG at a reduced scale), plus the output's encoder (10 MB for the scan's JPEG).
  * An embedded image beyond that is E_TOO_LARGE instead of an isolate over its 128 MB.
  */
 export const WORKERS_PDFIUM_MAX_MEMORY = 80 * 1024 * 1024;
