@@ -16,25 +16,7 @@ import { checkIntegrity } from './integrity.js';
 import { assertEmbeddedImagesFit } from './svg-images.js';
 import { probe } from './probe.js';
 import { recoveredWarning } from './truncation.js';
-import type {
-  BmpInfo,
-  GifInfo,
-  HeifInfo,
-  IcoInfo,
-  JpegInfo,
-  MediaType,
-  PdfInfo,
-  PngInfo,
-  ProbeResult,
-  ProcessOptions,
-  ProcessResult,
-  ProcessStep,
-  ProcessWarning,
-  Raster,
-  SendableImageType,
-  TiffInfo,
-  WebpInfo,
-} from './types.js';
+import type { MediaType, PdfInfo, ProbeResult, ProcessOptions, ProcessResult, ProcessStep, ProcessWarning, SendableImageType } from './types.js';
 
 /**
  * Makes `bytes` safe to send: the input untouched when it already fits, otherwise decoded, turned
@@ -69,8 +51,8 @@ export async function process(bytes: Uint8Array, options: ProcessOptions = {}): 
     case 'image/heif':
     case 'image/x-icon':
     case 'image/tiff':
-      return processRaster(bytes, info, limits, deadline);
     case 'image/avif':
+      return processRaster(bytes, info, limits, deadline);
     case 'image/jxl':
       throw new MediaError(
         'E_UNSUPPORTED',
@@ -85,7 +67,6 @@ export async function process(bytes: Uint8Array, options: ProcessOptions = {}): 
 }
 
 const FORMAT_NAMES = {
-  'image/avif': 'an AVIF image',
   'image/jxl': 'a JPEG XL image',
 } as const;
 
@@ -104,7 +85,7 @@ function assertFonts(fonts: ProcessOptions['fonts']): readonly Uint8Array[] {
 }
 
 /** Browsers and providers decode 8-bit JPEG only; libjpeg's 12-bit mode is a separate build glimpse does not ship. */
-function assertEightBitJpeg(info: RasterInfo): void {
+function assertEightBitJpeg(info: DecodableInfo): void {
   if (info.mediaType !== 'image/jpeg' || info.bitDepth === 8) return;
   throw new MediaError(
     'E_UNSUPPORTED',
@@ -125,10 +106,7 @@ function original(info: ProbeResult): ProcessResult['original'] {
   };
 }
 
-/** Probe results of the formats decoded to pixels. */
-type RasterInfo = DecodableInfo;
-
-async function processRaster(bytes: Uint8Array, info: RasterInfo, limits: Limits, deadline: Deadline): Promise<ProcessResult> {
+async function processRaster(bytes: Uint8Array, info: DecodableInfo, limits: Limits, deadline: Deadline): Promise<ProcessResult> {
   const { width, height } = assertPixelBudget(info, limits);
   assertEightBitJpeg(info);
   const type = info.mediaType;
@@ -239,7 +217,7 @@ const HEVC_TYPES: ReadonlySet<MediaType> = new Set(['image/heic', 'image/heif'])
 
 
 /** Same codec as the source where the provider takes it; lossless sources stay lossless; other photos become JPEG, or PNG with alpha. */
-function preferredEncoding(type: MediaType, info: RasterInfo, hasAlpha: boolean, limits: Limits): Encoding {
+function preferredEncoding(type: MediaType, info: DecodableInfo, hasAlpha: boolean, limits: Limits): Encoding {
   const jpeg: Encoding = { type: 'image/jpeg', quality: FIRST_QUALITY, lossless: false };
   const png: Encoding = { type: 'image/png', quality: 100, lossless: true };
   if (type === 'image/jpeg' && limits.accepts.includes('image/jpeg')) return jpeg;
@@ -251,7 +229,7 @@ function preferredEncoding(type: MediaType, info: RasterInfo, hasAlpha: boolean,
 }
 
 /** Whether the stored pixels are exact (so a re-encode stays lossless), as the format and its header say. */
-function storesExactPixels(info: RasterInfo): boolean {
+function storesExactPixels(info: DecodableInfo): boolean {
   switch (info.mediaType) {
     case 'image/png':
     case 'image/gif':

@@ -3,6 +3,7 @@
 import { MediaError } from '../errors.js';
 import { writeRaster } from '../raster-rows.js';
 import type { BmpInfo, GifInfo, HeifInfo, IcoInfo, JpegInfo, PngInfo, TiffInfo, WebpInfo } from '../types.js';
+import { decodeAvif } from './avif.js';
 import { bmpDecoder } from './bmp.js';
 import type { DecodeRequest, DecodeResult, Decoder } from './contract.js';
 import { gifDecoder } from './gif.js';
@@ -40,9 +41,10 @@ export function decoderFor(info: DecodableInfo, maxInputPixels: number): ((job: 
       return (job) => tiffDecoder({ ...job, facts: info });
     case 'image/x-icon':
       return (job) => icoDecoder({ ...job, facts: info });
+    case 'image/avif':
+      return (job) => avifDecoder({ ...job, facts: info, maxInputPixels });
     case 'image/heic':
-    case 'image/heif':
-    case 'image/avif': {
+    case 'image/heif': {
       const registered = registeredDecoder(info.mediaType);
       if (!registered) return undefined;
       // A package's decoder returns the whole image (it holds it); its rows are handed on in bands.
@@ -75,3 +77,13 @@ const icoDecoder: Decoder<IcoInfo> = async ({ bytes, sink }) => {
   writeRaster(raster, hasAlpha, sink);
   return { hasAlpha };
 };
+
+/**
+ * AVIF through dav1d (codecs/avif.ts): decoded whole, shrunk by a whole factor on the way where the image
+ * is at least twice `cover`, then handed on in bands.
+ */
+async function avifDecoder({ bytes, cover, sink, maxInputPixels }: DecodeRequest<HeifInfo> & { maxInputPixels: number }): Promise<DecodeResult> {
+  const { raster, hasAlpha } = await decodeAvif(bytes, cover, maxInputPixels);
+  writeRaster(raster, hasAlpha, sink);
+  return { hasAlpha };
+}
