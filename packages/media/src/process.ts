@@ -171,7 +171,8 @@ async function processRaster(bytes: Uint8Array, info: ProbeResult, limits: Limit
     deadline.check('Resizing the image');
   }
   if (resized) steps.push('resized');
-  const preferred = preferredEncoding(type, info, decoded.hasAlpha, limits);
+  // Some sources (AVIF) only say they are lossless once decoded.
+  const preferred = preferredEncoding(type, decoded.lossless ? { ...info, lossless: true } : info, decoded.hasAlpha, limits);
   if (preferred.type !== type || cmyk) steps.push('converted');
   const fitted = await fitWithinLimits({ raster, hasAlpha: decoded.hasAlpha, preferred, maxBytes: limits.maxBytes, accepts: limits.accepts, deadline });
   // The pixels are still in the source's colour space: keep its ICC profile unless that breaks maxBytes.
@@ -206,6 +207,8 @@ interface DecodedRaster {
   hasAlpha: boolean;
   /** Set when the file ends early and only part of it was real data. */
   recovered?: { realRows: number; height: number; eofScan: number };
+  /** The decoder found the image losslessly coded, which the header did not say. */
+  lossless?: boolean;
 }
 
 async function decodeRaster(bytes: Uint8Array, info: ProbeResult, shrink: JpegShrinkOnLoad, limits: Limits): Promise<DecodedRaster> {
