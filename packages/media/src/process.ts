@@ -193,8 +193,8 @@ async function processRaster(bytes: Uint8Array, info: RasterInfo, limits: Limits
     deadline.check('Resizing the image');
   }
   if (resized) steps.push('resized');
-  // Some sources (AVIF) only say they are lossless once decoded.
-  const preferred = preferredEncoding(type, decoded.lossless ? { ...info, lossless: true } : info, decoded.hasAlpha, limits);
+  // Some sources (AVIF) only say they are lossless once decoded: those stay lossless, as PNG.
+  const preferred: Encoding = decoded.lossless ? { type: 'image/png', quality: 100, lossless: true } : preferredEncoding(type, info, decoded.hasAlpha, limits);
   if (preferred.type !== type || cmyk) steps.push('converted');
   const fitted = await fitWithinLimits({ raster, hasAlpha: decoded.hasAlpha, preferred, maxBytes: limits.maxBytes, accepts: limits.accepts, deadline });
   // The pixels are still in the source's colour space: keep its ICC profile unless that breaks maxBytes.
