@@ -19,9 +19,11 @@ export const MAX_SVG_DEPTH = 256;
 export const MAX_SVG_ELEMENTS = 50_000;
 /**
  * Filter reads in all: output pixels x reads per pixel of each primitive x the share of the canvas each
- * filtered element covers. ~3-4 s of CPU here; one blur over a whole 2000x2000 image is 2.6e8.
+ * filtered element covers. ~1.3-1.7 s of CPU here; one blur over a whole 1200x1200 image is 0.9e8, over
+ * 2000x2000 2.6e8 (4.4 s: refused, a lower maxEdge renders it). The fuzzer's 1,240-octave noise on a 64x64
+ * canvas (1.7e8, 1.1 s of CPU, over 10 s wall at load ~14) is refused.
  */
-export const MAX_FILTER_READS = 3e8;
+export const MAX_FILTER_READS = 1e8;
 /** Dashes in all dashed strokes (tiny-skia builds each as its own path: ~3 µs a dash). */
 export const MAX_SVG_DASHES = 200_000;
 /** A stroke this many times wider than the canvas's diagonal costs seconds and draws the same as a narrower one. */
