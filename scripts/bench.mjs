@@ -1,21 +1,25 @@
 // `npm run bench`: glimpse's pipeline side by side with sharp (native libvips), wasm-vips and photon.
 //
-// Inputs are generated here with sharp (deterministic grain, gradients and hard edges), never committed.
-// Warm timings run in this process, alternating pipelines every repetition; peak RSS, cold start and
-// whole-process times come from one fresh `node` child per run, so each pipeline is measured alone.
+// Inputs are generated with sharp (scripts/bench-inputs.mjs: deterministic grain, gradients and hard
+// edges), never committed. Warm timings run in this process, alternating pipelines every repetition; peak
+// RSS, cold start and whole-process times come from one fresh `node` child per run, so each pipeline is
+// measured alone. The workerd column is glimpse's peak memory growth in a fresh workerd process
+// (test/runtimes/workers/measure-memory.ts), the figure a Cloudflare Worker's 128 MB is charged against.
 // Quality: PSNR of every output against sharp's Lanczos-3 of the full-resolution input at the same size.
 //
 // The `glimpse` CLI's whole-process rows come from scripts/bench-cli.mjs.
 //
-// Usage: node scripts/bench.mjs [--reps N] [--cli-reps N] [--strict] [--cli-only] [--docs]
+// Usage: node scripts/bench.mjs [--reps N] [--cli-reps N] [--strict] [--cli-only] [--docs] [--no-workerd] [--jobs a,b]
 //   --strict: exit 1 when a target is missed; --cli-only: only the CLI rows; --docs: also write the tables
-//   into docs/performance.md's generated blocks (bench, bench-cli). Internal: --child <pipeline> <job> <input>
+//   into docs/performance.md's generated blocks (bench, bench-cli); --no-workerd: skip the workerd memory
+//   measurement; --jobs: only these jobs. Internal: --child <pipeline> <job> <input>
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { INPUT_DIR, inputPath } from './bench-inputs.mjs';
 import { benchCli } from './bench-cli.mjs';
 import { replaceRegion } from './docs/regions.mjs';
 
@@ -27,11 +31,14 @@ const QUALITY = 80;
 /** The quality bound glimpse keeps (README "Performance"): PSNR in dB against sharp's Lanczos-3. */
 const PSNR_BOUND = { photo: 38, webp: 37, screenshot: 45 };
 
+/** Each job: an input of bench-inputs.mjs and the format every pipeline writes; `reps` caps the warm runs. */
 const JOBS = {
-  photo: { label: '12 MP photo JPEG → 2000 px JPEG', file: 'photo-4000x3000.jpg' },
-  screenshot: { label: '3024×1964 screenshot PNG → 2000 px PNG', file: 'screenshot-3024x1964.png' },
-  webp: { label: '4000×3000 WebP → 2000 px WebP', file: 'photo-4000x3000.webp' },
-  passthrough: { label: '1280×800 screenshot PNG, passes through', file: 'screenshot-1280x800.png' },
+  photo: { label: '12 MP photo JPEG → 2000 px JPEG', file: 'photo-4000x3000.jpg', output: 'jpeg' },
+  screenshot: { label: '3024×1964 screenshot PNG → 2000 px PNG', file: 'screenshot-3024x1964.png', output: 'png' },
+  webp: { label: '4000×3000 WebP → 2000 px WebP', file: 'photo-4000x3000.webp', output: 'webp' },
+  passthrough: { label: '1280×800 screenshot PNG, passes through', file: 'screenshot-1280x800.png', output: 'png' },
+  'screenshot-50mp': { label: '8660×5773 (50 MP) screenshot PNG → 2000 px PNG', file: 'screenshot-8660x5773.png', output: 'png', reps: 3 },
+  'photo-100mp': { label: '12000×8333 (100 MP) photo JPEG → 2000 px JPEG', file: 'photo-12000x8333.jpg', output: 'jpeg', reps: 3 },
 };
 
 /** Fits within MAX_EDGE, aspect kept, never enlarged (the rounding every pipeline here uses). */
@@ -57,7 +64,8 @@ const PIPELINES = {
       const { width, height } = await image.metadata();
       if (job === 'passthrough' && Math.max(width, height) <= MAX_EDGE) return bytes;
       const resized = image.resize(MAX_EDGE, MAX_EDGE, { fit: 'inside', withoutEnlargement: true });
-      const encoded = job === 'photo' ? resized.jpeg({ quality: QUALITY }) : job === 'webp' ? resized.webp({ quality: QUALITY }) : resized.png();
+      const { output } = JOBS[job];
+      const encoded = output === 'jpeg' ? resized.jpeg({ quality: QUALITY }) : output === 'webp' ? resized.webp({ quality: QUALITY }) : resized.png();
       return new Uint8Array(await encoded.toBuffer());
     };
   },
@@ -73,7 +81,8 @@ const PIPELINES = {
         if (small) return bytes;
       }
       const thumb = vips.Image.thumbnailBuffer(bytes, MAX_EDGE, { height: MAX_EDGE, size: 'down' });
-      const out = job === 'photo' ? thumb.writeToBuffer('.jpg', { Q: QUALITY }) : job === 'webp' ? thumb.writeToBuffer('.webp', { Q: QUALITY }) : thumb.writeToBuffer('.png');
+      const { output } = JOBS[job];
+      const out = output === 'jpeg' ? thumb.writeToBuffer('.jpg', { Q: QUALITY }) : output === 'webp' ? thumb.writeToBuffer('.webp', { Q: QUALITY }) : thumb.writeToBuffer('.png');
       thumb.delete();
       return out;
     };
@@ -88,7 +97,8 @@ const PIPELINES = {
         if (job === 'passthrough' && target.width === image.get_width()) return bytes;
         const resized = photon.resize(image, target.width, target.height, photon.SamplingFilter.Lanczos3);
         try {
-          return job === 'photo' ? resized.get_bytes_jpeg(QUALITY) : job === 'webp' ? resized.get_bytes_webp() : resized.get_bytes();
+          const { output } = JOBS[job];
+          return output === 'jpeg' ? resized.get_bytes_jpeg(QUALITY) : output === 'webp' ? resized.get_bytes_webp() : resized.get_bytes();
         } finally {
           resized.free();
         }
@@ -133,90 +143,6 @@ async function child(pipeline, job, input) {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Inputs: deterministic, photo-like and screenshot-like.
-
-function lcg(seed) {
-  let state = seed >>> 0;
-  return () => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32);
-}
-
-/** Gradients, soft texture, hard-edged shapes and mild grain: what a camera photo asks of a resizer. */
-function photoPixels(width, height) {
-  const random = lcg(42);
-  const shapes = Array.from({ length: 40 }, () => ({
-    x: random() * width, y: random() * height, r: 40 + random() * 400,
-    colour: [random() * 255, random() * 255, random() * 255], square: random() < 0.4,
-  }));
-  const raw = Buffer.alloc(width * height * 3);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      let r = 40 + (x / width) * 170;
-      let g = 60 + (y / height) * 150;
-      let b = 120 + 60 * Math.sin(x / 97 + y / 131);
-      for (const s of shapes) {
-        const dx = x - s.x;
-        const dy = y - s.y;
-        const inside = s.square ? Math.abs(dx) < s.r && Math.abs(dy) < s.r * 0.6 : dx * dx + dy * dy < s.r * s.r;
-        if (inside) [r, g, b] = [s.colour[0] * 0.8 + r * 0.2, s.colour[1] * 0.8 + g * 0.2, s.colour[2] * 0.8 + b * 0.2];
-      }
-      const texture = 10 * Math.sin(x / 5.3) * Math.sin(y / 7.1);
-      const grain = (random() - 0.5) * 10;
-      const i = (y * width + x) * 3;
-      raw[i] = r + texture + grain;
-      raw[i + 1] = g + texture + grain;
-      raw[i + 2] = b + texture + grain;
-    }
-  }
-  return raw;
-}
-
-/** Flat UI colours, a sidebar, rows of 1–2 px "glyphs", buttons and an embedded picture. */
-function screenshotPixels(width, height, seed) {
-  const random = lcg(seed);
-  const raw = Buffer.alloc(width * height * 4, 255);
-  const fill = (x0, y0, w, h, [r, g, b]) => {
-    for (let y = Math.max(0, y0); y < Math.min(height, y0 + h); y++) {
-      for (let x = Math.max(0, x0); x < Math.min(width, x0 + w); x++) raw.set([r, g, b, 255], (y * width + x) * 4);
-    }
-  };
-  fill(0, 0, width, 56, [236, 236, 240]);
-  fill(0, 56, Math.round(width * 0.18), height - 56, [246, 246, 248]);
-  for (let y = 90; y < height - 40; y += 26 + Math.floor(random() * 10)) {
-    let x = Math.round(width * 0.18) + 40;
-    const end = x + random() * width * 0.7;
-    while (x < Math.min(end, width - 20)) {
-      const glyph = 4 + Math.floor(random() * 8);
-      for (let stroke = 0; stroke < 3; stroke++) fill(x + Math.floor(random() * glyph), y + Math.floor(random() * 10), 1 + Math.floor(random() * 2), 2 + Math.floor(random() * 10), [30, 30, 36]);
-      x += glyph + (random() < 0.15 ? 8 : 2);
-    }
-  }
-  for (let i = 0; i < 6; i++) fill(Math.round(width * 0.2 + i * 140), 12, 120, 32, [40 + i * 30, 110, 220 - i * 20]);
-  const px = Math.round(width * 0.62);
-  const py = Math.round(height * 0.3);
-  for (let y = 0; y < Math.round(height * 0.35); y++) {
-    for (let x = 0; x < Math.round(width * 0.3); x++) raw.set([80 + (x % 170), 120 + (y % 120), 200 - ((x + y) % 150), 255], ((py + y) * width + px + x) * 4);
-  }
-  return raw;
-}
-
-async function makeInputs(dir) {
-  const sharp = require('sharp');
-  mkdirSync(dir, { recursive: true });
-  const photo = path.join(dir, JOBS.photo.file);
-  if (!existsSync(photo)) {
-    const raw = photoPixels(4000, 3000);
-    const options = { raw: { width: 4000, height: 3000, channels: 3 } };
-    await sharp(raw, options).jpeg({ quality: 90 }).toFile(photo);
-    await sharp(raw, options).webp({ quality: 85 }).toFile(path.join(dir, JOBS.webp.file));
-  }
-  const screenshot = path.join(dir, JOBS.screenshot.file);
-  if (!existsSync(screenshot)) {
-    await sharp(screenshotPixels(3024, 1964, 7), { raw: { width: 3024, height: 1964, channels: 4 } }).png().toFile(screenshot);
-    await sharp(screenshotPixels(1280, 800, 9), { raw: { width: 1280, height: 800, channels: 4 } }).png().toFile(path.join(dir, JOBS.passthrough.file));
-  }
-}
-
-// ---------------------------------------------------------------------------------------------------
 // Measurement and report.
 
 const median = (values) => {
@@ -244,17 +170,29 @@ function runChild(pipeline, job, input) {
   const start = performance.now();
   const result = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', pipeline, job, input], { encoding: 'utf8', maxBuffer: 1 << 20 });
   const wall = performance.now() - start;
-  if (result.status !== 0) throw new Error(`${pipeline} ${job} child failed: ${result.stderr}`);
+  if (result.status !== 0) return { failed: (result.stderr || `exit ${result.status}`).trim().split('\n').at(-1) };
   return { ...JSON.parse(result.stdout), wall };
+}
+
+/**
+ * glimpse's peak memory growth per input in a fresh workerd process, plus the Workers memory cases of
+ * the issue (default options: `portable`, 2000 px), from test/runtimes/workers/measure-memory.ts.
+ */
+function measureWorkerd(files) {
+  const runTs = path.join(ROOT, 'scripts/run-ts.mjs');
+  const script = path.join(ROOT, 'test/runtimes/workers/measure-memory.ts');
+  const result = spawnSync(process.execPath, [runTs, script, '--json', '--with-cases', ...files], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 24 });
+  if (result.status !== 0) throw new Error(`the workerd memory measurement failed: ${result.stderr}`);
+  return JSON.parse(result.stdout.trim().split('\n').at(-1));
 }
 
 function option(name, fallback) {
   const i = process.argv.indexOf(name);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+  return i >= 0 ? process.argv[i + 1] : fallback;
 }
 
-const pad = (text, width) => String(text).padEnd(width);
 const ms = (value) => (value < 10 ? value.toFixed(2) : value.toFixed(0));
+const mb = (bytes) => (bytes / 2 ** 20).toFixed(1);
 
 /** Lines printed so far, per docs block: `--docs` writes them into docs/performance.md. */
 const report = { bench: [], 'bench-cli': [] };
@@ -286,36 +224,47 @@ function writeDocs() {
 }
 
 async function main() {
-  const reps = option('--reps', 7);
-  const cliReps = option('--cli-reps', 5);
+  const reps = Number(option('--reps', 7));
+  const cliReps = Number(option('--cli-reps', 5));
   if (process.argv.includes('--cli-only')) {
     const checks = cliSection(Math.max(cliReps, 9));
     for (const [text, ok] of checks) console.log(`- ${ok ? 'met' : 'MISSED'}: ${text}`);
     if (process.argv.includes('--docs')) writeDocs();
-  if (process.argv.includes('--strict') && checks.some(([, ok]) => !ok)) process.exitCode = 1;
+    if (process.argv.includes('--strict') && checks.some(([, ok]) => !ok)) process.exitCode = 1;
     return;
   }
-  const dir = path.join(os.tmpdir(), 'glimpse-bench-inputs-v1');
-  await makeInputs(dir);
+  const jobs = option('--jobs', Object.keys(JOBS).join(',')).split(',');
   const names = Object.keys(PIPELINES);
-  const inputs = Object.fromEntries(Object.entries(JOBS).map(([job, { file }]) => [job, new Uint8Array(readFileSync(path.join(dir, file)))]));
+  const files = Object.fromEntries(await Promise.all(jobs.map(async (job) => [job, await inputPath(JOBS[job].file)])));
+  const inputs = Object.fromEntries(jobs.map((job) => [job, new Uint8Array(readFileSync(files[job]))]));
 
   print(`glimpse bench — ${MACHINE}; load average ${os.loadavg()[0].toFixed(1)} at the start`);
-  print(`inputs in ${dir}; warm: median of ${reps} alternating in-process runs after one warm-up; RSS: peak of a fresh process doing one job twice\n`);
+  print(`inputs in ${INPUT_DIR}; warm: median of ${reps} alternating in-process runs after one warm-up (3 on 50/100 MP inputs); peak RSS: VmHWM of a fresh process doing one job twice; workerd: peak growth of a fresh workerd process over its idle size during the job\n`);
 
-  // Warm, in-process, alternating.
+  // Warm, in-process, alternating. A pipeline that fails a job (out of memory, say) is reported, not fatal.
   const runs = {};
   for (const name of names) runs[name] = await PIPELINES[name]();
   const times = {};
   const outputs = {};
-  for (const job of Object.keys(JOBS)) {
-    for (const name of names) outputs[`${name}/${job}`] = await runs[name](inputs[job], job); // warm-up
-    for (let rep = 0; rep < reps; rep++) {
+  const failures = {};
+  const attempt = async (name, job) => {
+    const key = `${name}/${job}`;
+    if (failures[key]) return;
+    try {
+      const start = performance.now();
+      outputs[key] = await runs[name](inputs[job], job);
+      return performance.now() - start;
+    } catch (error) {
+      failures[key] = String(error?.message ?? error).split('\n')[0];
+    }
+  };
+  for (const job of jobs) {
+    for (const name of names) await attempt(name, job); // warm-up
+    for (let rep = 0; rep < Math.min(reps, JOBS[job].reps ?? reps); rep++) {
       const order = names.map((_, i) => names[(i + rep) % names.length]);
       for (const name of order) {
-        const start = performance.now();
-        outputs[`${name}/${job}`] = await runs[name](inputs[job], job);
-        (times[`${name}/${job}`] ??= []).push(performance.now() - start);
+        const time = await attempt(name, job);
+        if (time !== undefined) (times[`${name}/${job}`] ??= []).push(time);
       }
     }
   }
@@ -332,66 +281,100 @@ async function main() {
 
   // Fresh processes: peak RSS per pipeline and job; cold start and whole-process time on the photo job.
   const children = {};
-  for (const job of Object.keys(JOBS)) {
+  for (const job of jobs) {
     const count = job === 'photo' ? cliReps : 1;
     for (let rep = 0; rep < count; rep++) {
-      for (const name of names) (children[`${name}/${job}`] ??= []).push(runChild(name, job, path.join(dir, JOBS[job].file)));
+      for (const name of names) (children[`${name}/${job}`] ??= []).push(runChild(name, job, files[job]));
     }
   }
+  const workerd = process.argv.includes('--no-workerd') ? {} : measureWorkerd(jobs.map((job) => JOBS[job].file));
 
   const psnrs = {};
-  for (const [job, { label }] of Object.entries(JOBS)) {
-    print(`### ${label}`);
-    print(`| pipeline | warm median ms | × sharp | peak RSS MB | output bytes | size | PSNR vs sharp Lanczos dB |`);
-    print(`|---|---:|---:|---:|---:|---|---:|`);
-    const sharpTime = median(times[`sharp/${job}`]);
+  for (const job of jobs) {
+    print(`### ${JOBS[job].label}`);
+    print(`| pipeline | warm median ms | × sharp | peak RSS MB (Node) | peak MB (workerd) | output bytes | size | PSNR vs sharp Lanczos dB |`);
+    print(`|---|---:|---:|---:|---:|---:|---|---:|`);
+    const sharpTime = median(times[`sharp/${job}`] ?? [NaN]);
     for (const name of names) {
       const key = `${name}/${job}`;
+      const rssRuns = children[key].filter((c) => !c.failed);
+      const rss = rssRuns.length > 0 ? (Math.max(...rssRuns.map((c) => c.maxRssKb)) / 1024).toFixed(0) : `failed: ${children[key][0].failed}`;
+      const inWorkerd = name === 'glimpse' && workerd[JOBS[job].file] ? `+${mb(workerd[JOBS[job].file].peakGrowthBytes)}` : '–';
+      if (failures[key] || !outputs[key]) {
+        print(`| ${name} | failed: ${failures[key]} | | ${rss} | ${inWorkerd} | | | |`);
+        continue;
+      }
       const out = outputs[key];
       const meta = await require('sharp')(out).metadata();
       const psnr = await psnrAgainstSharp(inputs[job], out);
       psnrs[key] = psnr;
-      const rss = Math.max(...children[key].map((c) => c.maxRssKb)) / 1024;
       const warm = median(times[key]);
-      print(`| ${name} | ${ms(warm)} | ${(warm / sharpTime).toFixed(2)} | ${rss.toFixed(0)} | ${out.byteLength} | ${meta.width}×${meta.height} ${meta.format} | ${psnr === Infinity ? '∞ (same bytes)' : psnr.toFixed(2)} |`);
+      print(`| ${name} | ${ms(warm)} | ${(warm / sharpTime).toFixed(2)} | ${rss} | ${inWorkerd} | ${out.byteLength} | ${meta.width}×${meta.height} ${meta.format} | ${psnr === Infinity ? '∞ (same bytes)' : psnr.toFixed(2)} |`);
     }
     if (job === 'passthrough') print(`\nglimpse's time includes its integrity check (every chunk CRC, as libpng checks): ${ms(median(integrityTimes))} ms for these ${inputs.passthrough.byteLength} bytes.`);
     print('');
   }
 
-  print(`### Cold start and whole process: ${JOBS.photo.label} (median of ${cliReps} fresh \`node\` processes each)`);
-  print(`| pipeline | node boot ms | load/init ms | first call ms | second call ms | whole process ms | × sharp |`);
-  print(`|---|---:|---:|---:|---:|---:|---:|`);
-  const sharpWall = median(children['sharp/photo'].map((c) => c.wall));
-  for (const name of names) {
-    const runs = children[`${name}/photo`];
-    const wall = median(runs.map((c) => c.wall));
-    print(`| ${name} | ${ms(median(runs.map((c) => c.boot)))} | ${ms(median(runs.map((c) => c.load)))} | ${ms(median(runs.map((c) => c.first)))} | ${ms(median(runs.map((c) => c.warm)))} | ${ms(wall)} | ${(wall / sharpWall).toFixed(2)} |`);
+  if (jobs.includes('photo')) {
+    print(`### Cold start and whole process: ${JOBS.photo.label} (median of ${cliReps} fresh \`node\` processes each)`);
+    print(`| pipeline | node boot ms | load/init ms | first call ms | second call ms | whole process ms | × sharp |`);
+    print(`|---|---:|---:|---:|---:|---:|---:|`);
+    const sharpWall = median(children['sharp/photo'].map((c) => c.wall));
+    for (const name of names) {
+      const runs = children[`${name}/photo`].filter((c) => !c.failed);
+      const wall = median(runs.map((c) => c.wall));
+      print(`| ${name} | ${ms(median(runs.map((c) => c.boot)))} | ${ms(median(runs.map((c) => c.load)))} | ${ms(median(runs.map((c) => c.first)))} | ${ms(median(runs.map((c) => c.warm)))} | ${ms(wall)} | ${(wall / sharpWall).toFixed(2)} |`);
+    }
+    print('');
   }
-  print('');
   print('### Cold start: first call in a fresh process, per job (load/init + first call, ms)');
   print(`| job | ${names.join(' | ')} |`);
   print(`|---|${names.map(() => '---:').join('|')}|`);
-  for (const job of Object.keys(JOBS)) {
-    print(`| ${job} | ${names.map((name) => ms(median(children[`${name}/${job}`].map((c) => c.load + c.first)))).join(' | ')} |`);
+  for (const job of jobs) {
+    const cell = (name) => {
+      const runs = children[`${name}/${job}`].filter((c) => !c.failed);
+      return runs.length > 0 ? ms(median(runs.map((c) => c.load + c.first))) : 'failed';
+    };
+    print(`| ${job} | ${names.map(cell).join(' | ')} |`);
+  }
+
+  const checks = cliSection(Math.max(cliReps, 9));
+  const cases = Object.entries(workerd).filter(([, entry]) => entry.memoryCase);
+  if (cases.length > 0) {
+    print('\n### Workers (workerd, default options, fresh isolate): peak growth over idle');
+    print('| input | input MB | output | peak growth MB | budget MB |');
+    print('|---|---:|---|---:|---:|');
+    for (const [file, entry] of cases) {
+      const budget = entry.budgetBytes === undefined ? '–' : mb(entry.budgetBytes);
+      print(`| ${entry.memoryCase} | ${mb(entry.inputBytes)} | ${entry.result} | ${mb(entry.peakGrowthBytes)} | ${budget} |`);
+      const fits = entry.budgetBytes !== undefined && entry.peakGrowthBytes <= entry.budgetBytes;
+      checks.push([`Workers ${file}: +${mb(entry.peakGrowthBytes)} MB within 2×input + 8×output pixels + 24 MB and 128 MB (${budget} MB)`, fits]);
+    }
   }
 
   // The issue's targets, checked on this run.
-  const checks = cliSection(Math.max(cliReps, 9));
-  const glimpseWall = median(children['glimpse/photo'].map((c) => c.wall));
-  checks.push([`whole-process 12 MP JPEG job within 3× sharp (${(glimpseWall / sharpWall).toFixed(2)}×)`, glimpseWall <= 3 * sharpWall]);
-  for (const job of Object.keys(JOBS)) {
-    const ours = median(times[`glimpse/${job}`]);
-    const rivals = ['wasm-vips', 'photon'].map((name) => median(times[`${name}/${job}`]));
+  const warmOf = (name, job) => (times[`${name}/${job}`] ? median(times[`${name}/${job}`]) : Infinity);
+  if (jobs.includes('photo')) {
+    const sharpWall = median(children['sharp/photo'].map((c) => c.wall));
+    const glimpseWall = median(children['glimpse/photo'].filter((c) => !c.failed).map((c) => c.wall));
+    checks.push([`whole-process 12 MP JPEG job within 3× sharp (${(glimpseWall / sharpWall).toFixed(2)}×)`, glimpseWall <= 3 * sharpWall]);
+  }
+  for (const job of jobs) {
+    const ours = warmOf('glimpse', job);
+    const rivals = ['wasm-vips', 'photon'].map((name) => warmOf(name, job));
     checks.push([`${job}: faster than wasm-vips and photon (${ms(ours)} vs ${rivals.map(ms).join(', ')} ms)`, rivals.every((t) => ours < t)]);
   }
-  checks.push([`passthrough under 1 ms in-process (${ms(median(times['glimpse/passthrough']))} ms)`, median(times['glimpse/passthrough']) < 1]);
-  for (const [job, bound] of Object.entries(PSNR_BOUND)) {
-    checks.push([`${job}: PSNR ≥ ${bound} dB (${psnrs[`glimpse/${job}`].toFixed(2)})`, psnrs[`glimpse/${job}`] >= bound]);
+  for (const job of ['photo', 'screenshot'].filter((name) => jobs.includes(name))) {
+    const peak = (name) => Math.max(...children[`${name}/${job}`].filter((c) => !c.failed).map((c) => c.maxRssKb)) / 1024;
+    checks.push([`${job}: Node peak RSS at or below sharp's (${peak('glimpse').toFixed(0)} vs ${peak('sharp').toFixed(0)} MB)`, peak('glimpse') <= peak('sharp')]);
+  }
+  if (jobs.includes('passthrough')) checks.push([`passthrough under 1 ms in-process (${ms(warmOf('glimpse', 'passthrough'))} ms)`, warmOf('glimpse', 'passthrough') < 1]);
+  for (const [job, bound] of Object.entries(PSNR_BOUND).filter(([name]) => jobs.includes(name))) {
+    checks.push([`${job}: PSNR ≥ ${bound} dB (${psnrs[`glimpse/${job}`]?.toFixed(2)})`, psnrs[`glimpse/${job}`] >= bound]);
   }
   print('\n### Targets');
   for (const [text, ok] of checks) print(`- ${ok ? 'met' : 'MISSED'}: ${text}`);
-  writeFileSync(path.join(dir, 'last-run.json'), JSON.stringify({ times, children, psnrs }, null, 1));
+  writeFileSync(path.join(INPUT_DIR, 'last-run.json'), JSON.stringify({ times, children, psnrs, workerd, failures }, null, 1));
   if (process.argv.includes('--docs')) writeDocs();
   if (process.argv.includes('--strict') && checks.some(([, ok]) => !ok)) process.exitCode = 1;
 }

@@ -3,9 +3,10 @@
 # pngcheck, djpeg (libjpeg-turbo-progs), webpinfo and dwebp (webp), gif2rgb (giflib-tools), qpdf; and
 # poppler-utils (pdftotext, pdftoppm, pdfinfo) for test/pdf-oracle.test.ts and the bench's PDF rows;
 # libheif-examples (heif-enc makes the HEIC test files, heif-convert is their oracle) and imagemagick
-# (/usr/bin/convert writes the TIFF and ICO test files and is their oracle).
+# (/usr/bin/convert writes the TIFF and ICO test files and is their oracle); libavif-bin (avifenc makes the
+# AVIF test files, avifdec is their oracle).
 set -euo pipefail
-packages=(pngcheck libjpeg-turbo-progs webp giflib-tools qpdf poppler-utils libheif-examples imagemagick)
+packages=(pngcheck libjpeg-turbo-progs webp giflib-tools qpdf poppler-utils libheif-examples imagemagick libavif-bin)
 missing=()
 for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if ((${#missing[@]} == 0)); then exit 0; fi

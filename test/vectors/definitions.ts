@@ -107,6 +107,18 @@ async function magick(extension: 'tiff' | 'ico', args: string[], ...pictures: Re
   }
 }
 
+/** A picture written by Debian's avifenc (libavif-bin) as AVIF, with `args`. */
+async function avifenc(args: string[], picture: ReturnType<typeof raw>): Promise<Uint8Array> {
+  const folder = mkdtempSync(join(tmpdir(), 'glimpse-vector-'));
+  try {
+    await picture.png().toFile(join(folder, 'in.png'));
+    execFileSync('avifenc', ['-s', '9', '-j', '1', ...args, join(folder, 'in.png'), join(folder, 'out.avif')], { stdio: 'pipe' });
+    return new Uint8Array(readFileSync(join(folder, 'out.avif')));
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
 /** A PNG whose header declares 40000×40000 pixels: the guard must refuse it before decoding anything. */
 function pngBombHeader(): Uint8Array {
   const header = Buffer.alloc(13);
@@ -303,6 +315,30 @@ export const VECTOR_DEFINITIONS: VectorDefinition[] = [
     make: async () => magick('ico', ['-define', 'icon:auto-resize=64,32,16'], raw(64, 64, 4)),
     options: {},
     holds: { mediaType: 'image/png', width: 64, height: 64, steps: ['converted'] },
+  },
+  {
+    name: 'avif-10bit-alpha-rotated-to-png',
+    input: 'alpha-10bit-irot.avif',
+    make: async () => avifenc(['-d', '10', '--irot', '1'], raw(96, 64, 4)),
+    options: {},
+    holds: { mediaType: 'image/png', width: 64, height: 96, steps: ['oriented', 'converted'] },
+  },
+  {
+    name: 'avif-grid-downscaled-to-jpeg',
+    input: 'grid-2x2.avif',
+    make: async () => avifenc(['-g', '2x2'], raw(256, 192, 3)),
+    options: { maxEdge: 100 },
+    holds: { mediaType: 'image/jpeg', width: 100, height: 75, steps: ['resized', 'converted'] },
+  },
+  {
+    name: 'avif-truncated-refused',
+    input: 'truncated.avif',
+    make: async () => {
+      const whole = await avifenc([], raw(96, 64, 3));
+      return whole.subarray(0, whole.length - 100); // the AV1 data cut short, the item graph intact
+    },
+    options: {},
+    holds: { error: 'E_CORRUPT' },
   },
   {
     name: 'png-bomb-refused',

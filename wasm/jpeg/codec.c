@@ -1,8 +1,11 @@
 // glimpse's JPEG codec: a thin layer over libjpeg-turbo (built without its x86/ARM SIMD, for wasm32).
 //
-// decode_rgba decodes straight to RGBA at M/8 scale, so a 12 MP photo meant for 2000 px is
-// reconstructed from its DCT coefficients at 1/2 size instead of being decoded whole and then shrunk.
-// encode_rgba writes baseline, Huffman-optimised 4:2:0 JPEG.
+// Both directions run in bands of rows, so neither the decoded nor the encoded image ever exists whole
+// in this module's memory. decode_start/rows/finish decode straight to RGBA at M/8 scale: a 12 MP photo
+// meant for 2000 px is reconstructed from its DCT coefficients at 1/2 size, a few scanlines at a time.
+// (A progressive JPEG is the exception libjpeg imposes: it holds every DCT coefficient, 2 bytes per
+// sample, until the last scan, e.g. 3 bytes per pixel for 4:2:0; baseline holds one MCU row.)
+// encode_start/rows/finish write baseline, Huffman-optimised 4:2:0 JPEG.
 //
 // Errors: libjpeg reports fatal errors through error_exit, which must not return. Ours formats the
 // message and calls the host's `fail` import, which throws; the stack unwinds through WASM and the
@@ -53,75 +56,109 @@ static void cmyk_row_to_rgba(uint8_t *row, uint32_t width) {
   }
 }
 
-// Decodes at scale_eighths/8 (1..8) to RGBA8 and returns the pixels; info[0..1] = output width, height;
-// info[2] = output rows decoded from real data (all of them unless the file ends early); info[3] = the
-// scan the data ran out in, 0 if it did not (in scan 2 or later every row has data, but less detail).
-__attribute__((export_name("decode_rgba"))) uint8_t *decode_rgba(
-    const uint8_t *data, uint32_t size, uint32_t scale_eighths, uint32_t *info) {
+// One decode and one encode per instance (a fresh instance per call), so their state can be static.
+static struct {
   struct jpeg_decompress_struct cinfo;
   struct jpeg_error_mgr err;
-  cinfo.err = &err;
-  quiet_errors(&err);
+  int cmyk;
+} decoder;
+
+// Reads the header and starts decoding at scale_eighths/8 (1..8) to RGBA8; info[0..1] = output width,
+// height.
+__attribute__((export_name("decode_start"))) void decode_start(
+    const uint8_t *data, uint32_t size, uint32_t scale_eighths, uint32_t *info) {
+  struct jpeg_decompress_struct *cinfo = &decoder.cinfo;
+  cinfo->err = &decoder.err;
+  quiet_errors(&decoder.err);
   eof_imcu_row = 0;
   eof_scan = 0;
-  jpeg_create_decompress(&cinfo);
-  jpeg_mem_src(&cinfo, data, size);
-  jpeg_read_header(&cinfo, TRUE);
+  jpeg_create_decompress(cinfo);
+  jpeg_mem_src(cinfo, data, size);
+  jpeg_read_header(cinfo, TRUE);
 
-  int cmyk = cinfo.jpeg_color_space == JCS_CMYK || cinfo.jpeg_color_space == JCS_YCCK;
-  cinfo.out_color_space = cmyk ? JCS_CMYK : JCS_EXT_RGBA;
-  cinfo.scale_num = scale_eighths;
-  cinfo.scale_denom = 8;
-  jpeg_start_decompress(&cinfo);
-
-  uint32_t width = cinfo.output_width;
-  uint32_t height = cinfo.output_height;
-  uint8_t *pixels = malloc((size_t)width * height * 4);
-  if (!pixels) host_fail("out of memory for the decoded JPEG pixels");
-  while (cinfo.output_scanline < height) {
-    JSAMPROW row = pixels + (size_t)cinfo.output_scanline * width * 4;
-    jpeg_read_scanlines(&cinfo, &row, 1);
-    if (cmyk) cmyk_row_to_rgba(row, width);
-  }
-  jpeg_finish_decompress(&cinfo);
-  // The Huffman decoder reads ahead, so a file missing only its EOI also ends "inside" the last iMCU row
-  // of its last scan: that counts as complete, and a cut is located to within one iMCU row (8 or 16 rows).
-  if (eof_scan && eof_imcu_row + 1 >= cinfo.total_iMCU_rows) eof_scan = 0;
-  uint32_t real_rows = height;
-  if (eof_scan == 1) real_rows = (uint32_t)(((uint64_t)eof_imcu_row * height) / cinfo.total_iMCU_rows);
-  jpeg_destroy_decompress(&cinfo);
-  info[0] = width;
-  info[1] = height;
-  info[2] = real_rows;
-  info[3] = eof_scan;
-  return pixels;
+  decoder.cmyk = cinfo->jpeg_color_space == JCS_CMYK || cinfo->jpeg_color_space == JCS_YCCK;
+  cinfo->out_color_space = decoder.cmyk ? JCS_CMYK : JCS_EXT_RGBA;
+  cinfo->scale_num = scale_eighths;
+  cinfo->scale_denom = 8;
+  jpeg_start_decompress(cinfo);
+  info[0] = cinfo->output_width;
+  info[1] = cinfo->output_height;
 }
 
-// Encodes RGBA8 (alpha ignored: flatten first) as baseline JPEG; info[0] = byte length.
-__attribute__((export_name("encode_rgba"))) uint8_t *encode_rgba(
-    const uint8_t *rgba, uint32_t width, uint32_t height, uint32_t quality, uint32_t *info) {
+// Decodes the next `count` rows into `out` (rows of width × 4 bytes, back to back).
+__attribute__((export_name("decode_rows"))) void decode_rows(uint8_t *out, uint32_t count) {
+  struct jpeg_decompress_struct *cinfo = &decoder.cinfo;
+  if (count > cinfo->output_height - cinfo->output_scanline) host_fail("the JPEG decoder was asked for more rows than the image has");
+  size_t row_bytes = (size_t)cinfo->output_width * 4;
+  for (uint32_t i = 0; i < count;) {
+    JSAMPROW row = out + i * row_bytes;
+    uint32_t read = jpeg_read_scanlines(cinfo, &row, 1);
+    if (read == 0) host_fail("libjpeg returned no scanline");
+    if (decoder.cmyk) cmyk_row_to_rgba(row, cinfo->output_width);
+    i += read;
+  }
+}
+
+// Ends the decode. A file cut short still decodes: libjpeg warns and fills the missing rows with grey.
+// info[0] = output rows decoded from real data (all of them unless the file ends early); info[1] = the
+// scan the data ran out in, 0 if it did not (in scan 2 or later every row has data, but less detail).
+__attribute__((export_name("decode_finish"))) void decode_finish(uint32_t *info) {
+  struct jpeg_decompress_struct *cinfo = &decoder.cinfo;
+  if (cinfo->output_scanline != cinfo->output_height) host_fail("the JPEG decoder was not asked for every row");
+  jpeg_finish_decompress(cinfo);
+  // The Huffman decoder reads ahead, so a file missing only its EOI also ends "inside" the last iMCU row
+  // of its last scan: that counts as complete, and a cut is located to within one iMCU row (8 or 16 rows).
+  if (eof_scan && eof_imcu_row + 1 >= cinfo->total_iMCU_rows) eof_scan = 0;
+  uint32_t height = cinfo->output_height;
+  uint32_t real_rows = height;
+  if (eof_scan == 1) real_rows = (uint32_t)(((uint64_t)eof_imcu_row * height) / cinfo->total_iMCU_rows);
+  jpeg_destroy_decompress(cinfo);
+  info[0] = real_rows;
+  info[1] = eof_scan;
+}
+
+static struct {
   struct jpeg_compress_struct cinfo;
   struct jpeg_error_mgr err;
-  cinfo.err = &err;
-  quiet_errors(&err);
-  jpeg_create_compress(&cinfo);
-  unsigned char *out = NULL;
-  unsigned long out_size = 0;
-  jpeg_mem_dest(&cinfo, &out, &out_size);
-  cinfo.image_width = width;
-  cinfo.image_height = height;
-  cinfo.input_components = 4;
-  cinfo.in_color_space = JCS_EXT_RGBA;
-  jpeg_set_defaults(&cinfo);
-  jpeg_set_quality(&cinfo, (int)quality, TRUE);
-  cinfo.optimize_coding = TRUE;
-  jpeg_start_compress(&cinfo, TRUE);
-  while (cinfo.next_scanline < height) {
-    JSAMPROW row = (JSAMPROW)(rgba + (size_t)cinfo.next_scanline * width * 4);
-    jpeg_write_scanlines(&cinfo, &row, 1);
+  unsigned char *out;
+  unsigned long out_size;
+} encoder;
+
+// Starts a baseline JPEG of width × height at `quality` (1–100) from RGBA8 rows (alpha ignored: flatten first).
+__attribute__((export_name("encode_start"))) void encode_start(uint32_t width, uint32_t height, uint32_t quality) {
+  struct jpeg_compress_struct *cinfo = &encoder.cinfo;
+  cinfo->err = &encoder.err;
+  quiet_errors(&encoder.err);
+  jpeg_create_compress(cinfo);
+  encoder.out = NULL;
+  encoder.out_size = 0;
+  jpeg_mem_dest(cinfo, &encoder.out, &encoder.out_size);
+  cinfo->image_width = width;
+  cinfo->image_height = height;
+  cinfo->input_components = 4;
+  cinfo->in_color_space = JCS_EXT_RGBA;
+  jpeg_set_defaults(cinfo);
+  jpeg_set_quality(cinfo, (int)quality, TRUE);
+  cinfo->optimize_coding = TRUE;
+  jpeg_start_compress(cinfo, TRUE);
+}
+
+// Compresses the next `count` rows of RGBA8 at `rgba`.
+__attribute__((export_name("encode_rows"))) void encode_rows(const uint8_t *rgba, uint32_t count) {
+  struct jpeg_compress_struct *cinfo = &encoder.cinfo;
+  if (count > cinfo->image_height - cinfo->next_scanline) host_fail("the JPEG encoder was given more rows than the image has");
+  size_t row_bytes = (size_t)cinfo->image_width * 4;
+  for (uint32_t i = 0; i < count; i++) {
+    JSAMPROW row = (JSAMPROW)(rgba + i * row_bytes);
+    jpeg_write_scanlines(cinfo, &row, 1);
   }
-  jpeg_finish_compress(&cinfo);
-  jpeg_destroy_compress(&cinfo);
-  info[0] = (uint32_t)out_size;
-  return out;
+}
+
+// Ends the JPEG and returns it; info[0] = byte length.
+__attribute__((export_name("encode_finish"))) uint8_t *encode_finish(uint32_t *info) {
+  if (encoder.cinfo.next_scanline != encoder.cinfo.image_height) host_fail("the JPEG encoder was not given every row");
+  jpeg_finish_compress(&encoder.cinfo);
+  jpeg_destroy_compress(&encoder.cinfo);
+  info[0] = (uint32_t)encoder.out_size;
+  return encoder.out;
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # output: packages/media/wasm/resize.wasm
-# The SIMD separable resampling kernel (resize.c): no libc, no imports.
+# The SIMD separable resampling kernel (resize.c): no libc; one import, env.emit_rows (finished rows to the host).
 source "$(dirname "$0")/../build-lib.sh"
 "$CLANG" --target=wasm32 -O3 -msimd128 -mbulk-memory -nostdlib -ffreestanding \
   -fno-ident -ffile-prefix-map="$ROOT"=. "${STRICT[@]}" \

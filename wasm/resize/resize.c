@@ -1,8 +1,13 @@
 // Separable resampling kernel for 8-bit RGBA rasters, built for wasm32 with SIMD128.
 //
 // The kernel only convolves: the caller (packages/media/src/kernels/resize-kernel.ts) computes the
-// filter tables (box pre-shrink, then Lanczos-3) and runs one pass per axis. Weights are 2.14 fixed
-// point and sum to 1 << 14 per output sample, so every pass is integer-only and deterministic.
+// filter tables (box pre-shrink, then Lanczos-3). Weights are 2.14 fixed point and sum to 1 << 14 per
+// output sample, so every pass is integer-only and deterministic.
+//
+// It streams: the caller pushes source rows in bands (resize_begin, resize_push, resize_end) and the
+// finished rows come back through the host's `emit_rows` import, a band at a time. Each vertical pass
+// keeps only a ring of the rows its filter window spans, so no intermediate image, and neither the
+// source nor the output, ever exists whole in this module's memory.
 // No libc: memory comes from a bump allocator over the module's own linear memory, and the caller
 // instantiates the module afresh per resize so that memory is released with the instance.
 
@@ -122,75 +127,150 @@ __attribute__((noinline)) static void filter_column_row(const uint8_t *const *ro
   }
 }
 
-// Horizontal pass: each of `rows` rows of `src_width` RGBA pixels becomes `dst_width` pixels.
-// For output x, taps start at pixel starts[x]; `taps` is even and starts[x] + taps <= src_width.
-// pair_weights holds, per output x, taps/2 int32 words, each two int16 weights (tap 2i low, 2i+1 high).
-__attribute__((export_name("convolve_rows"))) void convolve_rows(
-    const uint8_t *src, uint32_t src_width, uint32_t rows, uint8_t *dst, uint32_t dst_width,
-    const int32_t *starts, const int32_t *pair_weights, uint32_t taps) {
-  for (uint32_t y = 0; y < rows; y++) {
-    filter_row(src + (uintptr_t)y * src_width * 4, (uint32_t *)(dst + (uintptr_t)y * dst_width * 4), dst_width,
-               starts, pair_weights, taps / 2);
+__attribute__((import_module("env"), import_name("emit_rows"))) void emit_rows(const uint8_t *rows, uint32_t count);
+
+// One pass of the pipeline resize_begin sets up, as the caller describes it: output sample i reads
+// `taps` inputs from starts[i] with weights[i * taps ...] (int16; a horizontal pass reads them as int32
+// pairs, tap 2k in the low half). `input` and `output` count pixels across (horizontal) or rows (vertical).
+struct pass_table {
+  const int32_t *starts;
+  const int16_t *weights;
+  uint32_t taps, input, output, vertical;
+};
+
+// A pass while it runs. A vertical pass keeps its last `taps` input rows in a ring (row r in slot
+// r % taps): output row y needs rows starts[y] .. starts[y] + taps - 1, and is made as soon as the last
+// of them has arrived, so a row is overwritten only once no later window reaches back to it.
+struct pass {
+  struct pass_table table;
+  uint32_t row_bytes;   // bytes of one input row
+  uint8_t *rows;        // vertical: the ring; horizontal: scratch for its output when the next pass is horizontal too
+  uint32_t received;    // vertical: input rows so far
+  uint32_t made;        // vertical: output rows so far
+};
+
+#define MAX_PASSES 4
+static struct {
+  struct pass passes[MAX_PASSES];
+  uint32_t count;
+  uint32_t premultiplied;
+  const uint8_t **row_pointers;
+  uint8_t *out;              // finished rows, handed to the host when `out_capacity` are ready and at the end
+  uint32_t out_row_bytes, out_capacity, out_count, out_total, out_expected;
+} pipeline;
+
+// Zero-weighted taps past a row's end are still read (the row kernel loads whole pairs): every row
+// buffer gets this much slack.
+#define ROW_SLACK(taps) (16u + (taps) * 4u)
+
+static void premultiply(uint8_t *rgba, uint32_t pixels);
+static void unpremultiply(uint8_t *rgba, uint32_t pixels);
+
+// Where pass `i` wants its next input row, or NULL when it reads rows in place (a horizontal pass).
+static uint8_t *input_slot(uint32_t i) {
+  if (i == pipeline.count) return pipeline.out + (uintptr_t)pipeline.out_count * pipeline.out_row_bytes;
+  struct pass *p = &pipeline.passes[i];
+  if (!p->table.vertical) return 0;
+  return p->rows + (uintptr_t)(p->received % p->table.taps) * p->row_bytes;
+}
+
+static void flush_output(void) {
+  if (pipeline.out_count == 0) return;
+  emit_rows(pipeline.out, pipeline.out_count);
+  pipeline.out_total += pipeline.out_count;
+  pipeline.out_count = 0;
+}
+
+// Takes one input row of pass `i` (at `row`) and carries it, and whatever it completes, to the end.
+static void take_row(uint32_t i, const uint8_t *row) {
+  uint8_t *slot = input_slot(i);
+  if (i == pipeline.count) {
+    if (slot != row) __builtin_memcpy(slot, row, pipeline.out_row_bytes);
+    if (pipeline.premultiplied) unpremultiply(slot, pipeline.out_row_bytes / 4);
+    if (++pipeline.out_count == pipeline.out_capacity) flush_output();
+    return;
+  }
+  struct pass *p = &pipeline.passes[i];
+  const struct pass_table *t = &p->table;
+  if (!t->vertical) {
+    uint8_t *next = input_slot(i + 1);
+    if (!next) next = p->rows;
+    filter_row(row, (uint32_t *)next, t->output, t->starts, (const int32_t *)t->weights, t->taps / 2);
+    take_row(i + 1, next);
+    return;
+  }
+  if (slot != row) __builtin_memcpy(slot, row, p->row_bytes);
+  p->received++;
+  while (p->made < t->output) {
+    uint32_t first = (uint32_t)t->starts[p->made];
+    uint32_t end = first + t->taps < t->input ? first + t->taps : t->input;
+    if (end > p->received) break;
+    for (uint32_t k = 0; k < t->taps; k++) {
+      uint32_t r = first + k < t->input ? first + k : t->input - 1;  // zero-weight taps past the end
+      pipeline.row_pointers[k] = p->rows + (uintptr_t)(r % t->taps) * p->row_bytes;
+    }
+    uint8_t *next = input_slot(i + 1);
+    if (!next) next = p->rows + (uintptr_t)t->taps * p->row_bytes;  // the ring's spare row
+    filter_column_row(pipeline.row_pointers, next, p->row_bytes, t->weights + (uintptr_t)p->made * t->taps, t->taps);
+    p->made++;
+    take_row(i + 1, next);
   }
 }
 
-// Vertical pass over `src_rows` rows of `row_bytes` bytes: output row y sums `taps` source rows from
-// starts[y], weighted by weights[y * taps + t] (int16, 2.14 fixed point). Taps past the last row weigh
-// zero and read the last row. `row_pointers` is scratch space for `taps` pointers.
-__attribute__((export_name("convolve_columns"))) void convolve_columns(
-    const uint8_t *src, uint32_t row_bytes, uint32_t src_rows, uint8_t *dst, uint32_t dst_rows,
-    const int32_t *starts, const int16_t *weights, uint32_t taps, const uint8_t **row_pointers) {
-  for (uint32_t y = 0; y < dst_rows; y++) {
-    for (uint32_t t = 0; t < taps; t++) {
-      uint32_t r = (uint32_t)starts[y] + t;
-      row_pointers[t] = src + (uintptr_t)(r < src_rows ? r : src_rows - 1) * row_bytes;
+// Sets up a resize of `width`-pixel rows through `count` passes (tables at `tables`, in order; the
+// caller keeps them alive until resize_end). Rows are premultiplied on the way in and back on the way out
+// when `premultiply` is set; opaque pixels pass both unchanged. Finished rows go to emit_rows in bands of
+// up to `out_capacity` rows. Returns 0 when memory runs out.
+__attribute__((export_name("resize_begin"))) uint32_t resize_begin(
+    const struct pass_table *tables, uint32_t count, uint32_t width, uint32_t premultiply, uint32_t out_capacity) {
+  if (count > MAX_PASSES) return 0;
+  pipeline.count = count;
+  pipeline.premultiplied = premultiply;
+  uint32_t most_taps = 1;
+  for (uint32_t i = 0; i < count; i++) {
+    struct pass *p = &pipeline.passes[i];
+    p->table = tables[i];
+    p->received = 0;
+    p->made = 0;
+    p->row_bytes = width * 4;
+    if (p->table.taps > most_taps) most_taps = p->table.taps;
+    if (p->table.vertical) {
+      // The ring, plus one row for the output when the next pass reads rows in place.
+      p->rows = alloc((p->table.taps + 1) * p->row_bytes + ROW_SLACK(p->table.taps));
+    } else {
+      width = p->table.output;
+      p->rows = alloc(width * 4 + ROW_SLACK(p->table.taps));
     }
-    filter_column_row(row_pointers, dst + (uintptr_t)y * row_bytes, row_bytes, weights + (uintptr_t)y * taps, taps);
+    if (!p->rows) return 0;
+  }
+  pipeline.row_pointers = alloc(most_taps * sizeof(uint8_t *));
+  pipeline.out_row_bytes = width * 4;
+  pipeline.out_capacity = out_capacity;
+  pipeline.out_count = 0;
+  pipeline.out_total = 0;
+  pipeline.out = alloc(out_capacity * width * 4 + ROW_SLACK(most_taps));
+  return pipeline.row_pointers && pipeline.out ? 1 : 0;
+}
+
+// Pushes the next `count` source rows (back to back at `rows`, each resize_begin's `width` pixels, with
+// ROW_SLACK bytes readable after the last). The rows are premultiplied in place.
+__attribute__((export_name("resize_push"))) void resize_push(uint8_t *rows, uint32_t count) {
+  uint32_t row_bytes = pipeline.count > 0 ? pipeline.passes[0].row_bytes : pipeline.out_row_bytes;
+  for (uint32_t r = 0; r < count; r++) {
+    uint8_t *row = rows + (uintptr_t)r * row_bytes;
+    if (pipeline.premultiplied) premultiply(row, row_bytes / 4);
+    take_row(0, row);
   }
 }
 
-// Both passes in one sweep: each output row is filtered from a ring of `col_taps` horizontally filtered
-// rows, each computed once just before it is first needed. The intermediate image never exists whole,
-// and the rows the vertical filter reads are still in cache. `ring` holds col_taps rows of dst_width
-// pixels; `row_pointers` is scratch space for col_taps pointers.
-__attribute__((export_name("resize_streaming"))) void resize_streaming(
-    const uint8_t *src, uint32_t src_width, uint32_t src_height, uint8_t *dst, uint32_t dst_width, uint32_t dst_height,
-    const int32_t *row_starts, const int32_t *row_pair_weights, uint32_t row_taps,
-    const int32_t *col_starts, const int16_t *col_weights, uint32_t col_taps,
-    uint8_t *ring, const uint8_t **row_pointers) {
-  const uint32_t row_bytes = dst_width * 4;
-  uint32_t next = 0;  // the first source row not yet filtered horizontally
-  for (uint32_t y = 0; y < dst_height; y++) {
-    uint32_t first = (uint32_t)col_starts[y];
-    if (next < first) next = first;  // rows no window needs are skipped
-    uint32_t end = first + col_taps < src_height ? first + col_taps : src_height;
-    for (; next < end; next++) {
-      filter_row(src + (uintptr_t)next * src_width * 4, (uint32_t *)(ring + (uintptr_t)(next % col_taps) * row_bytes),
-                 dst_width, row_starts, row_pair_weights, row_taps / 2);
-    }
-    for (uint32_t t = 0; t < col_taps; t++) {
-      uint32_t r = first + t < src_height ? first + t : src_height - 1;  // zero-weight taps past the end
-      row_pointers[t] = ring + (uintptr_t)(r % col_taps) * row_bytes;
-    }
-    filter_column_row(row_pointers, dst + (uintptr_t)y * row_bytes, row_bytes, col_weights + (uintptr_t)y * col_taps, col_taps);
-  }
-}
-
-// 1 when every alpha byte is 255: such images skip premultiplication entirely.
-__attribute__((export_name("is_opaque"))) uint32_t is_opaque(const uint8_t *rgba, uint32_t pixels) {
-  const v128_t alpha_mask = wasm_u32x4_splat(0xff000000u);
-  v128_t all = alpha_mask;
-  uint32_t i = 0;
-  for (; i + 4 <= pixels; i += 4) all = wasm_v128_and(all, wasm_v128_load(rgba + i * 4));
-  if (!wasm_i32x4_all_true(wasm_i32x4_eq(wasm_v128_and(all, alpha_mask), alpha_mask))) return 0;
-  for (; i < pixels; i++) {
-    if (rgba[i * 4 + 3] != 255) return 0;
-  }
-  return 1;
+// Hands over the last finished rows; returns how many rows were made in all.
+__attribute__((export_name("resize_end"))) uint32_t resize_end(void) {
+  flush_output();
+  return pipeline.out_total;
 }
 
 // Colour times alpha, so that filtering weights each pixel by its coverage.
-__attribute__((export_name("premultiply"))) void premultiply(uint8_t *rgba, uint32_t pixels) {
+static void premultiply(uint8_t *rgba, uint32_t pixels) {
   for (uint32_t i = 0; i < pixels; i++, rgba += 4) {
     uint32_t a = rgba[3];
     if (a == 255) continue;
@@ -202,7 +282,7 @@ __attribute__((export_name("premultiply"))) void premultiply(uint8_t *rgba, uint
 }
 
 // Back to straight alpha; colour saturates at 255 where ringing pushed it above alpha.
-__attribute__((export_name("unpremultiply"))) void unpremultiply(uint8_t *rgba, uint32_t pixels) {
+static void unpremultiply(uint8_t *rgba, uint32_t pixels) {
   for (uint32_t i = 0; i < pixels; i++, rgba += 4) {
     uint32_t a = rgba[3];
     if (a == 255) continue;

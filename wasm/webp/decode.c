@@ -1,9 +1,14 @@
-// glimpse's WebP decoder: a thin layer over libwebp's still-image decoder (Debian's libwebp 1.2.4 with its
-// security patches), built for wasm32 without libwebp's x86/ARM SIMD.
+// glimpse's WebP decoder: a thin layer over libwebp's decoder (Debian's libwebp 1.2.4 with its security
+// patches), built for wasm32 without libwebp's x86/ARM SIMD.
 //
-// decode_rgba can decode straight to a smaller size: libwebp rescales each macroblock row as it is
-// decoded (area averaging, alpha premultiplied while it averages), so a 12 MP WebP meant for 2000 px
-// never exists at full size in RGBA. Animated files are not handled here (the caller extracts frame 1).
+// decode_start/decode_more/decode_finish drive libwebp's incremental decoder over the file (already in
+// this module's memory), a chunk at a time, and hand out the rows finished after each chunk. It can
+// decode straight to a smaller size: libwebp rescales each row as it is decoded (area averaging, alpha
+// premultiplied while it averages), so a 12 MP WebP meant for 2000 px never exists at full size in RGBA.
+// What libwebp holds meanwhile: the output-sized RGBA it writes rows into (its emitters address rows
+// by absolute position) and, for a lossless image, the whole image as ARGB (VP8L's backward references
+// may reach any earlier pixel), 4 bytes per stored pixel. Animated files are not handled here (the
+// caller extracts frame 1).
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -11,36 +16,84 @@
 
 __attribute__((export_name("alloc"))) void *alloc(uint32_t bytes) { return malloc(bytes); }
 
-// Decodes to straight-alpha RGBA8; width/height 0 keep the stored size. info[0..2] = width, height,
-// has_alpha; info[3] = libwebp's VP8StatusCode (0 on success, when the result is non-null).
-__attribute__((export_name("decode_rgba"))) uint8_t *decode_rgba(
-    const uint8_t *data, uint32_t size, uint32_t width, uint32_t height, uint32_t *info) {
+// Bytes of the file given to libwebp per step: each step then finishes some rows to hand out.
+#define CHUNK_BYTES 65536u
+
+// One decode per instance (a fresh instance per call).
+static struct {
   WebPDecoderConfig config;
+  WebPIDecoder *idec;
+  const uint8_t *data;
+  uint32_t size, fed;
+  int rows_out;
+} decoder;
+
+// Reads the header and starts decoding to straight-alpha RGBA8; width/height 0 keep the stored size.
+// info[0..2] = output width, height, has_alpha; info[3] = libwebp's VP8StatusCode (0 on success).
+__attribute__((export_name("decode_start"))) uint32_t decode_start(
+    const uint8_t *data, uint32_t size, uint32_t width, uint32_t height, uint32_t *info) {
+  WebPDecoderConfig *config = &decoder.config;
   info[3] = 0;
-  if (!WebPInitDecoderConfig(&config)) {
+  if (!WebPInitDecoderConfig(config)) {
     info[3] = VP8_STATUS_INVALID_PARAM;
-    return NULL;
+    return 0;
   }
-  VP8StatusCode status = WebPGetFeatures(data, size, &config.input);
+  VP8StatusCode status = WebPGetFeatures(data, size, &config->input);
   if (status != VP8_STATUS_OK) {
     info[3] = status;
-    return NULL;
+    return 0;
   }
-  config.output.colorspace = MODE_RGBA;
-  if (width > 0 && height > 0 && (width != (uint32_t)config.input.width || height != (uint32_t)config.input.height)) {
-    config.options.use_scaling = 1;
-    config.options.scaled_width = (int)width;
-    config.options.scaled_height = (int)height;
+  config->output.colorspace = MODE_RGBA;
+  uint32_t out_width = (uint32_t)config->input.width, out_height = (uint32_t)config->input.height;
+  if (width > 0 && height > 0 && (width != out_width || height != out_height)) {
+    config->options.use_scaling = 1;
+    config->options.scaled_width = (int)width;
+    config->options.scaled_height = (int)height;
+    out_width = width;
+    out_height = height;
   }
-  status = WebPDecode(data, size, &config);
-  if (status != VP8_STATUS_OK) {
-    WebPFreeDecBuffer(&config.output);
-    info[3] = status;
-    return NULL;
+  decoder.idec = WebPIDecode(NULL, 0, config);  // the features were read above
+  if (!decoder.idec) {
+    info[3] = VP8_STATUS_OUT_OF_MEMORY;
+    return 0;
   }
-  info[0] = (uint32_t)config.output.width;
-  info[1] = (uint32_t)config.output.height;
-  info[2] = (uint32_t)config.input.has_alpha;
-  // The buffer was allocated by libwebp (external_memory == 0) and is handed over to the caller.
-  return config.output.u.RGBA.rgba;
+  decoder.data = data;
+  decoder.size = size;
+  decoder.fed = 0;
+  decoder.rows_out = 0;
+  info[0] = out_width;
+  info[1] = out_height;
+  info[2] = (uint32_t)config->input.has_alpha;
+  return 1;
+}
+
+// Gives libwebp the next chunk of the file and reports the rows it finished: info[0] = the first of
+// them, info[1] = how many, info[2] = where row 0 of the output is (rows are width × 4 bytes apart),
+// info[3] = libwebp's status. Returns 1 while rows remain to be decoded, 0 when done or failed (status
+// nonzero: corrupt, truncated or out of memory).
+__attribute__((export_name("decode_more"))) uint32_t decode_more(uint32_t *info) {
+  uint32_t fed = decoder.size - decoder.fed < CHUNK_BYTES ? decoder.size : decoder.fed + CHUNK_BYTES;
+  decoder.fed = fed;
+  VP8StatusCode status = WebPIUpdate(decoder.idec, decoder.data, fed);
+  int last_y = 0, width = 0, height = 0, stride = 0;
+  uint8_t *rgba = WebPIDecGetRGB(decoder.idec, &last_y, &width, &height, &stride);
+  info[0] = (uint32_t)decoder.rows_out;
+  info[1] = 0;
+  info[2] = (uint32_t)(uintptr_t)rgba;
+  if (status == VP8_STATUS_SUSPENDED && fed == decoder.size) status = VP8_STATUS_NOT_ENOUGH_DATA;
+  info[3] = status == VP8_STATUS_SUSPENDED ? 0 : (uint32_t)status;
+  if (status != VP8_STATUS_OK && status != VP8_STATUS_SUSPENDED) return 0;
+  if (rgba && last_y > decoder.rows_out) {
+    if (stride != width * 4) {
+      info[3] = VP8_STATUS_INVALID_PARAM;
+      return 0;
+    }
+    info[1] = (uint32_t)(last_y - decoder.rows_out);
+    decoder.rows_out = last_y;
+  }
+  if (status == VP8_STATUS_OK && decoder.rows_out != height) {
+    info[3] = VP8_STATUS_BITSTREAM_ERROR;  // finished without every row: libwebp never does this
+    return 0;
+  }
+  return status == VP8_STATUS_SUSPENDED ? 1 : 0;
 }

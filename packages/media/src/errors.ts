@@ -3,7 +3,7 @@
  * The table in docs/formats-and-errors.md is generated from this (`npm run docs`).
  */
 export const MEDIA_ERROR_CODES = {
-  E_UNSUPPORTED: 'unknown bytes, or a format glimpse does not convert (AVIF, JPEG XL; HEIC/HEIF without @glimpse/heif) or a feature its decoder lacks; a PDF for a route without PDFs',
+  E_UNSUPPORTED: 'unknown bytes, or a format glimpse does not convert (JPEG XL; HEIC/HEIF without @glimpse/heif) or a feature its decoder lacks; a PDF for a route without PDFs',
   E_CORRUPT: 'the bytes claim a format but cannot be read as it (truncated, malformed)',
   E_TOO_MANY_PIXELS: 'decompression-bomb guard: the header declares more than `maxInputPixels`, or a side over 65,535; refused before decoding',
   E_TOO_LARGE: 'nothing glimpse can produce fits `maxBytes`; a PDF over the page or byte limit',

@@ -3,8 +3,11 @@
 // profile a viewer takes them for sRGB and the colours wash out.
 import type { OutputType } from './encode.js';
 import { MediaError } from './errors.js';
+import { APP0, APP2, jpegHeader, jpegSegment, type JpegSegment } from './containers/jpeg-segments.js';
+import { crcMatches, pngChunk, pngChunkList } from './containers/png-chunks.js';
+import { riffChunk, type RiffChunk, webpChunks, webpFile } from './containers/riff.js';
 import { asciiAt, ByteReader } from './probe/byte-reader.js';
-import { readBitstreamHeader } from './probe/webp-chunks.js';
+import { readBitstreamHeader, VP8X_ALPHA, VP8X_ICC } from './probe/webp.js';
 import type { MediaType } from './types.js';
 
 /**
@@ -107,67 +110,34 @@ export function describesRgb(profile: Uint8Array): boolean {
 
 const JPEG_ICC_TAG = 'ICC_PROFILE\0';
 const JPEG_ICC_PREFIX = JPEG_ICC_TAG.length + 2;
-const APP0 = 0xe0;
-const APP2 = 0xe2;
-const SOS = 0xda;
 /** A segment's length field counts itself (2 bytes) and at most 65,535 bytes in all. */
 const JPEG_PROFILE_BYTES_PER_SEGMENT = 0xffff - 2 - JPEG_ICC_PREFIX;
 const JPEG_MAX_SEGMENTS = 255;
 
-interface JpegSegment {
-  marker: number;
-  /** The 0xFF of the marker. */
-  start: number;
-  /** Just past the segment. */
-  end: number;
-}
-
-/** The segments before the first scan (SOS), and where the SOS starts; undefined when malformed. */
-function jpegHeaderSegments(bytes: Uint8Array): { segments: JpegSegment[]; scanStart: number } | undefined {
-  if (bytes.length < 4 || bytes[0] !== 0xff || bytes[1] !== 0xd8) return undefined;
-  const segments: JpegSegment[] = [];
-  let offset = 2;
-  while (offset + 4 <= bytes.length) {
-    if (bytes[offset] !== 0xff) return undefined;
-    const marker = bytes[offset + 1];
-    if (marker === 0xff) {
-      offset++; // fill byte
-      continue;
-    }
-    if (marker === SOS) return { segments, scanStart: offset };
-    if (marker === 0xd9 || (marker >= 0xd0 && marker <= 0xd7) || marker === 0x01 || marker === 0x00) return undefined;
-    const end = offset + 2 + ((bytes[offset + 2] << 8) | bytes[offset + 3]);
-    if (end < offset + 4 || end > bytes.length) return undefined;
-    segments.push({ marker, start: offset, end });
-    offset = end;
-  }
-  return undefined;
-}
-
 function isIccSegment(bytes: Uint8Array, segment: JpegSegment): boolean {
-  return segment.marker === APP2 && segment.end - segment.start >= 4 + JPEG_ICC_PREFIX && asciiAt(bytes, segment.start + 4, JPEG_ICC_TAG.length) === JPEG_ICC_TAG;
+  return segment.marker === APP2 && segment.end - segment.body >= JPEG_ICC_PREFIX && asciiAt(bytes, segment.body, JPEG_ICC_TAG.length) === JPEG_ICC_TAG;
 }
 
 function readJpegProfile(bytes: Uint8Array): Uint8Array | undefined {
-  const header = jpegHeaderSegments(bytes);
+  const header = jpegHeader(bytes);
   if (!header) return undefined;
   const parts = new Map<number, Uint8Array>();
   let count = 0;
   for (const segment of header.segments) {
     if (!isIccSegment(bytes, segment)) continue;
-    const body = segment.start + 4 + JPEG_ICC_TAG.length;
-    const sequence = bytes[body];
-    const total = bytes[body + 1];
+    const at = segment.body + JPEG_ICC_TAG.length;
+    const sequence = bytes[at]!;
+    const total = bytes[at + 1]!;
     if (total === 0 || (count !== 0 && total !== count) || sequence < 1 || sequence > total || parts.has(sequence)) return undefined;
     count = total;
-    parts.set(sequence, bytes.subarray(body + 2, segment.end));
+    parts.set(sequence, bytes.subarray(at + 2, segment.end));
   }
   if (parts.size === 0 || parts.size !== count) return undefined;
-  return concat(Array.from({ length: count }, (_, index) => parts.get(index + 1)!));
+  return concat(Array.from({ length: count }, (_, index) => parts.get(index + 1) ?? new Uint8Array()));
 }
 
 function embedJpegProfile(encoded: Uint8Array, profile: Uint8Array): Uint8Array {
-  const header = jpegHeaderSegments(encoded);
+  const header = jpegHeader(encoded);
   if (!header) throw new Error('embedIccProfile: the JPEG has no well-formed header before its first scan');
   const count = Math.ceil(profile.length / JPEG_PROFILE_BYTES_PER_SEGMENT);
   if (count > JPEG_MAX_SEGMENTS) {
@@ -176,13 +146,11 @@ function embedJpegProfile(encoded: Uint8Array, profile: Uint8Array): Uint8Array 
   const iccSegments: Uint8Array[] = [];
   for (let index = 0; index < count; index++) {
     const part = profile.subarray(index * JPEG_PROFILE_BYTES_PER_SEGMENT, (index + 1) * JPEG_PROFILE_BYTES_PER_SEGMENT);
-    const segment = new Uint8Array(4 + JPEG_ICC_PREFIX + part.length);
-    const length = segment.length - 2;
-    segment.set([0xff, APP2, length >> 8, length & 0xff]);
-    segment.set(ascii(JPEG_ICC_TAG), 4);
-    segment.set([index + 1, count], 4 + JPEG_ICC_TAG.length);
-    segment.set(part, 4 + JPEG_ICC_PREFIX);
-    iccSegments.push(segment);
+    const body = new Uint8Array(JPEG_ICC_PREFIX + part.length);
+    body.set(ascii(JPEG_ICC_TAG));
+    body.set([index + 1, count], JPEG_ICC_TAG.length);
+    body.set(part, JPEG_ICC_PREFIX);
+    iccSegments.push(jpegSegment(APP2, body));
   }
   // JFIF readers expect APP0 right after SOI, so the profile goes after it when there is one.
   const kept = header.segments.filter((segment) => !isIccSegment(encoded, segment)).map((segment) => encoded.subarray(segment.start, segment.end));
@@ -192,151 +160,79 @@ function embedJpegProfile(encoded: Uint8Array, profile: Uint8Array): Uint8Array 
 
 // ---- PNG: an iCCP chunk (profile name, 0, compression method 0, zlib stream) before PLTE and IDAT.
 
-const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 const PNG_PROFILE_NAME = 'ICC profile';
 /** Profile names are 1–79 Latin-1 bytes. */
 const PNG_MAX_NAME = 79;
 
-interface PngChunk {
-  type: string;
-  /** The chunk's length field. */
-  start: number;
-  dataStart: number;
-  dataEnd: number;
-  /** Just past the CRC. */
-  end: number;
-}
-
-/** Every chunk through IEND, or undefined when the chain is malformed or truncated. */
-function pngChunks(bytes: Uint8Array): PngChunk[] | undefined {
-  if (bytes.length < 8 || PNG_SIGNATURE.some((byte, index) => bytes[index] !== byte)) return undefined;
-  const chunks: PngChunk[] = [];
-  let offset = 8;
-  while (offset + 12 <= bytes.length) {
-    const length = u32be(bytes, offset);
-    const end = offset + 12 + length;
-    if (length > 0x7fffffff || end > bytes.length) return undefined;
-    const chunk = { type: asciiAt(bytes, offset + 4, 4), start: offset, dataStart: offset + 8, dataEnd: offset + 8 + length, end };
-    chunks.push(chunk);
-    if (chunk.type === 'IEND') return chunks;
-    offset = end;
-  }
-  return undefined;
-}
-
 async function readPngProfile(bytes: Uint8Array): Promise<Uint8Array | undefined> {
-  const chunks = pngChunks(bytes);
+  const chunks = pngChunkList(bytes);
   const chunk = chunks?.find((candidate) => candidate.type === 'iCCP');
   // Like libpng, a chunk whose CRC does not match is ignored.
-  if (!chunk || crc32(bytes.subarray(chunk.start + 4, chunk.dataEnd)) !== u32be(bytes, chunk.dataEnd)) return undefined;
-  const data = bytes.subarray(chunk.dataStart, chunk.dataEnd);
+  if (!chunk || !crcMatches(bytes, chunk)) return undefined;
+  const data = bytes.subarray(chunk.data, chunk.data + chunk.length);
   const nameEnd = data.subarray(0, PNG_MAX_NAME + 1).indexOf(0);
   if (nameEnd < 1 || data[nameEnd + 1] !== 0) return undefined;
   return inflateBounded(data.subarray(nameEnd + 2), MAX_PROFILE_BYTES);
 }
 
 function embedPngProfile(encoded: Uint8Array, profile: Uint8Array): Uint8Array {
-  const chunks = pngChunks(encoded);
-  if (!chunks || chunks[0]?.type !== 'IHDR') throw new Error('embedIccProfile: the PNG has no well-formed chunk chain starting with IHDR');
+  const chunks = pngChunkList(encoded);
+  const first = chunks?.[0];
+  if (!chunks || first?.type !== 'IHDR') throw new Error('embedIccProfile: the PNG has no well-formed chunk chain starting with IHDR');
   const name = ascii(PNG_PROFILE_NAME);
   const compressed = zlibStored(profile);
   const data = new Uint8Array(name.length + 2 + compressed.length);
   data.set(name);
   data.set(compressed, name.length + 2); // the name's terminator and compression method 0 are the zeros between
   const kept = chunks.slice(1).filter((chunk) => chunk.type !== 'iCCP' && chunk.type !== 'sRGB').map((chunk) => encoded.subarray(chunk.start, chunk.end));
-  return concat([encoded.subarray(0, chunks[0].end), pngChunk('iCCP', data), ...kept]);
-}
-
-function pngChunk(type: string, data: Uint8Array): Uint8Array {
-  const chunk = new Uint8Array(12 + data.length);
-  const view = new DataView(chunk.buffer);
-  view.setUint32(0, data.length);
-  chunk.set(ascii(type), 4);
-  chunk.set(data, 8);
-  view.setUint32(8 + data.length, crc32(chunk.subarray(4, 8 + data.length)));
-  return chunk;
+  return concat([encoded.subarray(0, first.end), pngChunk('iCCP', data), ...kept]);
 }
 
 // ---- WebP: an ICCP chunk right after VP8X, whose flags announce it.
 
-const VP8X_ICC = 0x20;
-const VP8X_ALPHA = 0x10;
-
-interface RiffChunk {
-  type: string;
-  /** The chunk's FourCC. */
-  start: number;
-  dataStart: number;
-  dataEnd: number;
-  /** Just past the pad byte (a missing final pad byte is tolerated). */
-  end: number;
-}
-
 /** The chunks inside a WebP's RIFF container, or undefined when it is malformed. */
-function webpChunks(bytes: Uint8Array): RiffChunk[] | undefined {
-  if (bytes.length < 12 || asciiAt(bytes, 0, 4) !== 'RIFF' || asciiAt(bytes, 8, 4) !== 'WEBP') return undefined;
-  const riffEnd = 8 + u32le(bytes, 4);
-  if (riffEnd > bytes.length) return undefined;
-  const chunks: RiffChunk[] = [];
-  let offset = 12;
-  while (offset + 8 <= riffEnd) {
-    const length = u32le(bytes, offset + 4);
-    const dataEnd = offset + 8 + length;
-    if (dataEnd > riffEnd) return undefined;
-    chunks.push({ type: asciiAt(bytes, offset, 4), start: offset, dataStart: offset + 8, dataEnd, end: Math.min(riffEnd, dataEnd + (length & 1)) });
-    offset = dataEnd + (length & 1);
+function webpChunkList(bytes: Uint8Array): RiffChunk[] | undefined {
+  try {
+    return webpChunks(bytes).chunks;
+  } catch {
+    return undefined;
   }
-  return chunks.length > 0 ? chunks : undefined;
 }
 
 function readWebpProfile(bytes: Uint8Array): Uint8Array | undefined {
-  const chunks = webpChunks(bytes);
+  const chunks = webpChunkList(bytes);
   const vp8x = chunks?.[0];
   // Decoders read ICCP only when VP8X announces it; an unannounced one does not describe the pixels.
-  if (!vp8x || vp8x.type !== 'VP8X' || vp8x.dataEnd - vp8x.dataStart < 10 || !(bytes[vp8x.dataStart] & VP8X_ICC)) return undefined;
+  if (!chunks || !vp8x || vp8x.type !== 'VP8X' || vp8x.length < 10 || !((bytes[vp8x.offset] ?? 0) & VP8X_ICC)) return undefined;
   const chunk = chunks.find((candidate) => candidate.type === 'ICCP');
-  return chunk && bytes.subarray(chunk.dataStart, chunk.dataEnd);
+  return chunk && bytes.subarray(chunk.offset, chunk.offset + chunk.length);
 }
 
 function embedWebpProfile(encoded: Uint8Array, profile: Uint8Array): Uint8Array {
-  const chunks = webpChunks(encoded);
-  if (!chunks) throw new Error('embedIccProfile: the WebP has no well-formed RIFF container');
-  const first = chunks[0];
+  const chunks = webpChunkList(encoded);
+  const first = chunks?.[0];
+  if (!chunks || !first) throw new Error('embedIccProfile: the WebP has no well-formed RIFF container');
   const vp8x = first.type === 'VP8X' ? encoded.slice(first.start, first.end) : simpleToExtendedHeader(encoded, first);
-  vp8x[8] |= VP8X_ICC;
+  vp8x[8] = (vp8x[8] ?? 0) | VP8X_ICC;
   const rest = chunks.slice(first.type === 'VP8X' ? 1 : 0).filter((chunk) => chunk.type !== 'ICCP').map((chunk) => encoded.subarray(chunk.start, chunk.end));
-  const iccp = new Uint8Array(8 + profile.length + (profile.length & 1));
-  iccp.set(ascii('ICCP'));
-  new DataView(iccp.buffer).setUint32(4, profile.length, true);
-  iccp.set(profile, 8);
-  const riffHeader = new Uint8Array(12);
-  riffHeader.set(encoded.subarray(0, 12));
-  const output = concat([riffHeader, vp8x, iccp, ...rest]);
-  new DataView(output.buffer).setUint32(4, output.length - 8, true);
-  return output;
+  return webpFile([vp8x, riffChunk('ICCP', profile), ...rest]);
 }
 
 /** A VP8X chunk (flags, 3 reserved bytes, canvas size minus one in 24 bits each) for a simple VP8/VP8L file. */
 function simpleToExtendedHeader(encoded: Uint8Array, bitstream: RiffChunk): Uint8Array {
   if (bitstream.type !== 'VP8 ' && bitstream.type !== 'VP8L') throw new Error(`embedIccProfile: a simple WebP starts with VP8 or VP8L, not ${JSON.stringify(bitstream.type)}`);
-  const { width, height, alpha } = readBitstreamHeader(new ByteReader(encoded, 'WebP'), { type: bitstream.type, offset: bitstream.dataStart, length: bitstream.dataEnd - bitstream.dataStart });
-  const chunk = new Uint8Array(18);
-  chunk.set(ascii('VP8X'));
-  chunk[4] = 10;
-  chunk[8] = alpha ? VP8X_ALPHA : 0;
-  chunk.set(u24le(width - 1), 12);
-  chunk.set(u24le(height - 1), 15);
-  return chunk;
+  const { width, height, alpha } = readBitstreamHeader(new ByteReader(encoded, 'WebP'), bitstream);
+  const payload = new Uint8Array(10);
+  payload[0] = alpha ? VP8X_ALPHA : 0;
+  payload.set(u24le(width - 1), 4);
+  payload.set(u24le(height - 1), 7);
+  return riffChunk('VP8X', payload);
 }
 
 // ---- Shared byte helpers.
 
 function u32be(bytes: Uint8Array, offset: number): number {
   return ((bytes[offset] << 24) | (bytes[offset + 1] << 16) | (bytes[offset + 2] << 8) | bytes[offset + 3]) >>> 0;
-}
-
-function u32le(bytes: Uint8Array, offset: number): number {
-  return (bytes[offset] | (bytes[offset + 1] << 8) | (bytes[offset + 2] << 16) | (bytes[offset + 3] << 24)) >>> 0;
 }
 
 function u24le(value: number): Uint8Array {
@@ -355,20 +251,6 @@ function concat(parts: Uint8Array[]): Uint8Array {
     offset += part.length;
   }
   return output;
-}
-
-let crcTable: Uint32Array | undefined;
-
-/** CRC-32 as PNG uses it (polynomial 0xEDB88320). */
-function crc32(bytes: Uint8Array): number {
-  crcTable ??= Uint32Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
-  });
-  let crc = 0xffffffff;
-  for (const byte of bytes) crc = crcTable[(crc ^ byte) & 0xff] ^ (crc >>> 8);
-  return (crc ^ 0xffffffff) >>> 0;
 }
 
 /**

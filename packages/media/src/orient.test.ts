@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyOrientation } from './orient.js';
+import { applyOrientation, orientedRaster } from './orient.js';
 import type { Orientation, Raster } from './types.js';
 
 /** A 3×2 raster whose pixel at (x, y) has red = 10·x + y + 1, so every position is distinguishable. */
@@ -29,6 +29,16 @@ const UPRIGHT: Record<Orientation, number[][]> = {
 };
 
 describe('applyOrientation', () => {
+  it('places rows that arrive bottom-up, and rows in views at any offset', () => {
+    const stored = labelled();
+    const rows = new Uint8Array(1 + stored.data.length);
+    rows.set(stored.data.subarray(12), 1); // stored row 1 first, one byte into the buffer
+    rows.set(stored.data.subarray(0, 12), 13);
+    const upright = orientedRaster(6, stored, true);
+    upright.write(rows.subarray(1), 2);
+    expect(labels(upright.raster())).toEqual(UPRIGHT[6]);
+  });
+
   for (const [tag, expected] of Object.entries(UPRIGHT)) {
     it(`turns orientation ${tag} upright`, () => {
       const out = applyOrientation(labelled(), Number(tag) as Orientation);

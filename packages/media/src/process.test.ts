@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { process as fit, MediaError, PRESETS, type ProcessOptions } from '@glimpse/media';
 import * as make from '../../../test/fixtures/make.js';
 import { decodeIndependently, hasTransparency, meanAbsDiff, reference } from '../../../test/support/pixels.js';
+import { psnr } from '../../../test/support/psnr.js';
 
 /** Re-encodes any image as PNG (keeps alpha). */
 async function asPng(bytes: Uint8Array): Promise<Uint8Array> {
@@ -257,8 +258,17 @@ describe('process: hostile and unsupported input', () => {
   });
 
   it('names formats it cannot convert', async () => {
+    const jxl = new Uint8Array([0xff, 0x0a, 0xfa, 0x7f, 0x01, 0x90, ...new Uint8Array(40)]);
+    expect((await expectCode(fit(jxl), 'E_UNSUPPORTED')).message).toMatch(/JPEG XL/);
+  });
+
+  it('converts an AVIF that sharp wrote (libheif + aom) to JPEG with the pixels sharp decodes', async () => {
     const avif = new Uint8Array(await sharp({ create: { width: 40, height: 24, channels: 3, background: '#0f0' } }).avif({ effort: 0 }).toBuffer());
-    expect((await expectCode(fit(avif), 'E_UNSUPPORTED')).message).toMatch(/AVIF/);
+    const result = await fit(avif);
+    expect(result).toMatchObject({ mediaType: 'image/jpeg', width: 40, height: 24, original: { mediaType: 'image/avif' } });
+    const { data } = await sharp(result.data).raw().toBuffer({ resolveWithObject: true });
+    const { data: expected } = await sharp(avif).raw().toBuffer({ resolveWithObject: true });
+    expect(psnr(new Uint8Array(data), new Uint8Array(expected))).toBeGreaterThan(35);
   });
 
   it('garbage is E_UNSUPPORTED', async () => {

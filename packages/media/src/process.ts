@@ -2,6 +2,7 @@ import { decodeGifFirstFrame } from './codecs/gif.js';
 import { decodeJpeg, type JpegShrinkOnLoad } from './codecs/jpeg.js';
 import { decodePngWithAlpha } from './codecs/png.js';
 import { rasterizeSvg } from './codecs/svg.js';
+import { decodeAvif } from './codecs/avif.js';
 import { decodeBmp } from './codecs/bmp.js';
 import { decodeIco } from './codecs/ico.js';
 import { decodeTiff } from './codecs/tiff.js';
@@ -23,7 +24,25 @@ import { assertEmbeddedImagesFit } from './svg-images.js';
 import { probe } from './probe.js';
 import { resizeRaster } from './resize.js';
 import { recoveredWarning } from './truncation.js';
-import type { MediaType, ProbeResult, ProcessOptions, ProcessResult, ProcessStep, ProcessWarning, Raster, SendableImageType } from './types.js';
+import type {
+  BmpInfo,
+  GifInfo,
+  HeifInfo,
+  IcoInfo,
+  JpegInfo,
+  MediaType,
+  PdfInfo,
+  PngInfo,
+  ProbeResult,
+  ProcessOptions,
+  ProcessResult,
+  ProcessStep,
+  ProcessWarning,
+  Raster,
+  SendableImageType,
+  TiffInfo,
+  WebpInfo,
+} from './types.js';
 
 /**
  * Makes `bytes` safe to send: the input untouched when it already fits, otherwise decoded, turned
@@ -58,8 +77,8 @@ export async function process(bytes: Uint8Array, options: ProcessOptions = {}): 
     case 'image/heif':
     case 'image/x-icon':
     case 'image/tiff':
-      return processRaster(bytes, info, limits, deadline);
     case 'image/avif':
+      return processRaster(bytes, info, limits, deadline);
     case 'image/jxl':
       throw new MediaError(
         'E_UNSUPPORTED',
@@ -67,14 +86,13 @@ export async function process(bytes: Uint8Array, options: ProcessOptions = {}): 
         { mediaType: info.mediaType },
       );
     default: {
-      const unreachable: never = info.mediaType;
+      const unreachable: never = info;
       throw new MediaError('E_UNSUPPORTED', `Unsupported media type ${String(unreachable)}.`);
     }
   }
 }
 
 const FORMAT_NAMES = {
-  'image/avif': 'an AVIF image',
   'image/jxl': 'a JPEG XL image',
 } as const;
 
@@ -93,7 +111,7 @@ function assertFonts(fonts: ProcessOptions['fonts']): readonly Uint8Array[] {
 }
 
 /** Browsers and providers decode 8-bit JPEG only; libjpeg's 12-bit mode is a separate build glimpse does not ship. */
-function assertEightBitJpeg(info: ProbeResult): void {
+function assertEightBitJpeg(info: RasterInfo): void {
   if (info.mediaType !== 'image/jpeg' || info.bitDepth === 8) return;
   throw new MediaError(
     'E_UNSUPPORTED',
@@ -110,11 +128,14 @@ function original(info: ProbeResult): ProcessResult['original'] {
     bytes: info.bytes,
     orientation: info.orientation,
     frames: info.frames,
-    ...(info.pages !== undefined ? { pages: info.pages } : {}),
+    ...((info.mediaType === 'application/pdf' || info.mediaType === 'image/tiff') && info.pages !== undefined ? { pages: info.pages } : {}),
   };
 }
 
-async function processRaster(bytes: Uint8Array, info: ProbeResult, limits: Limits, deadline: Deadline): Promise<ProcessResult> {
+/** Probe results of the formats decoded to pixels. */
+type RasterInfo = PngInfo | JpegInfo | GifInfo | WebpInfo | BmpInfo | TiffInfo | IcoInfo | HeifInfo;
+
+async function processRaster(bytes: Uint8Array, info: RasterInfo, limits: Limits, deadline: Deadline): Promise<ProcessResult> {
   const { width, height } = assertPixelBudget(info, limits);
   assertEightBitJpeg(info);
   const type = info.mediaType;
@@ -128,7 +149,8 @@ async function processRaster(bytes: Uint8Array, info: ProbeResult, limits: Limit
   }
   if (damage) warnings.push({ code: 'W_REPAIRED', message: `The file was re-encoded because ${damage.problem}.` });
   // CMYK/YCCK JPEGs are valid but many decoders show them with wrong colours: always convert to RGB.
-  const cmyk = info.components === 4;
+  // A JPEG cut short is decoded (libjpeg recovers what is there) rather than passed through.
+  const cmyk = info.mediaType === 'image/jpeg' && info.components === 4;
   const accepted = acceptedAsIs(type, limits);
   const sendable = accepted !== undefined && !cmyk && !damage && !truncatedHeif(bytes, type);
   // A HEIC is shown upright by its reader (irot/imir are part of the format), so its orientation needs no work.
@@ -208,7 +230,7 @@ interface DecodedRaster {
   recovered?: { realRows: number; height: number; eofScan: number };
 }
 
-async function decodeRaster(bytes: Uint8Array, info: ProbeResult, shrink: JpegShrinkOnLoad, limits: Limits): Promise<DecodedRaster> {
+async function decodeRaster(bytes: Uint8Array, info: RasterInfo, shrink: JpegShrinkOnLoad, limits: Limits): Promise<DecodedRaster> {
   const type = info.mediaType;
   switch (type) {
     case 'image/jpeg': {
@@ -229,6 +251,8 @@ async function decodeRaster(bytes: Uint8Array, info: ProbeResult, shrink: JpegSh
       return decodeIco(bytes);
     case 'image/tiff':
       return decodeTiff(bytes);
+    case 'image/avif':
+      return decodeAvif(bytes, shrink.cover, limits.maxInputPixels);
     default: {
       const decoder = registeredDecoder(type);
       if (!decoder) throw noDecoder(type, limits);
@@ -266,15 +290,38 @@ const HEVC_TYPES: ReadonlySet<MediaType> = new Set(['image/heic', 'image/heif'])
 
 
 /** Same codec as the source where the provider takes it; lossless sources stay lossless; other photos become JPEG, or PNG with alpha. */
-function preferredEncoding(type: MediaType, info: ProbeResult, hasAlpha: boolean, limits: Limits): Encoding {
+function preferredEncoding(type: MediaType, info: RasterInfo, hasAlpha: boolean, limits: Limits): Encoding {
   const jpeg: Encoding = { type: 'image/jpeg', quality: FIRST_QUALITY, lossless: false };
   const png: Encoding = { type: 'image/png', quality: 100, lossless: true };
   if (type === 'image/jpeg' && limits.accepts.includes('image/jpeg')) return jpeg;
   if (type === 'image/webp' && limits.accepts.includes('image/webp')) {
-    return { type: 'image/webp', quality: FIRST_QUALITY, lossless: info.lossless === true };
+    return { type: 'image/webp', quality: FIRST_QUALITY, lossless: storesExactPixels(info) };
   }
-  if (info.lossless !== true && !hasAlpha && type !== 'image/png' && type !== 'image/gif' && type !== 'image/bmp') return jpeg;
+  if (!storesExactPixels(info) && !hasAlpha) return jpeg;
   return png;
+}
+
+/** Whether the stored pixels are exact (so a re-encode stays lossless), as the format and its header say. */
+function storesExactPixels(info: RasterInfo): boolean {
+  switch (info.mediaType) {
+    case 'image/png':
+    case 'image/gif':
+    case 'image/bmp':
+    case 'image/x-icon':
+      return true;
+    case 'image/webp':
+    case 'image/tiff':
+      return info.lossless;
+    case 'image/jpeg':
+    case 'image/heic':
+    case 'image/heif':
+    case 'image/avif':
+      return false;
+    default: {
+      const unreachable: never = info;
+      throw new Error(`no pixel facts for ${String(unreachable)}`);
+    }
+  }
 }
 
 /** Longest side at most `maxEdge`, aspect kept, never upscaled. */
@@ -313,7 +360,7 @@ function assertPdfSize(bytes: Uint8Array, limits: Limits): void {
 }
 
 /** PDFs pass through untouched once validated: providers read them natively. */
-function checkPdf(bytes: Uint8Array, info: ProbeResult, limits: Limits): ProcessResult {
+function checkPdf(bytes: Uint8Array, info: PdfInfo, limits: Limits): ProcessResult {
   if (info.encrypted) {
     throw new MediaError('E_PDF_ENCRYPTED', 'The PDF is encrypted or password-protected, and providers refuse such files. Save an unencrypted copy (print to PDF) and send that.');
   }

@@ -27,8 +27,15 @@ export interface Raster {
   height: number;
 }
 
-/** Header facts, read without decoding pixels. Width and height are as stored, before orientation. */
-export interface ProbeResult {
+/**
+ * Header facts, read without decoding pixels: one type per format, told apart by `mediaType`, so what
+ * probe learnt is passed on and nothing downstream detects the type or reads the header again. Width
+ * and height are as stored, before orientation. Every result has the fields of `ProbeFacts`.
+ */
+export type ProbeResult = PngInfo | JpegInfo | GifInfo | WebpInfo | BmpInfo | TiffInfo | IcoInfo | HeifInfo | SvgInfo | PdfInfo | JxlInfo;
+
+/** What every probe result says; formats narrow it (a PNG always has a size, a JPEG never alpha). */
+export interface ProbeFacts {
   mediaType: MediaType;
   bytes: number;
   width?: number;
@@ -37,20 +44,111 @@ export interface ProbeResult {
   orientation: Orientation;
   /** Frames in an animation; 1 for stills. */
   frames: number;
+  /** Whether some pixel may be less than opaque, as the header says (an alpha channel, tRNS, a transparent index). */
   hasAlpha?: boolean;
+}
+
+export interface PngInfo extends ProbeFacts {
+  mediaType: 'image/png';
+  width: number;
+  height: number;
+  hasAlpha: boolean;
+  bitDepth: number;
+  /** Adam7: the decoder must hold every pass of the image (4 bytes per pixel) before its first row is final. */
+  interlaced: boolean;
+}
+
+export interface JpegInfo extends ProbeFacts {
+  mediaType: 'image/jpeg';
+  width: number;
+  height: number;
+  hasAlpha: false;
+  bitDepth: number;
+  /** 1 gray, 3 YCbCr/RGB, 4 CMYK/YCCK (decoded to RGB: never sent as it is). */
+  components: number;
+  /** Progressive: the decoder holds every DCT coefficient (2 bytes per sample) until the last scan. */
+  progressive: boolean;
+  /**
+   * The data ends with its end-of-image marker (a few bytes of padding allowed). A file cut short reads
+   * fine up to its scan data but a provider may reject it, so it is decoded (libjpeg recovers what is
+   * there) instead of passed through.
+   */
+  complete: boolean;
+}
+
+export interface GifInfo extends ProbeFacts {
+  mediaType: 'image/gif';
+  width: number;
+  height: number;
+  hasAlpha: boolean;
   bitDepth?: number;
-  /** JPEG only: 1 gray, 3 YCbCr/RGB, 4 CMYK/YCCK. */
-  components?: number;
-  progressive?: boolean;
-  interlaced?: boolean;
-  /** Whether the stored pixels are exact (PNG, GIF, BMP, lossless WebP); decides whether re-encoding may be lossy. */
-  lossless?: boolean;
-  /** PDF pages; TIFF pages (IFDs). */
+}
+
+export interface WebpInfo extends ProbeFacts {
+  mediaType: 'image/webp';
+  width: number;
+  height: number;
+  hasAlpha: boolean;
+  bitDepth: number;
+  /** A lossless (VP8L) still, which stays lossless when re-encoded; an animation's first frame is not inspected. */
+  lossless: boolean;
+}
+
+export interface BmpInfo extends ProbeFacts {
+  mediaType: 'image/bmp';
+  width: number;
+  height: number;
+  hasAlpha: boolean;
+  bitDepth: number;
+}
+
+export interface TiffInfo extends ProbeFacts {
+  mediaType: 'image/tiff';
+  width: number;
+  height: number;
+  hasAlpha: boolean;
+  bitDepth: number;
+  /** Pages (IFDs); the first is decoded. */
+  pages: number;
+  /** Not JPEG-compressed: the pixels are exact, and stay lossless when re-encoded. */
+  lossless: boolean;
+}
+
+export interface IcoInfo extends ProbeFacts {
+  mediaType: 'image/x-icon';
+  /** The largest entry's size, the one shown. */
+  width: number;
+  height: number;
+  bitDepth: number;
+  lossless: true;
+}
+
+/** HEIC/HEIF/AVIF: the primary image as shown before turning (its clean aperture, or the whole grid). */
+export interface HeifInfo extends ProbeFacts {
+  mediaType: 'image/heic' | 'image/heif' | 'image/avif';
+  width: number;
+  height: number;
+  hasAlpha: boolean;
+  bitDepth?: number;
+  lossless: false;
+}
+
+export interface SvgInfo extends ProbeFacts {
+  mediaType: 'image/svg+xml';
+}
+
+export interface PdfInfo extends ProbeFacts {
+  mediaType: 'application/pdf';
   pages?: number;
   encrypted?: boolean;
-  /** PDF only: first page size in points. */
+  /** First page size in points. */
   pageWidth?: number;
   pageHeight?: number;
+}
+
+/** JPEG XL is named (no size is read) so it can be refused clearly. */
+export interface JxlInfo extends ProbeFacts {
+  mediaType: 'image/jxl';
 }
 
 /** Options of `process`. Explicit limits override the preset's. */

@@ -9,6 +9,7 @@ export const WASM_FILES: Readonly<Record<WasmModuleName, string>> = {
   jpeg: '@glimpse/media/wasm/jpeg.wasm',
   webp_decoder: '@glimpse/media/wasm/webp-decoder.wasm',
   tiff: '@glimpse/media/wasm/tiff.wasm',
+  avif: '@glimpse/media/wasm/avif.wasm',
   resvg: '@resvg/resvg-wasm/index_bg.wasm',
   pdfium: '@hyzyla/pdfium/pdfium.wasm',
 };

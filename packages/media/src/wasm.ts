@@ -13,6 +13,7 @@ export type WasmModuleName =
   | 'jpeg'
   | 'webp_decoder'
   | 'tiff'
+  | 'avif'
   | 'resvg'
   | 'pdfium';
 

@@ -1,5 +1,6 @@
+import { copyRiffChunk, riffChunk, riffChunks, WEBP_FORMAT, webpChunks, webpFile } from './containers/riff.js';
 import { corrupt } from './probe/byte-reader.js';
-import { type RiffChunk, VP8X_ALPHA, VP8X_ANIMATION, WEBP_FORMAT, listRiffChunks, listWebpChunks } from './probe/webp-chunks.js';
+import { VP8X_ALPHA, VP8X_ANIMATION } from './probe/webp.js';
 
 /** An animation's first frame as a standalone still WebP, plus where it sits on the animation's canvas. */
 export interface AnimatedWebpFrame {
@@ -22,8 +23,8 @@ const ANMF_HEADER = 16;
  * still-image decoder can read it; `undefined` for a still WebP (decode it as it is).
  */
 export function firstWebpFrame(bytes: Uint8Array): AnimatedWebpFrame | undefined {
-  const { reader, chunks } = listWebpChunks(bytes);
-  const header = chunks[0];
+  const { reader, chunks } = webpChunks(bytes);
+  const header = chunks[0]!;
   if (header.type !== 'VP8X' || header.length < 10) return undefined;
   if ((reader.u8(header.offset, 'VP8X flags') & VP8X_ANIMATION) === 0) return undefined;
   const canvasWidth = reader.u24le(header.offset + 4, 'VP8X canvas width') + 1;
@@ -40,48 +41,23 @@ export function firstWebpFrame(bytes: Uint8Array): AnimatedWebpFrame | undefined
     throw corrupt(WEBP_FORMAT, `frame 1 (${width}x${height} at ${x},${y}) lies outside the ${canvasWidth}x${canvasHeight} canvas`);
   }
 
-  const inner = listRiffChunks(reader, frame.offset + ANMF_HEADER, frame.offset + frame.length);
+  const inner = riffChunks(reader, frame.offset + ANMF_HEADER, frame.offset + frame.length);
   const bitstream = inner.find((chunk) => chunk.type === 'VP8 ' || chunk.type === 'VP8L');
   if (!bitstream) throw corrupt(WEBP_FORMAT, 'the first frame has no image data (VP8 or VP8L chunk)');
   const alpha = bitstream.type === 'VP8 ' ? inner.find((chunk) => chunk.type === 'ALPH') : undefined;
 
-  const parts: Uint8Array[] = [];
-  if (alpha) {
-    parts.push(vp8xChunk(width, height), copyChunk(bytes, alpha), copyChunk(bytes, bitstream));
-  } else {
-    parts.push(copyChunk(bytes, bitstream));
-  }
-  return { still: riffWebp(parts), canvasWidth, canvasHeight, x, y, width, height };
+  // A lossy frame with alpha needs VP8X (declaring alpha) before its ALPH chunk; otherwise the bitstream alone.
+  const parts = alpha ? [vp8xChunk(width, height), copyRiffChunk(bytes, alpha), copyRiffChunk(bytes, bitstream)] : [copyRiffChunk(bytes, bitstream)];
+  return { still: webpFile(parts), canvasWidth, canvasHeight, x, y, width, height };
 }
 
 /** A VP8X chunk declaring only alpha, for a still of the given size. */
 function vp8xChunk(width: number, height: number): Uint8Array {
-  const chunk = new Uint8Array(18);
-  chunk.set([0x56, 0x50, 0x38, 0x58, 10, 0, 0, 0, VP8X_ALPHA, 0, 0, 0]);
-  writeU24(chunk, 12, width - 1);
-  writeU24(chunk, 15, height - 1);
-  return chunk;
-}
-
-/** The chunk's header, payload and pad byte (added if the source's last chunk lacked it). */
-function copyChunk(bytes: Uint8Array, chunk: RiffChunk): Uint8Array {
-  const copy = new Uint8Array(8 + chunk.length + (chunk.length & 1));
-  copy.set(bytes.subarray(chunk.offset - 8, chunk.offset + chunk.length));
-  return copy;
-}
-
-function riffWebp(parts: Uint8Array[]): Uint8Array {
-  const bodyLength = parts.reduce((sum, part) => sum + part.length, 0);
-  const file = new Uint8Array(12 + bodyLength);
-  file.set([0x52, 0x49, 0x46, 0x46]);
-  new DataView(file.buffer).setUint32(4, 4 + bodyLength, true);
-  file.set([0x57, 0x45, 0x42, 0x50], 8);
-  let offset = 12;
-  for (const part of parts) {
-    file.set(part, offset);
-    offset += part.length;
-  }
-  return file;
+  const payload = new Uint8Array(10);
+  payload[0] = VP8X_ALPHA;
+  writeU24(payload, 4, width - 1);
+  writeU24(payload, 7, height - 1);
+  return riffChunk('VP8X', payload);
 }
 
 function writeU24(target: Uint8Array, offset: number, value: number): void {

@@ -14,7 +14,6 @@ export const FILE_ERROR_CODES = {
   E_INVALID_ARGUMENTS: 'a tool was called with arguments that do not match its schema',
   E_FILE_TYPE_MISMATCH: 'strict mode: the extension names another type than the content',
   E_NO_IMAGE_INPUT: 'the current model cannot take images',
-  E_NO_PDF_INPUT: 'the current model (or its route) cannot take PDFs',
   E_CAPABILITY_UNKNOWN: 'the current model is not in the capability registry and the app declared nothing',
 } as const satisfies Record<`E_${string}`, string>;
 

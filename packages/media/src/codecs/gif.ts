@@ -1,8 +1,11 @@
-// GIF first-frame decoder: providers want stills, so only the first image is ever decoded.
+// GIF first-frame decoder: providers want stills, so only the first image is ever decoded. Rows of the
+// frame, placed on its canvas, go to a row sink a band at a time as the LZW stream yields them.
+import type { Decoder, RowSink } from './contract.js';
 import { ByteReader, corrupt as malformed } from '../probe/byte-reader.js';
 import { gifCanvasSize, nextGifImage, readGifScreen, type GifColourTable, type GifImage } from '../probe/gif.js';
-import type { Raster } from '../types.js';
-import { decodeGifLzw } from './gif-lzw.js';
+import { rasterSink } from '../raster-rows.js';
+import type { GifInfo, Raster } from '../types.js';
+import { gifLzwReader } from './gif-lzw.js';
 import { corrupt } from './codec-support.js';
 
 /** Interlaced rows arrive in four passes: every 8th row from 0, every 8th from 4, every 4th from 2, every 2nd from 1. */
@@ -13,14 +16,28 @@ const INTERLACE_PASSES = [
   { start: 1, step: 2 },
 ] as const;
 
+/** Canvas rows are handed over in bands of about this many bytes. */
+const BAND_BYTES = 256 * 1024;
+
 /**
- * The first frame composited onto the logical screen (grown to hold the frame if it reaches past it,
- * the size `probe` reports), transparent where the frame does not cover it or its data runs out.
- * Frame 0 needs no disposal handling: nothing precedes it.
- * Memory: one index byte per frame pixel plus the RGBA canvas. The caller bounds the size first
- * (`process` refuses what `probe` reports beyond maxInputPixels).
+ * A frame with neither a local nor a global table: the spec lets decoders use a table of their own. Like
+ * libnsgif (sharp, libvips), index 0 is black and 1 white, the rest black, so bilevel images read right.
  */
-export function decodeGifFirstFrame(bytes: Uint8Array): { raster: Raster; hasAlpha: boolean } {
+const DEFAULT_COLOURS = 'default';
+
+/** `decodeGifRows` as a codec-contract decoder. */
+export const gifDecoder: Decoder<GifInfo> = async ({ bytes, sink }) => decodeGifRows(bytes, sink);
+
+/**
+ * The first frame placed on the logical screen (grown to hold the frame if it reaches past it, the size
+ * `probe` reports), transparent where the frame does not cover it or its data runs out, as rows into
+ * `sink`. Frame 0 needs no disposal handling: nothing precedes it. Memory: the LZW dictionary and a band
+ * of canvas rows; an interlaced frame, whose rows arrive out of order, holds its colour indices (one byte
+ * per frame pixel) until the last pass. The caller bounds the size first (`process` refuses what `probe`
+ * reports beyond maxInputPixels). Rows may be transparent even when the header says nothing of
+ * transparency (a stream that ends early), so the layout always announces possible alpha.
+ */
+export function decodeGifRows(bytes: Uint8Array, sink: RowSink): { hasAlpha: boolean } {
   try {
     const reader = new ByteReader(bytes, 'GIF');
     const screen = readGifScreen(reader);
@@ -28,27 +45,85 @@ export function decodeGifFirstFrame(bytes: Uint8Array): { raster: Raster; hasAlp
     if (!image) throw malformed('GIF', 'it contains no image');
     const { width, height } = gifCanvasSize(screen, image);
     if (width === 0 || height === 0) throw malformed('GIF', `its size is ${width}x${height}`);
-    const colours = image.localColours ?? screen.globalColours ?? DEFAULT_COLOURS;
-
-    const indices = new Uint8Array(image.width * image.height);
-    const decoded = decodeGifLzw(bytes, image.dataOffset, image.minCodeSize, indices);
-    const data = new Uint8Array(width * height * 4);
-    const palette = rgbaPalette(bytes, colours, image.transparentIndex);
-    paintFrame(data, width, image, indices, decoded, palette);
-
+    const palette = rgbaPalette(bytes, image.localColours ?? screen.globalColours ?? DEFAULT_COLOURS, image.transparentIndex);
+    sink.start({ width, height, mayHaveAlpha: true });
+    const frameRows = image.interlaced ? interlacedRows(bytes, image) : sequentialRows(bytes, image);
     const covers = image.left === 0 && image.top === 0 && image.width === width && image.height === height;
-    const hasAlpha = !covers || decoded < indices.length || usesClearColour(indices, decoded, palette);
-    return { raster: { data, width, height }, hasAlpha };
+
+    const bandRows = Math.max(1, Math.min(height, Math.floor(BAND_BYTES / (width * 4))));
+    const band = new Uint8Array(bandRows * width * 4);
+    const pixels = new Uint32Array(band.buffer);
+    let filled = 0;
+    let clear = !covers;
+    for (let y = 0; y < height; y++) {
+      const rowStart = filled * width;
+      const r = y - image.top;
+      const row = r >= 0 && r < image.height ? frameRows.row(r) : undefined;
+      if (!covers || !row || row.count < image.width) pixels.fill(0, rowStart, rowStart + width);
+      if (row) {
+        const at = rowStart + image.left;
+        for (let x = 0; x < row.count; x++) {
+          const colour = palette[row.indices[x]!]!;
+          pixels[at + x] = colour;
+          if (colour === 0) clear = true;
+        }
+      }
+      if (++filled === bandRows || y === height - 1) {
+        sink.write(band.subarray(0, filled * width * 4), filled);
+        filled = 0;
+      }
+    }
+    return { hasAlpha: clear || frameRows.short() };
   } catch (cause) {
     throw corrupt('GIF', cause);
   }
 }
 
-/**
- * A frame with neither a local nor a global table: the spec lets decoders use a table of their own. Like
- * libnsgif (sharp, libvips), index 0 is black and 1 white, the rest black, so bilevel images read right.
- */
-const DEFAULT_COLOURS = 'default';
+/** The first frame decoded whole onto its canvas, as one raster. */
+export function decodeGifFirstFrame(bytes: Uint8Array): { raster: Raster; hasAlpha: boolean } {
+  const sink = rasterSink();
+  const { hasAlpha } = decodeGifRows(bytes, sink);
+  return { raster: sink.raster(), hasAlpha };
+}
+
+/** The frame's rows, asked for top to bottom: each row's indices and how many of them the data holds. */
+interface FrameRows {
+  row(r: number): { indices: Uint8Array; count: number };
+  /** Whether the data ended before the frame was full. */
+  short(): boolean;
+}
+
+/** A non-interlaced frame: each row is decoded when it is asked for, into one row buffer. */
+function sequentialRows(bytes: Uint8Array, image: GifImage): FrameRows {
+  const lzw = gifLzwReader(bytes, image.dataOffset, image.minCodeSize);
+  const indices = new Uint8Array(image.width);
+  let ended = false;
+  return {
+    row() {
+      const count = ended ? 0 : lzw.read(indices, 0, image.width);
+      if (count < image.width) ended = true;
+      return { indices, count };
+    },
+    short: () => ended,
+  };
+}
+
+/** An interlaced frame: its indices are all decoded first (stream order is pass order), then read by row. */
+function interlacedRows(bytes: Uint8Array, image: GifImage): FrameRows {
+  const indices = new Uint8Array(image.width * image.height);
+  const decoded = gifLzwReader(bytes, image.dataOffset, image.minCodeSize).read(indices, 0, indices.length);
+  // Where each frame row sits in stream order.
+  const streamRow = new Uint32Array(image.height);
+  let next = 0;
+  for (const { start, step } of INTERLACE_PASSES) for (let r = start; r < image.height; r += step) streamRow[r] = next++;
+  return {
+    row(r) {
+      const from = streamRow[r]! * image.width;
+      return { indices: indices.subarray(from, from + image.width), count: Math.max(0, Math.min(image.width, decoded - from)) };
+    },
+    short: () => decoded < indices.length,
+  };
+}
 
 /**
  * 256 RGBA entries packed in the platform's byte order, so one 32-bit store paints a pixel.
@@ -62,37 +137,11 @@ function rgbaPalette(bytes: Uint8Array, table: GifColourTable | typeof DEFAULT_C
   }
   for (let entry = 0; table !== DEFAULT_COLOURS && entry < table.entries; entry++) {
     const from = table.offset + entry * 3;
-    channels[entry * 4] = bytes[from];
-    channels[entry * 4 + 1] = bytes[from + 1];
-    channels[entry * 4 + 2] = bytes[from + 2];
+    channels[entry * 4] = bytes[from]!;
+    channels[entry * 4 + 1] = bytes[from + 1]!;
+    channels[entry * 4 + 2] = bytes[from + 2]!;
     channels[entry * 4 + 3] = 255;
   }
   if (transparentIndex !== undefined) palette[transparentIndex] = 0;
   return palette;
-}
-
-/** Maps the first `decoded` indices (stream order, so interlaced rows land where they belong) onto the canvas. */
-function paintFrame(data: Uint8Array, canvasWidth: number, image: GifImage, indices: Uint8Array, decoded: number, palette: Uint32Array): void {
-  const pixels = new Uint32Array(data.buffer, data.byteOffset, data.byteLength >> 2);
-  let streamRow = 0;
-  const paintRow = (row: number) => {
-    const from = streamRow * image.width;
-    const count = Math.min(image.width, decoded - from);
-    const to = (image.top + row) * canvasWidth + image.left;
-    for (let x = 0; x < count; x++) pixels[to + x] = palette[indices[from + x]];
-    streamRow++;
-  };
-  if (image.interlaced) {
-    for (const { start, step } of INTERLACE_PASSES) {
-      for (let row = start; row < image.height && streamRow * image.width < decoded; row += step) paintRow(row);
-    }
-  } else {
-    for (let row = 0; row < image.height && streamRow * image.width < decoded; row++) paintRow(row);
-  }
-}
-
-/** Whether any decoded index paints a clear pixel (opaque entries have alpha 255, so only clear ones are 0). */
-function usesClearColour(indices: Uint8Array, decoded: number, palette: Uint32Array): boolean {
-  for (let i = 0; i < decoded; i++) if (palette[indices[i]] === 0) return true;
-  return false;
 }

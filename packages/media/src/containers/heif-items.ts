@@ -60,6 +60,20 @@ export interface HeifLayout {
   parts: HeifItem[];
   /** The file's `idat` payload range, for items stored there. */
   idat?: { offset: number; length: number };
+  /** The alpha auxiliary image (a coded item, or a grid of them), when there is one. */
+  alpha?: { item: HeifItem; grid?: HeifGrid };
+  /** An iref `prem`: the colour is premultiplied by the alpha image. */
+  premultiplied: boolean;
+  /** The primary image's (or its first tile's) colr `nclx`: how its samples map to colour (ITU-T H.273). */
+  nclx?: HeifNclx;
+}
+
+/** Colour description code points (ITU-T H.273) and whether samples use the full range. */
+export interface HeifNclx {
+  primaries: number;
+  transfer: number;
+  matrix: number;
+  fullRange: boolean;
 }
 
 interface Box {
@@ -349,36 +363,32 @@ export function readHeifLayout(bytes: Uint8Array, format: string): HeifLayout {
   let grid: HeifGrid | undefined;
   let depth = bitDepth(reader, primaryProperties);
   if (primary.type === 'grid') {
-    const tiles = references.get(primaryId)?.get('dimg') ?? [];
-    const data = itemData(reader, primary, idat);
-    const flags = reader.u8(data.offset + 1, 'grid descriptor');
-    const wide = (flags & 1) === 1;
-    if (data.length < (wide ? 12 : 8)) throw corrupt(format, `its grid descriptor has ${data.length} bytes`);
-    const rows = reader.u8(data.offset + 2, 'grid descriptor') + 1;
-    const columns = reader.u8(data.offset + 3, 'grid descriptor') + 1;
-    const outputWidth = wide ? reader.u32be(data.offset + 4, 'grid descriptor') : reader.u16be(data.offset + 4, 'grid descriptor');
-    const outputHeight = wide ? reader.u32be(data.offset + 8, 'grid descriptor') : reader.u16be(data.offset + 6, 'grid descriptor');
-    if (tiles.length !== rows * columns) throw corrupt(format, `its ${columns}×${rows} grid references ${tiles.length} tiles`);
-    const firstTile = properties.get(tiles[0] ?? -1) ?? [];
-    const tileSize = imageExtent(reader, firstTile);
-    if (!tileSize) throw corrupt(format, 'its grid tiles declare no size (no ispe property)');
-    if (tileSize.width * columns < outputWidth || tileSize.height * rows < outputHeight) {
-      throw corrupt(format, `its ${columns}×${rows} tiles of ${tileSize.width}×${tileSize.height} do not cover ${outputWidth}×${outputHeight}`);
-    }
-    grid = { rows, columns, outputWidth, outputHeight, tiles, tileWidth: tileSize.width, tileHeight: tileSize.height };
-    size = { width: outputWidth, height: outputHeight };
-    depth ??= bitDepth(reader, firstTile);
-    for (const tile of tiles) parts.push(item(tile));
+    grid = readGrid(reader, primary, references, properties, idat);
+    size = { width: grid.outputWidth, height: grid.outputHeight };
+    depth ??= bitDepth(reader, properties.get(grid.tiles[0] ?? -1) ?? []);
+    for (const tile of grid.tiles) parts.push(item(tile));
   }
   if (!size || size.width === 0 || size.height === 0) throw corrupt(format, 'its primary image declares no size (no ispe property)');
 
   let hasAlpha = false;
+  let alpha: HeifLayout['alpha'];
   for (const [from, byType] of references) {
     if (!byType.get('auxl')?.includes(primaryId)) continue;
     if (!ALPHA_TYPES.has(auxiliaryType(reader, properties.get(from) ?? []) ?? '')) continue;
     hasAlpha = true;
-    parts.push(item(from));
+    const alphaItem = item(from);
+    parts.push(alphaItem);
+    if (alpha) continue;
+    if (alphaItem.type === 'grid') {
+      const alphaGrid = readGrid(reader, alphaItem, references, properties, idat);
+      for (const tile of alphaGrid.tiles) parts.push(item(tile));
+      alpha = { item: alphaItem, grid: alphaGrid };
+    } else {
+      alpha = { item: alphaItem };
+    }
   }
+  const premultiplied = alpha !== undefined && (references.get(primaryId)?.get('prem')?.includes(alpha.item.id) ?? false);
+  const nclx = nclxOf(reader, primaryProperties) ?? (grid && nclxOf(reader, properties.get(grid.tiles[0] ?? -1) ?? []));
 
   const crop = cropOf(reader, primaryProperties, size.width, size.height);
   const iccProfile = iccProfileOf(reader, primaryProperties);
@@ -394,7 +404,44 @@ export function readHeifLayout(bytes: Uint8Array, format: string): HeifLayout {
     ...(iccProfile && { iccProfile }),
     parts,
     ...(idat && { idat }),
+    ...(alpha && { alpha }),
+    premultiplied,
+    ...(nclx && { nclx }),
   };
+}
+
+/** A grid item's descriptor and tiles (ISO/IEC 23008-12 §6.6.2.3). */
+function readGrid(reader: ByteReader, grid: HeifItem, references: Map<number, Map<string, number[]>>, properties: Map<number, Box[]>, idat: HeifLayout['idat']): HeifGrid {
+  const format = reader.format;
+  const tiles = references.get(grid.id)?.get('dimg') ?? [];
+  const data = itemData(reader, grid, idat);
+  const flags = reader.u8(data.offset + 1, 'grid descriptor');
+  const wide = (flags & 1) === 1;
+  if (data.length < (wide ? 12 : 8)) throw corrupt(format, `its grid descriptor has ${data.length} bytes`);
+  const rows = reader.u8(data.offset + 2, 'grid descriptor') + 1;
+  const columns = reader.u8(data.offset + 3, 'grid descriptor') + 1;
+  const outputWidth = wide ? reader.u32be(data.offset + 4, 'grid descriptor') : reader.u16be(data.offset + 4, 'grid descriptor');
+  const outputHeight = wide ? reader.u32be(data.offset + 8, 'grid descriptor') : reader.u16be(data.offset + 6, 'grid descriptor');
+  if (tiles.length !== rows * columns) throw corrupt(format, `its ${columns}×${rows} grid references ${tiles.length} tiles`);
+  const tileSize = imageExtent(reader, properties.get(tiles[0] ?? -1) ?? []);
+  if (!tileSize) throw corrupt(format, 'its grid tiles declare no size (no ispe property)');
+  if (tileSize.width * columns < outputWidth || tileSize.height * rows < outputHeight) {
+    throw corrupt(format, `its ${columns}×${rows} tiles of ${tileSize.width}×${tileSize.height} do not cover ${outputWidth}×${outputHeight}`);
+  }
+  return { rows, columns, outputWidth, outputHeight, tiles, tileWidth: tileSize.width, tileHeight: tileSize.height };
+}
+
+function nclxOf(reader: ByteReader, properties: Box[]): HeifNclx | undefined {
+  for (const colr of properties.filter((box) => box.type === 'colr')) {
+    if (reader.ascii(colr.body, 4, 'colr box') !== 'nclx') continue;
+    return {
+      primaries: reader.u16be(colr.body + 4, 'colr box'),
+      transfer: reader.u16be(colr.body + 6, 'colr box'),
+      matrix: reader.u16be(colr.body + 8, 'colr box'),
+      fullRange: (reader.u8(colr.body + 10, 'colr box') & 0x80) !== 0,
+    };
+  }
+  return undefined;
 }
 
 /** Where a small item's data is (grid descriptors are 8 or 12 bytes in one extent). */
@@ -416,4 +463,23 @@ export function heifPartsPresent(layout: HeifLayout, fileLength: number): boolea
       return start + length <= end;
     }),
   );
+}
+
+/** A coded item's bytes, its extents joined (a decoder takes one contiguous bitstream). */
+export function heifItemBytes(bytes: Uint8Array, layout: HeifLayout, item: HeifItem, format: string): Uint8Array {
+  const reader = new ByteReader(bytes, format);
+  const ranges = item.extents.map(({ offset, length }) => {
+    if (item.inIdat && !layout.idat) throw corrupt(format, `item ${item.id} lies in an idat box the file lacks`);
+    const start = item.inIdat && layout.idat ? layout.idat.offset + offset : offset;
+    reader.need(start, length, `item ${item.id} data`);
+    return bytes.subarray(start, start + length);
+  });
+  if (ranges.length === 1 && ranges[0]) return ranges[0];
+  const joined = new Uint8Array(ranges.reduce((total, range) => total + range.length, 0));
+  let at = 0;
+  for (const range of ranges) {
+    joined.set(range, at);
+    at += range.length;
+  }
+  return joined;
 }

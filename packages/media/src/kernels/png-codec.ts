@@ -1,8 +1,10 @@
 // glimpse's own PNG codec (wasm/png/codec.c over libpng and zlib): decodes every PNG kind to RGBA8 and
-// encodes 8-bit RGB or RGBA PNG. Each call runs in a fresh instance, so a corrupt file cannot leave
-// state behind and the codec's memory is released when the call ends (the squoosh codec it replaced
-// was one instance per process whose memory only grew).
+// encodes 8-bit RGB or RGBA PNG, both a band of rows at a time. Each call runs in a fresh instance, so a
+// corrupt file cannot leave state behind and the codec's memory is released when the call ends (the
+// squoosh codec it replaced was one instance per process whose memory only grew).
 import { MediaError } from '../errors.js';
+import type { RowSink, RowSource } from '../codecs/contract.js';
+import { rasterSink, rasterSource } from '../raster-rows.js';
 import type { Raster } from '../types.js';
 import { copyIn, instantiateKernel, KernelFailure, kernelOutOfMemory, type KernelExports } from './kernel-instance.js';
 
@@ -18,59 +20,49 @@ interface PngExports extends KernelExports {
 
 const FUNCTIONS = ['decode_start', 'decode_rows', 'decode_finish', 'encode_opaque', 'encode_start', 'encode_rows', 'encode_finish'] as const;
 
-/** The decoded image's own buffer (Raster owns its ArrayBuffer); too big for this runtime is E_TOO_LARGE. */
-function ownedPixels(bytes: number): Uint8Array {
-  try {
-    return new Uint8Array(bytes);
-  } catch (cause) {
-    if (cause instanceof RangeError) throw kernelOutOfMemory('PNG', bytes);
-    throw cause;
-  }
-}
-
 /** A decoded PNG and whether any of its pixels is not fully opaque (found while decoding). */
 export interface DecodedPng {
   raster: Raster;
   hasAlpha: boolean;
 }
 
-/** Decodes any PNG (palette, tRNS, gray, gray+alpha, 16-bit, interlaced; APNG's default image) to RGBA8. */
-export async function decodePngRgba(bytes: Uint8Array): Promise<Raster> {
-  return (await decodePngRgbaWithAlpha(bytes)).raster;
-}
-
 /** Rows are handed over in bands of about this many bytes: small enough to stay in cache. */
 const BAND_BYTES = 256 * 1024;
 
-/** As decodePngRgba, plus whether any pixel is not fully opaque (the decoder checks each row as it goes). */
-export async function decodePngRgbaWithAlpha(bytes: Uint8Array): Promise<DecodedPng> {
+/**
+ * Decodes any PNG (palette, tRNS, gray, gray+alpha, 16-bit, interlaced; APNG's default image) to RGBA8
+ * rows into `sink`, a band at a time; `mayHaveAlpha` is what the header says. Resolves to whether some
+ * pixel is not fully opaque (the decoder checks each row as it goes). An interlaced image is the
+ * exception the format imposes: its seven passes each refine the whole image, so the instance holds it
+ * (4 bytes per pixel) until the last pass, then hands out its rows.
+ */
+export async function decodePngRows(bytes: Uint8Array, mayHaveAlpha: boolean, sink: RowSink): Promise<{ hasAlpha: boolean }> {
   const codec = await instantiateKernel<PngExports>('png', FUNCTIONS);
   try {
     const data = copyIn(codec, bytes, 'PNG');
     const info = codec.alloc(12);
     codec.decode_start(data, bytes.byteLength, info);
     const [width = 0, height = 0, passes = 1] = new Uint32Array(codec.memory.buffer, info, 3);
+    sink.start({ width, height, mayHaveAlpha });
     const rowBytes = width * 4;
-    const pixels = ownedPixels(rowBytes * height);
+    const bandRows = Math.max(1, Math.min(height, Math.floor(BAND_BYTES / rowBytes)));
     if (passes === 1) {
       // A band at a time through a small buffer: the instance never holds (or faults in) the whole image.
-      const bandRows = Math.max(1, Math.min(height, Math.floor(BAND_BYTES / rowBytes)));
-      const band = codec.alloc(bandRows * rowBytes);
-      if (band === 0) throw kernelOutOfMemory('PNG', bandRows * rowBytes);
+      const band = alloc(codec, bandRows * rowBytes);
       for (let y = 0; y < height; y += bandRows) {
         const rows = Math.min(bandRows, height - y);
         codec.decode_rows(band, rows);
-        pixels.set(new Uint8Array(codec.memory.buffer, band, rows * rowBytes), y * rowBytes);
+        sink.write(new Uint8Array(codec.memory.buffer, band, rows * rowBytes), rows);
       }
     } else {
-      // Interlaced: every pass refines the whole image in place.
-      const whole = codec.alloc(pixels.byteLength);
-      if (whole === 0) throw kernelOutOfMemory('PNG', pixels.byteLength);
+      const whole = alloc(codec, rowBytes * height);
       for (let pass = 0; pass < passes; pass++) codec.decode_rows(whole, height);
-      pixels.set(new Uint8Array(codec.memory.buffer, whole, pixels.byteLength));
+      for (let y = 0; y < height; y += bandRows) {
+        const rows = Math.min(bandRows, height - y);
+        sink.write(new Uint8Array(codec.memory.buffer, whole + y * rowBytes, rows * rowBytes), rows);
+      }
     }
-    const transparent = codec.decode_finish();
-    return { raster: { data: pixels, width, height }, hasAlpha: transparent !== 0 };
+    return { hasAlpha: codec.decode_finish() !== 0 };
   } catch (cause) {
     if (!(cause instanceof KernelFailure || cause instanceof WebAssembly.RuntimeError)) throw cause;
     // libpng says "Out of memory"; our layer says "out of memory for …": the image is too big, not broken.
@@ -79,27 +71,44 @@ export async function decodePngRgbaWithAlpha(bytes: Uint8Array): Promise<Decoded
   }
 }
 
+function alloc(codec: PngExports, bytes: number): number {
+  const pointer = codec.alloc(bytes);
+  if (pointer === 0) throw kernelOutOfMemory('PNG', bytes);
+  return pointer;
+}
+
+/** Decodes any PNG whole, as one raster. */
+export async function decodePngRgba(bytes: Uint8Array): Promise<Raster> {
+  return (await decodePngRgbaWithAlpha(bytes)).raster;
+}
+
+/** As decodePngRgba, plus whether any pixel is not fully opaque. */
+export async function decodePngRgbaWithAlpha(bytes: Uint8Array): Promise<DecodedPng> {
+  const sink = rasterSink();
+  const { hasAlpha } = await decodePngRows(bytes, true, sink);
+  return { raster: sink.raster(), hasAlpha };
+}
+
 /**
- * Encodes RGBA8 as an 8-bit PNG with adaptive filtering at zlib `level` (0–9): RGB when every pixel is
- * opaque, RGBA otherwise. Lossless either way.
+ * Encodes the rows of `source` as an 8-bit PNG with adaptive filtering at zlib `level` (0–9): RGB when
+ * every pixel is opaque, RGBA otherwise. Lossless either way. Rows are read twice when the source may
+ * have alpha (first to learn whether every pixel is opaque, stopping at the first band that is not).
  */
-export async function encodePngRgba(raster: Raster, level: number): Promise<Uint8Array> {
+export async function encodePngRows(source: RowSource, level: number): Promise<Uint8Array> {
   const codec = await instantiateKernel<PngExports>('png', FUNCTIONS);
   try {
-    const { width, height } = raster;
+    const { width, height } = source;
     const rowBytes = width * 4;
     const bandRows = Math.max(1, Math.min(height, Math.floor(BAND_BYTES / rowBytes)));
-    const band = codec.alloc(bandRows * rowBytes);
-    if (band === 0) throw kernelOutOfMemory('PNG', bandRows * rowBytes);
-    // Bands through a small buffer (the instance never holds the whole image): first to learn whether
-    // every pixel is opaque (RGB or RGBA), stopping at the first band that is not, then to encode.
+    const band = alloc(codec, bandRows * rowBytes);
+    // Bands through a small buffer: the instance never holds the whole image.
     const copyBand = (y: number): number => {
       const rows = Math.min(bandRows, height - y);
-      new Uint8Array(codec.memory.buffer, band, rows * rowBytes).set(raster.data.subarray(y * rowBytes, (y + rows) * rowBytes));
+      new Uint8Array(codec.memory.buffer, band, rows * rowBytes).set(source.rows(y, rows));
       return rows;
     };
     let opaque = true;
-    for (let y = 0; y < height && opaque; y += bandRows) opaque = codec.encode_opaque(band, copyBand(y) * width) !== 0;
+    if (source.mayHaveAlpha) for (let y = 0; y < height && opaque; y += bandRows) opaque = codec.encode_opaque(band, copyBand(y) * width) !== 0;
     codec.encode_start(width, height, level, opaque ? 1 : 0);
     for (let y = 0; y < height; y += bandRows) codec.encode_rows(band, copyBand(y));
     const info = codec.alloc(4);
@@ -111,4 +120,9 @@ export async function encodePngRgba(raster: Raster, level: number): Promise<Uint
     if (/out of memory/i.test(cause.message)) throw kernelOutOfMemory('PNG');
     throw new MediaError('E_CORRUPT', `The PNG encoder failed (${cause.message}).`, { format: 'PNG' }, { cause });
   }
+}
+
+/** A whole raster encoded as PNG (see encodePngRows). */
+export async function encodePngRgba(raster: Raster, level: number): Promise<Uint8Array> {
+  return encodePngRows(rasterSource(raster, true), level);
 }

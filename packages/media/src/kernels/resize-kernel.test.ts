@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Raster } from '../types.js';
 import { setWasmLoader } from '../wasm.js';
 import { WASM_FILES } from '../wasm-files.js';
-import { resizeWithKernel } from './resize-kernel.js';
+import { resizeKernel, resizeWithKernel } from './resize-kernel.js';
 
 const require = createRequire(import.meta.url);
 
@@ -87,5 +87,39 @@ describe('resizeWithKernel', () => {
       expect(out.data.buffer.byteLength).toBe(w * h * 4);
       expect(out.data.byteOffset).toBe(0);
     }
+  });
+
+  it('gives the same rows whatever bands the source arrives in', async () => {
+    const card = testCard(301, 203);
+    const whole = await resizeWithKernel(card, 97, 61, true);
+    for (const band of [1, 2, 7, 64]) {
+      const kernel = await resizeKernel();
+      const out = new Uint8Array(97 * 61 * 4);
+      let at = 0;
+      const stream = kernel.start({ source: card, target: { width: 97, height: 61 }, premultiply: true }, (rows) => {
+        out.set(rows, at);
+        at += rows.byteLength;
+      });
+      for (let y = 0; y < card.height; y += band) {
+        const rows = Math.min(band, card.height - y);
+        stream.write(card.data.subarray(y * card.width * 4, (y + rows) * card.width * 4), rows);
+      }
+      stream.end();
+      expect(Buffer.from(out).equals(Buffer.from(whole.data))).toBe(true);
+    }
+  });
+
+  it('holds only the rows its filter windows span, not the image', async () => {
+    // 8000×6000 (192 MB as RGBA) to 2000×1500, fed one 8000-pixel row at a time.
+    const kernel = await resizeKernel();
+    const row = testCard(8000, 1).data;
+    let made = 0;
+    const stream = kernel.start({ source: { width: 8000, height: 6000 }, target: { width: 2000, height: 1500 }, premultiply: false }, (_rows, count) => {
+      made += count;
+    });
+    for (let y = 0; y < 6000; y++) stream.write(row.slice(), 1);
+    stream.end();
+    expect(made).toBe(1500);
+    expect(kernel.memoryBytes()).toBeLessThan(2 * 2 ** 20);
   });
 });

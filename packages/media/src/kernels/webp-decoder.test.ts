@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { setWasmLoader } from '../wasm.js';
 import { WASM_FILES } from '../wasm-files.js';
-import { decodeWebpStill } from './webp-decoder.js';
+import { decodeWebpRows, decodeWebpStill } from './webp-decoder.js';
 
 const require = createRequire(import.meta.url);
 
@@ -62,5 +62,23 @@ describe('own WebP decoder', () => {
     const webp = new Uint8Array(await sharp(raw, input).webp({ quality: 80 }).toBuffer());
     await expect(decodeWebpStill(webp.subarray(0, 100))).rejects.toMatchObject({ code: 'E_CORRUPT' });
     await expect(decodeWebpStill(new Uint8Array(64))).rejects.toMatchObject({ code: 'E_CORRUPT' });
+  });
+
+  it('hands out rows while it decodes, a chunk of the file at a time', async () => {
+    // Grainy enough that the file spans several 64 KB chunks.
+    const noisy = await sharp({ create: { width: 1200, height: 900, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 60 } } }).webp({ quality: 90 }).toBuffer();
+    const bands: number[] = [];
+    let width = 0;
+    await decodeWebpRows(new Uint8Array(noisy), undefined, {
+      start: (layout) => {
+        width = layout.width;
+      },
+      write: (pixels, rows) => {
+        expect(pixels.byteLength).toBe(rows * width * 4);
+        bands.push(rows);
+      },
+    });
+    expect(bands.length).toBeGreaterThan(2);
+    expect(bands.reduce((sum, rows) => sum + rows, 0)).toBe(900);
   });
 });

@@ -1,7 +1,10 @@
-// glimpse's own WebP decoder (wasm/webp/decode.c over libwebp): decodes a still WebP, optionally
-// rescaling while it decodes (a 12 MP WebP bound for 2000 px never exists at full size). Each call runs
-// in a fresh instance, so the decoder's memory is released when the call ends.
+// glimpse's own WebP decoder (wasm/webp/decode.c over libwebp's incremental decoder): decodes a still
+// WebP a chunk of the file at a time and hands the rows finished after each chunk to a row sink,
+// optionally rescaling while it decodes (a 12 MP WebP bound for 2000 px never exists at full size).
+// Each call runs in a fresh instance, so the decoder's memory is released when the call ends.
 import { MediaError } from '../errors.js';
+import type { RowSink, Size } from '../codecs/contract.js';
+import { rasterSink } from '../raster-rows.js';
 import type { Raster } from '../types.js';
 import { wasmModule } from '../wasm.js';
 
@@ -9,10 +12,11 @@ interface WebpDecoderExports {
   memory: WebAssembly.Memory;
   _initialize(): void;
   alloc(bytes: number): number;
-  decode_rgba(data: number, size: number, width: number, height: number, info: number): number;
+  decode_start(data: number, size: number, width: number, height: number, info: number): number;
+  decode_more(info: number): number;
 }
 
-const FUNCTIONS = ['_initialize', 'alloc', 'decode_rgba'] as const;
+const FUNCTIONS = ['_initialize', 'alloc', 'decode_start', 'decode_more'] as const;
 
 function isWebpDecoderExports(exports: WebAssembly.Exports): exports is WebAssembly.Exports & WebpDecoderExports {
   return exports['memory'] instanceof WebAssembly.Memory && FUNCTIONS.every((name) => typeof exports[name] === 'function');
@@ -29,17 +33,18 @@ const STATUS: Readonly<Record<number, string>> = {
   7: 'not enough data',
 };
 
-export interface DecodedWebp {
-  raster: Raster;
-  /** The bitstream carries alpha (pixels may still all be opaque). */
-  alphaChannel: boolean;
+function failure(status: number): MediaError {
+  if (status === 1) return new MediaError('E_TOO_LARGE', 'The WebP decoder ran out of memory. Lower maxInputPixels or send a smaller image.');
+  const reason = STATUS[status] ?? `status ${status}`;
+  return new MediaError('E_CORRUPT', `The WebP data could not be decoded (${reason}). The file is truncated or damaged: re-export it.`, { format: 'WebP', status });
 }
 
 /**
- * Decodes a still WebP (lossy or lossless, with or without alpha) to straight-alpha RGBA8. With `size`,
- * libwebp rescales to exactly that size while decoding (area averaging with premultiplied alpha).
+ * Decodes a still WebP (lossy or lossless, with or without alpha) to straight-alpha RGBA8 rows into
+ * `sink`. With `size`, libwebp rescales to exactly that size while decoding (area averaging with
+ * premultiplied alpha). Resolves to whether the bitstream carries alpha (its pixels may still all be opaque).
  */
-export async function decodeWebpStill(bytes: Uint8Array, size?: { width: number; height: number }): Promise<DecodedWebp> {
+export async function decodeWebpRows(bytes: Uint8Array, size: Size | undefined, sink: RowSink): Promise<{ alphaChannel: boolean }> {
   const { exports } = await WebAssembly.instantiate(await wasmModule('webp_decoder'), {});
   if (!isWebpDecoderExports(exports)) throw new MediaError('E_WASM_UNAVAILABLE', 'The webp_decoder WASM module lacks the expected exports: rebuild it with scripts/build-wasm.sh.');
   const codec = exports;
@@ -48,18 +53,33 @@ export async function decodeWebpStill(bytes: Uint8Array, size?: { width: number;
   const info = codec.alloc(16);
   if (data === 0 || info === 0) throw new MediaError('E_TOO_LARGE', `The WebP decoder could not get ${bytes.byteLength} bytes of memory.`);
   new Uint8Array(codec.memory.buffer, data, bytes.byteLength).set(bytes);
-  let pixels: number;
   try {
-    pixels = codec.decode_rgba(data, bytes.byteLength, size?.width ?? 0, size?.height ?? 0, info);
+    const started = codec.decode_start(data, bytes.byteLength, size?.width ?? 0, size?.height ?? 0, info);
+    const [width = 0, height = 0, alpha = 0, status = 0] = new Uint32Array(codec.memory.buffer, info, 4);
+    if (started === 0) throw failure(status);
+    sink.start({ width, height, mayHaveAlpha: alpha !== 0 });
+    for (let more = 1; more !== 0; ) {
+      more = codec.decode_more(info);
+      const [first = 0, rows = 0, pixels = 0, state = 0] = new Uint32Array(codec.memory.buffer, info, 4);
+      if (state !== 0) throw failure(state);
+      if (rows > 0) sink.write(new Uint8Array(codec.memory.buffer, pixels + first * width * 4, rows * width * 4), rows);
+    }
+    return { alphaChannel: alpha !== 0 };
   } catch (cause) {
     if (!(cause instanceof WebAssembly.RuntimeError)) throw cause;
     throw new MediaError('E_CORRUPT', `The WebP data could not be decoded (${cause.message}). The file is truncated or damaged: re-export it.`, { format: 'WebP' }, { cause });
   }
-  const [width = 0, height = 0, alpha = 0, status = 0] = new Uint32Array(codec.memory.buffer, info, 4);
-  if (pixels === 0) {
-    const reason = STATUS[status] ?? `status ${status}`;
-    if (status === 1) throw new MediaError('E_TOO_LARGE', 'The WebP decoder ran out of memory. Lower maxInputPixels or send a smaller image.');
-    throw new MediaError('E_CORRUPT', `The WebP data could not be decoded (${reason}). The file is truncated or damaged: re-export it.`, { format: 'WebP', status });
-  }
-  return { raster: { data: new Uint8Array(codec.memory.buffer.slice(pixels, pixels + width * height * 4)), width, height }, alphaChannel: alpha !== 0 };
+}
+
+export interface DecodedWebp {
+  raster: Raster;
+  /** The bitstream carries alpha (pixels may still all be opaque). */
+  alphaChannel: boolean;
+}
+
+/** A still WebP decoded whole (optionally rescaled to `size`), as one raster. */
+export async function decodeWebpStill(bytes: Uint8Array, size?: Size): Promise<DecodedWebp> {
+  const sink = rasterSink();
+  const { alphaChannel } = await decodeWebpRows(bytes, size, sink);
+  return { raster: sink.raster(), alphaChannel };
 }

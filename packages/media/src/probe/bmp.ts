@@ -1,4 +1,4 @@
-import type { ProbeResult } from '../types.js';
+import type { BmpInfo } from '../types.js';
 import { MediaError } from '../errors.js';
 import { ByteReader, corrupt } from './byte-reader.js';
 
@@ -110,7 +110,7 @@ export function readBmpHeader(bytes: Uint8Array): BmpHeader {
 }
 
 /** BMP header facts; for 32-bit BI_RGB files the alpha bytes are scanned (no decoding) to see if any is used. */
-export function probeBmp(bytes: Uint8Array): ProbeResult {
+export function probeBmp(bytes: Uint8Array): BmpInfo {
   const header = readBmpHeader(bytes);
   let hasAlpha = header.masks.alpha !== 0;
   if (header.alphaIfPresent) hasAlpha = anyAlphaByteSet(bytes, header);

@@ -1,4 +1,4 @@
-import type { ProbeResult } from '../types.js';
+import type { GifInfo } from '../types.js';
 import { ByteReader, corrupt } from './byte-reader.js';
 
 const FORMAT = 'GIF';
@@ -110,7 +110,7 @@ const MAX_TRUSTED_SCREEN_SIDE = 2048;
  * is usually delta encoding, not a transparent picture.
  * A file cut inside the first image is corrupt; one cut later keeps the frames that are complete.
  */
-export function probeGif(bytes: Uint8Array): ProbeResult {
+export function probeGif(bytes: Uint8Array): GifInfo {
   const reader = new ByteReader(bytes, FORMAT);
   const screen = readGifScreen(reader);
   let width = screen.width;

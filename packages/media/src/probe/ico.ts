@@ -1,8 +1,8 @@
 import { largestIcoEntry } from '../containers/ico-entries.js';
-import type { ProbeResult } from '../types.js';
+import type { IcoInfo } from '../types.js';
 
 /** ICO/CUR facts from the entry glimpse shows (the largest): its real size, read from the image's own header. */
-export function probeIco(bytes: Uint8Array): ProbeResult {
+export function probeIco(bytes: Uint8Array): IcoInfo {
   const entry = largestIcoEntry(bytes);
   return {
     mediaType: 'image/x-icon',

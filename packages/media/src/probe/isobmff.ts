@@ -1,5 +1,5 @@
 import { readHeifLayout } from '../containers/heif-items.js';
-import type { MediaType, ProbeResult } from '../types.js';
+import type { HeifInfo, MediaType } from '../types.js';
 
 const FORMAT_NAMES: Partial<Record<MediaType, string>> = { 'image/heic': 'HEIC', 'image/heif': 'HEIF', 'image/avif': 'AVIF' };
 
@@ -7,7 +7,7 @@ const FORMAT_NAMES: Partial<Record<MediaType, string>> = { 'image/heic': 'HEIC',
  * HEIC/HEIF/AVIF header facts from the item graph: the primary image's size as shown before turning
  * (its clean aperture, or the whole grid), its irot/imir as an EXIF orientation, alpha and bit depth.
  */
-export function probeIsoBmff(mediaType: MediaType, bytes: Uint8Array): ProbeResult {
+export function probeIsoBmff(mediaType: HeifInfo['mediaType'], bytes: Uint8Array): HeifInfo {
   const layout = readHeifLayout(bytes, FORMAT_NAMES[mediaType] ?? 'HEIF');
   const size = layout.crop ?? layout;
   return {

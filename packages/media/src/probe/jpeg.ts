@@ -1,7 +1,8 @@
-import type { Orientation, ProbeResult } from '../types.js';
+import type { JpegInfo, Orientation } from '../types.js';
 import { MediaError } from '../errors.js';
 import { readExifOrientation } from '../exif.js';
 import { ByteReader, corrupt } from './byte-reader.js';
+import { APP1, EOI, jpegSegments, SOS } from '../containers/jpeg-segments.js';
 
 const FORMAT = 'JPEG';
 const EXIF_HEADER = 'Exif\0\0';
@@ -23,42 +24,21 @@ const UNDECODABLE_FRAMES = new Map([
   [0xcf, 'hierarchical lossless arithmetic'],
 ]);
 
-/** Markers without a length field: TEM, RST0–7, SOI, EOI. */
-function isStandalone(marker: number): boolean {
-  return marker === 0x01 || (marker >= 0xd0 && marker <= 0xd9);
-}
-
 /**
- * JPEG header facts: walks the marker segments (skipping fill bytes and standalone markers) through
- * APP1 Exif and the SOFn frame header up to the first SOS. A file that ends before any scan data
- * is refused as corrupt, so it is never passed through untouched.
+ * JPEG header facts: walks the marker segments (containers/jpeg-segments.ts) through APP1 Exif and the
+ * SOFn frame header up to the first SOS. A file that ends before any scan data is refused as corrupt,
+ * so it is never passed through untouched.
  */
-export function probeJpeg(bytes: Uint8Array): ProbeResult {
+export function probeJpeg(bytes: Uint8Array): JpegInfo {
   const reader = new ByteReader(bytes, FORMAT);
   let orientation: Orientation = 1;
   let sawExif = false;
   let frame: { width: number; height: number; bitDepth: number; components: number; progressive: boolean } | undefined;
-  let offset = 2;
-  while (offset < bytes.length) {
-    // Like libjpeg, step over stray bytes between segments (some writers pad them) to the next marker.
-    while (offset < bytes.length && bytes[offset] !== 0xff) offset++;
-    while (offset < bytes.length && bytes[offset] === 0xff) offset++; // fill bytes
-    const marker = reader.u8(offset, 'marker');
-    offset++;
-    if (isStandalone(marker)) {
-      if (marker === 0xd9) throw corrupt(FORMAT, 'it ends (EOI) before any image data');
-      continue;
-    }
-    if (marker === 0x00) continue; // a stuffed 0xFF00 outside a scan: stray data, keep looking
-    const length = reader.u16be(offset, 'segment length');
-    if (length < 2) throw corrupt(FORMAT, `segment 0xFF${marker.toString(16).toUpperCase()} has length ${length}`);
-    reader.need(offset, length, `0xFF${marker.toString(16).toUpperCase()} segment`);
-    const body = offset + 2;
-    const bodyLength = length - 2;
-
-    if (marker === 0xe1 && !sawExif && bodyLength > 6 && reader.ascii(body, 6, 'APP1') === EXIF_HEADER) {
+  for (const { marker, body, end } of jpegSegments(bytes)) {
+    const bodyLength = end - body;
+    if (marker === APP1 && !sawExif && bodyLength > 6 && reader.ascii(body, 6, 'APP1') === EXIF_HEADER) {
       sawExif = true;
-      orientation = readExifOrientation(bytes.subarray(body + 6, body + bodyLength));
+      orientation = readExifOrientation(bytes.subarray(body + 6, end));
     } else if (isStartOfFrame(marker) && !frame) {
       if (UNDECODABLE_FRAMES.has(marker)) {
         throw new MediaError(
@@ -87,23 +67,19 @@ export function probeJpeg(bytes: Uint8Array): ProbeResult {
         components,
         progressive: marker === 0xc2 || marker === 0xc6 || marker === 0xca || marker === 0xce,
       };
-    } else if (marker === 0xda) {
+    } else if (marker === SOS) {
       if (!frame) throw corrupt(FORMAT, 'image data (SOS) starts before any frame header (SOF)');
-      if (body + bodyLength >= bytes.length) throw corrupt(FORMAT, 'the file ends right after the scan header, with no image data');
-      return {
-        mediaType: 'image/jpeg',
-        bytes: bytes.length,
-        width: frame.width,
-        height: frame.height,
-        orientation,
-        frames: 1,
-        hasAlpha: false,
-        bitDepth: frame.bitDepth,
-        components: frame.components,
-        progressive: frame.progressive,
-      };
+      if (end >= bytes.length) throw corrupt(FORMAT, 'the file ends right after the scan header, with no image data');
+      return { mediaType: 'image/jpeg', bytes: bytes.length, ...frame, orientation, frames: 1, hasAlpha: false, complete: endsWithEoi(bytes) };
     }
-    offset = body + bodyLength;
   }
   throw corrupt(FORMAT, frame ? 'the file ends before any image data (SOS)' : 'the file ends before the frame header (SOF)');
+}
+
+/** Whether the data ends with EOI, allowing the few bytes of padding some writers leave after it. */
+function endsWithEoi(bytes: Uint8Array): boolean {
+  for (let end = bytes.length; end >= 2 && end >= bytes.length - 16; end--) {
+    if (bytes[end - 2] === 0xff && bytes[end - 1] === EOI) return true;
+  }
+  return false;
 }

@@ -1,8 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { probe } from '../probe.js';
+import { probe as probeAny } from '../probe.js';
 import { MediaError } from '../errors.js';
 import { pdf } from '../../../../test/fixtures/make.js';
+
+/** probe, narrowed to a PDF's facts. */
+async function probe(bytes: Uint8Array) {
+  const info = await probeAny(bytes);
+  if (info.mediaType !== 'application/pdf') throw new Error(`expected a PDF, probe said ${info.mediaType}`);
+  return info;
+}
 
 const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`../../../../test/fixtures/${name}`, import.meta.url)));
 

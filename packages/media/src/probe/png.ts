@@ -1,7 +1,8 @@
-import type { ProbeResult } from '../types.js';
+import type { Orientation, PngInfo } from '../types.js';
 import { MediaError } from '../errors.js';
 import { readExifOrientation } from '../exif.js';
-import { ByteReader, corrupt, describeTag } from './byte-reader.js';
+import { ByteReader, corrupt } from './byte-reader.js';
+import { pngChunks } from '../containers/png-chunks.js';
 
 const FORMAT = 'PNG';
 /** Bit depths the PNG spec allows per colour type. */
@@ -14,11 +15,11 @@ const ALLOWED_DEPTHS: Record<number, readonly number[]> = {
 };
 
 /**
- * PNG header facts from IHDR, then a walk over the chunk chain (lengths only, data skipped) for
- * tRNS, acTL (APNG) and eXIf. The chain must reach IEND: a truncated PNG is refused here, so it is
+ * PNG header facts from IHDR, then a walk over the chunk chain (containers/png-chunks.ts; data skipped)
+ * for tRNS, acTL (APNG) and eXIf. The chain must reach IEND: a truncated PNG is refused here, so it is
  * never passed through untouched.
  */
-export function probePng(bytes: Uint8Array): ProbeResult {
+export function probePng(bytes: Uint8Array): PngInfo {
   const reader = new ByteReader(bytes, FORMAT);
   if (reader.ascii(12, 4, 'first chunk') === 'CgBI') {
     throw new MediaError(
@@ -45,21 +46,13 @@ export function probePng(bytes: Uint8Array): ProbeResult {
 
   let hasTransparencyChunk = false;
   let frames = 1;
-  let orientation: ProbeResult['orientation'] = 1;
+  let orientation: Orientation = 1;
   let sawImageData = false;
-  let offset = 8;
-  for (;;) {
-    const length = reader.u32be(offset, 'chunk length');
-    const type = reader.ascii(offset + 4, 4, 'chunk type');
-    if (length > 0x7fffffff) throw corrupt(FORMAT, `chunk ${describeTag(type)} at byte ${offset} claims ${length} bytes`);
-    reader.need(offset + 8, length + 4, `${describeTag(type)} chunk`);
-    const data = offset + 8;
-    if (type === 'IEND') break;
+  for (const { type, data, length } of pngChunks(bytes)) {
     if (type === 'IDAT') sawImageData = true;
     else if (type === 'tRNS') hasTransparencyChunk = true;
     else if (type === 'acTL' && length >= 8 && !sawImageData) frames = Math.max(1, reader.u32be(data, 'acTL frame count'));
     else if (type === 'eXIf') orientation = readExifOrientation(bytes.subarray(data, data + length));
-    offset = data + length + 4;
   }
   if (!sawImageData) throw corrupt(FORMAT, 'it has no IDAT (image data) chunk');
 

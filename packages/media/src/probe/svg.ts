@@ -1,4 +1,4 @@
-import type { ProbeResult } from '../types.js';
+import type { SvgInfo } from '../types.js';
 import { MediaError } from '../errors.js';
 import { decodeSvgText, locateSvgRoot } from './svg-text.js';
 
@@ -33,7 +33,7 @@ export interface SvgSize {
  * falling back to the viewBox (also for percentages, and to complete one missing side by its aspect ratio),
  * then to 300x150 like browsers.
  */
-export function probeSvg(bytes: Uint8Array): ProbeResult {
+export function probeSvg(bytes: Uint8Array): SvgInfo {
   const size = readSvgSize(bytes);
   return {
     mediaType: 'image/svg+xml',

@@ -1,5 +1,5 @@
 import { isOrientation } from '../exif.js';
-import type { ProbeResult } from '../types.js';
+import type { TiffInfo } from '../types.js';
 import { ByteReader, corrupt } from './byte-reader.js';
 
 const IMAGE_WIDTH = 0x0100;
@@ -17,7 +17,7 @@ const MAX_ENTRIES = 4096;
 const MAX_PAGES = 100_000;
 
 /** TIFF (and BigTIFF) facts from the first IFD, and how many pages (IFDs) the file chains together. */
-export function probeTiff(bytes: Uint8Array): ProbeResult {
+export function probeTiff(bytes: Uint8Array): TiffInfo {
   const reader = new ByteReader(bytes, 'TIFF');
   const little = reader.ascii(0, 2, 'header') === 'II';
   const u16 = (at: number) => (little ? reader.u16le(at, 'IFD') : reader.u16be(at, 'IFD'));

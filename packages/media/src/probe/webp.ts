@@ -1,16 +1,22 @@
-import type { Orientation, ProbeResult } from '../types.js';
+import type { Orientation, WebpInfo } from '../types.js';
 import { readExifOrientation } from '../exif.js';
+import { type RiffChunk, WEBP_FORMAT, webpChunks } from '../containers/riff.js';
 import { corrupt, describeTag } from './byte-reader.js';
 import type { ByteReader } from './byte-reader.js';
-import { type RiffChunk, VP8X_ALPHA, VP8X_ANIMATION, WEBP_FORMAT, listWebpChunks, readBitstreamHeader } from './webp-chunks.js';
+
+/** The VP8X flags glimpse acts on. */
+export const VP8X_ANIMATION = 0x02;
+export const VP8X_ALPHA = 0x10;
+export const VP8X_ICC = 0x20;
 
 /**
- * WebP header facts from the RIFF chunk list: VP8X canvas and flags, ANMF frame count, ALPH/VP8L alpha,
- * EXIF orientation; simple files from their VP8/VP8L bitstream header. Every chunk must be complete.
+ * WebP header facts from the RIFF chunk list (containers/riff.ts): VP8X canvas and flags, ANMF frame
+ * count, ALPH/VP8L alpha, EXIF orientation; simple files from their VP8/VP8L bitstream header. Every
+ * chunk must be complete.
  */
-export function probeWebp(bytes: Uint8Array): ProbeResult {
-  const { reader, chunks } = listWebpChunks(bytes);
-  const first = chunks[0];
+export function probeWebp(bytes: Uint8Array): WebpInfo {
+  const { reader, chunks } = webpChunks(bytes);
+  const first = chunks[0]!;
   let orientation: Orientation = 1;
   const exif = chunks.find((chunk) => chunk.type === 'EXIF');
   if (exif) orientation = readExifOrientation(bytes.subarray(exif.offset, exif.offset + exif.length));
@@ -37,6 +43,27 @@ export function probeWebp(bytes: Uint8Array): ProbeResult {
   }
   const header = readBitstreamHeader(reader, first);
   return { mediaType: 'image/webp', bytes: bytes.length, width: header.width, height: header.height, orientation, frames: 1, hasAlpha: header.alpha, bitDepth: 8, lossless: first.type === 'VP8L' };
+}
+
+/** Size and alpha bit of a lossy (VP8) or lossless (VP8L) bitstream, read from its first bytes. */
+export function readBitstreamHeader(reader: ByteReader, chunk: RiffChunk): { width: number; height: number; alpha: boolean } {
+  if (chunk.type === 'VP8 ') {
+    if (chunk.length < 10) throw corrupt(WEBP_FORMAT, 'the VP8 chunk is too short for a frame header');
+    const tag = reader.u8(chunk.offset, 'VP8 frame tag');
+    if (tag & 0x01) throw corrupt(WEBP_FORMAT, 'the VP8 bitstream does not start with a key frame');
+    if (reader.u8(chunk.offset + 3, 'VP8 start code') !== 0x9d || reader.u8(chunk.offset + 4, 'VP8 start code') !== 0x01 || reader.u8(chunk.offset + 5, 'VP8 start code') !== 0x2a) {
+      throw corrupt(WEBP_FORMAT, 'the VP8 start code is missing');
+    }
+    const width = reader.u16le(chunk.offset + 6, 'VP8 width') & 0x3fff;
+    const height = reader.u16le(chunk.offset + 8, 'VP8 height') & 0x3fff;
+    if (width === 0 || height === 0) throw corrupt(WEBP_FORMAT, `the VP8 frame size is ${width}x${height}`);
+    return { width, height, alpha: false };
+  }
+  if (chunk.length < 5) throw corrupt(WEBP_FORMAT, 'the VP8L chunk is too short for a header');
+  if (reader.u8(chunk.offset, 'VP8L signature') !== 0x2f) throw corrupt(WEBP_FORMAT, 'the VP8L signature byte is missing');
+  const bits = reader.u32le(chunk.offset + 1, 'VP8L header');
+  if (bits >>> 29 !== 0) throw corrupt(WEBP_FORMAT, `unknown VP8L version ${bits >>> 29}`);
+  return { width: (bits & 0x3fff) + 1, height: ((bits >>> 14) & 0x3fff) + 1, alpha: ((bits >>> 28) & 1) === 1 };
 }
 
 /** Encoders crop frame 1 to its opaque area; the canvas around it is then transparent even without an alpha flag. */

@@ -1,0 +1,263 @@
+// AVIF decoder: the HEIF container is read here (containers/heif-items.ts, shared with HEIC), and each
+// AV1 image item (the primary image, or one grid tile, and its alpha) is decoded by glimpse's dav1d build
+// (wasm/avif), which turns it into RGBA rows. A grid is decoded a tile at a time, so the instance holds
+// one tile's planes and one band of RGBA, never the whole picture. A fresh instance per call.
+import { heifItemBytes, heifPartsPresent, readHeifLayout, type HeifGrid, type HeifItem, type HeifLayout } from '../containers/heif-items.js';
+import { MediaError } from '../errors.js';
+import { copyIn, instantiateKernel, KernelFailure, kernelOutOfMemory, type KernelExports } from '../kernels/kernel-instance.js';
+import { anyTransparent } from '../pixels.js';
+import type { Raster } from '../types.js';
+
+interface AvifExports extends KernelExports {
+  release(pointer: number): void;
+  error_message(): number;
+  decode_item(slot: number, data: number, size: number, maxPixels: number, info: number): number;
+  prepare_rgba(matrix: number, fullRange: number, alphaFullRange: number, primaries: number, premultiplied: number): number;
+  rgba_rows(out: number, stride: number, y: number, rows: number, columns: number, factor: number): number;
+}
+
+const FUNCTIONS = ['release', 'error_message', 'decode_item', 'prepare_rgba', 'rgba_rows'] as const;
+
+/** decode.c's status codes. */
+const UNSUPPORTED = 2;
+const OUT_OF_MEMORY = 3;
+const TOO_MANY_PIXELS = 4;
+
+/** Rows of a single-item image are converted this many bytes at a time. */
+const BAND_BYTES = 1024 * 1024;
+
+const COLOUR = 0;
+const ALPHA = 1;
+
+export interface DecodedAvif {
+  raster: Raster;
+  /** Some pixel is not fully opaque. */
+  hasAlpha: boolean;
+}
+
+/** What decode_item reports about a coded item (decode.c's info[]). */
+interface ItemInfo {
+  width: number;
+  height: number;
+  bits: number;
+  matrix: number;
+  fullRange: boolean;
+  primaries: number;
+}
+
+class AvifFailure extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Decodes the primary image of an AVIF to straight-alpha RGBA8, cropped to its clean aperture and not yet
+ * turned upright (irot/imir are the caller's, as the probe's orientation). `cover` is the stored-size
+ * target: where the image is at least twice as large, it is shrunk on the way by a whole factor (each
+ * pixel the mean of a block) and comes back smaller than the probe's size, never smaller than `cover`.
+ */
+export async function decodeAvif(bytes: Uint8Array, cover: { width: number; height: number }, maxInputPixels: number): Promise<DecodedAvif> {
+  const layout = readHeifLayout(bytes, 'AVIF');
+  if (!heifPartsPresent(layout, bytes.length)) {
+    throw new MediaError('E_CORRUPT', 'The AVIF file is truncated: its image data runs past the end of the file. Re-export or re-download it.', { format: 'AVIF' });
+  }
+  assertDecodable(layout, maxInputPixels);
+  const codec = await instantiateKernel<AvifExports>('avif', FUNCTIONS);
+  try {
+    const info = codec.alloc(9 * 4);
+    if (info === 0) throw kernelOutOfMemory('AVIF', 36);
+    const decoder = new ItemDecoder(codec, bytes, layout, info, maxInputPixels);
+    return layout.grid ? decodeGrid(decoder, layout, layout.grid, cover) : decodeSingle(decoder, layout, cover);
+  } catch (cause) {
+    throw typedError(cause);
+  }
+}
+
+/** The stored image (a grid's whole canvas) and every tile are checked against the budget before decoding. */
+function assertDecodable(layout: HeifLayout, maxInputPixels: number): void {
+  for (const item of [layout.primary, layout.alpha?.item]) {
+    if (item && item.type !== 'av01' && item.type !== 'grid') {
+      throw new MediaError('E_UNSUPPORTED', `The AVIF's ${item === layout.primary ? 'primary' : 'alpha'} image is a '${item.type}' item, which glimpse does not decode (it decodes AV1 images and grids of them). Convert it to PNG or JPEG with the app that made it.`, { format: 'AVIF' });
+    }
+  }
+  const grid = layout.grid;
+  const stored = grid ? Math.max(grid.outputWidth * grid.outputHeight, grid.tileWidth * grid.tileHeight) : layout.width * layout.height;
+  if (stored > maxInputPixels) {
+    throw new MediaError(
+      'E_TOO_MANY_PIXELS',
+      `The image stores ${stored} pixels (${layout.width}×${layout.height}${grid ? ` in ${grid.columns}×${grid.rows} tiles of ${grid.tileWidth}×${grid.tileHeight}` : ''}); the limit is ${maxInputPixels}. Downscale it first, or raise maxInputPixels if it is trusted.`,
+      { width: layout.width, height: layout.height, maxInputPixels },
+    );
+  }
+  const alphaGrid = layout.alpha?.grid;
+  if (grid && layout.alpha && !(alphaGrid && alphaGrid.rows === grid.rows && alphaGrid.columns === grid.columns && alphaGrid.tileWidth === grid.tileWidth && alphaGrid.tileHeight === grid.tileHeight)) {
+    throw new MediaError('E_UNSUPPORTED', "The AVIF's alpha image is not tiled like its colour image, which glimpse does not decode. Convert it to PNG with the app that made it.", { format: 'AVIF' });
+  }
+}
+
+/** Decodes items into the module's two slots and sets up their conversion to RGBA. */
+class ItemDecoder {
+  constructor(
+    private readonly codec: AvifExports,
+    private readonly bytes: Uint8Array,
+    private readonly layout: HeifLayout,
+    private readonly info: number,
+    private readonly maxInputPixels: number,
+  ) {}
+
+  /** Decodes `colour` (and `alpha`) and prepares the conversion; returns the colour item's size. */
+  load(colour: HeifItem, alpha: HeifItem | undefined): ItemInfo {
+    const picture = this.decode(COLOUR, colour);
+    const alphaPicture = alpha && this.decode(ALPHA, alpha);
+    if (alphaPicture && (alphaPicture.width !== picture.width || alphaPicture.height !== picture.height)) {
+      throw new AvifFailure(1, `the alpha image is ${alphaPicture.width}×${alphaPicture.height}, the colour image ${picture.width}×${picture.height}`);
+    }
+    // The container's nclx describes the colour; without one, the AV1 sequence header does.
+    const nclx = this.layout.nclx;
+    const matrix = nclx?.matrix ?? picture.matrix;
+    const fullRange = nclx?.fullRange ?? picture.fullRange;
+    const primaries = nclx?.primaries ?? picture.primaries;
+    this.check(this.codec.prepare_rgba(matrix, fullRange ? 1 : 0, alphaPicture?.fullRange ? 1 : 0, primaries, this.layout.premultiplied ? 1 : 0));
+    return picture;
+  }
+
+  private decode(slot: number, item: HeifItem): ItemInfo {
+    const data = heifItemBytes(this.bytes, this.layout, item, 'AVIF');
+    const pointer = copyIn(this.codec, data, 'AVIF');
+    try {
+      this.check(this.codec.decode_item(slot, pointer, data.byteLength, this.maxInputPixels, this.info));
+    } finally {
+      this.codec.release(pointer);
+    }
+    const [width = 0, height = 0, bits = 8, , matrix = 2, fullRange = 0, primaries = 2] = new Uint32Array(this.codec.memory.buffer, this.info, 9);
+    return { width, height, bits, matrix, fullRange: fullRange !== 0, primaries };
+  }
+
+  /** Writes `rows` RGBA rows from output row `y`, `columns` wide, shrunk by `factor`, into `out`. */
+  rows(out: number, stride: number, y: number, rows: number, columns: number, factor: number): void {
+    this.check(this.codec.rgba_rows(out, stride, y, rows, columns, factor));
+  }
+
+  alloc(bytes: number): number {
+    const pointer = this.codec.alloc(bytes);
+    if (pointer === 0) throw kernelOutOfMemory('AVIF', bytes);
+    return pointer;
+  }
+
+  memory(): ArrayBuffer {
+    return this.codec.memory.buffer;
+  }
+
+  private check(status: number): void {
+    if (status === 0) return;
+    const memory = new Uint8Array(this.codec.memory.buffer);
+    const start = this.codec.error_message();
+    let end = start;
+    while (end < memory.length && memory[end] !== 0) end++;
+    throw new AvifFailure(status, new TextDecoder().decode(memory.subarray(start, end)) || 'dav1d gave no reason');
+  }
+}
+
+/** The largest whole factor that shrinks `size` no smaller than `cover` (1: decode at full size). */
+function shrinkFactor(size: { width: number; height: number }, cover: { width: number; height: number }): number {
+  return Math.max(1, Math.floor(Math.min(size.width / Math.max(1, cover.width), size.height / Math.max(1, cover.height))));
+}
+
+function decodeSingle(decoder: ItemDecoder, layout: HeifLayout, cover: { width: number; height: number }): DecodedAvif {
+  const picture = decoder.load(layout.primary, layout.alpha?.item);
+  if (picture.width !== layout.width || picture.height !== layout.height) {
+    throw new AvifFailure(1, `the image decodes to ${picture.width}×${picture.height} but declares ${layout.width}×${layout.height}`);
+  }
+  // A clean aperture is cut at full size; otherwise the whole image may be shrunk on the way.
+  const crop = layout.crop;
+  const factor = crop ? 1 : shrinkFactor(layout, cover);
+  const region = crop ?? { x: 0, y: 0, width: Math.ceil(layout.width / factor), height: Math.ceil(layout.height / factor) };
+  const raster = ownedRaster(region.width, region.height);
+  const columns = region.x + region.width;
+  const stride = columns * 4;
+  const bandRows = Math.max(1, Math.min(region.height, Math.floor(BAND_BYTES / stride)));
+  const band = decoder.alloc(stride * bandRows);
+  for (let y = 0; y < region.height; y += bandRows) {
+    const rows = Math.min(bandRows, region.height - y);
+    decoder.rows(band, stride, region.y + y, rows, columns, factor);
+    for (let row = 0; row < rows; row++) {
+      const from = new Uint8Array(decoder.memory(), band + row * stride + region.x * 4, region.width * 4);
+      raster.data.set(from, (y + row) * region.width * 4);
+    }
+  }
+  return { raster, hasAlpha: layout.alpha !== undefined && anyTransparent(raster) };
+}
+
+/**
+ * A grid, a row of tiles at a time. Shrinking needs a factor that divides the tile size, so blocks never
+ * straddle two tiles; a clean aperture is cut at full size.
+ */
+function decodeGrid(decoder: ItemDecoder, layout: HeifLayout, grid: HeifGrid, cover: { width: number; height: number }): DecodedAvif {
+  const crop = layout.crop;
+  let factor = crop ? 1 : shrinkFactor({ width: grid.outputWidth, height: grid.outputHeight }, cover);
+  while (factor > 1 && (grid.tileWidth % factor !== 0 || grid.tileHeight % factor !== 0)) factor--;
+  const tileWidth = grid.tileWidth / factor;
+  const tileHeight = grid.tileHeight / factor;
+  const canvas = { width: Math.ceil(grid.outputWidth / factor), height: Math.ceil(grid.outputHeight / factor) };
+  const region = crop ?? { x: 0, y: 0, ...canvas };
+  const raster = ownedRaster(region.width, region.height);
+  const stride = canvas.width * 4;
+  const band = decoder.alloc(stride * tileHeight);
+  const alphaTiles = layout.alpha?.grid?.tiles;
+  for (let row = 0; row < grid.rows; row++) {
+    const top = row * tileHeight;
+    const rows = Math.min(tileHeight, canvas.height - top);
+    if (rows <= 0 || top >= region.y + region.height || top + rows <= region.y) continue;
+    for (let column = 0; column < grid.columns; column++) {
+      const left = column * tileWidth;
+      const columns = Math.min(tileWidth, canvas.width - left);
+      if (columns <= 0) continue;
+      const index = row * grid.columns + column;
+      const tile = layout.parts.find((part) => part.id === grid.tiles[index]);
+      const alphaTile = alphaTiles && layout.parts.find((part) => part.id === alphaTiles[index]);
+      if (!tile || (alphaTiles && !alphaTile)) throw new AvifFailure(1, `grid tile ${index} is missing`);
+      const picture = decoder.load(tile, alphaTile);
+      if (picture.width !== grid.tileWidth || picture.height !== grid.tileHeight) {
+        throw new AvifFailure(1, `tile ${tile.id} is ${picture.width}×${picture.height}, not the grid's ${grid.tileWidth}×${grid.tileHeight}`);
+      }
+      decoder.rows(band + left * 4, stride, 0, rows, columns, factor);
+    }
+    // Keep the band's rows that fall inside the region.
+    for (let y = Math.max(top, region.y); y < Math.min(top + rows, region.y + region.height); y++) {
+      const from = new Uint8Array(decoder.memory(), band + (y - top) * stride + region.x * 4, region.width * 4);
+      raster.data.set(from, (y - region.y) * region.width * 4);
+    }
+  }
+  return { raster, hasAlpha: layout.alpha !== undefined && anyTransparent(raster) };
+}
+
+function ownedRaster(width: number, height: number): Raster {
+  try {
+    return { data: new Uint8Array(width * height * 4), width, height };
+  } catch (cause) {
+    if (cause instanceof RangeError) throw kernelOutOfMemory('AVIF', width * height * 4);
+    throw cause;
+  }
+}
+
+function typedError(cause: unknown): unknown {
+  if (cause instanceof MediaError) return cause;
+  if (cause instanceof AvifFailure) {
+    if (cause.status === OUT_OF_MEMORY) return kernelOutOfMemory('AVIF');
+    if (cause.status === TOO_MANY_PIXELS) {
+      return new MediaError('E_TOO_MANY_PIXELS', `An image inside the AVIF is larger than its header declares and over the pixel limit (${cause.message}). The file is damaged or hostile: do not send it.`, { format: 'AVIF' });
+    }
+    if (cause.status === UNSUPPORTED) {
+      return new MediaError('E_UNSUPPORTED', `The AVIF uses something glimpse's decoder does not support (${cause.message}). Convert it to PNG or JPEG with the app that made it.`, { format: 'AVIF' }, { cause });
+    }
+    return new MediaError('E_CORRUPT', `The AVIF data could not be decoded (${cause.message}). The file is truncated or damaged: re-export or re-download it.`, { format: 'AVIF' }, { cause });
+  }
+  if (cause instanceof KernelFailure || cause instanceof WebAssembly.RuntimeError) {
+    return new MediaError('E_CORRUPT', `The AVIF decoder stopped (${cause.message}): the file is damaged, or too large for this runtime's memory. Re-export it, or send a smaller image.`, { format: 'AVIF' }, { cause });
+  }
+  return cause;
+}

@@ -1,0 +1,62 @@
+// What a job costs a Worker in memory: the peak growth of the workerd process that runs it, over its idle
+// size. That counts everything a Cloudflare isolate is charged for (the request body, the JS heap, every
+// ArrayBuffer and WASM memory, garbage not yet collected), not only the WASM memories that
+// wasm-memory.ts sees. Linux only: it reads /proc/<pid>/status and resets the peak through clear_refs.
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import type { Miniflare, MiniflareOptions } from 'miniflare';
+import { postToWorker, type WorkerAnswer } from './worker-server.js';
+
+/** A Worker's memory limit (Cloudflare's 128 MB per isolate). */
+export const WORKER_LIMIT_BYTES = 128 * 2 ** 20;
+
+export interface IsolatePeak {
+  /** workerd's resident size after start-up and one trivial request, before the job. */
+  idleBytes: number;
+  /** The highest resident size during the job, minus `idleBytes`. */
+  peakGrowthBytes: number;
+  answer: WorkerAnswer;
+}
+
+/** The workerd process miniflare started for this process (the newest, if a previous one is still exiting). */
+export function workerdPid(): number {
+  let newest: { pid: number; started: number } | undefined;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // exited meanwhile
+    }
+    // pid (comm) state ppid … starttime is field 22; comm may hold spaces, so split after its ')'.
+    const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (comm !== 'workerd' || Number(fields[1]) !== process.pid) continue;
+    const started = Number(fields[19]);
+    if (!newest || started > newest.started) newest = { pid: Number(entry), started };
+  }
+  if (!newest) throw new Error('no workerd child process found: is miniflare running?');
+  return newest.pid;
+}
+
+function statusBytes(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  const match = new RegExp(`${field}:\\s*(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  if (!match) throw new Error(`/proc/${pid}/status has no ${field}`);
+  return Number(match[1]) * 1024;
+}
+
+/**
+ * Runs one job in a fresh workerd process (a fresh isolate, as a new Worker instance gets) and measures
+ * its peak memory growth. `options` are the process options POSTed with the input.
+ */
+export async function measureIsolatePeak(miniflare: Miniflare, serverOptions: MiniflareOptions, input: Uint8Array, options: object): Promise<IsolatePeak> {
+  await miniflare.setOptions(serverOptions); // restarts workerd
+  const url = await miniflare.ready;
+  const pid = workerdPid();
+  await (await fetch(url)).arrayBuffer(); // the isolate has served a request: what remains is the job's
+  const idleBytes = statusBytes(pid, 'VmRSS');
+  writeFileSync(`/proc/${pid}/clear_refs`, '5'); // resets VmHWM to the current resident size
+  const answer = await postToWorker(url, input, options);
+  const peakGrowthBytes = statusBytes(pid, 'VmHWM') - idleBytes;
+  return { idleBytes, peakGrowthBytes, answer };
+}
