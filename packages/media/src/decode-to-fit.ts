@@ -1,45 +1,48 @@
 // Decode, resize and orient in one pass: the decoder's rows stream through the resizer (when the size
 // changes) straight into their upright place in the output raster. The output, at most the fitted
 // size, is the only image that exists whole; the decoder and resizer hold bands and rings of rows.
-import type { Decoder, RowLayout, RowSink, Size } from './codecs/contract.js';
+import type { DecodeResult, RowLayout, RowSink, Size } from './codecs/contract.js';
+import type { DecodeJob } from './codecs/decoders.js';
 import { resizeKernel, resizingSink } from './kernels/resize-kernel.js';
 import { orientedRaster, swapsAxes, type OrientedRaster } from './orient.js';
 import type { Orientation, Raster } from './types.js';
 
-export interface DecodeToFitRequest<Facts> {
-  decode: Decoder<Facts>;
+export interface DecodeToFitRequest {
+  /** The format's decoder, bound to its probe facts (codecs/decoders.ts). */
+  decode: (job: DecodeJob) => Promise<DecodeResult>;
   bytes: Uint8Array;
-  facts: Facts & Size;
+  /** The image's size as stored, from its header. */
+  stored: Size;
   /** The output size, upright. */
   target: Size;
   /** EXIF orientation of the stored pixels. */
   orientation: Orientation;
 }
 
-export interface DecodedToFit {
+export interface DecodedToFit extends DecodeResult {
   /** Upright, exactly `target`. */
   raster: Raster;
-  hasAlpha: boolean;
 }
 
 /** Decodes `bytes` to the upright `target` size without holding the decoded image. */
-export async function decodeToFit<Facts>({ decode, bytes, facts, target, orientation }: DecodeToFitRequest<Facts>): Promise<DecodedToFit> {
-  const stored = swapsAxes(orientation) ? { width: target.height, height: target.width } : target;
+export async function decodeToFit({ decode, bytes, stored, target, orientation }: DecodeToFitRequest): Promise<DecodedToFit> {
+  // The output size as stored: what the decoder's rows are resized to before they are turned upright.
+  const fitted = swapsAxes(orientation) ? { width: target.height, height: target.width } : target;
   // The resize kernel is made before decoding starts, so rows can flow through it synchronously; a
   // decoder that shrinks while decoding (JPEG's DCT scaling, libwebp's rescaler) may leave it unused.
-  const kernel = facts.width !== stored.width || facts.height !== stored.height ? await resizeKernel() : undefined;
+  const kernel = stored.width !== fitted.width || stored.height !== fitted.height ? await resizeKernel() : undefined;
   let output: OrientedRaster | undefined;
   let inner: (RowSink & { end?(): void }) | undefined;
   const sink: RowSink = {
     start(layout: RowLayout) {
-      const placed = orientedRaster(orientation, stored, layout.bottomUp);
+      const placed = orientedRaster(orientation, fitted, layout.bottomUp);
       output = placed;
-      const direct = layout.width === stored.width && layout.height === stored.height;
+      const direct = layout.width === fitted.width && layout.height === fitted.height;
       if (direct) {
         inner = { start() {}, write: (pixels, rows) => placed.write(pixels, rows) };
       } else {
         if (!kernel) throw new Error(`the decoder delivered ${layout.width}×${layout.height}, not the ${stored.width}×${stored.height} its header promised`);
-        inner = resizingSink(kernel, stored, (rows, count) => placed.write(rows, count));
+        inner = resizingSink(kernel, fitted, (rows, count) => placed.write(rows, count));
       }
       inner.start(layout);
     },
@@ -48,8 +51,8 @@ export async function decodeToFit<Facts>({ decode, bytes, facts, target, orienta
       inner.write(pixels, rows);
     },
   };
-  const { hasAlpha } = await decode({ bytes, facts, cover: stored, sink });
+  const result = await decode({ bytes, cover: fitted, sink });
   inner?.end?.();
   if (!output) throw new Error('the decoder delivered no rows');
-  return { raster: output.raster(), hasAlpha };
+  return { ...result, raster: output.raster() };
 }

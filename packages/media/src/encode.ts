@@ -1,7 +1,9 @@
+import type { RowSource } from './codecs/contract.js';
+import { rasterSource } from './raster-rows.js';
+import type { Raster } from './types.js';
 import { encodeJpeg } from './codecs/jpeg.js';
 import { encodePng } from './codecs/png.js';
 import { encodeWebp } from './codecs/webp.js';
-import type { Raster } from './types.js';
 
 /** The formats the core writes. GIF and BMP are read but never written: PNG carries them losslessly. */
 export type OutputType = 'image/png' | 'image/jpeg' | 'image/webp';
@@ -13,17 +15,23 @@ export interface Encoding {
   lossless: boolean;
 }
 
-export function encodeRaster(raster: Raster, encoding: Encoding): Promise<Uint8Array> {
+/** Encodes the rows of `source`, which every encoder reads a band at a time. */
+export function encodeRows(source: RowSource, encoding: Encoding): Promise<Uint8Array> {
   switch (encoding.type) {
     case 'image/png':
-      return encodePng(raster);
+      return encodePng(source, {});
     case 'image/jpeg':
-      return encodeJpeg(raster, { quality: encoding.quality });
+      return encodeJpeg(source, { quality: encoding.quality });
     case 'image/webp':
-      return encodeWebp(raster, { quality: encoding.quality, lossless: encoding.lossless });
+      return encodeWebp(source, { quality: encoding.quality, lossless: encoding.lossless });
     default: {
       const unreachable: never = encoding.type;
       throw new Error(`no encoder for ${String(unreachable)}`);
     }
   }
+}
+
+/** Encodes a whole raster (read as rows); `mayHaveAlpha` false promises every pixel is opaque. */
+export function encodeRaster(raster: Raster, encoding: Encoding, mayHaveAlpha = true): Promise<Uint8Array> {
+  return encodeRows(rasterSource(raster, mayHaveAlpha), encoding);
 }

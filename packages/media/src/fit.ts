@@ -37,13 +37,15 @@ export interface Fitted {
 /**
  * Encodes `raster` so the result is at most `maxBytes`: first the preferred encoding; then a lossy one
  * (an opaque PNG may become JPEG, one with alpha WebP — alpha is never flattened); then lower qualities;
- * then smaller sizes. Never returns anything over the limit: if nothing fits, `E_TOO_LARGE`.
+ * then smaller sizes, each resized from `raster` itself: the image is never decoded again. Never returns
+ * anything over the limit: if nothing fits, `E_TOO_LARGE`.
  */
 export async function fitWithinLimits({ raster, hasAlpha, preferred, maxBytes, accepts, deadline }: FitRequest): Promise<Fitted> {
   const steps: ProcessStep[] = [];
+  // Every pixel is opaque unless the decoder saw otherwise: encoders then skip their own alpha pass.
   const encode = (source: Raster, encoding: Encoding) => {
     deadline?.check('Encoding the image');
-    return encodeRaster(source, encoding);
+    return encodeRaster(source, encoding, hasAlpha);
   };
   let data = await encode(raster, preferred);
   if (data.byteLength <= maxBytes) return { data, mediaType: preferred.type, width: raster.width, height: raster.height, steps };
@@ -76,7 +78,7 @@ export async function fitWithinLimits({ raster, hasAlpha, preferred, maxBytes, a
     scale = Math.max(scale, smallestScale);
     const width = Math.max(1, Math.round(raster.width * scale));
     const height = Math.max(1, Math.round(raster.height * scale));
-    const smaller = await resizeRaster({ ...raster, data: raster.data.slice() }, width, height, hasAlpha);
+    const smaller = await resizeRaster(raster, width, height, hasAlpha);
     data = await encode(smaller, encoding);
     if (data.byteLength <= maxBytes) return { data, mediaType: encoding.type, width, height, steps };
   }

@@ -1,7 +1,7 @@
 import type { Raster } from './types.js';
 
-/** Whether any pixel is not fully opaque: decides PNG→JPEG vs PNG→WebP when bytes must shrink. */
-export function anyTransparent(raster: Raster): boolean {
+/** Whether any pixel of RGBA8 `raster.data` is not fully opaque: decides PNG→JPEG vs PNG→WebP when bytes must shrink. */
+export function anyTransparent(raster: Pick<Raster, 'data'>): boolean {
   const data = raster.data;
   // Four pixels' alpha bytes at a time: OR-ing alpha masks is ~4× faster than a byte loop on 6 MP.
   if (data.byteOffset % 4 === 0) {

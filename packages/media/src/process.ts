@@ -1,48 +1,22 @@
-import { decodeGifFirstFrame } from './codecs/gif.js';
-import { decodeJpeg, type JpegShrinkOnLoad } from './codecs/jpeg.js';
-import { decodePngWithAlpha } from './codecs/png.js';
+import { decoderFor, type DecodableInfo } from './codecs/decoders.js';
 import { rasterizeSvg } from './codecs/svg.js';
-import { decodeAvif } from './codecs/avif.js';
-import { decodeBmp } from './codecs/bmp.js';
-import { decodeIco } from './codecs/ico.js';
-import { decodeTiff } from './codecs/tiff.js';
-import { decodeWebpFirstFrame } from './codecs/webp.js';
+import { decodeToFit } from './decode-to-fit.js';
 import { deadlineAfter, NO_DEADLINE, type Deadline } from './deadline.js';
 import type { Encoding } from './encode.js';
 import { MediaError } from './errors.js';
 import { FIRST_QUALITY, fitWithinLimits, type Fitted } from './fit.js';
 import { carryIccProfile } from './icc.js';
 import { heifPartsPresent, readHeifLayout } from './containers/heif-items.js';
-import { registeredDecoder } from './codecs/registered-decoders.js';
 import { PRESET_NAMES, PRESETS } from './presets.js';
 import { assertPixelBudget, resolveLimits, type Limits } from './limits.js';
-import { applyOrientation } from './orient.js';
+import { swapsAxes } from './orient.js';
 import { anyTransparent } from './pixels.js';
 import { detect } from './detect.js';
 import { checkIntegrity } from './integrity.js';
 import { assertEmbeddedImagesFit } from './svg-images.js';
 import { probe } from './probe.js';
-import { resizeRaster } from './resize.js';
 import { recoveredWarning } from './truncation.js';
-import type {
-  BmpInfo,
-  GifInfo,
-  HeifInfo,
-  IcoInfo,
-  JpegInfo,
-  MediaType,
-  PdfInfo,
-  PngInfo,
-  ProbeResult,
-  ProcessOptions,
-  ProcessResult,
-  ProcessStep,
-  ProcessWarning,
-  Raster,
-  SendableImageType,
-  TiffInfo,
-  WebpInfo,
-} from './types.js';
+import type { MediaType, PdfInfo, ProbeResult, ProcessOptions, ProcessResult, ProcessStep, ProcessWarning, SendableImageType } from './types.js';
 
 /**
  * Makes `bytes` safe to send: the input untouched when it already fits, otherwise decoded, turned
@@ -111,7 +85,7 @@ function assertFonts(fonts: ProcessOptions['fonts']): readonly Uint8Array[] {
 }
 
 /** Browsers and providers decode 8-bit JPEG only; libjpeg's 12-bit mode is a separate build glimpse does not ship. */
-function assertEightBitJpeg(info: RasterInfo): void {
+function assertEightBitJpeg(info: DecodableInfo): void {
   if (info.mediaType !== 'image/jpeg' || info.bitDepth === 8) return;
   throw new MediaError(
     'E_UNSUPPORTED',
@@ -132,10 +106,7 @@ function original(info: ProbeResult): ProcessResult['original'] {
   };
 }
 
-/** Probe results of the formats decoded to pixels. */
-type RasterInfo = PngInfo | JpegInfo | GifInfo | WebpInfo | BmpInfo | TiffInfo | IcoInfo | HeifInfo;
-
-async function processRaster(bytes: Uint8Array, info: RasterInfo, limits: Limits, deadline: Deadline): Promise<ProcessResult> {
+async function processRaster(bytes: Uint8Array, info: DecodableInfo, limits: Limits, deadline: Deadline): Promise<ProcessResult> {
   const { width, height } = assertPixelBudget(info, limits);
   assertEightBitJpeg(info);
   const type = info.mediaType;
@@ -171,12 +142,14 @@ async function processRaster(bytes: Uint8Array, info: RasterInfo, limits: Limits
   }
 
   const steps: ProcessResult['steps'] = [];
-  // The target comes from the header, so a JPEG can be decoded already shrunk (DCT-domain scaling).
-  const turned = info.orientation >= 5;
-  const upright = turned ? { width: height, height: width } : { width, height };
+  const decode = decoderFor(info, limits.maxInputPixels);
+  if (!decode) throw noDecoder(type, limits);
+  // The target comes from the header, so a decoder can deliver rows already shrunk (JPEG's DCT scaling,
+  // libwebp's rescaler) and the resizer and orientation work on rows as they arrive: the fitted output
+  // is the only image that exists whole.
+  const upright = swapsAxes(info.orientation) ? { width: height, height: width } : { width, height };
   const target = fitEdge(upright, limits.maxEdge);
-  const storedTarget = turned ? { width: target.height, height: target.width } : target;
-  const decoded = await decodeRaster(bytes, info, { stored: { width, height }, cover: storedTarget }, limits);
+  const decoded = await decodeToFit({ decode, bytes, stored: { width, height }, target, orientation: info.orientation });
   deadline.check('Decoding the image');
   const recovered = decoded.recovered && recoveredWarning(decoded.recovered, info.orientation);
   if (recovered) {
@@ -184,18 +157,14 @@ async function processRaster(bytes: Uint8Array, info: RasterInfo, limits: Limits
     warnings.splice(0, warnings.length, recovered); // says more than "repaired"
   }
   if (info.frames > 1) steps.push('first-frame');
-  if (info.mediaType === 'image/tiff' && (info.pages ?? 1) > 1) steps.push('first-page');
-  let raster = applyOrientation(decoded.raster, info.orientation);
+  if (info.mediaType === 'image/tiff' && info.pages > 1) steps.push('first-page');
   if (info.orientation !== 1) steps.push('oriented');
   const resized = target.width !== upright.width || target.height !== upright.height;
-  if (raster.width !== target.width || raster.height !== target.height) {
-    raster = await resizeRaster(raster, target.width, target.height, decoded.hasAlpha);
-    deadline.check('Resizing the image');
-  }
   if (resized) steps.push('resized');
   const preferred = preferredEncoding(type, info, decoded.hasAlpha, limits);
   if (preferred.type !== type || cmyk) steps.push('converted');
-  const fitted = await fitWithinLimits({ raster, hasAlpha: decoded.hasAlpha, preferred, maxBytes: limits.maxBytes, accepts: limits.accepts, deadline });
+  // Re-fitting for maxBytes works from this raster: the image is never decoded again.
+  const fitted = await fitWithinLimits({ raster: decoded.raster, hasAlpha: decoded.hasAlpha, preferred, maxBytes: limits.maxBytes, accepts: limits.accepts, deadline });
   // The pixels are still in the source's colour space: keep its ICC profile unless that breaks maxBytes.
   return reencodedResult(await carryIccProfile(fitted, bytes, type, limits.maxBytes), info, steps, resized, warnings);
 }
@@ -223,48 +192,6 @@ function reencodedResult(fitted: Fitted, info: ProbeResult, steps: ProcessStep[]
   };
 }
 
-interface DecodedRaster {
-  raster: Raster;
-  hasAlpha: boolean;
-  /** Set when the file ends early and only part of it was real data. */
-  recovered?: { realRows: number; height: number; eofScan: number };
-}
-
-async function decodeRaster(bytes: Uint8Array, info: RasterInfo, shrink: JpegShrinkOnLoad, limits: Limits): Promise<DecodedRaster> {
-  const type = info.mediaType;
-  switch (type) {
-    case 'image/jpeg': {
-      const { realRows, eofScan, ...raster } = await decodeJpeg(bytes, shrink);
-      return { raster, hasAlpha: false, ...(eofScan > 0 && { recovered: { realRows, height: raster.height, eofScan } }) };
-    }
-    case 'image/png': {
-      // The decoder reports transparency as it goes (no second scan of the pixels).
-      return decodePngWithAlpha(bytes);
-    }
-    case 'image/webp':
-      return decodeWebpFirstFrame(bytes, shrink.cover);
-    case 'image/gif':
-      return decodeGifFirstFrame(bytes);
-    case 'image/bmp':
-      return decodeBmp(bytes);
-    case 'image/x-icon':
-      return decodeIco(bytes);
-    case 'image/tiff':
-      return decodeTiff(bytes);
-    case 'image/avif':
-      return decodeAvif(bytes, shrink.cover, limits.maxInputPixels);
-    default: {
-      const decoder = registeredDecoder(type);
-      if (!decoder) throw noDecoder(type, limits);
-      const decoded = await decoder.decode({ bytes, info, maxInputPixels: limits.maxInputPixels });
-      if (decoded.raster.width !== info.width || decoded.raster.height !== info.height) {
-        throw new MediaError('E_CORRUPT', `The ${type} image decodes to ${decoded.raster.width}×${decoded.raster.height} but its header declares ${info.width}×${info.height}. The file is damaged: re-export it.`);
-      }
-      return decoded;
-    }
-  }
-}
-
 /** The type a provider on this route takes these bytes as, if it takes them as they are. */
 function acceptedAsIs(type: MediaType, limits: Limits): SendableImageType | undefined {
   return limits.accepts.find((accepted) => accepted === type);
@@ -290,7 +217,7 @@ const HEVC_TYPES: ReadonlySet<MediaType> = new Set(['image/heic', 'image/heif'])
 
 
 /** Same codec as the source where the provider takes it; lossless sources stay lossless; other photos become JPEG, or PNG with alpha. */
-function preferredEncoding(type: MediaType, info: RasterInfo, hasAlpha: boolean, limits: Limits): Encoding {
+function preferredEncoding(type: MediaType, info: DecodableInfo, hasAlpha: boolean, limits: Limits): Encoding {
   const jpeg: Encoding = { type: 'image/jpeg', quality: FIRST_QUALITY, lossless: false };
   const png: Encoding = { type: 'image/png', quality: 100, lossless: true };
   if (type === 'image/jpeg' && limits.accepts.includes('image/jpeg')) return jpeg;
@@ -302,7 +229,7 @@ function preferredEncoding(type: MediaType, info: RasterInfo, hasAlpha: boolean,
 }
 
 /** Whether the stored pixels are exact (so a re-encode stays lossless), as the format and its header say. */
-function storesExactPixels(info: RasterInfo): boolean {
+function storesExactPixels(info: DecodableInfo): boolean {
   switch (info.mediaType) {
     case 'image/png':
     case 'image/gif':

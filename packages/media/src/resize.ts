@@ -8,7 +8,7 @@ import { wasmSimdSupported } from './wasm.js';
  * first a box average by the integer factor that leaves at least 2× for the final filter (cheap, exact
  * for the pixels it merges), then a separable Lanczos-3 that removes what the box would alias.
  * Runs glimpse's own SIMD kernel (wasm/resize) where WASM SIMD exists, else the portable version below.
- * `src` may be consumed: its pixels may be overwritten.
+ * `src` is left as it is.
  */
 export async function resizeRaster(src: Raster, width: number, height: number, hasAlpha: boolean): Promise<Raster> {
   if (width === src.width && height === src.height) return src;
@@ -16,8 +16,9 @@ export async function resizeRaster(src: Raster, width: number, height: number, h
 }
 
 /** The same filter chain in plain TypeScript (floating point), for runtimes without WASM SIMD. */
-export function resizeRasterPortable(src: Raster, width: number, height: number, hasAlpha: boolean): Raster {
-  if (width === src.width && height === src.height) return src;
+export function resizeRasterPortable(source: Raster, width: number, height: number, hasAlpha: boolean): Raster {
+  if (width === source.width && height === source.height) return source;
+  const src = hasAlpha ? { ...source, data: source.data.slice() } : source;
   if (hasAlpha) premultiply(src.data);
   const factor = Math.floor(Math.min(src.width / width, src.height / height) / 2);
   const shrunk = factor >= 2 ? boxShrink(src, factor) : src;

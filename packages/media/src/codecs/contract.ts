@@ -52,6 +52,12 @@ export interface DecodeRequest<Facts> {
 export interface DecodeResult {
   /** Whether some delivered pixel is not fully opaque (checked as the rows went by, never in a second scan). */
   hasAlpha: boolean;
+  /**
+   * Set when the file ends early and the decoder filled in what was missing (a cut-off JPEG): of the
+   * `height` rows delivered, the first `realRows` came from the file; `eofScan` is the progressive scan
+   * the data ran out in.
+   */
+  recovered?: { realRows: number; height: number; eofScan: number };
 }
 
 /**

@@ -1,14 +1,9 @@
-// JPEG adapter: glimpse's own libjpeg-turbo build (kernels/jpeg-codec.ts, wasm/jpeg) for decoding and encoding.
-// It replaced mozjpeg: one 215 KB module instead of two (418 KB), and it decodes at M/8 scale in the DCT
-// domain, which halves the decode of a photo bound for a smaller size.
-import { decodeJpegScaled, encodeJpegBaseline, jpegScaleEighths, type DecodedJpeg } from '../kernels/jpeg-codec.js';
-import type { Raster } from '../types.js';
-
-/** Shrink-on-load: the stored size (from the header) and the size the decoded pixels must still cover. */
-export interface JpegShrinkOnLoad {
-  stored: { width: number; height: number };
-  cover: { width: number; height: number };
-}
+// JPEG adapter: glimpse's own libjpeg-turbo build (kernels/jpeg-codec.ts, wasm/jpeg) for decoding and encoding,
+// both in bands of rows. It replaced mozjpeg: one module instead of two, and it decodes at M/8 scale in
+// the DCT domain, which halves the decode of a photo bound for a smaller size.
+import { decodeJpegRows, encodeJpegRows, jpegScaleEighths } from '../kernels/jpeg-codec.js';
+import type { JpegInfo } from '../types.js';
+import type { Decoder, Encoder } from './contract.js';
 
 /**
  * Targets whose longest side is below this keep a 2× margin over the DCT-scaled decode: there the decode
@@ -19,21 +14,21 @@ export interface JpegShrinkOnLoad {
 export const SMALL_TARGET_EDGE = 1000;
 
 /**
- * Decodes to RGBA8 as stored (EXIF orientation is applied by `orient`, the same way for every format).
- * With `shrink`, decodes at the smallest M/8 scale that still covers `shrink.cover` on both axes (twice
- * over for small targets), so only a small shrink is left for the resizer. CMYK/YCCK become RGB.
+ * Decodes as stored (EXIF orientation is applied to the output, the same way for every format), at the
+ * smallest M/8 scale whose rows still cover `cover` on both axes (twice over for small targets), so only
+ * a small shrink is left for the resizer. CMYK/YCCK become RGB. Holds the file, one MCU row and a band; a
+ * progressive file also holds its DCT coefficients until the last scan (2 bytes per sample: 3 bytes per
+ * pixel for 4:2:0, 6 for 4:4:4). A file cut short decodes with its missing rows grey, and says so.
  */
-export async function decodeJpeg(bytes: Uint8Array, shrink?: JpegShrinkOnLoad): Promise<DecodedJpeg> {
-  const margin = shrink && Math.max(shrink.cover.width, shrink.cover.height) < SMALL_TARGET_EDGE ? 2 : 1;
-  const eighths = shrink ? jpegScaleEighths(shrink.stored.width, shrink.stored.height, shrink.cover.width, shrink.cover.height, margin) : 8;
-  return decodeJpegScaled(bytes, eighths);
-}
+export const jpegDecoder: Decoder<JpegInfo> = async ({ bytes, facts, cover, sink }) => {
+  const margin = Math.max(cover.width, cover.height) < SMALL_TARGET_EDGE ? 2 : 1;
+  const completeness = await decodeJpegRows(bytes, jpegScaleEighths(facts.width, facts.height, cover.width, cover.height, margin), sink);
+  return { hasAlpha: false, ...(completeness.eofScan > 0 && { recovered: completeness }) };
+};
 
 export interface JpegEncodeOptions {
   quality: number;
 }
 
 /** Baseline, Huffman-optimised, 4:2:0: small and fast; trellis and progressive cost seconds for little gain. */
-export async function encodeJpeg(raster: Raster, { quality }: JpegEncodeOptions): Promise<Uint8Array> {
-  return encodeJpegBaseline(raster, quality);
-}
+export const encodeJpeg: Encoder<JpegEncodeOptions> = (source, { quality }) => encodeJpegRows(source, quality);

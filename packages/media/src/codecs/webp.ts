@@ -1,21 +1,68 @@
 // WebP adapter: glimpse's own libwebp decoder build (kernels/webp-decoder.ts, which can rescale while
 // decoding) and libwebp's encoder via @jsquash/webp. The encoder build must match the runtime's SIMD support.
 import encodeWasm, { init as initEncoder } from '@jsquash/webp/encode.js';
-import { anyTransparent } from '../pixels.js';
-import type { Raster } from '../types.js';
+import type { Decoder, Encoder, RowSink, Size } from './contract.js';
+import { alphaWatch } from '../raster-rows.js';
+import type { WebpInfo } from '../types.js';
 import { firstWebpFrame } from '../webp-frames.js';
 import { wasmModule, wasmSimdSupported } from '../wasm.js';
-import { decodeWebpStill } from '../kernels/webp-decoder.js';
-import { lazy, ownedBuffer, QUIET_EMSCRIPTEN, type EmscriptenInit } from './codec-support.js';
+import { decodeWebpRows } from '../kernels/webp-decoder.js';
+import { lazy, QUIET_EMSCRIPTEN, type EmscriptenInit } from './codec-support.js';
 
 // jSquash picks its SIMD or plain glue by feature detection inside init; hand it the matching module.
 const encoderReady = lazy(async () =>
   (initEncoder as unknown as EmscriptenInit)(await wasmModule(wasmSimdSupported() ? 'webp_enc_simd' : 'webp_enc'), QUIET_EMSCRIPTEN),
 );
 
-/** Decodes a still WebP (lossy, lossless, with or without alpha) to RGBA8. */
-export async function decodeWebp(bytes: Uint8Array): Promise<Raster> {
-  return (await decodeWebpStill(bytes)).raster;
+/**
+ * A WebP as a still: the image itself, decoded straight to `cover` (libwebp rescales while decoding), or
+ * an animation's first frame at its own size, placed on its transparent canvas (OpenAI rejects
+ * animations, the others show only one frame). libwebp holds the output-sized RGBA it writes rows into
+ * and, for a lossless image, its whole ARGB (4 bytes per stored pixel): VP8L's backward references
+ * may reach any earlier pixel.
+ */
+export const webpDecoder: Decoder<WebpInfo> = async ({ bytes, facts, cover, sink }) => {
+  const frame = facts.frames > 1 ? firstWebpFrame(bytes) : undefined;
+  if (!frame) {
+    const watched = alphaWatch(sink);
+    const { alphaChannel } = await decodeWebpRows(bytes, cover, watched);
+    return { hasAlpha: alphaChannel && watched.sawTransparent() };
+  }
+  const canvas = { width: frame.canvasWidth, height: frame.canvasHeight };
+  const placed = onCanvas(sink, canvas, frame);
+  const watched = alphaWatch(placed);
+  await decodeWebpRows(frame.still, undefined, watched);
+  placed.end();
+  const covers = frame.x === 0 && frame.y === 0 && frame.width === canvas.width && frame.height === canvas.height;
+  return { hasAlpha: !covers || watched.sawTransparent() };
+};
+
+/** A sink for a frame's rows that hands `sink` the canvas rows they make: transparent around the frame. */
+function onCanvas(sink: RowSink, canvas: Size, frame: { x: number; y: number }): RowSink & { end(): void } {
+  const rowBytes = canvas.width * 4;
+  const row = new Uint8Array(rowBytes);
+  let given = 0;
+  let frameWidth = 0;
+  const clearRowsTo = (end: number) => {
+    row.fill(0);
+    for (; given < end; given++) sink.write(row, 1);
+  };
+  return {
+    start(layout) {
+      frameWidth = Math.min(layout.width, canvas.width - frame.x);
+      sink.start({ ...canvas, mayHaveAlpha: true });
+      clearRowsTo(frame.y);
+    },
+    write(pixels, rows) {
+      for (let r = 0; r < rows && given < canvas.height; r++, given++) {
+        row.fill(0);
+        const from = r * (pixels.byteLength / rows);
+        row.set(pixels.subarray(from, from + frameWidth * 4), frame.x * 4);
+        sink.write(row, 1);
+      }
+    },
+    end: () => clearRowsTo(canvas.height),
+  };
 }
 
 export interface WebpEncodeOptions {
@@ -30,36 +77,15 @@ export interface WebpEncodeOptions {
  */
 const WEBP_METHOD = 1;
 
-/** Lossy keeps alpha (exact edges via alpha_quality 100); lossless for screenshots that must stay sharp. */
-export async function encodeWebp(raster: Raster, { quality, lossless = false }: WebpEncodeOptions): Promise<Uint8Array> {
+/**
+ * Lossy keeps alpha (exact edges via alpha_quality 100); lossless for screenshots that must stay sharp.
+ * jSquash's encoder takes the whole image, so the rows are gathered into one buffer it can own.
+ */
+export const encodeWebp: Encoder<WebpEncodeOptions> = async (source, { quality, lossless = false }) => {
   await encoderReady();
-  const image = { data: new Uint8ClampedArray(ownedBuffer(raster.data)), width: raster.width, height: raster.height, colorSpace: 'srgb' as const };
+  const data = new Uint8ClampedArray(source.width * source.height * 4);
+  data.set(source.rows(0, source.height));
+  const image = { data, width: source.width, height: source.height, colorSpace: 'srgb' as const };
   const encoded = await encodeWasm(image, { quality, lossless: lossless ? 1 : 0, method: WEBP_METHOD, alpha_quality: 100, exact: 0 });
   return new Uint8Array(encoded);
-}
-
-/**
- * A WebP as a still: the image itself, or an animation's first frame placed on its transparent
- * canvas (OpenAI rejects animations, the others show only one frame). A still is decoded straight
- * to `size` when given (libwebp rescales while decoding); an animation frame comes at full size.
- */
-export async function decodeWebpFirstFrame(bytes: Uint8Array, size?: { width: number; height: number }): Promise<{ raster: Raster; hasAlpha: boolean }> {
-  const frame = firstWebpFrame(bytes);
-  if (!frame) {
-    const { raster, alphaChannel } = await decodeWebpStill(bytes, size);
-    return { raster, hasAlpha: alphaChannel && anyTransparent(raster) };
-  }
-  const still = await decodeWebp(frame.still);
-  const { canvasWidth, canvasHeight, x, y } = frame;
-  if (x === 0 && y === 0 && still.width === canvasWidth && still.height === canvasHeight) {
-    return { raster: still, hasAlpha: anyTransparent(still) };
-  }
-  const data = new Uint8Array(canvasWidth * canvasHeight * 4);
-  const rows = Math.min(still.height, canvasHeight - y);
-  const columns = Math.min(still.width, canvasWidth - x);
-  for (let row = 0; row < rows; row++) {
-    const from = row * still.width * 4;
-    data.set(still.data.subarray(from, from + columns * 4), ((y + row) * canvasWidth + x) * 4);
-  }
-  return { raster: { data, width: canvasWidth, height: canvasHeight }, hasAlpha: true };
-}
+};

@@ -37,6 +37,8 @@ export function jpegScaleEighths(width: number, height: number, targetWidth: num
 
 /** How much of a decode came from the file when it ends early. */
 export interface JpegCompleteness {
+  /** Output rows in all (at the decode's scale). */
+  height: number;
   /** Rows (from the top, as stored) decoded from real data; the rest are flat grey. Equals `height` unless cut short. */
   realRows: number;
   /** The scan the data ran out in (0: it did not). In scan 2 or later every row has data, with less detail. */
@@ -44,7 +46,7 @@ export interface JpegCompleteness {
 }
 
 /** Decoded pixels, and how much of them came from the file. */
-export interface DecodedJpeg extends Raster, JpegCompleteness {}
+export interface DecodedJpeg extends Raster, Omit<JpegCompleteness, 'height'> {}
 
 /**
  * Decodes to RGBA8 at `scaleEighths`/8 of the stored size (EXIF orientation not applied), handing the
@@ -70,7 +72,7 @@ export async function decodeJpegRows(bytes: Uint8Array, scaleEighths: number, si
     }
     codec.decode_finish(info);
     const [realRows = 0, eofScan = 0] = new Uint32Array(codec.memory.buffer, info, 2);
-    return { realRows, eofScan };
+    return { height, realRows, eofScan };
   } catch (cause) {
     if (!(cause instanceof KernelFailure || cause instanceof WebAssembly.RuntimeError)) throw cause;
     // libjpeg says "Insufficient memory"; our layer says "out of memory": the image is too big, not broken.
@@ -108,8 +110,8 @@ export async function encodeJpegRows(source: RowSource, quality: number): Promis
 /** The whole image decoded at `scaleEighths`/8, as one raster. */
 export async function decodeJpegScaled(bytes: Uint8Array, scaleEighths = 8): Promise<DecodedJpeg> {
   const sink = rasterSink();
-  const completeness = await decodeJpegRows(bytes, scaleEighths, sink);
-  return { ...sink.raster(), ...completeness };
+  const { realRows, eofScan } = await decodeJpegRows(bytes, scaleEighths, sink);
+  return { ...sink.raster(), realRows, eofScan };
 }
 
 /** A whole raster encoded as baseline JPEG at `quality`. */

@@ -1,0 +1,89 @@
+// Which decoder reads each format. Every entry has the codec contract's shape (contract.ts): the format's
+// probe result in, rows out into a sink.
+import { MediaError } from '../errors.js';
+import { writeRaster } from '../raster-rows.js';
+import type { BmpInfo, GifInfo, HeifInfo, IcoInfo, JpegInfo, PngInfo, TiffInfo, WebpInfo } from '../types.js';
+import { decodeAvif } from './avif.js';
+import { bmpDecoder } from './bmp.js';
+import type { DecodeRequest, DecodeResult, Decoder } from './contract.js';
+import { gifDecoder } from './gif.js';
+import { decodeIco } from './ico.js';
+import { jpegDecoder } from './jpeg.js';
+import { pngDecoder } from './png.js';
+import { registeredDecoder } from './registered-decoders.js';
+import { decodeTiff } from './tiff.js';
+import { webpDecoder } from './webp.js';
+
+/** Probe results of the formats glimpse decodes to pixels. */
+export type DecodableInfo = PngInfo | JpegInfo | GifInfo | WebpInfo | BmpInfo | TiffInfo | IcoInfo | HeifInfo;
+
+/** A decode request without the facts, which `decode` takes from the probe result. */
+export type DecodeJob = Omit<DecodeRequest<unknown>, 'facts'>;
+
+/**
+ * Decodes with the decoder for `info`'s format. `maxInputPixels` is handed to decoders that optional
+ * packages register (they may learn of more pixels than the header said). `undefined` when no decoder
+ * is installed for the format (HEIC without @glimpse/heif): the caller says what to do.
+ */
+export function decoderFor(info: DecodableInfo, maxInputPixels: number): ((job: DecodeJob) => Promise<DecodeResult>) | undefined {
+  switch (info.mediaType) {
+    case 'image/png':
+      return (job) => pngDecoder({ ...job, facts: info });
+    case 'image/jpeg':
+      return (job) => jpegDecoder({ ...job, facts: info });
+    case 'image/gif':
+      return (job) => gifDecoder({ ...job, facts: info });
+    case 'image/webp':
+      return (job) => webpDecoder({ ...job, facts: info });
+    case 'image/bmp':
+      return (job) => bmpDecoder({ ...job, facts: info });
+    case 'image/tiff':
+      return (job) => tiffDecoder({ ...job, facts: info });
+    case 'image/x-icon':
+      return (job) => icoDecoder({ ...job, facts: info });
+    case 'image/avif':
+      return (job) => avifDecoder({ ...job, facts: info, maxInputPixels });
+    case 'image/heic':
+    case 'image/heif': {
+      const registered = registeredDecoder(info.mediaType);
+      if (!registered) return undefined;
+      // A package's decoder returns the whole image (it holds it); its rows are handed on in bands.
+      return async ({ bytes, sink }) => {
+        const { raster, hasAlpha } = await registered.decode({ bytes, info, maxInputPixels });
+        if (raster.width !== info.width || raster.height !== info.height) {
+          throw new MediaError('E_CORRUPT', `The ${info.mediaType} image decodes to ${raster.width}×${raster.height} but its header declares ${info.width}×${info.height}. The file is damaged: re-export it.`);
+        }
+        writeRaster(raster, hasAlpha, sink);
+        return { hasAlpha };
+      };
+    }
+    default: {
+      const unreachable: never = info;
+      throw new Error(`no decoder for ${String(unreachable)}`);
+    }
+  }
+}
+
+/** TIFF's first page through libtiff (kernels/tiff-decoder.ts), decoded whole, then handed on in bands. */
+const tiffDecoder: Decoder<TiffInfo> = async ({ bytes, sink }) => {
+  const { raster, hasAlpha } = await decodeTiff(bytes);
+  writeRaster(raster, hasAlpha, sink);
+  return { hasAlpha };
+};
+
+/** An icon's largest entry (at most 256×256 in practice), decoded whole, then handed on in bands. */
+const icoDecoder: Decoder<IcoInfo> = async ({ bytes, sink }) => {
+  const { raster, hasAlpha } = await decodeIco(bytes);
+  writeRaster(raster, hasAlpha, sink);
+  return { hasAlpha };
+};
+
+/**
+ * AVIF through dav1d (codecs/avif.ts): decoded whole, shrunk by a whole factor on the way where the image
+ * is at least twice `cover`, then handed on in bands.
+ */
+async function avifDecoder({ bytes, cover, sink, maxInputPixels }: DecodeRequest<HeifInfo> & { maxInputPixels: number }): Promise<DecodeResult> {
+  const { raster, hasAlpha } = await decodeAvif(bytes, cover, maxInputPixels);
+  writeRaster(raster, hasAlpha, sink);
+  return { hasAlpha };
+}
