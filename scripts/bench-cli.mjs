@@ -19,7 +19,10 @@ function timeProcess(argv) {
   if (result.status !== 0) throw new Error(`${argv.join(' ')} failed: ${result.stderr}`);
   // `times` prints the shell's own user/system time, then its children's: "0m0.120s 0m0.030s".
   const children = result.stdout.trim().split('\n').at(-1) ?? '';
-  const cpu = [...children.matchAll(/(\d+)m([\d.]+)s/g)].reduce((sum, [, m, s]) => sum + Number(m) * 60_000 + Number(s) * 1000, 0);
+  const cpu = [...children.matchAll(/(\d+)m([\d.]+)s/g)].reduce(
+    (sum, [, m, s]) => sum + Number(m) * 60_000 + Number(s) * 1000,
+    0,
+  );
   return { wall, cpu };
 }
 
@@ -31,7 +34,10 @@ function directScripts(root, dir) {
   const media = pathToFileURL(path.join(root, 'packages/media/dist/node.js')).href;
   const inspect = path.join(dir, 'direct-inspect.mjs');
   const process = path.join(dir, 'direct-process.mjs');
-  writeFileSync(inspect, `import { readFileSync } from 'node:fs';\nimport { probe } from ${JSON.stringify(media)};\nconsole.log(JSON.stringify(await probe(new Uint8Array(readFileSync(process.argv[2])))));\n`);
+  writeFileSync(
+    inspect,
+    `import { readFileSync } from 'node:fs';\nimport { probe } from ${JSON.stringify(media)};\nconsole.log(JSON.stringify(await probe(new Uint8Array(readFileSync(process.argv[2])))));\n`,
+  );
   writeFileSync(
     process,
     `import { readFileSync, writeFileSync } from 'node:fs';\nimport { process as fit } from ${JSON.stringify(media)};\n` +
@@ -79,11 +85,16 @@ export function benchCli({ root, input, reps }) {
     const command = name.startsWith('glimpse ') ? name.slice('glimpse '.length) : undefined;
     const direct = command === undefined ? undefined : `${command}, direct script`;
     const vsDirect = (measure) => (direct === undefined ? '' : times(name, direct, measure));
-    lines.push(`| ${name} | ${wall(name).toFixed(0)} | ${cpu(name).toFixed(0)} | ${times(name, 'node -e 0', wall)} | ${vsDirect(wall)} | ${vsDirect(cpu)} |`);
+    lines.push(
+      `| ${name} | ${wall(name).toFixed(0)} | ${cpu(name).toFixed(0)} | ${times(name, 'node -e 0', wall)} | ${vsDirect(wall)} | ${vsDirect(cpu)} |`,
+    );
     if (command !== undefined && direct !== undefined) {
       const target = CLI_TARGETS[command];
       const factor = wall(name) / wall(direct);
-      checks.push([`glimpse ${command}: whole process within ${target}× the direct script (${factor.toFixed(2)}× wall, ${times(name, direct, cpu)}× CPU)`, factor <= target]);
+      checks.push([
+        `glimpse ${command}: whole process within ${target}× the direct script (${factor.toFixed(2)}× wall, ${times(name, direct, cpu)}× CPU)`,
+        factor <= target,
+      ]);
     }
   }
   return { lines, checks };

@@ -34,7 +34,7 @@ export const INPUTS = {
 
 function lcg(seed) {
   let state = seed >>> 0;
-  return () => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  return () => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
 /**
@@ -46,8 +46,11 @@ function lcg(seed) {
 export function photoPixels(width, height) {
   const random = lcg(42);
   const shapes = Array.from({ length: 40 }, () => ({
-    x: random() * width, y: random() * height, r: 40 + random() * 400,
-    colour: [random() * 255, random() * 255, random() * 255], square: random() < 0.4,
+    x: random() * width,
+    y: random() * height,
+    r: 40 + random() * 400,
+    colour: [random() * 255, random() * 255, random() * 255],
+    square: random() < 0.4,
   }));
   const raw = Buffer.alloc(width * height * 3);
   const BAND = 64;
@@ -114,7 +117,14 @@ export function screenshotPixels(width, height, seed) {
     const end = x + random() * width * 0.7;
     while (x < Math.min(end, width - 20)) {
       const glyph = 4 + Math.floor(random() * 8);
-      for (let stroke = 0; stroke < 3; stroke++) fill(x + Math.floor(random() * glyph), y + Math.floor(random() * 10), 1 + Math.floor(random() * 2), 2 + Math.floor(random() * 10), [30, 30, 36]);
+      for (let stroke = 0; stroke < 3; stroke++)
+        fill(
+          x + Math.floor(random() * glyph),
+          y + Math.floor(random() * 10),
+          1 + Math.floor(random() * 2),
+          2 + Math.floor(random() * 10),
+          [30, 30, 36],
+        );
       x += glyph + (random() < 0.15 ? 8 : 2);
     }
   }
@@ -122,7 +132,8 @@ export function screenshotPixels(width, height, seed) {
   const px = Math.round(width * 0.62);
   const py = Math.round(height * 0.3);
   for (let y = 0; y < Math.round(height * 0.35); y++) {
-    for (let x = 0; x < Math.round(width * 0.3); x++) raw.set([80 + (x % 170), 120 + (y % 120), 200 - ((x + y) % 150), 255], ((py + y) * width + px + x) * 4);
+    for (let x = 0; x < Math.round(width * 0.3); x++)
+      raw.set([80 + (x % 170), 120 + (y % 120), 200 - ((x + y) % 150), 255], ((py + y) * width + px + x) * 4);
   }
   return raw;
 }

@@ -26,13 +26,22 @@ const median = (values) => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 const ms = (value) => (value < 10 ? value.toFixed(2) : value.toFixed(0));
-const option = (name, fallback) => (process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : fallback);
+const option = (name, fallback) =>
+  process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : fallback;
 
 /** The test fixtures, bundled on the fly (they are TypeScript). */
 async function fixtures() {
   const { build } = require('esbuild');
   const out = path.join(ROOT, 'node_modules/.cache/glimpse/bench-pdf-fixtures.mjs');
-  await build({ entryPoints: [path.join(ROOT, 'test/fixtures/pdf-documents.ts')], outfile: out, bundle: true, format: 'esm', platform: 'node', packages: 'external', logLevel: 'warning' });
+  await build({
+    entryPoints: [path.join(ROOT, 'test/fixtures/pdf-documents.ts')],
+    outfile: out,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    packages: 'external',
+    logLevel: 'warning',
+  });
   return import(pathToFileURL(out).href);
 }
 
@@ -86,12 +95,28 @@ function poppler(folder) {
   return {
     render: async (bytes, size) => {
       writeFileSync(file, bytes);
-      execFileSync('pdftoppm', ['-png', '-singlefile', '-cropbox', '-f', '1', '-l', '1', '-scale-to-x', String(size.width), '-scale-to-y', String(size.height), file, path.join(folder, 'page')]);
+      execFileSync('pdftoppm', [
+        '-png',
+        '-singlefile',
+        '-cropbox',
+        '-f',
+        '1',
+        '-l',
+        '1',
+        '-scale-to-x',
+        String(size.width),
+        '-scale-to-y',
+        String(size.height),
+        file,
+        path.join(folder, 'page'),
+      ]);
       return { png: readFileSync(path.join(folder, 'page.png')), ...size, type: 'image/png' };
     },
     text: async (bytes) => {
       writeFileSync(file, bytes);
-      return execFileSync('pdftotext', ['-enc', 'UTF-8', file, '-'], { encoding: 'utf8', maxBuffer: 1 << 26 }).split('\f').slice(0, -1);
+      return execFileSync('pdftotext', ['-enc', 'UTF-8', file, '-'], { encoding: 'utf8', maxBuffer: 1 << 26 })
+        .split('\f')
+        .slice(0, -1);
     },
   };
 }
@@ -119,7 +144,11 @@ function wasmSizes() {
     .filter((file) => file.endsWith('.wasm'))
     .map((file) => {
       const bytes = readFileSync(path.join(directory, file));
-      return { name: file.replace(/-[A-Z0-9]{8}\.wasm$/, ''), raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
+      return {
+        name: file.replace(/-[A-Z0-9]{8}\.wasm$/, ''),
+        raw: bytes.length,
+        gzip: gzipSync(bytes, { level: 9 }).length,
+      };
     })
     .sort((a, b) => b.raw - a.raw);
 }
@@ -136,8 +165,12 @@ async function main() {
   };
   const readers = { glimpse: await glimpse(), 'pdf.js': await pdfjs(), poppler: poppler(folder) };
   const names = Object.keys(readers);
-  console.log(`glimpse PDF bench — ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, Node ${process.version}; load average ${os.loadavg()[0].toFixed(1)}`);
-  console.log(`inputs: text page (embedded DejaVu, whole-number widths, ${inputs.text.length} B), image page (300 dpi JPEG scan, ${inputs.image.length} B), 100 text pages (${inputs.hundred.length} B); median of ${reps} alternating warm runs\n`);
+  console.log(
+    `glimpse PDF bench — ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, Node ${process.version}; load average ${os.loadavg()[0].toFixed(1)}`,
+  );
+  console.log(
+    `inputs: text page (embedded DejaVu, whole-number widths, ${inputs.text.length} B), image page (300 dpi JPEG scan, ${inputs.image.length} B), 100 text pages (${inputs.hundred.length} B); median of ${reps} alternating warm runs\n`,
+  );
 
   const times = {};
   const renders = {};
@@ -164,20 +197,33 @@ async function main() {
   }
 
   const checks = [];
-  for (const [job, label] of [['text', 'page 1 of a text PDF'], ['image', 'page 1 of an image-heavy PDF (a 300 dpi scan)']]) {
+  for (const [job, label] of [
+    ['text', 'page 1 of a text PDF'],
+    ['image', 'page 1 of an image-heavy PDF (a 300 dpi scan)'],
+  ]) {
     console.log(`### Render ${label} at ${EDGE} px`);
     console.log('| reader | warm median ms | output | PSNR vs pdftoppm dB | through a 2 px blur dB |');
     console.log('|---|---:|---|---:|---:|');
     const reference = renders[`poppler/${job}`];
-    const score = async (out, blur) => psnr(await rgb(out.png, reference.width, reference.height, blur), await rgb(reference.png, reference.width, reference.height, blur));
+    const score = async (out, blur) =>
+      psnr(
+        await rgb(out.png, reference.width, reference.height, blur),
+        await rgb(reference.png, reference.width, reference.height, blur),
+      );
     for (const name of names) {
       const out = renders[`${name}/${job}`];
       const [sharpScore, blurredScore] = [await score(out, 0), await score(out, 2)];
-      console.log(`| ${name} | ${ms(median(times[`${name}/${job}`]))} | ${out.width}×${out.height} ${out.type.slice(6)} ${out.png.length} B | ${name === 'poppler' ? '(reference)' : sharpScore.toFixed(2)} | ${name === 'poppler' ? '' : blurredScore.toFixed(2)} |`);
+      console.log(
+        `| ${name} | ${ms(median(times[`${name}/${job}`]))} | ${out.width}×${out.height} ${out.type.slice(6)} ${out.png.length} B | ${name === 'poppler' ? '(reference)' : sharpScore.toFixed(2)} | ${name === 'poppler' ? '' : blurredScore.toFixed(2)} |`,
+      );
       if (name !== 'glimpse') continue;
       // Running text: no engine reaches 30 dB against pdftoppm at full size (glyphs land a fraction of a pixel
       // apart); test/pdf-oracle.test.ts measures why and compares through a 2 px blur.
-      if (job === 'text') checks.push([`text page: PSNR vs pdftoppm ${sharpScore.toFixed(2)} dB, through a 2 px blur ${blurredScore.toFixed(2)} dB (target ≥ 30 through the blur)`, blurredScore >= 30]);
+      if (job === 'text')
+        checks.push([
+          `text page: PSNR vs pdftoppm ${sharpScore.toFixed(2)} dB, through a 2 px blur ${blurredScore.toFixed(2)} dB (target ≥ 30 through the blur)`,
+          blurredScore >= 30,
+        ]);
       else checks.push([`${job} page: PSNR vs pdftoppm ${sharpScore.toFixed(2)} dB (target ≥ 30)`, sharpScore >= 30]);
     }
     const ours = median(times[`glimpse/${job}`]);
@@ -192,20 +238,33 @@ async function main() {
   const reference = words(texts.poppler);
   for (const name of names) {
     const same = JSON.stringify(words(texts[name])) === JSON.stringify(reference);
-    console.log(`| ${name} | ${ms(median(times[`${name}/hundred`]))} | ${texts[name].join('').length} | ${name === 'poppler' ? '(reference)' : same ? 'yes' : 'no'} |`);
+    console.log(
+      `| ${name} | ${ms(median(times[`${name}/hundred`]))} | ${texts[name].join('').length} | ${name === 'poppler' ? '(reference)' : same ? 'yes' : 'no'} |`,
+    );
     if (name === 'glimpse') checks.push([`100-page text: same words in the same order as pdftotext`, same]);
   }
 
-  console.log('\n### WASM modules shipped (packages/media/dist/wasm: the browser, Deno and workerd bundles; Node reads the same files from node_modules)');
+  console.log(
+    '\n### WASM modules shipped (packages/media/dist/wasm: the browser, Deno and workerd bundles; Node reads the same files from node_modules)',
+  );
   console.log('| module | raw KB | gzip KB |');
   console.log('|---|---:|---:|');
   const sizes = wasmSizes();
-  for (const { name, raw, gzip } of sizes) console.log(`| ${name} | ${(raw / 1024).toFixed(1)} | ${(gzip / 1024).toFixed(1)} |`);
-  const total = sizes.reduce((sum, size) => ({ raw: sum.raw + size.raw, gzip: sum.gzip + size.gzip }), { raw: 0, gzip: 0 });
+  for (const { name, raw, gzip } of sizes)
+    console.log(`| ${name} | ${(raw / 1024).toFixed(1)} | ${(gzip / 1024).toFixed(1)} |`);
+  const total = sizes.reduce((sum, size) => ({ raw: sum.raw + size.raw, gzip: sum.gzip + size.gzip }), {
+    raw: 0,
+    gzip: 0,
+  });
   console.log(`| all | ${(total.raw / 1024).toFixed(1)} | ${(total.gzip / 1024).toFixed(1)} |`);
   const pdfjsBuild = path.join(path.dirname(require.resolve('pdfjs-dist/package.json')), 'legacy/build');
-  const pdfjsSize = ['pdf.mjs', 'pdf.worker.mjs'].reduce((sum, file) => sum + statSync(path.join(pdfjsBuild, file)).size, 0);
-  console.log(`(pdf.js for comparison: pdf.mjs + pdf.worker.mjs ${(pdfjsSize / 1024).toFixed(0)} KB of JS, plus a canvas outside the browser)`);
+  const pdfjsSize = ['pdf.mjs', 'pdf.worker.mjs'].reduce(
+    (sum, file) => sum + statSync(path.join(pdfjsBuild, file)).size,
+    0,
+  );
+  console.log(
+    `(pdf.js for comparison: pdf.mjs + pdf.worker.mjs ${(pdfjsSize / 1024).toFixed(0)} KB of JS, plus a canvas outside the browser)`,
+  );
 
   console.log('\n### Targets');
   for (const [text, ok] of checks) console.log(`- ${ok ? 'met' : 'MISSED'}: ${text}`);

@@ -37,8 +37,18 @@ const JOBS = {
   screenshot: { label: '3024×1964 screenshot PNG → 2000 px PNG', file: 'screenshot-3024x1964.png', output: 'png' },
   webp: { label: '4000×3000 WebP → 2000 px WebP', file: 'photo-4000x3000.webp', output: 'webp' },
   passthrough: { label: '1280×800 screenshot PNG, passes through', file: 'screenshot-1280x800.png', output: 'png' },
-  'screenshot-50mp': { label: '8660×5773 (50 MP) screenshot PNG → 2000 px PNG', file: 'screenshot-8660x5773.png', output: 'png', reps: 3 },
-  'photo-100mp': { label: '12000×8333 (100 MP) photo JPEG → 2000 px JPEG', file: 'photo-12000x8333.jpg', output: 'jpeg', reps: 3 },
+  'screenshot-50mp': {
+    label: '8660×5773 (50 MP) screenshot PNG → 2000 px PNG',
+    file: 'screenshot-8660x5773.png',
+    output: 'png',
+    reps: 3,
+  },
+  'photo-100mp': {
+    label: '12000×8333 (100 MP) photo JPEG → 2000 px JPEG',
+    file: 'photo-12000x8333.jpg',
+    output: 'jpeg',
+    reps: 3,
+  },
 };
 
 /** Fits within MAX_EDGE, aspect kept, never enlarged (the rounding every pipeline here uses). */
@@ -65,7 +75,12 @@ const PIPELINES = {
       if (job === 'passthrough' && Math.max(width, height) <= MAX_EDGE) return bytes;
       const resized = image.resize(MAX_EDGE, MAX_EDGE, { fit: 'inside', withoutEnlargement: true });
       const { output } = JOBS[job];
-      const encoded = output === 'jpeg' ? resized.jpeg({ quality: QUALITY }) : output === 'webp' ? resized.webp({ quality: QUALITY }) : resized.png();
+      const encoded =
+        output === 'jpeg'
+          ? resized.jpeg({ quality: QUALITY })
+          : output === 'webp'
+            ? resized.webp({ quality: QUALITY })
+            : resized.png();
       return new Uint8Array(await encoded.toBuffer());
     };
   },
@@ -82,7 +97,12 @@ const PIPELINES = {
       }
       const thumb = vips.Image.thumbnailBuffer(bytes, MAX_EDGE, { height: MAX_EDGE, size: 'down' });
       const { output } = JOBS[job];
-      const out = output === 'jpeg' ? thumb.writeToBuffer('.jpg', { Q: QUALITY }) : output === 'webp' ? thumb.writeToBuffer('.webp', { Q: QUALITY }) : thumb.writeToBuffer('.png');
+      const out =
+        output === 'jpeg'
+          ? thumb.writeToBuffer('.jpg', { Q: QUALITY })
+          : output === 'webp'
+            ? thumb.writeToBuffer('.webp', { Q: QUALITY })
+            : thumb.writeToBuffer('.png');
       thumb.delete();
       return out;
     };
@@ -98,7 +118,11 @@ const PIPELINES = {
         const resized = photon.resize(image, target.width, target.height, photon.SamplingFilter.Lanczos3);
         try {
           const { output } = JOBS[job];
-          return output === 'jpeg' ? resized.get_bytes_jpeg(QUALITY) : output === 'webp' ? resized.get_bytes_webp() : resized.get_bytes();
+          return output === 'jpeg'
+            ? resized.get_bytes_jpeg(QUALITY)
+            : output === 'webp'
+              ? resized.get_bytes_webp()
+              : resized.get_bytes();
         } finally {
           resized.free();
         }
@@ -137,7 +161,15 @@ async function child(pipeline, job, input) {
   const second = await run(bytes, job);
   const warm = performance.now() - done;
   process.stdout.write(
-    JSON.stringify({ boot: started, load: loaded - beforeLoad, first: done - loaded, warm, bytes: out.byteLength, same: second.byteLength === out.byteLength, maxRssKb: peakRssKb() }),
+    JSON.stringify({
+      boot: started,
+      load: loaded - beforeLoad,
+      first: done - loaded,
+      warm,
+      bytes: out.byteLength,
+      same: second.byteLength === out.byteLength,
+      maxRssKb: peakRssKb(),
+    }),
   );
   process.exit(0); // wasm-vips keeps worker threads alive
 }
@@ -168,7 +200,10 @@ async function psnrAgainstSharp(input, output) {
 
 function runChild(pipeline, job, input) {
   const start = performance.now();
-  const result = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', pipeline, job, input], { encoding: 'utf8', maxBuffer: 1 << 20 });
+  const result = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', pipeline, job, input], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 20,
+  });
   const wall = performance.now() - start;
   if (result.status !== 0) return { failed: (result.stderr || `exit ${result.status}`).trim().split('\n').at(-1) };
   return { ...JSON.parse(result.stdout), wall };
@@ -181,7 +216,11 @@ function runChild(pipeline, job, input) {
 function measureWorkerd(files) {
   const runTs = path.join(ROOT, 'scripts/run-ts.mjs');
   const script = path.join(ROOT, 'test/runtimes/workers/measure-memory.ts');
-  const result = spawnSync(process.execPath, [runTs, script, '--json', '--with-cases', ...files], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 24 });
+  const result = spawnSync(process.execPath, [runTs, script, '--json', '--with-cases', ...files], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    maxBuffer: 1 << 24,
+  });
   if (result.status !== 0) throw new Error(`the workerd memory measurement failed: ${result.stderr}`);
   return JSON.parse(result.stdout.trim().split('\n').at(-1));
 }
@@ -218,9 +257,14 @@ function cliSection(reps) {
 function writeDocs() {
   const page = path.join(ROOT, 'docs/performance.md');
   let text = readFileSync(page, 'utf8');
-  for (const [name, lines] of Object.entries(report)) if (lines.length > 0) text = replaceRegion(text, name, lines.join('\n').trim());
+  for (const [name, lines] of Object.entries(report))
+    if (lines.length > 0) text = replaceRegion(text, name, lines.join('\n').trim());
   writeFileSync(page, text);
-  console.log(`\nwrote ${Object.keys(report).filter((name) => report[name].length > 0).join(' and ')} into docs/performance.md`);
+  console.log(
+    `\nwrote ${Object.keys(report)
+      .filter((name) => report[name].length > 0)
+      .join(' and ')} into docs/performance.md`,
+  );
 }
 
 async function main() {
@@ -239,7 +283,9 @@ async function main() {
   const inputs = Object.fromEntries(jobs.map((job) => [job, new Uint8Array(readFileSync(files[job]))]));
 
   print(`glimpse bench — ${MACHINE}; load average ${os.loadavg()[0].toFixed(1)} at the start`);
-  print(`inputs in ${INPUT_DIR}; warm: median of ${reps} alternating in-process runs after one warm-up (3 on 50/100 MP inputs); peak RSS: VmHWM of a fresh process doing one job twice; workerd: peak growth of a fresh workerd process over its idle size during the job\n`);
+  print(
+    `inputs in ${INPUT_DIR}; warm: median of ${reps} alternating in-process runs after one warm-up (3 on 50/100 MP inputs); peak RSS: VmHWM of a fresh process doing one job twice; workerd: peak growth of a fresh workerd process over its idle size during the job\n`,
+  );
 
   // Warm, in-process, alternating. A pipeline that fails a job (out of memory, say) is reported, not fatal.
   const runs = {};
@@ -275,7 +321,8 @@ async function main() {
   const integrityTimes = [];
   for (let rep = 0; rep <= reps; rep++) {
     const start = performance.now();
-    if (checkIntegrity(inputs.passthrough, 'image/png')) throw new Error('the passthrough input fails its integrity check');
+    if (checkIntegrity(inputs.passthrough, 'image/png'))
+      throw new Error('the passthrough input fails its integrity check');
     if (rep > 0) integrityTimes.push(performance.now() - start);
   }
 
@@ -292,14 +339,20 @@ async function main() {
   const psnrs = {};
   for (const job of jobs) {
     print(`### ${JOBS[job].label}`);
-    print(`| pipeline | warm median ms | × sharp | peak RSS MB (Node) | peak MB (workerd) | output bytes | size | PSNR vs sharp Lanczos dB |`);
+    print(
+      `| pipeline | warm median ms | × sharp | peak RSS MB (Node) | peak MB (workerd) | output bytes | size | PSNR vs sharp Lanczos dB |`,
+    );
     print(`|---|---:|---:|---:|---:|---:|---|---:|`);
     const sharpTime = median(times[`sharp/${job}`] ?? [NaN]);
     for (const name of names) {
       const key = `${name}/${job}`;
       const rssRuns = children[key].filter((c) => !c.failed);
-      const rss = rssRuns.length > 0 ? (Math.max(...rssRuns.map((c) => c.maxRssKb)) / 1024).toFixed(0) : `failed: ${children[key][0].failed}`;
-      const inWorkerd = name === 'glimpse' && workerd[JOBS[job].file] ? `+${mb(workerd[JOBS[job].file].peakGrowthBytes)}` : '–';
+      const rss =
+        rssRuns.length > 0
+          ? (Math.max(...rssRuns.map((c) => c.maxRssKb)) / 1024).toFixed(0)
+          : `failed: ${children[key][0].failed}`;
+      const inWorkerd =
+        name === 'glimpse' && workerd[JOBS[job].file] ? `+${mb(workerd[JOBS[job].file].peakGrowthBytes)}` : '–';
       if (failures[key] || !outputs[key]) {
         print(`| ${name} | failed: ${failures[key]} | | ${rss} | ${inWorkerd} | | | |`);
         continue;
@@ -309,9 +362,14 @@ async function main() {
       const psnr = await psnrAgainstSharp(inputs[job], out);
       psnrs[key] = psnr;
       const warm = median(times[key]);
-      print(`| ${name} | ${ms(warm)} | ${(warm / sharpTime).toFixed(2)} | ${rss} | ${inWorkerd} | ${out.byteLength} | ${meta.width}×${meta.height} ${meta.format} | ${psnr === Infinity ? '∞ (same bytes)' : psnr.toFixed(2)} |`);
+      print(
+        `| ${name} | ${ms(warm)} | ${(warm / sharpTime).toFixed(2)} | ${rss} | ${inWorkerd} | ${out.byteLength} | ${meta.width}×${meta.height} ${meta.format} | ${psnr === Infinity ? '∞ (same bytes)' : psnr.toFixed(2)} |`,
+      );
     }
-    if (job === 'passthrough') print(`\nglimpse's time includes its integrity check (every chunk CRC, as libpng checks): ${ms(median(integrityTimes))} ms for these ${inputs.passthrough.byteLength} bytes.`);
+    if (job === 'passthrough')
+      print(
+        `\nglimpse's time includes its integrity check (every chunk CRC, as libpng checks): ${ms(median(integrityTimes))} ms for these ${inputs.passthrough.byteLength} bytes.`,
+      );
     print('');
   }
 
@@ -323,7 +381,9 @@ async function main() {
     for (const name of names) {
       const runs = children[`${name}/photo`].filter((c) => !c.failed);
       const wall = median(runs.map((c) => c.wall));
-      print(`| ${name} | ${ms(median(runs.map((c) => c.boot)))} | ${ms(median(runs.map((c) => c.load)))} | ${ms(median(runs.map((c) => c.first)))} | ${ms(median(runs.map((c) => c.warm)))} | ${ms(wall)} | ${(wall / sharpWall).toFixed(2)} |`);
+      print(
+        `| ${name} | ${ms(median(runs.map((c) => c.boot)))} | ${ms(median(runs.map((c) => c.load)))} | ${ms(median(runs.map((c) => c.first)))} | ${ms(median(runs.map((c) => c.warm)))} | ${ms(wall)} | ${(wall / sharpWall).toFixed(2)} |`,
+      );
     }
     print('');
   }
@@ -346,9 +406,14 @@ async function main() {
     print('|---|---:|---|---:|---:|');
     for (const [file, entry] of cases) {
       const budget = entry.budgetBytes === undefined ? '–' : mb(entry.budgetBytes);
-      print(`| ${entry.memoryCase} | ${mb(entry.inputBytes)} | ${entry.result} | ${mb(entry.peakGrowthBytes)} | ${budget} |`);
+      print(
+        `| ${entry.memoryCase} | ${mb(entry.inputBytes)} | ${entry.result} | ${mb(entry.peakGrowthBytes)} | ${budget} |`,
+      );
       const fits = entry.budgetBytes !== undefined && entry.peakGrowthBytes <= entry.budgetBytes;
-      checks.push([`Workers ${file}: +${mb(entry.peakGrowthBytes)} MB within 2×input + 8×output pixels + 24 MB and 128 MB (${budget} MB)`, fits]);
+      checks.push([
+        `Workers ${file}: +${mb(entry.peakGrowthBytes)} MB within 2×input + 8×output pixels + 24 MB and 128 MB (${budget} MB)`,
+        fits,
+      ]);
     }
   }
 
@@ -357,24 +422,44 @@ async function main() {
   if (jobs.includes('photo')) {
     const sharpWall = median(children['sharp/photo'].map((c) => c.wall));
     const glimpseWall = median(children['glimpse/photo'].filter((c) => !c.failed).map((c) => c.wall));
-    checks.push([`whole-process 12 MP JPEG job within 3× sharp (${(glimpseWall / sharpWall).toFixed(2)}×)`, glimpseWall <= 3 * sharpWall]);
+    checks.push([
+      `whole-process 12 MP JPEG job within 3× sharp (${(glimpseWall / sharpWall).toFixed(2)}×)`,
+      glimpseWall <= 3 * sharpWall,
+    ]);
   }
   for (const job of jobs) {
     const ours = warmOf('glimpse', job);
     const rivals = ['wasm-vips', 'photon'].map((name) => warmOf(name, job));
-    checks.push([`${job}: faster than wasm-vips and photon (${ms(ours)} vs ${rivals.map(ms).join(', ')} ms)`, rivals.every((t) => ours < t)]);
+    checks.push([
+      `${job}: faster than wasm-vips and photon (${ms(ours)} vs ${rivals.map(ms).join(', ')} ms)`,
+      rivals.every((t) => ours < t),
+    ]);
   }
   for (const job of ['photo', 'screenshot'].filter((name) => jobs.includes(name))) {
-    const peak = (name) => Math.max(...children[`${name}/${job}`].filter((c) => !c.failed).map((c) => c.maxRssKb)) / 1024;
-    checks.push([`${job}: Node peak RSS at or below sharp's (${peak('glimpse').toFixed(0)} vs ${peak('sharp').toFixed(0)} MB)`, peak('glimpse') <= peak('sharp')]);
+    const peak = (name) =>
+      Math.max(...children[`${name}/${job}`].filter((c) => !c.failed).map((c) => c.maxRssKb)) / 1024;
+    checks.push([
+      `${job}: Node peak RSS at or below sharp's (${peak('glimpse').toFixed(0)} vs ${peak('sharp').toFixed(0)} MB)`,
+      peak('glimpse') <= peak('sharp'),
+    ]);
   }
-  if (jobs.includes('passthrough')) checks.push([`passthrough under 1 ms in-process (${ms(warmOf('glimpse', 'passthrough'))} ms)`, warmOf('glimpse', 'passthrough') < 1]);
+  if (jobs.includes('passthrough'))
+    checks.push([
+      `passthrough under 1 ms in-process (${ms(warmOf('glimpse', 'passthrough'))} ms)`,
+      warmOf('glimpse', 'passthrough') < 1,
+    ]);
   for (const [job, bound] of Object.entries(PSNR_BOUND).filter(([name]) => jobs.includes(name))) {
-    checks.push([`${job}: PSNR ≥ ${bound} dB (${psnrs[`glimpse/${job}`]?.toFixed(2)})`, psnrs[`glimpse/${job}`] >= bound]);
+    checks.push([
+      `${job}: PSNR ≥ ${bound} dB (${psnrs[`glimpse/${job}`]?.toFixed(2)})`,
+      psnrs[`glimpse/${job}`] >= bound,
+    ]);
   }
   print('\n### Targets');
   for (const [text, ok] of checks) print(`- ${ok ? 'met' : 'MISSED'}: ${text}`);
-  writeFileSync(path.join(INPUT_DIR, 'last-run.json'), JSON.stringify({ times, children, psnrs, workerd, failures }, null, 1));
+  writeFileSync(
+    path.join(INPUT_DIR, 'last-run.json'),
+    JSON.stringify({ times, children, psnrs, workerd, failures }, null, 1),
+  );
   if (process.argv.includes('--docs')) writeDocs();
   if (process.argv.includes('--strict') && checks.some(([, ok]) => !ok)) process.exitCode = 1;
 }

@@ -24,5 +24,8 @@ function run(script, args = []) {
 
 run(join(root, 'scripts/build.mjs'), [name]);
 rmSync(join(packageDir, 'dist/types'), { recursive: true, force: true });
-run(createRequire(join(root, 'package.json')).resolve('typescript/bin/tsc'), ['-p', join(packageDir, 'tsconfig.types.json')]);
+run(createRequire(join(root, 'package.json')).resolve('typescript/bin/tsc'), [
+  '-p',
+  join(packageDir, 'tsconfig.types.json'),
+]);
 copyFileSync(join(root, 'LICENSE'), join(packageDir, 'LICENSE'));

@@ -36,7 +36,10 @@ export async function wasmAssets(wasmFiles) {
   const assets = {};
   for (const [codec, specifier] of Object.entries(wasmFiles)) {
     const source = requireFromMedia.resolve(specifier);
-    const hash = createHash('sha256').update(await readFile(source)).digest('hex').slice(0, 8);
+    const hash = createHash('sha256')
+      .update(await readFile(source))
+      .digest('hex')
+      .slice(0, 8);
     assets[codec] = { source, file: `wasm/${basename(source, '.wasm')}-${hash}.wasm` };
   }
   return assets;
@@ -58,14 +61,19 @@ export function bundledWasm(assets) {
   return {
     name: 'bundled-wasm',
     setup(b) {
-      b.onResolve({ filter: /^glimpse:wasm-(urls|modules)$/ }, (args) => ({ path: args.path, namespace: 'bundled-wasm' }));
+      b.onResolve({ filter: /^glimpse:wasm-(urls|modules)$/ }, (args) => ({
+        path: args.path,
+        namespace: 'bundled-wasm',
+      }));
       // Left as imports for the Worker's own bundler (wrangler's default rule makes each a compiled module).
       b.onResolve({ filter: /\.wasm$/, namespace: 'bundled-wasm' }, (args) => ({ path: args.path, external: true }));
       b.onLoad({ filter: /.*/, namespace: 'bundled-wasm' }, (args) => {
         const entries = Object.entries(assets);
         const relative = (file) => JSON.stringify(`./${file}`);
         if (args.path === 'glimpse:wasm-urls') {
-          const table = entries.map(([codec, { file }]) => `${JSON.stringify(codec)}: new URL(${relative(file)}, ${IMPORT_META_URL}).href`).join(',\n  ');
+          const table = entries
+            .map(([codec, { file }]) => `${JSON.stringify(codec)}: new URL(${relative(file)}, ${IMPORT_META_URL}).href`)
+            .join(',\n  ');
           return { contents: `export const WASM_URLS = {\n  ${table},\n};\n`, loader: 'js' };
         }
         const imports = entries.map(([, { file }], i) => `import wasm${i} from ${relative(file)};`);
@@ -122,7 +130,9 @@ export async function buildRuntimeBundles() {
 export async function removeStale(folders, outputs, isOurs = () => true) {
   for (const directory of folders) {
     const files = (await readdir(directory).catch(() => [])).filter(isOurs);
-    const stale = files.map((file) => resolve(directory, file)).filter((path) => !outputs.has(path) && !outputs.has(path.replace(/\.map$/, '')));
+    const stale = files
+      .map((file) => resolve(directory, file))
+      .filter((path) => !outputs.has(path) && !outputs.has(path.replace(/\.map$/, '')));
     await Promise.all(stale.map((path) => rm(path, { force: true })));
   }
 }

@@ -14,7 +14,8 @@ for (const block of GENERATED_BLOCKS) {
   const page = await readFile(path, 'utf8');
   const generated = await block.generate();
   const current = readRegion(page, block.name);
-  const same = current !== undefined && (current === generated || (block.match === 'figures' && sameFigures(current, generated)));
+  const same =
+    current !== undefined && (current === generated || (block.match === 'figures' && sameFigures(current, generated)));
   if (same) continue;
   drifted.push(`${block.page} ${block.name}`);
   if (!check) await writeFile(path, replaceRegion(page, block.name, generated));

@@ -37,7 +37,9 @@ function parseArguments(argv: readonly string[]) {
     return parsed;
   };
   const formats = value('formats', FUZZ_FORMATS.join(',')).split(',');
-  for (const format of formats) if (!FUZZ_FORMATS.includes(format as FuzzFormat)) throw new Error(`unknown format ${format}; choose from ${FUZZ_FORMATS.join(', ')}`);
+  for (const format of formats)
+    if (!FUZZ_FORMATS.includes(format as FuzzFormat))
+      throw new Error(`unknown format ${format}; choose from ${FUZZ_FORMATS.join(', ')}`);
   return {
     seconds: number('seconds', 60),
     inputs: number('inputs', Number.POSITIVE_INFINITY),
@@ -72,7 +74,18 @@ function signature(format: FuzzFormat, finding: FindingKind, detail: string): st
 
 async function fuzzFormat(format: FuzzFormat, options: ReturnType<typeof parseArguments>): Promise<FormatSummary> {
   const seeds = await seedsFor(format);
-  const summary: FormatSummary = { format, inputs: 0, seconds: 0, perSecond: 0, secondsPer100k: 0, outputs: 0, passthrough: 0, refused: {}, findings: {}, reproducers: [] };
+  const summary: FormatSummary = {
+    format,
+    inputs: 0,
+    seconds: 0,
+    perSecond: 0,
+    secondsPer100k: 0,
+    outputs: 0,
+    passthrough: 0,
+    refused: {},
+    findings: {},
+    reproducers: [],
+  };
   const seen = new Map<string, number>();
   const runners = Array.from({ length: options.jobs }, () => new ChildRunner(options.timeoutMs));
   let next = options.start;
@@ -96,8 +109,12 @@ async function fuzzFormat(format: FuzzFormat, options: ReturnType<typeof parseAr
         const key = signature(format, verdict.finding, verdict.detail);
         const count = (seen.get(key) ?? 0) + 1;
         seen.set(key, count);
-        if (count === 1) globalThis.process.stdout.write(`\n  ${format} #${index}: ${verdict.finding}: ${verdict.detail.split('\n')[0]}\n`);
-        if (options.save && count <= 3) summary.reproducers.push(saveReproducer(options.save, format, index, options.seed, input, verdict));
+        if (count === 1)
+          globalThis.process.stdout.write(
+            `\n  ${format} #${index}: ${verdict.finding}: ${verdict.detail.split('\n')[0]}\n`,
+          );
+        if (options.save && count <= 3)
+          summary.reproducers.push(saveReproducer(options.save, format, index, options.seed, input, verdict));
       }
     }
   };
@@ -109,7 +126,14 @@ async function fuzzFormat(format: FuzzFormat, options: ReturnType<typeof parseAr
   return summary;
 }
 
-function saveReproducer(directory: string, format: FuzzFormat, index: number, seed: number, input: { bytes: Uint8Array; options: ProcessOptions }, verdict: Extract<Verdict, { outcome: 'finding' }>): string {
+function saveReproducer(
+  directory: string,
+  format: FuzzFormat,
+  index: number,
+  seed: number,
+  input: { bytes: Uint8Array; options: ProcessOptions },
+  verdict: Extract<Verdict, { outcome: 'finding' }>,
+): string {
   mkdirSync(directory, { recursive: true });
   const hash = createHash('sha256').update(input.bytes).digest('hex').slice(0, 12);
   const name = `${format}-${verdict.finding}-${hash}`;
@@ -129,25 +153,41 @@ function saveReproducer(directory: string, format: FuzzFormat, index: number, se
 function table(summaries: readonly FormatSummary[], jobs: number): string {
   const rows = summaries.map((s) => {
     const refused = Object.values(s.refused).reduce((a, b) => a + b, 0);
-    const findings = Object.entries(s.findings).map(([kind, n]) => `${kind} ${n}`).join(', ') || 'none';
+    const findings =
+      Object.entries(s.findings)
+        .map(([kind, n]) => `${kind} ${n}`)
+        .join(', ') || 'none';
     return `| ${s.format} | ${s.inputs} | ${s.seconds.toFixed(0)} | ${s.perSecond.toFixed(1)} | ${(s.secondsPer100k / 60).toFixed(0)} min | ${s.outputs} (${s.passthrough} passed through) | ${refused} | ${findings} |`;
   });
-  return [`| decoder | inputs | seconds | inputs/s (${jobs} job${jobs > 1 ? 's' : ''}) | 100,000 inputs | outputs | typed refusals | findings |`, '| --- | --- | --- | --- | --- | --- | --- | --- |', ...rows].join('\n');
+  return [
+    `| decoder | inputs | seconds | inputs/s (${jobs} job${jobs > 1 ? 's' : ''}) | 100,000 inputs | outputs | typed refusals | findings |`,
+    '| --- | --- | --- | --- | --- | --- | --- | --- |',
+    ...rows,
+  ].join('\n');
 }
 
 async function main(): Promise<void> {
   const options = parseArguments(globalThis.process.argv.slice(2));
   const summaries: FormatSummary[] = [];
   for (const format of options.formats) {
-    globalThis.process.stdout.write(`fuzzing ${format} for ${options.seconds} s (seed ${options.seed}, from input ${options.start}) …`);
+    globalThis.process.stdout.write(
+      `fuzzing ${format} for ${options.seconds} s (seed ${options.seed}, from input ${options.start}) …`,
+    );
     const summary = await fuzzFormat(format, options);
     summaries.push(summary);
     globalThis.process.stdout.write(` ${summary.inputs} inputs, ${summary.perSecond.toFixed(1)}/s\n`);
   }
   console.log(`\n${table(summaries, options.jobs)}`);
   const reproducers = summaries.flatMap((s) => s.reproducers);
-  if (reproducers.length > 0) console.log(`\nreproducers saved (each is now a regression test in test/fuzz/reproducers.test.ts):\n  ${reproducers.join('\n  ')}`);
-  if (options.json) writeFileSync(options.json, `${JSON.stringify({ seed: options.seed, jobs: options.jobs, timeoutMs: options.timeoutMs, summaries }, null, 2)}\n`);
+  if (reproducers.length > 0)
+    console.log(
+      `\nreproducers saved (each is now a regression test in test/fuzz/reproducers.test.ts):\n  ${reproducers.join('\n  ')}`,
+    );
+  if (options.json)
+    writeFileSync(
+      options.json,
+      `${JSON.stringify({ seed: options.seed, jobs: options.jobs, timeoutMs: options.timeoutMs, summaries }, null, 2)}\n`,
+    );
   const total = summaries.reduce((sum, s) => sum + Object.values(s.findings).reduce((a, b) => a + (b ?? 0), 0), 0);
   globalThis.process.exitCode = total > 0 ? 1 : 0;
 }

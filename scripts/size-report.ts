@@ -55,9 +55,12 @@ interface EntryReport {
 }
 
 async function runtimeReport(runtime: string): Promise<EntryReport> {
-  const { outputs }: { outputs: Record<string, MetafileOutput> } = JSON.parse(await readFile(resolve(dist, `${runtime}.meta.json`), 'utf8'));
+  const { outputs }: { outputs: Record<string, MetafileOutput> } = JSON.parse(
+    await readFile(resolve(dist, `${runtime}.meta.json`), 'utf8'),
+  );
   const entry = Object.keys(outputs).find((path) => outputs[path]?.entryPoint?.endsWith(`entries/${runtime}.ts`));
-  if (entry === undefined) throw new Error(`${runtime}.meta.json names no entry output: run node scripts/build-runtimes.mjs`);
+  if (entry === undefined)
+    throw new Error(`${runtime}.meta.json names no entry output: run node scripts/build-runtimes.mjs`);
   const isJs = (path: string) => path.endsWith('.js');
   const initial = reachable(outputs, [entry], ['import-statement']).filter(isJs);
   const everything = reachable(outputs, [entry], ['import-statement', 'dynamic-import']).filter(isJs);
@@ -80,7 +83,13 @@ async function runtimeReport(runtime: string): Promise<EntryReport> {
 async function nodeReport(wasmFiles: string[]): Promise<EntryReport | undefined> {
   const bundle = resolve(dist, 'node.js');
   if (!(await stat(bundle).catch(() => undefined))) return undefined;
-  return { entry: 'node', initialJs: await sizeOf([bundle]), lazyJs: { raw: 0, gzip: 0 }, wasm: await sizeOf(wasmFiles), wasmFiles };
+  return {
+    entry: 'node',
+    initialJs: await sizeOf([bundle]),
+    lazyJs: { raw: 0, gzip: 0 },
+    wasm: await sizeOf(wasmFiles),
+    wasmFiles,
+  };
 }
 
 const kilobytes = ({ raw, gzip }: Sizes) => `${(raw / 1024).toFixed(1)} / ${(gzip / 1024).toFixed(1)} KB`.padEnd(22);
@@ -90,13 +99,19 @@ export async function sizeReport(): Promise<string> {
   const lines: string[] = [];
   const reports = await Promise.all(['browser', 'deno', 'workerd'].map(runtimeReport));
   const node = await nodeReport(reports[0]?.wasmFiles ?? []);
-  lines.push(`${'entry'.padEnd(9)}${'JS at load (raw / gz)'.padEnd(22)}${'JS lazy (raw / gz)'.padEnd(22)}WASM, all codecs (raw / gz)`);
+  lines.push(
+    `${'entry'.padEnd(9)}${'JS at load (raw / gz)'.padEnd(22)}${'JS lazy (raw / gz)'.padEnd(22)}WASM, all codecs (raw / gz)`,
+  );
   for (const report of node ? [node, ...reports] : reports) {
-    lines.push(`${report.entry.padEnd(9)}${kilobytes(report.initialJs)}${kilobytes(report.lazyJs)}${kilobytes(report.wasm)}`.trimEnd());
+    lines.push(
+      `${report.entry.padEnd(9)}${kilobytes(report.initialJs)}${kilobytes(report.lazyJs)}${kilobytes(report.wasm)}`.trimEnd(),
+    );
   }
   if (!node) lines.push('node     (run `npm run build` first for dist/node.js)');
   lines.push('', 'WASM modules (each loads on first use; raw / gzip):');
-  const codecByFile = new Map(Object.entries(WASM_FILES).map(([codec, specifier]) => [basename(specifier, '.wasm'), codec]));
+  const codecByFile = new Map(
+    Object.entries(WASM_FILES).map(([codec, specifier]) => [basename(specifier, '.wasm'), codec]),
+  );
   const sizes = new Map<string, Sizes>();
   for (const path of reports[0]?.wasmFiles ?? []) {
     const codec = codecByFile.get(basename(path).replace(/-[0-9a-f]{8}\.wasm$/, '')) ?? basename(path);
@@ -106,12 +121,17 @@ export async function sizeReport(): Promise<string> {
   // resvg is SVG only; a runtime loads one of the two WebP encoder builds (SIMD or not), never both.
   const sum = (names: string[]) => names.reduce((total, name) => total + (sizes.get(name)?.raw ?? 0), 0);
   const withoutResvg = [...sizes.keys()].filter((name) => name !== 'resvg');
-  const oneEncoder = sum(withoutResvg) - Math.min(sizes.get('webp_enc')?.raw ?? 0, sizes.get('webp_enc_simd')?.raw ?? 0);
+  const oneEncoder =
+    sum(withoutResvg) - Math.min(sizes.get('webp_enc')?.raw ?? 0, sizes.get('webp_enc_simd')?.raw ?? 0);
   const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
-  lines.push(`  ${'all but resvg'.padEnd(24)}${kilobytes({ raw: sum(withoutResvg), gzip: withoutResvg.reduce((t, n) => t + (sizes.get(n)?.gzip ?? 0), 0) })}`.trimEnd());
+  lines.push(
+    `  ${'all but resvg'.padEnd(24)}${kilobytes({ raw: sum(withoutResvg), gzip: withoutResvg.reduce((t, n) => t + (sizes.get(n)?.gzip ?? 0), 0) })}`.trimEnd(),
+  );
   lines.push(`  ${'one runtime, at most'.padEnd(24)}${kb(oneEncoder)} raw without resvg (one WebP encoder build)`);
   lines.push('', 'Optional packages (not in the core; loaded on first use once imported):');
-  lines.push(`  ${'heif (@glimpse/heif)'.padEnd(24)}${kilobytes(await sizeOf(['packages/heif/wasm/heif.wasm']))}LGPL-3.0 (libheif, libde265)`.trimEnd());
+  lines.push(
+    `  ${'heif (@glimpse/heif)'.padEnd(24)}${kilobytes(await sizeOf(['packages/heif/wasm/heif.wasm']))}LGPL-3.0 (libheif, libde265)`.trimEnd(),
+  );
   lines.push('', 'node: npm dependencies stay in node_modules (not counted); browser/deno/workerd bundle them.');
   return lines.join('\n');
 }

@@ -28,15 +28,23 @@ export interface StaticServer {
 }
 
 /** Serves `root` on 127.0.0.1; port 0 picks a free one. `/` answers with `index`, when given. */
-export async function serveStatic(root: string, { port = 0, index }: { port?: number; index?: string } = {}): Promise<StaticServer> {
+export async function serveStatic(
+  root: string,
+  { port = 0, index }: { port?: number; index?: string } = {},
+): Promise<StaticServer> {
   const base = resolve(root);
   const server = createServer(async (request, response) => {
     const pathname = decodeURIComponent(new URL(request.url ?? '/', 'http://127.0.0.1').pathname);
     const target = resolve(base, `.${pathname === '/' && index ? `/${index}` : pathname}`);
     const readable = request.method === 'GET' || request.method === 'HEAD';
-    const fileInfo = readable && (target === base || target.startsWith(base + sep)) ? await stat(target).catch(() => undefined) : undefined;
+    const fileInfo =
+      readable && (target === base || target.startsWith(base + sep))
+        ? await stat(target).catch(() => undefined)
+        : undefined;
     if (!fileInfo?.isFile()) {
-      response.writeHead(readable ? 404 : 405, { 'content-type': 'text/plain' }).end(readable ? 'not found\n' : 'GET or HEAD only\n');
+      response
+        .writeHead(readable ? 404 : 405, { 'content-type': 'text/plain' })
+        .end(readable ? 'not found\n' : 'GET or HEAD only\n');
       return;
     }
     response.writeHead(200, {

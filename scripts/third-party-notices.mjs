@@ -15,7 +15,9 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** Debian source packages behind the package's own .wasm modules: wasm/<module>/build.sh names its output and its `source_tree`s. */
 export function debianSources(packageDir) {
   const sources = new Set();
-  for (const module of readdirSync(join(root, 'wasm'), { withFileTypes: true }).filter((entry) => entry.isDirectory())) {
+  for (const module of readdirSync(join(root, 'wasm'), { withFileTypes: true }).filter((entry) =>
+    entry.isDirectory(),
+  )) {
     const script = join(root, 'wasm', module.name, 'build.sh');
     if (!existsSync(script)) continue;
     const text = readFileSync(script, 'utf8');
@@ -35,11 +37,13 @@ export function bundledNpmPackages(packageDir) {
   };
   const dist = join(root, packageDir, 'dist');
   for (const file of existsSync(dist) ? readdirSync(dist).filter((name) => name.endsWith('.meta.json')) : []) {
-    for (const input of Object.keys(JSON.parse(readFileSync(join(dist, file), 'utf8')).inputs)) if (input.includes('node_modules/')) add(input);
+    for (const input of Object.keys(JSON.parse(readFileSync(join(dist, file), 'utf8')).inputs))
+      if (input.includes('node_modules/')) add(input);
   }
   const wasmFiles = join(root, packageDir, 'src/wasm-files.ts');
   if (existsSync(wasmFiles)) {
-    for (const [, specifier] of readFileSync(wasmFiles, 'utf8').matchAll(/'([^']+\.wasm)'/g)) if (!specifier.startsWith('@glimpse/')) add(`node_modules/${specifier}`);
+    for (const [, specifier] of readFileSync(wasmFiles, 'utf8').matchAll(/'([^']+\.wasm)'/g))
+      if (!specifier.startsWith('@glimpse/')) add(`node_modules/${specifier}`);
   }
   return [...names].sort();
 }
@@ -63,13 +67,17 @@ function npmNotice(name) {
   const licenceFile = readdirSync(dir).find((file) => /^(licen[cs]e|copying)(\.|$)/i.test(file));
   const repository = typeof manifest.repository === 'string' ? manifest.repository : manifest.repository?.url;
   const heading = `### ${name} ${manifest.version} — ${manifest.license ?? 'see below'}`;
-  if (licenceFile !== undefined) return `${heading}\n\n\`\`\`text\n${readFileSync(join(dir, licenceFile), 'utf8').trim()}\n\`\`\``;
+  if (licenceFile !== undefined)
+    return `${heading}\n\n\`\`\`text\n${readFileSync(join(dir, licenceFile), 'utf8').trim()}\n\`\`\``;
   return `${heading}\n\nThe package ships no licence file. Its licence is ${manifest.license}${repository ? `; source: ${repository.replace(/^git\+/, '')}` : ''}.`;
 }
 
 function debianNotice(name) {
   const tree = execFileSync('bash', [join(root, 'scripts/debian-source.sh'), name], { encoding: 'utf8' }).trim();
-  const version = readFileSync(join(root, 'wasm/sources.lock'), 'utf8').split('\n').find((line) => line.startsWith(`${name} `))?.split(' ')[1];
+  const version = readFileSync(join(root, 'wasm/sources.lock'), 'utf8')
+    .split('\n')
+    .find((line) => line.startsWith(`${name} `))
+    ?.split(' ')[1];
   return `### ${name} ${version} (Debian source package)\n\n\`\`\`text\n${readFileSync(join(tree, 'debian/copyright'), 'utf8').trim()}\n\`\`\``;
 }
 
@@ -84,11 +92,31 @@ export function writeNotices(packageName) {
     `Written by \`node scripts/third-party-notices.mjs ${packageName}\`. glimpse's own code is under the MIT licence (LICENSE).`,
     'The parts below are by others, under their licences.',
   ];
-  if (debian.length > 0) sections.push('', '## Compiled into the .wasm modules in wasm/', '', ...debian.flatMap((name) => [debianNotice(name), '']));
-  if (npm.length > 0) sections.push('', '## npm packages bundled into dist/ (browser, Deno and Workers bundles, and dist/wasm/)', '', ...npm.flatMap((name) => [npmNotice(name), '']));
+  if (debian.length > 0)
+    sections.push(
+      '',
+      '## Compiled into the .wasm modules in wasm/',
+      '',
+      ...debian.flatMap((name) => [debianNotice(name), '']),
+    );
+  if (npm.length > 0)
+    sections.push(
+      '',
+      '## npm packages bundled into dist/ (browser, Deno and Workers bundles, and dist/wasm/)',
+      '',
+      ...npm.flatMap((name) => [npmNotice(name), '']),
+    );
   if (vendored.length > 0) {
     sections.push('', '## Files in the sources', '');
-    for (const path of vendored) sections.push(`### ${relative(join(root, packageDir), path)}`, '', '```text', readFileSync(path, 'utf8').trim(), '```', '');
+    for (const path of vendored)
+      sections.push(
+        `### ${relative(join(root, packageDir), path)}`,
+        '',
+        '```text',
+        readFileSync(path, 'utf8').trim(),
+        '```',
+        '',
+      );
   }
   const target = join(root, packageDir, 'THIRD-PARTY-NOTICES.md');
   writeFileSync(target, `${sections.join('\n').trim()}\n`);
@@ -98,7 +126,13 @@ export function writeNotices(packageName) {
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const names = process.argv.slice(2);
   for (const name of names.length > 0 ? names : PUBLISHED_PACKAGES.map((p) => p.name)) {
-    if (debianSources(`packages/${name}`).length + bundledNpmPackages(`packages/${name}`).length + vendoredLicences(`packages/${name}`).length === 0) continue;
+    if (
+      debianSources(`packages/${name}`).length +
+        bundledNpmPackages(`packages/${name}`).length +
+        vendoredLicences(`packages/${name}`).length ===
+      0
+    )
+      continue;
     console.log(`wrote ${relative(root, writeNotices(name))}`);
   }
 }

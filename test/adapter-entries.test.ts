@@ -8,11 +8,20 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildAgent } from '../scripts/build-agent.mjs';
 
 const SDKS = ['@anthropic-ai/sdk', 'openai', '@google/genai', '@aws-sdk/client-bedrock-runtime', 'ollama'];
-const FRAMEWORKS = ['ai', '@ai-sdk/provider', '@mariozechner/pi-ai', '@mariozechner/pi-agent-core', '@mariozechner/pi-coding-agent'];
+const FRAMEWORKS = [
+  'ai',
+  '@ai-sdk/provider',
+  '@mariozechner/pi-ai',
+  '@mariozechner/pi-agent-core',
+  '@mariozechner/pi-coding-agent',
+];
 
 let metafile: Metafile;
 beforeAll(async () => {
-  metafile = await buildAgent({ outdir: join(await mkdtemp(join(tmpdir(), 'glimpse-entries-')), 'dist'), write: false });
+  metafile = await buildAgent({
+    outdir: join(await mkdtemp(join(tmpdir(), 'glimpse-entries-')), 'dist'),
+    write: false,
+  });
 });
 
 /** Every external package an output reaches, with how: through static imports only, or also through dynamic ones. */
@@ -28,7 +37,9 @@ function externals(entry: string): { static: Set<string>; dynamic: Set<string> }
     seen.add(key);
     for (const imported of outputs[path]?.imports ?? []) {
       const viaDynamic = dynamic || imported.kind === 'dynamic-import';
-      const pkg = imported.path.startsWith('@') ? imported.path.split('/').slice(0, 2).join('/') : imported.path.split('/')[0]!;
+      const pkg = imported.path.startsWith('@')
+        ? imported.path.split('/').slice(0, 2).join('/')
+        : imported.path.split('/')[0]!;
       if (imported.external) (viaDynamic ? found.dynamic : found.static).add(pkg);
       else walk(imported.path, viaDynamic);
     }

@@ -11,7 +11,8 @@ import { AI_SDK_PROVIDERS } from './support/ai-sdk-providers.js';
 import { captureFetch } from './support/capture-fetch.js';
 import { decodeStrictly, findWireMedia } from './support/wire-media.js';
 
-const sample = (name: string) => readFile(new URL(`../samples/${name}`, import.meta.url)).then((b) => b.toString('base64'));
+const sample = (name: string) =>
+  readFile(new URL(`../samples/${name}`, import.meta.url)).then((b) => b.toString('base64'));
 const screenshot = await sample('screenshot.png'); // 2400x1500
 const report = await sample('report.pdf');
 
@@ -34,7 +35,9 @@ afterAll(async () => {
 
 async function ask(route: 'openai-chat' | 'anthropic') {
   const provider = AI_SDK_PROVIDERS.find((p) => p.route === route)!;
-  const capture = captureFetch((_r, index) => (index === 0 ? provider.toolCall('snapshot', 'call_9') : provider.text('done')));
+  const capture = captureFetch((_r, index) =>
+    index === 0 ? provider.toolCall('snapshot', 'call_9') : provider.text('done'),
+  );
   const model = wrapLanguageModel({ model: provider.model(capture.fetch), middleware: fitMediaMiddleware() });
   await generateText({ model, tools, prompt: 'Look at my screen.', stopWhen: stepCountIs(2) });
   return capture.requests[1]!;

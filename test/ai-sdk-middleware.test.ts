@@ -12,13 +12,21 @@ import { AI_SDK_PROVIDERS, type AiSdkProviderCase } from './support/ai-sdk-provi
 import { captureFetch, type CapturedRequest } from './support/capture-fetch.js';
 import { decodeStrictly, findWireMedia, type WireMedia } from './support/wire-media.js';
 
-const sample = (name: string) => readFile(new URL(`../samples/${name}`, import.meta.url)).then((b) => new Uint8Array(b));
+const sample = (name: string) =>
+  readFile(new URL(`../samples/${name}`, import.meta.url)).then((b) => new Uint8Array(b));
 const photo = await sample('photo-exif6.jpg'); // 4000x3000 stored, orientation 6: upright 3000x4000
 const screenshot = await sample('screenshot.png'); // 2400x1500
 const report = await sample('report.pdf'); // 2 pages
 const base64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
 
-const PRESET_OF = { anthropic: 'anthropic', 'openai-chat': 'openai', 'openai-responses': 'openai', gemini: 'gemini', bedrock: 'bedrock', ollama: 'ollama' } as const;
+const PRESET_OF = {
+  anthropic: 'anthropic',
+  'openai-chat': 'openai',
+  'openai-responses': 'openai',
+  gemini: 'gemini',
+  bedrock: 'bedrock',
+  ollama: 'ollama',
+} as const;
 
 /** A tool that knows nothing of glimpse: it hands the 1.7 MB camera original to the model as a `file` item. */
 const camera = tool({
@@ -44,10 +52,14 @@ const userTurn: ModelMessage = {
 };
 
 async function run(provider: AiSdkProviderCase, middleware = true) {
-  const capture = captureFetch((_request, index) => (index === 0 ? provider.toolCall('camera', 'call_1') : provider.text('I see a hill under a sun.')));
+  const capture = captureFetch((_request, index) =>
+    index === 0 ? provider.toolCall('camera', 'call_1') : provider.text('I see a hill under a sun.'),
+  );
   const warnings: FitMediaWarning[] = [];
   const base = provider.model(capture.fetch);
-  const model = middleware ? wrapLanguageModel({ model: base, middleware: fitMediaMiddleware({ onWarning: (w) => warnings.push(w) }) }) : base;
+  const model = middleware
+    ? wrapLanguageModel({ model: base, middleware: fitMediaMiddleware({ onWarning: (w) => warnings.push(w) }) })
+    : base;
   const result = await generateText({ model, tools: { camera }, messages: [userTurn], stopWhen: stepCountIs(2) });
   expect(result.text).toBe('I see a hill under a sun.');
   expect(capture.requests).toHaveLength(2);
@@ -61,7 +73,8 @@ function at(body: unknown, path: string): unknown {
 
 let sdkWarnings: unknown[] = [];
 beforeAll(() => {
-  (globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS = (options: { warnings: unknown[] }) => sdkWarnings.push(...options.warnings);
+  (globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS = (options: { warnings: unknown[] }) =>
+    sdkWarnings.push(...options.warnings);
 });
 afterAll(() => {
   delete (globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS;
@@ -143,7 +156,9 @@ describe.each(AI_SDK_PROVIDERS)('fitMediaMiddleware on $route ($modelId)', (prov
     expect(warnings).toEqual([]);
     if (provider.route === 'ollama') {
       expect(pdfs).toEqual([]);
-      expect(request.text).toContain('[report.pdf is given as its text and page images: this route takes no PDF documents]');
+      expect(request.text).toContain(
+        '[report.pdf is given as its text and page images: this route takes no PDF documents]',
+      );
       expect(request.text).toContain('Quarterly report, page 2 of 2');
       const sizes = await Promise.all(pages.map((m) => decodeStrictly(m.bytes)));
       expect(sizes).toEqual([1, 2].map(() => expect.objectContaining({ width: 1039, height: 1344 })));
@@ -155,7 +170,9 @@ describe.each(AI_SDK_PROVIDERS)('fitMediaMiddleware on $route ($modelId)', (prov
   });
 
   it('tells the model how to map coordinates back to the original', () => {
-    expect(request.text).toMatch(/photo\.jpg was resized from 3000x4000 to \d+x\d+ px; multiply coordinates in it by [\d.]+/);
+    expect(request.text).toMatch(
+      /photo\.jpg was resized from 3000x4000 to \d+x\d+ px; multiply coordinates in it by [\d.]+/,
+    );
   });
 });
 
@@ -173,32 +190,52 @@ describe('without the middleware, on openai.chat', () => {
 
 describe('routes whose tool results cannot carry media on this model', () => {
   const cases = [
-    { route: 'gemini', modelId: 'gemini-2.5-flash', build: (fetch: typeof globalThis.fetch) => createGoogleGenerativeAI({ apiKey: 'k', fetch })('gemini-2.5-flash') },
-    { route: 'bedrock', modelId: 'us.meta.llama3-2-90b-instruct-v1:0', build: (fetch: typeof globalThis.fetch) => createAmazonBedrock({ region: 'us-east-1', accessKeyId: 'AKIDTEST', secretAccessKey: 's', fetch })('us.meta.llama3-2-90b-instruct-v1:0') },
+    {
+      route: 'gemini',
+      modelId: 'gemini-2.5-flash',
+      build: (fetch: typeof globalThis.fetch) => createGoogleGenerativeAI({ apiKey: 'k', fetch })('gemini-2.5-flash'),
+    },
+    {
+      route: 'bedrock',
+      modelId: 'us.meta.llama3-2-90b-instruct-v1:0',
+      build: (fetch: typeof globalThis.fetch) =>
+        createAmazonBedrock({ region: 'us-east-1', accessKeyId: 'AKIDTEST', secretAccessKey: 's', fetch })(
+          'us.meta.llama3-2-90b-instruct-v1:0',
+        ),
+    },
   ] as const;
 
-  it.each(cases)('$modelId: the photo follows the tool result in a user turn, and the result itself is text', async ({ route, build }) => {
-    const provider = AI_SDK_PROVIDERS.find((p) => p.route === route)!;
-    const capture = captureFetch((_r, index) => (index === 0 ? provider.toolCall('camera', 'call_1') : provider.text('ok')));
-    const model = wrapLanguageModel({ model: build(capture.fetch), middleware: fitMediaMiddleware() });
-    await generateText({ model, tools: { camera }, prompt: 'Take a photo.', stopWhen: stepCountIs(2) });
-    const body = capture.requests[1]!.json;
-    const [image, ...rest] = findWireMedia(body);
-    expect(rest).toEqual([]);
-    if (route === 'gemini') {
-      // One functionResponse with the text, then the photo in the next user content.
-      // Gemini's reply names no call id, so the SDK made one up.
-      expect(at(body, 'contents.2.parts.0.functionResponse.response.content')).toMatch(/\[1 image from this result is attached after the tool results, labelled \S+\]$/);
-      expect(at(body, 'contents.2.parts.0.functionResponse.parts')).toBeUndefined();
-      expect(image!.path).toMatch(/^contents\.3\.parts\.\d+\.inlineData\.data$/);
-      expect(at(body, 'contents.3.role')).toBe('user');
-    } else {
-      // Bedrock merges them into the one user message: toolResult (text), then the label and the image.
-      expect(at(body, 'messages.2.content.0.toolResult.content.0.text')).toContain('attached after the tool results, labelled call_1');
-      expect(image!.path).toMatch(/^messages\.2\.content\.\d+\.image\.source\.bytes$/);
-    }
-    const { width, height } = await decodeStrictly(image!.bytes);
-    expect(Math.max(width, height)).toBe(route === 'gemini' ? 3072 : 2000);
-    expect(height).toBeGreaterThan(width);
-  });
+  it.each(cases)(
+    '$modelId: the photo follows the tool result in a user turn, and the result itself is text',
+    async ({ route, build }) => {
+      const provider = AI_SDK_PROVIDERS.find((p) => p.route === route)!;
+      const capture = captureFetch((_r, index) =>
+        index === 0 ? provider.toolCall('camera', 'call_1') : provider.text('ok'),
+      );
+      const model = wrapLanguageModel({ model: build(capture.fetch), middleware: fitMediaMiddleware() });
+      await generateText({ model, tools: { camera }, prompt: 'Take a photo.', stopWhen: stepCountIs(2) });
+      const body = capture.requests[1]!.json;
+      const [image, ...rest] = findWireMedia(body);
+      expect(rest).toEqual([]);
+      if (route === 'gemini') {
+        // One functionResponse with the text, then the photo in the next user content.
+        // Gemini's reply names no call id, so the SDK made one up.
+        expect(at(body, 'contents.2.parts.0.functionResponse.response.content')).toMatch(
+          /\[1 image from this result is attached after the tool results, labelled \S+\]$/,
+        );
+        expect(at(body, 'contents.2.parts.0.functionResponse.parts')).toBeUndefined();
+        expect(image!.path).toMatch(/^contents\.3\.parts\.\d+\.inlineData\.data$/);
+        expect(at(body, 'contents.3.role')).toBe('user');
+      } else {
+        // Bedrock merges them into the one user message: toolResult (text), then the label and the image.
+        expect(at(body, 'messages.2.content.0.toolResult.content.0.text')).toContain(
+          'attached after the tool results, labelled call_1',
+        );
+        expect(image!.path).toMatch(/^messages\.2\.content\.\d+\.image\.source\.bytes$/);
+      }
+      const { width, height } = await decodeStrictly(image!.bytes);
+      expect(Math.max(width, height)).toBe(route === 'gemini' ? 3072 : 2000);
+      expect(height).toBeGreaterThan(width);
+    },
+  );
 });

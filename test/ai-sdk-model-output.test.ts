@@ -12,7 +12,9 @@ import { findWireMedia } from './support/wire-media.js';
 
 const read = (name: string) => readFile(new URL(`../samples/${name}`, import.meta.url)).then((b) => new Uint8Array(b));
 const files = createFileTools({
-  fileSystem: new MemoryFileSystem({ files: { '/work/photo.jpg': await read('photo-exif6.jpg'), '/work/report.pdf': await read('report.pdf') } }),
+  fileSystem: new MemoryFileSystem({
+    files: { '/work/photo.jpg': await read('photo-exif6.jpg'), '/work/report.pdf': await read('report.pdf') },
+  }),
   root: '/work',
   route: { provider: 'anthropic', model: 'claude-sonnet-4-6' },
 });
@@ -26,7 +28,12 @@ function legacyOutput(result: FileToolResult): ToolResultOutput {
         ? { type: 'text' as const, text: part.text }
         : part.type === 'image'
           ? { type: 'image-data' as const, data: part.data, mediaType: part.mediaType }
-          : { type: 'file-data' as const, data: part.data, mediaType: part.mediaType, ...(part.filename !== undefined && { filename: part.filename }) },
+          : {
+              type: 'file-data' as const,
+              data: part.data,
+              mediaType: part.mediaType,
+              ...(part.filename !== undefined && { filename: part.filename }),
+            },
     ),
   };
 }
@@ -34,7 +41,8 @@ function legacyOutput(result: FileToolResult): ToolResultOutput {
 let sdkWarnings: Array<{ type: string; setting?: string }> = [];
 beforeEach(() => {
   sdkWarnings = [];
-  (globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS = (options: { warnings: typeof sdkWarnings }) => sdkWarnings.push(...options.warnings);
+  (globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS = (options: { warnings: typeof sdkWarnings }) =>
+    sdkWarnings.push(...options.warnings);
 });
 afterEach(() => {
   delete (globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS;
@@ -63,7 +71,12 @@ async function viewBoth(toModelOutput: (result: FileToolResult) => ToolResultOut
     const body = await response.text();
     return new Response(body.replace('"input":{}', `"input":{"path":"${paths[asked++] ?? ''}"}`), response);
   };
-  await generateText({ model: anthropic.model(fetchWithArgs), tools: { view_file: viewFile }, prompt: 'Look at photo.jpg and report.pdf.', stopWhen: stepCountIs(3) });
+  await generateText({
+    model: anthropic.model(fetchWithArgs),
+    tools: { view_file: viewFile },
+    prompt: 'Look at photo.jpg and report.pdf.',
+    stopWhen: stepCountIs(3),
+  });
   return capture.requests.at(-1)!;
 }
 
@@ -82,11 +95,19 @@ describe('toAiSdkModelOutput on ai@7', () => {
     const current = await viewBoth(toAiSdkModelOutput);
     const legacy = await viewBoth(legacyOutput);
     expect(legacy.text).toBe(current.text);
-    expect(sdkWarnings.map((w) => w.setting)).toEqual(expect.arrayContaining(['"tool-result" content of type "image-data"', '"tool-result" content of type "file-data"']));
+    expect(sdkWarnings.map((w) => w.setting)).toEqual(
+      expect.arrayContaining([
+        '"tool-result" content of type "image-data"',
+        '"tool-result" content of type "file-data"',
+      ]),
+    );
   });
 
   it('is a ToolResultOutput at compile time', () => {
-    const output = toAiSdkModelOutput({ isError: false, parts: [{ type: 'image', mediaType: 'image/png', data: 'iVBORw0KGgo=' }] }) satisfies ToolResultOutput;
+    const output = toAiSdkModelOutput({
+      isError: false,
+      parts: [{ type: 'image', mediaType: 'image/png', data: 'iVBORw0KGgo=' }],
+    }) satisfies ToolResultOutput;
     expect(output.type).toBe('content');
   });
 });

@@ -32,7 +32,10 @@ interface Run {
 }
 
 /** Runs the CLI with `stdin` piped in (or nothing); `stopReadingAfter` closes stdout after that many bytes, as `| head -c N` does. */
-function runCli(args: string[], { stdin, stopReadingAfter }: { stdin?: Uint8Array; stopReadingAfter?: number } = {}): Promise<Run> {
+function runCli(
+  args: string[],
+  { stdin, stopReadingAfter }: { stdin?: Uint8Array; stopReadingAfter?: number } = {},
+): Promise<Run> {
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, [cli, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
@@ -66,14 +69,25 @@ describe('- for stdin and stdout', () => {
     const fromStdin = await runCli(['inspect', '-'], { stdin: await readFile(PHOTO) });
     expect(fromStdin.code).toBe(0);
     expect(json(fromStdin.stdout)).toEqual(json(fromFile.stdout));
-    expect(json(fromStdin.stdout)).toMatchObject({ mediaType: 'image/jpeg', width: 4000, height: 3000, orientation: 6 });
+    expect(json(fromStdin.stdout)).toMatchObject({
+      mediaType: 'image/jpeg',
+      width: 4000,
+      height: 3000,
+      orientation: 6,
+    });
   });
 
   it('process - -o - writes only the image bytes to stdout and the summary to stderr', async () => {
     const { code, stdout, stderr } = await runCli(['process', '-', '-o', '-'], { stdin: await readFile(PHOTO) });
     expect(code).toBe(0);
     const summary = json(stderr);
-    expect(summary).toMatchObject({ mediaType: 'image/jpeg', width: 1500, height: 2000, bytes: stdout.byteLength, output: '-' });
+    expect(summary).toMatchObject({
+      mediaType: 'image/jpeg',
+      width: 1500,
+      height: 2000,
+      bytes: stdout.byteLength,
+      output: '-',
+    });
     const decoded = await decodeIndependently(new Uint8Array(stdout));
     expect({ width: decoded.width, height: decoded.height }).toEqual({ width: 1500, height: 2000 });
   });
@@ -89,7 +103,10 @@ describe('- for stdin and stdout', () => {
     const tty = Object.getOwnPropertyDescriptor(process.stdout, 'isTTY');
     Object.defineProperty(process.stdout, 'isTTY', { value: true, configurable: true });
     const err: string[] = [];
-    vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => (err.push(String(chunk)), true));
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+      err.push(String(chunk));
+      return true;
+    });
     try {
       expect(await main(['process', PHOTO, '-o', '-'])).toBe(2);
       expect(err.join('')).toContain('stdout, which is a terminal');
@@ -115,7 +132,10 @@ describe('names typed with plain spaces', () => {
 
   beforeAll(async () => {
     await copyFile(PHOTO, join(dir, onDisk));
-    await writeFile(join(dir, 'demo\u00a0log.jsonl'), `${JSON.stringify({ type: 'header', format: 'glimpse-session', version: 1, created: '2026-11-29T23:32:00.847Z', app: { name: 'test' } })}\n`);
+    await writeFile(
+      join(dir, 'demo\u00a0log.jsonl'),
+      `${JSON.stringify({ type: 'header', format: 'glimpse-session', version: 1, created: '2026-11-29T23:32:00.847Z', app: { name: 'test' } })}\n`,
+    );
   });
 
   it('inspect finds the file whose name has a narrow no-break space, and says so', async () => {
@@ -151,7 +171,9 @@ describe('-o extension', () => {
     const out = join(dir, 'photo.png');
     const { code, stdout, stderr } = await runCli(['process', PHOTO, '-o', out]);
     expect(code).toBe(0);
-    expect(stderr).toBe('glimpse: warning: photo.png is named like image/png but holds image/jpeg (the output type follows the input and the limits, never the name); name it photo.jpg\n');
+    expect(stderr).toBe(
+      'glimpse: warning: photo.png is named like image/png but holds image/jpeg (the output type follows the input and the limits, never the name); name it photo.jpg\n',
+    );
     expect(json(stdout)).toMatchObject({ mediaType: 'image/jpeg', output: out });
     expect([...(await readFile(out)).subarray(0, 2)]).toEqual([0xff, 0xd8]);
   });
@@ -171,7 +193,9 @@ describe('start-up loads only what the command needs', () => {
   function packagesLoadedBy(command: string | undefined): Set<string> {
     const outputs = metafile.outputs;
     const entry = Object.keys(outputs).find((path) => outputs[path]?.entryPoint === 'packages/agent/src/cli.ts');
-    const chunk = Object.keys(outputs).find((path) => outputs[path]?.entryPoint === `packages/agent/src/cli/${command}.ts`);
+    const chunk = Object.keys(outputs).find(
+      (path) => outputs[path]?.entryPoint === `packages/agent/src/cli/${command}.ts`,
+    );
     const queue = [entry, ...(command === undefined ? [] : [chunk])];
     expect(queue.every((path) => path !== undefined)).toBe(true);
     const seen = new Set<string>();
@@ -181,7 +205,15 @@ describe('start-up loads only what the command needs', () => {
       seen.add(path);
       for (const imported of outputs[path]?.imports ?? []) {
         if (imported.kind !== 'import-statement') continue;
-        if (imported.external) packages.add(imported.path.startsWith('node:') ? 'node:' : imported.path.split('/').slice(0, imported.path.startsWith('@') ? 2 : 1).join('/'));
+        if (imported.external)
+          packages.add(
+            imported.path.startsWith('node:')
+              ? 'node:'
+              : imported.path
+                  .split('/')
+                  .slice(0, imported.path.startsWith('@') ? 2 : 1)
+                  .join('/'),
+          );
         else queue.push(imported.path);
       }
     }

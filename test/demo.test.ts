@@ -18,18 +18,27 @@ beforeAll(async () => {
   // Stand-ins for the bundled samples, so this test does not depend on their exact content.
   root = await mkdtemp(join(tmpdir(), 'glimpse-demo-'));
   await mkdir(join(root, 'samples'));
-  await sharp({ create: { width: 2400, height: 1500, channels: 3, background: '#f0f0f0' } }).png().toFile(join(root, 'samples/screenshot.png'));
+  await sharp({ create: { width: 2400, height: 1500, channels: 3, background: '#f0f0f0' } })
+    .png()
+    .toFile(join(root, 'samples/screenshot.png'));
   // Stored 1200 wide × 900 high with EXIF orientation 6: upright it is 900 × 1200.
-  await sharp({ create: { width: 1200, height: 900, channels: 3, background: '#806040' } }).jpeg().withMetadata({ orientation: 6 }).toFile(join(root, 'samples/photo-exif6.jpg'));
+  await sharp({ create: { width: 1200, height: 900, channels: 3, background: '#806040' } })
+    .jpeg()
+    .withMetadata({ orientation: 6 })
+    .toFile(join(root, 'samples/photo-exif6.jpg'));
   await writeFile(join(root, 'samples/report.pdf'), await make.pdf());
-  await writeFile(join(root, 'samples/diagram.svg'), '<svg xmlns="http://www.w3.org/2000/svg" width="300" height="200"><rect width="300" height="200" fill="#fff"/><circle cx="150" cy="100" r="80" fill="#369"/></svg>');
+  await writeFile(
+    join(root, 'samples/diagram.svg'),
+    '<svg xmlns="http://www.w3.org/2000/svg" width="300" height="200"><rect width="300" height="200" fill="#fff"/><circle cx="150" cy="100" r="80" fill="#369"/></svg>',
+  );
 });
 
 describe('glimpse demo', () => {
   it('views the four samples, prints a table per file and writes a loadable session', async () => {
     const sessionPath = join(root, 'demo.jsonl');
     const report = await runDemo({ provider: 'anthropic', sessionPath, script: parseReplayScript(demoScript), root });
-    for (const file of ['screenshot.png', 'photo-exif6.jpg', 'report.pdf', 'diagram.svg']) expect(report).toContain(`samples/${file}\n  what the model receives`);
+    for (const file of ['screenshot.png', 'photo-exif6.jpg', 'report.pdf', 'diagram.svg'])
+      expect(report).toContain(`samples/${file}\n  what the model receives`);
     expect(report).not.toContain('(error result)');
     // Fitted to Anthropic's 1568-px long edge; the photo turned upright.
     expect(report).toMatch(/image\/png\s+1568×980/);
@@ -37,24 +46,47 @@ describe('glimpse demo', () => {
     expect(report).toMatch(/application\/pdf\s+1 page/);
     const session = await loadSession(sessionPath);
     // Every token cell is the estimate of the logged result for that column's route.
-    const screenshotTable = report.slice(report.indexOf('samples/screenshot.png'), report.indexOf('samples/photo-exif6.jpg'));
+    const screenshotTable = report.slice(
+      report.indexOf('samples/screenshot.png'),
+      report.indexOf('samples/photo-exif6.jpg'),
+    );
     const screenshotResult = session.messages[2]!;
     for (const target of ESTIMATE_TARGETS) {
       const cell = new RegExp(`${target.label}\\s+([\\d,]+)`).exec(screenshotTable)?.[1];
-      expect(Number(cell?.replace(/,/g, '')), target.label).toBe(estimateMessageTokens(screenshotResult, target.options));
+      expect(Number(cell?.replace(/,/g, '')), target.label).toBe(
+        estimateMessageTokens(screenshotResult, target.options),
+      );
     }
     // 1568×980 would be ⌈1568/28⌉·⌈980/28⌉ = 1,960 patches: over the cap, so Anthropic's working size is smaller.
-    expect(estimateMessageTokens(screenshotResult, { provider: 'anthropic' }) - estimateMessageTokens(screenshotResult, { provider: 'anthropic', images: 'fixed' })).toBe(anthropicImageTokens(1568, 980) - 1200);
+    expect(
+      estimateMessageTokens(screenshotResult, { provider: 'anthropic' }) -
+        estimateMessageTokens(screenshotResult, { provider: 'anthropic', images: 'fixed' }),
+    ).toBe(anthropicImageTokens(1568, 980) - 1200);
     expect(anthropicImageTokens(1568, 980)).toBeLessThanOrEqual(1568);
 
     expect(session.header.app).toMatchObject({ name: 'glimpse demo', provider: 'anthropic' });
-    expect(session.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'toolResult', 'toolResult', 'toolResult', 'toolResult', 'assistant']);
-    const media = session.messages.flatMap((m) => (m.role === 'toolResult' ? m.parts : [])).filter((p) => p.type !== 'text');
+    expect(session.messages.map((m) => m.role)).toEqual([
+      'user',
+      'assistant',
+      'toolResult',
+      'toolResult',
+      'toolResult',
+      'toolResult',
+      'assistant',
+    ]);
+    const media = session.messages
+      .flatMap((m) => (m.role === 'toolResult' ? m.parts : []))
+      .filter((p) => p.type !== 'text');
     expect(media.map((p) => p.mediaType)).toEqual(['image/png', 'image/jpeg', 'application/pdf', 'image/png']);
   });
 
   it('on a route without PDFs the PDF comes as its text and page images, never as PDF bytes', async () => {
-    const report = await runDemo({ provider: 'ollama', sessionPath: join(root, 'ollama.jsonl'), script: parseReplayScript(demoScript), root });
+    const report = await runDemo({
+      provider: 'ollama',
+      sessionPath: join(root, 'ollama.jsonl'),
+      script: parseReplayScript(demoScript),
+      root,
+    });
     const pdfTable = report.slice(report.indexOf('samples/report.pdf'), report.indexOf('samples/diagram.svg'));
     expect(pdfTable).not.toContain('(error result)');
     expect(pdfTable).not.toContain('application/pdf');
@@ -63,10 +95,16 @@ describe('glimpse demo', () => {
   });
 
   it('finds the bundled samples of the checkout by itself (what npm start runs)', async () => {
-    const report = await runDemo({ provider: 'anthropic', sessionPath: join(root, 'bundled.jsonl'), script: parseReplayScript(demoScript) });
+    const report = await runDemo({
+      provider: 'anthropic',
+      sessionPath: join(root, 'bundled.jsonl'),
+      script: parseReplayScript(demoScript),
+    });
     expect(report).not.toContain('(error result)');
     expect(report.match(/what the model receives/g)).toHaveLength(4);
-    const media = (await loadSession(join(root, 'bundled.jsonl'))).messages.flatMap((m) => (m.role === 'toolResult' ? m.parts : [])).filter((p) => p.type !== 'text');
+    const media = (await loadSession(join(root, 'bundled.jsonl'))).messages
+      .flatMap((m) => (m.role === 'toolResult' ? m.parts : []))
+      .filter((p) => p.type !== 'text');
     expect(media.map((p) => p.mediaType)).toEqual(['image/png', 'image/jpeg', 'application/pdf', 'image/png']);
     // The phone photo is stored sideways with EXIF orientation 6: what the model receives is upright (portrait).
     const photo = media[1]!;

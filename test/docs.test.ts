@@ -11,7 +11,8 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 /** Blocks that hold a measurement (written by the bench, not by npm run docs): only their shape is checked. */
 const MEASURED_BLOCKS = ['docs/performance.md bench-cli'];
 const read = (path: string) => readFile(resolve(root, path), 'utf8');
-const docPages = async () => (await readdir(resolve(root, 'docs'))).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`);
+const docPages = async () =>
+  (await readdir(resolve(root, 'docs'))).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`);
 
 /** GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens. */
 function anchors(page: string): Set<string> {
@@ -20,31 +21,48 @@ function anchors(page: string): Set<string> {
   for (const line of page.split('\n')) {
     if (line.startsWith('```')) fenced = !fenced;
     const heading = !fenced && /^#{1,6} (.+)$/.exec(line);
-    if (heading) found.add((heading[1] ?? '').toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-'));
+    if (heading)
+      found.add(
+        (heading[1] ?? '')
+          .toLowerCase()
+          .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+          .replace(/\s/g, '-'),
+      );
   }
   return found;
 }
 
 describe('docs', () => {
-  it.each(GENERATED_BLOCKS.map((block) => [`${block.page} ${block.name}`, block] as const))('%s matches its source', async (_label, block) => {
-    const current = readRegion(await read(block.page), block.name);
-    expect(current, `${block.page} has no generated:${block.name} block`).toBeDefined();
-    const generated = await block.generate();
-    if (block.match === 'figures' && current !== undefined && sameFigures(current, generated)) return;
-    expect(current, `${block.page} ${block.name} drifted from its source: run npm run docs`).toBe(generated);
-  });
+  it.each(GENERATED_BLOCKS.map((block) => [`${block.page} ${block.name}`, block] as const))(
+    '%s matches its source',
+    async (_label, block) => {
+      const current = readRegion(await read(block.page), block.name);
+      expect(current, `${block.page} has no generated:${block.name} block`).toBeDefined();
+      const generated = await block.generate();
+      if (block.match === 'figures' && current !== undefined && sameFigures(current, generated)) return;
+      expect(current, `${block.page} ${block.name} drifted from its source: run npm run docs`).toBe(generated);
+    },
+  );
 
   it('has no generated block that nothing generates', async () => {
     const known = new Set(GENERATED_BLOCKS.map((block) => `${block.page} ${block.name}`).concat(MEASURED_BLOCKS));
     for (const page of [...(await docPages()), 'README.md']) {
-      for (const name of regionNames(await read(page))) expect(known.has(`${page} ${name}`), `${page} ${name}`).toBe(true);
+      for (const name of regionNames(await read(page)))
+        expect(known.has(`${page} ${name}`), `${page} ${name}`).toBe(true);
     }
   });
 
   it('shows the last CLI bench run, with the machine it ran on', async () => {
     const block = readRegion(await read('docs/performance.md'), 'bench-cli') ?? '';
     expect(block).toMatch(/^glimpse bench \(CLI\) — .+ cores/);
-    for (const row of ['node -e 0', 'inspect, direct script', 'glimpse inspect', 'process, direct script', 'glimpse process']) expect(block).toContain(`| ${row} |`);
+    for (const row of [
+      'node -e 0',
+      'inspect, direct script',
+      'glimpse inspect',
+      'process, direct script',
+      'glimpse process',
+    ])
+      expect(block).toContain(`| ${row} |`);
   });
 
   it('keeps the README to a few screens, linking every docs page', async () => {
@@ -63,7 +81,8 @@ describe('docs', () => {
         const linked = file ? join(dirname(page), file) : page;
         const content = await read(linked).catch(() => undefined);
         if (content === undefined) broken.push(`${page}: ${target} (no such file)`);
-        else if (anchor && linked.endsWith('.md') && !anchors(content).has(anchor)) broken.push(`${page}: ${target} (no such heading)`);
+        else if (anchor && linked.endsWith('.md') && !anchors(content).has(anchor))
+          broken.push(`${page}: ${target} (no such heading)`);
       }
     }
     expect(broken).toEqual([]);

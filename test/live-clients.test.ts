@@ -3,14 +3,22 @@
 // (and what the API requires), text streams, and failures retry or end in a typed error.
 import { readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MemoryFileSystem, createFileTools, runAgent, type AgentStep, type ProviderName } from '../packages/agent/src/index.js';
+import {
+  MemoryFileSystem,
+  createFileTools,
+  runAgent,
+  type AgentStep,
+  type ProviderName,
+} from '../packages/agent/src/index.js';
 import { createModelClient, isModelClientError, type ModelClientError } from '../packages/agent/src/clients/index.js';
 import { requestJson } from '../packages/agent/src/providers/request-json.js';
 import { startApiServer, type ApiServer, type ScriptEntry } from './support/api-server.js';
 import { decodeStrictly, findWireMedia } from './support/wire-media.js';
 
 const photo = new Uint8Array(await readFile(new URL('../samples/photo-exif6.jpg', import.meta.url)));
-const fileSystem = new MemoryFileSystem({ files: { '/work/photo.jpg': photo, '/work/notes.txt': new TextEncoder().encode('Hills at noon.\n') } });
+const fileSystem = new MemoryFileSystem({
+  files: { '/work/photo.jpg': photo, '/work/notes.txt': new TextEncoder().encode('Hills at noon.\n') },
+});
 
 const MODELS: Record<ProviderName, string> = {
   anthropic: 'claude-sonnet-4-6',
@@ -24,9 +32,17 @@ const PROVIDERS = Object.keys(MODELS) as ProviderName[];
 
 /** Where each SDK expects the server: OpenAI's base URL carries the version; the AWS SDK speaks HTTP/2 to Bedrock. */
 const baseUrl = (provider: ProviderName, server: ApiServer) =>
-  provider === 'openai-chat' || provider === 'openai-responses' ? `${server.url}/v1` : provider === 'bedrock' ? server.http2Url : server.url;
+  provider === 'openai-chat' || provider === 'openai-responses'
+    ? `${server.url}/v1`
+    : provider === 'bedrock'
+      ? server.http2Url
+      : server.url;
 
-function client(provider: ProviderName, server: ApiServer, extra: { onText?: (delta: string) => void; maxRetries?: number } = {}) {
+function client(
+  provider: ProviderName,
+  server: ApiServer,
+  extra: { onText?: (delta: string) => void; maxRetries?: number } = {},
+) {
   return createModelClient({
     provider,
     model: MODELS[provider],
@@ -64,7 +80,12 @@ afterEach(async () => {
   server = undefined;
 });
 
-const twoCalls: ScriptEntry = { toolCalls: [{ id: 'call_1', name: 'view_file', arguments: { path: 'photo.jpg' } }, { id: 'call_2', name: 'read', arguments: { path: 'notes.txt' } }] };
+const twoCalls: ScriptEntry = {
+  toolCalls: [
+    { id: 'call_1', name: 'view_file', arguments: { path: 'photo.jpg' } },
+    { id: 'call_2', name: 'read', arguments: { path: 'notes.txt' } },
+  ],
+};
 
 describe.each(PROVIDERS)('the %s client', (provider) => {
   it('runs a tool-use conversation: each request is the serialized body, the answer streams', async () => {
@@ -87,10 +108,15 @@ describe.each(PROVIDERS)('the %s client', (provider) => {
     expect(deltas.join('')).toBe('A green hill under a sun.');
     // Both calls ran and were answered, in call order.
     const results = run.messages.filter((m) => m.role === 'toolResult');
-    expect(results.map((r) => (r.role === 'toolResult' ? [r.toolName, r.isError] : []))).toEqual([['view_file', false], ['read', false]]);
+    expect(results.map((r) => (r.role === 'toolResult' ? [r.toolName, r.isError] : []))).toEqual([
+      ['view_file', false],
+      ['read', false],
+    ]);
     // What went out is exactly serialize's body (plus model, and max_tokens and stream where the API wants them).
     expect(server.requests).toHaveLength(2);
-    steps.forEach((step, i) => expect(server!.requests[i]!.body).toEqual(expectedWire(provider, step.request.serialized.body)));
+    steps.forEach((step, i) =>
+      expect(server!.requests[i]!.body).toEqual(expectedWire(provider, step.request.serialized.body)),
+    );
     // The photo in the second request is the fitted one.
     const [image] = findWireMedia(server.requests[1]!.body);
     const size = await decodeStrictly(image!.bytes);
@@ -100,40 +126,75 @@ describe.each(PROVIDERS)('the %s client', (provider) => {
 
   it('retries a 429 (Retry-After) and a 503, then succeeds', async () => {
     server = await startApiServer([{ status: 429, retryAfter: '0' }, { status: 503 }, { text: 'ok' }]);
-    const run = await runAgent({ model: client(provider, server), provider, modelId: MODELS[provider], tools: [], prompt: 'hi' });
+    const run = await runAgent({
+      model: client(provider, server),
+      provider,
+      modelId: MODELS[provider],
+      tools: [],
+      prompt: 'hi',
+    });
     expect(run.messages.at(-1)).toMatchObject({ role: 'assistant', text: 'ok' });
     expect(server.requests).toHaveLength(3);
   });
 
   it('retries a dropped connection', async () => {
     server = await startApiServer([{ drop: true }, { text: 'ok' }]);
-    const run = await runAgent({ model: client(provider, server), provider, modelId: MODELS[provider], tools: [], prompt: 'hi' });
+    const run = await runAgent({
+      model: client(provider, server),
+      provider,
+      modelId: MODELS[provider],
+      tools: [],
+      prompt: 'hi',
+    });
     expect(run.messages.at(-1)).toMatchObject({ text: 'ok' });
   });
 
   it('a 401 is E_AUTH at once, naming where the key comes from', async () => {
     server = await startApiServer([{ status: 401, message: 'invalid key' }]);
-    const error = await runAgent({ model: client(provider, server), provider, tools: [], prompt: 'hi' }).catch((e: unknown) => e);
+    const error = await runAgent({ model: client(provider, server), provider, tools: [], prompt: 'hi' }).catch(
+      (e: unknown) => e,
+    );
     expect(isModelClientError(error)).toBe(true);
     expect(error).toMatchObject({ code: 'E_AUTH', details: { status: 401, attempts: 1, provider } });
-    expect((error as ModelClientError).message).toMatch(provider === 'ollama' ? /OLLAMA_HOST/ : provider === 'bedrock' ? /AWS_ACCESS_KEY_ID/ : /_API_KEY/);
+    expect((error as ModelClientError).message).toMatch(
+      provider === 'ollama' ? /OLLAMA_HOST/ : provider === 'bedrock' ? /AWS_ACCESS_KEY_ID/ : /_API_KEY/,
+    );
     expect(server.requests).toHaveLength(1);
   });
 
   it('a 400 is E_BAD_REQUEST without a retry; 500s give up after maxRetries', async () => {
-    server = await startApiServer([{ status: 400, message: 'bad model' }, { status: 500 }, { status: 500 }, { status: 500 }]);
-    await expect(runAgent({ model: client(provider, server), provider, tools: [], prompt: 'hi' })).rejects.toMatchObject({ code: 'E_BAD_REQUEST', details: { status: 400 } });
-    await expect(runAgent({ model: client(provider, server, { maxRetries: 2 }), provider, tools: [], prompt: 'hi' })).rejects.toMatchObject({ code: 'E_PROVIDER', details: { status: 500, attempts: 3 } });
+    server = await startApiServer([
+      { status: 400, message: 'bad model' },
+      { status: 500 },
+      { status: 500 },
+      { status: 500 },
+    ]);
+    await expect(
+      runAgent({ model: client(provider, server), provider, tools: [], prompt: 'hi' }),
+    ).rejects.toMatchObject({ code: 'E_BAD_REQUEST', details: { status: 400 } });
+    await expect(
+      runAgent({ model: client(provider, server, { maxRetries: 2 }), provider, tools: [], prompt: 'hi' }),
+    ).rejects.toMatchObject({ code: 'E_PROVIDER', details: { status: 500, attempts: 3 } });
     expect(server.requests).toHaveLength(4);
   });
 });
 
 describe('the gemini client', () => {
   it("sends the model's thought signature back exactly as it came", async () => {
-    const signed: ScriptEntry = { toolCalls: [{ id: 'call_1', name: 'read', arguments: { path: 'notes.txt' }, signature: 'c2lnbmVkLWJ5LWdlbWluaQ==' }] };
+    const signed: ScriptEntry = {
+      toolCalls: [
+        { id: 'call_1', name: 'read', arguments: { path: 'notes.txt' }, signature: 'c2lnbmVkLWJ5LWdlbWluaQ==' },
+      ],
+    };
     server = await startApiServer([signed, { text: 'Hills.' }]);
     const files = createFileTools({ fileSystem, root: '/work', route: { provider: 'gemini', model: MODELS.gemini } });
-    await runAgent({ model: client('gemini', server), provider: 'gemini', modelId: MODELS.gemini, tools: [files.read], prompt: 'Read notes.txt' });
+    await runAgent({
+      model: client('gemini', server),
+      provider: 'gemini',
+      modelId: MODELS.gemini,
+      tools: [files.read],
+      prompt: 'Read notes.txt',
+    });
     expect(JSON.stringify(server.requests[1]!.body)).toContain('"thoughtSignature":"c2lnbmVkLWJ5LWdlbWluaQ=="');
     expect(JSON.stringify(server.requests[1]!.body)).not.toContain('skip_thought_signature_validator');
   });
@@ -142,7 +203,9 @@ describe('the gemini client', () => {
 describe('live clients, whatever the route', () => {
   it('refuse a request serialized for another route', async () => {
     server = await startApiServer([]);
-    await expect(runAgent({ model: client('anthropic', server), provider: 'openai-chat', tools: [], prompt: 'hi' })).rejects.toThrow("this client speaks anthropic: run the agent with provider: 'anthropic'");
+    await expect(
+      runAgent({ model: client('anthropic', server), provider: 'openai-chat', tools: [], prompt: 'hi' }),
+    ).rejects.toThrow("this client speaks anthropic: run the agent with provider: 'anthropic'");
     expect(server.requests).toHaveLength(0);
   });
 
@@ -150,11 +213,22 @@ describe('live clients, whatever the route', () => {
     server = await startApiServer([{ status: 429, retryAfter: '30' }]);
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
-    await expect(runAgent({ model: client('anthropic', server), provider: 'anthropic', tools: [], prompt: 'hi', signal: controller.signal })).rejects.toMatchObject({ code: 'E_ABORTED' });
+    await expect(
+      runAgent({
+        model: client('anthropic', server),
+        provider: 'anthropic',
+        tools: [],
+        prompt: 'hi',
+        signal: controller.signal,
+      }),
+    ).rejects.toMatchObject({ code: 'E_ABORTED' });
   });
 
   it('say which variable is missing when there is no key', async () => {
     const anthropic = createModelClient({ provider: 'anthropic', model: 'claude-sonnet-4-6', env: {} });
-    await expect(runAgent({ model: anthropic, provider: 'anthropic', tools: [], prompt: 'hi' })).rejects.toMatchObject({ code: 'E_AUTH', message: expect.stringContaining('ANTHROPIC_API_KEY') });
+    await expect(runAgent({ model: anthropic, provider: 'anthropic', tools: [], prompt: 'hi' })).rejects.toMatchObject({
+      code: 'E_AUTH',
+      message: expect.stringContaining('ANTHROPIC_API_KEY'),
+    });
   });
 });

@@ -38,7 +38,13 @@ async function imageOf(result: CallToolResult) {
   if (image.type !== 'image') throw new Error('unreachable');
   const bytes = Buffer.from(image.data, 'base64');
   const meta = await sharp(bytes).metadata();
-  return { mimeType: image.mimeType, width: meta.width!, height: meta.height!, format: meta.format, bytes: bytes.byteLength };
+  return {
+    mimeType: image.mimeType,
+    width: meta.width!,
+    height: meta.height!,
+    format: meta.format,
+    bytes: bytes.byteLength,
+  };
 }
 
 beforeAll(async () => {
@@ -49,14 +55,24 @@ beforeAll(async () => {
   await mkdir(root);
   await writeFile(join(dir, 'secret.txt'), 'outside the root');
   await symlink(join(dir, 'secret.txt'), join(root, 'escape.txt'));
-  await sharp({ create: { width: 2880, height: 1800, channels: 4, background: '#3366ccff' } }).png().toFile(join(root, SCREENSHOT));
+  await sharp({ create: { width: 2880, height: 1800, channels: 4, background: '#3366ccff' } })
+    .png()
+    .toFile(join(root, SCREENSHOT));
   const noise = { type: 'gaussian' as const, mean: 128, sigma: 40 };
-  await sharp({ create: { width: 4000, height: 3000, channels: 3, background: '#000', noise } }).jpeg({ quality: 92 }).toFile(join(root, 'photo.jpg'));
+  await sharp({ create: { width: 4000, height: 3000, channels: 3, background: '#000', noise } })
+    .jpeg({ quality: 92 })
+    .toFile(join(root, 'photo.jpg'));
   const pdf = await PDFDocument.create();
   for (let i = 1; i <= 4; i++) pdf.addPage([300 + i, 400]);
   await writeFile(join(root, 'report.pdf'), await pdf.save());
-  await writeFile(join(root, 'diagram.svg'), '<svg xmlns="http://www.w3.org/2000/svg" width="800" height="400"><circle cx="400" cy="200" r="150" fill="#09f"/></svg>');
-  await writeFile(join(root, 'garbage.png'), Uint8Array.from({ length: 5000 }, (_, i) => (i * 7919 + 13) % 251));
+  await writeFile(
+    join(root, 'diagram.svg'),
+    '<svg xmlns="http://www.w3.org/2000/svg" width="800" height="400"><circle cx="400" cy="200" r="150" fill="#09f"/></svg>',
+  );
+  await writeFile(
+    join(root, 'garbage.png'),
+    Uint8Array.from({ length: 5000 }, (_, i) => (i * 7919 + 13) % 251),
+  );
   await writeFile(join(root, 'notes.txt'), 'first line\nsecond line\n');
 
   const transport = new StdioClientTransport({
@@ -79,7 +95,11 @@ describe('glimpse mcp over stdio, with the SDK client', () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(['read', 'view_file']);
     const view = tools.find((t) => t.name === 'view_file')!;
-    expect(view.inputSchema).toMatchObject({ type: 'object', required: ['path'], properties: { path: { type: 'string' }, pages: { type: 'string' } } });
+    expect(view.inputSchema).toMatchObject({
+      type: 'object',
+      required: ['path'],
+      properties: { path: { type: 'string' }, pages: { type: 'string' } },
+    });
   });
 
   it('views a macOS screenshot named with a plain space, fitted for the preset', async () => {
@@ -162,7 +182,18 @@ describe('glimpse mcp over stdio, with the SDK client', () => {
   });
 
   it('answers ten parallel calls, each correctly', async () => {
-    const paths = ['photo.jpg', SCREENSHOT, 'report.pdf', 'diagram.svg', 'garbage.png', 'photo.jpg', 'notes.txt', 'report.pdf', SCREENSHOT, 'diagram.svg'];
+    const paths = [
+      'photo.jpg',
+      SCREENSHOT,
+      'report.pdf',
+      'diagram.svg',
+      'garbage.png',
+      'photo.jpg',
+      'notes.txt',
+      'report.pdf',
+      SCREENSHOT,
+      'diagram.svg',
+    ];
     const results = await Promise.all(paths.map((path) => call('view_file', { path })));
     expect(results).toHaveLength(10);
     results.forEach((result, i) => {
@@ -187,7 +218,8 @@ describe('glimpse mcp over stdio, with the SDK client', () => {
  */
 const SLOW_SVG = (() => {
   let defs = '<rect id="u0" width="2000" height="2000" fill="#0a0" fill-opacity="0.5"/>';
-  for (let level = 1; level <= 4; level++) defs += `<g id="u${level}">${`<use xlink:href="#u${level - 1}"/>`.repeat(10)}</g>`;
+  for (let level = 1; level <= 4; level++)
+    defs += `<g id="u${level}">${`<use xlink:href="#u${level - 1}"/>`.repeat(10)}</g>`;
   return `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="2000" height="2000"><defs>${defs}</defs><use xlink:href="#u4"/></svg>`;
 })();
 /**
@@ -274,7 +306,9 @@ describe('glimpse mcp --timeout-ms: a slow file blocks nothing', () => {
 
   it('stops the render when the client cancels the call', async () => {
     const controller = new AbortController();
-    const cancelled = slowClient.callTool({ name: 'view_file', arguments: { path: 'slow.svg' } }, undefined, { signal: controller.signal });
+    const cancelled = slowClient.callTool({ name: 'view_file', arguments: { path: 'slow.svg' } }, undefined, {
+      signal: controller.signal,
+    });
     await new Promise((resolve) => setTimeout(resolve, 300));
     controller.abort();
     await expect(cancelled).rejects.toThrow();
@@ -296,7 +330,7 @@ describe('glimpse mcp: JSON-RPC hygiene and private paths', () => {
     const child = spawn(process.execPath, [BUNDLE, 'mcp', '--root', root], { stdio: ['pipe', 'pipe', 'pipe'] });
     const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
     const reply = async (line: string) => {
-      child.stdin.write(line + '\n');
+      child.stdin.write(`${line}\n`);
       const next = await lines.next();
       return JSON.parse(String(next.value));
     };
@@ -306,18 +340,44 @@ describe('glimpse mcp: JSON-RPC hygiene and private paths', () => {
   it('answers malformed JSON-RPC: -32700, -32600 and -32602 with one line, never silence', async () => {
     const session = await rawSession();
     try {
-      expect(await session.reply('{"jsonrpc": "2.0", "id": 1, "method": "tools/list"')).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.stringMatching(/^Parse error/) } });
+      expect(await session.reply('{"jsonrpc": "2.0", "id": 1, "method": "tools/list"')).toEqual({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32700, message: expect.stringMatching(/^Parse error/) },
+      });
       expect(await session.reply('{"jsonrpc": "2.0", "id": 2}')).toMatchObject({ id: 2, error: { code: -32600 } });
-      expect(await session.reply('{"jsonrpc": "1.0", "id": 3, "method": "ping"}')).toMatchObject({ id: 3, error: { code: -32600, message: 'Invalid Request: "jsonrpc" must be "2.0".' } });
-      expect(await session.reply('[{"jsonrpc": "2.0", "id": 4, "method": "ping"}]')).toMatchObject({ id: null, error: { code: -32600 } });
-      const init = await session.reply(JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } }));
+      expect(await session.reply('{"jsonrpc": "1.0", "id": 3, "method": "ping"}')).toMatchObject({
+        id: 3,
+        error: { code: -32600, message: 'Invalid Request: "jsonrpc" must be "2.0".' },
+      });
+      expect(await session.reply('[{"jsonrpc": "2.0", "id": 4, "method": "ping"}]')).toMatchObject({
+        id: null,
+        error: { code: -32600 },
+      });
+      const init = await session.reply(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 5,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+        }),
+      );
       expect(init.result.serverInfo.name).toBe('glimpse');
       expect(JSON.stringify(init)).not.toContain(root);
-      const bad = await session.reply(JSON.stringify({ jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 7 } }));
-      expect(bad).toMatchObject({ id: 6, error: { code: -32602, message: expect.stringMatching(/^Invalid params for tools\/call: params\.name: /) } });
+      const bad = await session.reply(
+        JSON.stringify({ jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 7 } }),
+      );
+      expect(bad).toMatchObject({
+        id: 6,
+        error: { code: -32602, message: expect.stringMatching(/^Invalid params for tools\/call: params\.name: /) },
+      });
       expect(bad.error.message).not.toContain('\n');
       // Still serving after all of that.
-      expect(await session.reply(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'ping' }))).toEqual({ jsonrpc: '2.0', id: 7, result: {} });
+      expect(await session.reply(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'ping' }))).toEqual({
+        jsonrpc: '2.0',
+        id: 7,
+        result: {},
+      });
     } finally {
       session.close();
     }
@@ -326,7 +386,9 @@ describe('glimpse mcp: JSON-RPC hygiene and private paths', () => {
   it('refuses arguments the tool does not declare', async () => {
     const result = await call('view_file', { path: 'report.pdf', page: '2' });
     expect(result.isError).toBe(true);
-    expect(texts(result)).toMatch(/^E_INVALID_ARGUMENTS: view_file takes only "path", "pages", "as"; it does not know "page"/);
+    expect(texts(result)).toMatch(
+      /^E_INVALID_ARGUMENTS: view_file takes only "path", "pages", "as"; it does not know "page"/,
+    );
     expect((await call('read', { path: 'notes.txt', lines: 3 })).isError).toBe(true);
   });
 

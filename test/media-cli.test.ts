@@ -24,8 +24,14 @@ afterEach(() => vi.restoreAllMocks());
 async function run(...argv: string[]) {
   const out: string[] = [];
   const err: string[] = [];
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (out.push(String(chunk)), true));
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => (err.push(String(chunk)), true));
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+    out.push(String(chunk));
+    return true;
+  });
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+    err.push(String(chunk));
+    return true;
+  });
   const code = await main(argv);
   vi.restoreAllMocks();
   return { code, out: out.join(''), err: err.join('') };
@@ -41,7 +47,15 @@ describe('glimpse inspect', () => {
   it('prints the header facts as one JSON object', async () => {
     const { code, out } = await run('inspect', photo);
     expect(code).toBe(0);
-    expect(JSON.parse(out)).toEqual({ mediaType: 'image/jpeg', width: 2400, height: 1600, bytes: expect.any(Number), orientation: 6, frames: 1, hasAlpha: false });
+    expect(JSON.parse(out)).toEqual({
+      mediaType: 'image/jpeg',
+      width: 2400,
+      height: 1600,
+      bytes: expect.any(Number),
+      orientation: 6,
+      frames: 1,
+      hasAlpha: false,
+    });
   });
 
   it('adds pages and encrypted for PDFs', async () => {
@@ -58,7 +72,15 @@ describe('glimpse process', () => {
     const { code, out } = await run('process', photo, '-o', target, '--max-edge', '800');
     expect(code).toBe(0);
     const summary = JSON.parse(out);
-    expect(summary).toMatchObject({ mediaType: 'image/jpeg', width: 533, height: 800, resized: true, reencoded: true, output: target, steps: ['oriented', 'resized'] });
+    expect(summary).toMatchObject({
+      mediaType: 'image/jpeg',
+      width: 533,
+      height: 800,
+      resized: true,
+      reencoded: true,
+      output: target,
+      steps: ['oriented', 'resized'],
+    });
     expect(summary.original).toMatchObject({ width: 2400, height: 1600, orientation: 6 });
     const written = await readFile(target);
     expect(written.byteLength).toBe(summary.bytes);
@@ -92,14 +114,28 @@ describe('glimpse process', () => {
   });
 
   it('usage errors exit 2 with the usage; --help exits 0', async () => {
-    for (const argv of [['process'], ['process', photo, '--max-edge', '0'], ['process', photo, '--provider', 'nope'], ['process', photo, '--bogus'], ['inspect']]) {
+    for (const argv of [
+      ['process'],
+      ['process', photo, '--max-edge', '0'],
+      ['process', photo, '--provider', 'nope'],
+      ['process', photo, '--bogus'],
+      ['inspect'],
+    ]) {
       const { code, err } = await run(...argv);
       expect(code).toBe(2);
       expect(err).toMatch(/Usage: glimpse/);
     }
     const help = await run('process', '--help');
     expect(help.code).toBe(0);
-    for (const flag of ['--output', '--max-edge', '--max-bytes', '--provider', '--max-input-pixels', '--max-file-bytes']) expect(help.out).toContain(flag);
+    for (const flag of [
+      '--output',
+      '--max-edge',
+      '--max-bytes',
+      '--provider',
+      '--max-input-pixels',
+      '--max-file-bytes',
+    ])
+      expect(help.out).toContain(flag);
   });
 });
 
@@ -113,11 +149,23 @@ describe('glimpse text and glimpse process --page (PDFs read by PDFium)', () => 
   it('text prints every page, each ended by a form feed; --pages picks; --json gives the structure', async () => {
     const all = await run('text', book);
     expect(all.code).toBe(0);
-    expect(all.out.split('\f')).toEqual([...[1, 2, 3, 4].map((page) => `Chapter ${page} heading\n${lineOfText(page - 1, 0)}\n${lineOfText(page - 1, 1)}\n`), '']);
+    expect(all.out.split('\f')).toEqual([
+      ...[1, 2, 3, 4].map(
+        (page) => `Chapter ${page} heading\n${lineOfText(page - 1, 0)}\n${lineOfText(page - 1, 1)}\n`,
+      ),
+      '',
+    ]);
     const some = await run('text', book, '--pages', '3-');
-    expect(some.out.split('\f').map((page) => page.split('\n')[0])).toEqual(['Chapter 3 heading', 'Chapter 4 heading', '']);
+    expect(some.out.split('\f').map((page) => page.split('\n')[0])).toEqual([
+      'Chapter 3 heading',
+      'Chapter 4 heading',
+      '',
+    ]);
     const json = JSON.parse((await run('text', book, '--pages', '2', '--json')).out);
-    expect(json).toEqual({ pageCount: 4, pages: [{ page: 2, text: `Chapter 2 heading\n${lineOfText(1, 0)}\n${lineOfText(1, 1)}` }] });
+    expect(json).toEqual({
+      pageCount: 4,
+      pages: [{ page: 2, text: `Chapter 2 heading\n${lineOfText(1, 0)}\n${lineOfText(1, 1)}` }],
+    });
   });
 
   it('text says on stderr which pages have no text layer', async () => {
@@ -126,11 +174,16 @@ describe('glimpse text and glimpse process --page (PDFs read by PDFium)', () => 
     const { code, out, err } = await run('text', scan);
     expect(code).toBe(0);
     expect(out).toBe('\f');
-    expect(err).toContain('page 1 of 1 has no text layer (a scan or a drawing); see it with glimpse process FILE --page N -o page.png');
+    expect(err).toContain(
+      'page 1 of 1 has no text layer (a scan or a drawing); see it with glimpse process FILE --page N -o page.png',
+    );
   });
 
   it('text fails with one JSON error line: password, not a PDF, a missing page', async () => {
-    const locked = await run('text', join(dirname(fileURLToPath(import.meta.url)), 'fixtures/encrypted-aes256-password.pdf'));
+    const locked = await run(
+      'text',
+      join(dirname(fileURLToPath(import.meta.url)), 'fixtures/encrypted-aes256-password.pdf'),
+    );
     expect(locked.code).toBe(1);
     expect(oneErrorLine(locked.err).code).toBe('E_PDF_ENCRYPTED');
     expect(oneErrorLine((await run('text', photo)).err).code).toBe('E_UNSUPPORTED');
@@ -142,7 +195,15 @@ describe('glimpse text and glimpse process --page (PDFs read by PDFium)', () => 
     const output = join(dir, 'page.png');
     const { code, out } = await run('process', book, '--page', '3', '--provider', 'ollama', '-o', output);
     expect(code).toBe(0);
-    expect(JSON.parse(out)).toMatchObject({ mediaType: 'image/png', width: 1039, height: 1344, page: 3, steps: ['rasterized'], original: { mediaType: 'application/pdf', pages: 4 }, output });
+    expect(JSON.parse(out)).toMatchObject({
+      mediaType: 'image/png',
+      width: 1039,
+      height: 1344,
+      page: 3,
+      steps: ['rasterized'],
+      original: { mediaType: 'application/pdf', pages: 4 },
+      output,
+    });
     const decoded = await decodeIndependently(new Uint8Array(await readFile(output)));
     expect([decoded.format, decoded.width, decoded.height]).toEqual(['png', 1039, 1344]);
     expect(oneErrorLine((await run('process', book, '--page', '5')).err).code).toBe('E_INVALID_OPTIONS');

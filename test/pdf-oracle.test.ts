@@ -23,7 +23,10 @@ function saved(bytes: Uint8Array, name: string): string {
 
 /** pdftotext's words for each page, in reading order (it ends every page with a form feed). */
 function popplerWords(path: string): string[][] {
-  const pages = execFileSync('pdftotext', ['-enc', 'UTF-8', path, '-'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }).split('\f');
+  const pages = execFileSync('pdftotext', ['-enc', 'UTF-8', path, '-'], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  }).split('\f');
   return pages.slice(0, -1).map((page) => page.split(/\s+/).filter(Boolean));
 }
 
@@ -39,9 +42,25 @@ async function popplerPixels(path: string, page: number, width: number, height: 
 function popplerPng(path: string, page: number, width: number, height: number): string {
   const out = join(folder, `poppler-${page}`);
   // pdftoppm takes -scale-to-x/-y before the page's /Rotate: swap them for a page turned a quarter.
-  const turned = / rot:\s+(90|270)\b/.test(execFileSync('pdfinfo', ['-f', String(page), '-l', String(page), path], { encoding: 'utf8' }));
+  const turned = / rot:\s+(90|270)\b/.test(
+    execFileSync('pdfinfo', ['-f', String(page), '-l', String(page), path], { encoding: 'utf8' }),
+  );
   const [x, y] = turned ? [height, width] : [width, height];
-  execFileSync('pdftoppm', ['-png', '-singlefile', '-cropbox', '-f', String(page), '-l', String(page), '-scale-to-x', String(x), '-scale-to-y', String(y), path, out]);
+  execFileSync('pdftoppm', [
+    '-png',
+    '-singlefile',
+    '-cropbox',
+    '-f',
+    String(page),
+    '-l',
+    String(page),
+    '-scale-to-x',
+    String(x),
+    '-scale-to-y',
+    String(y),
+    path,
+    out,
+  ]);
   return `${out}.png`;
 }
 
@@ -54,13 +73,26 @@ async function rgb(image: Uint8Array, blur = 0): Promise<Uint8Array> {
 /** `image` moved `down` pixels, white coming in at the top: a misplaced render. */
 async function shiftedDown(image: Uint8Array, down: number): Promise<Uint8Array> {
   const { width = 0, height = 0 } = await sharp(image).metadata();
-  const taller = await sharp(image).flatten({ background: '#ffffff' }).extend({ top: down, background: '#ffffff' }).png().toBuffer();
+  const taller = await sharp(image)
+    .flatten({ background: '#ffffff' })
+    .extend({ top: down, background: '#ffffff' })
+    .png()
+    .toBuffer();
   return sharp(taller).extract({ left: 0, top: 0, width, height }).png().toBuffer();
 }
 
 /** `image` with its red and blue channels swapped: a renderer that mistakes BGRA for RGBA. */
 async function swappedRedBlue(image: Uint8Array): Promise<Uint8Array> {
-  return sharp(image).flatten({ background: '#ffffff' }).removeAlpha().recomb([[0, 0, 1], [0, 1, 0], [1, 0, 0]]).png().toBuffer();
+  return sharp(image)
+    .flatten({ background: '#ffffff' })
+    .removeAlpha()
+    .recomb([
+      [0, 0, 1],
+      [0, 1, 0],
+      [1, 0, 0],
+    ])
+    .png()
+    .toBuffer();
 }
 
 const documents = [
@@ -134,9 +166,15 @@ describe('PDFium against poppler', { timeout: 300_000 }, () => {
     for (const page of [1, 2]) {
       const result = await renderPdfPage(bytes, page);
       const theirs = readFileSync(popplerPng(path, page, result.width, result.height));
-      expect(psnr(await rgb(result.data, 2), await rgb(theirs, 2)), `page ${page} through the blur`).toBeGreaterThanOrEqual(30);
+      expect(
+        psnr(await rgb(result.data, 2), await rgb(theirs, 2)),
+        `page ${page} through the blur`,
+      ).toBeGreaterThanOrEqual(30);
       expect(psnr(await rgb(result.data), await rgb(theirs)), `page ${page}`).toBeGreaterThanOrEqual(19.8);
-      expect(psnr(await rgb(await shiftedDown(result.data, 1), 2), await rgb(theirs, 2)), `page ${page} moved 1 px`).toBeLessThan(30);
+      expect(
+        psnr(await rgb(await shiftedDown(result.data, 1), 2), await rgb(theirs, 2)),
+        `page ${page} moved 1 px`,
+      ).toBeLessThan(30);
     }
   });
 });

@@ -10,7 +10,8 @@ import { captureFetch, type CaptureFetch } from './support/capture-fetch.js';
 import { anthropicStream, openAIChatStream, sseResponse, type StreamedTurn } from './support/stream-replies.js';
 import { decodeStrictly, findWireMedia } from './support/wire-media.js';
 
-const sample = (name: string) => readFile(new URL(`../samples/${name}`, import.meta.url)).then((b) => new Uint8Array(b));
+const sample = (name: string) =>
+  readFile(new URL(`../samples/${name}`, import.meta.url)).then((b) => new Uint8Array(b));
 const photo = await sample('photo-exif6.jpg'); // 4000x3000 stored, orientation 6: upright 3000x4000
 const report = await sample('report.pdf');
 
@@ -29,7 +30,10 @@ const gptChat: Model<'openai-completions'> = {
 };
 
 /** Stubs the global fetch (pi builds its SDK clients on it) with a script of streamed turns. */
-function stubFetch(model: Model<'anthropic-messages'> | Model<'openai-completions'>, turns: StreamedTurn[]): CaptureFetch {
+function stubFetch(
+  model: Model<'anthropic-messages'> | Model<'openai-completions'>,
+  turns: StreamedTurn[],
+): CaptureFetch {
   const capture = captureFetch((_request, index) => {
     const turn = turns[index] ?? { text: 'done' };
     return sseResponse(model.api === 'anthropic-messages' ? anthropicStream(turn) : openAIChatStream(turn));
@@ -47,12 +51,25 @@ const camera: AgentTool = {
   label: 'Camera',
   description: 'Takes a photo.',
   parameters: { type: 'object', properties: {} },
-  execute: async () => ({ content: [{ type: 'text', text: 'Took photo.jpg.' }, { type: 'image', data: Buffer.from(photo).toString('base64'), mimeType: 'image/jpeg' }], details: undefined }),
+  execute: async () => ({
+    content: [
+      { type: 'text', text: 'Took photo.jpg.' },
+      { type: 'image', data: Buffer.from(photo).toString('base64'), mimeType: 'image/jpeg' },
+    ],
+    details: undefined,
+  }),
 };
 
 async function runAgent(model: typeof claude | typeof gptChat, tools: AgentTool[], options: { hook?: boolean } = {}) {
-  const capture = stubFetch(model, [{ toolCalls: [{ id: 'call_1', name: tools[0]!.name, arguments: { path: 'report.pdf' } }] }, { text: 'A hill under a sun.' }]);
-  const agent: Agent = new Agent({ initialState: { model, tools }, getApiKey: () => 'test-key', ...(options.hook === true && { afterToolCall: fitPiToolResults({ model: () => agent.state.model }) }) });
+  const capture = stubFetch(model, [
+    { toolCalls: [{ id: 'call_1', name: tools[0]!.name, arguments: { path: 'report.pdf' } }] },
+    { text: 'A hill under a sun.' },
+  ]);
+  const agent: Agent = new Agent({
+    initialState: { model, tools },
+    getApiKey: () => 'test-key',
+    ...(options.hook === true && { afterToolCall: fitPiToolResults({ model: () => agent.state.model }) }),
+  });
   await agent.prompt('Take a photo.');
   expect(agent.state.errorMessage).toBeUndefined();
   expect(capture.requests).toHaveLength(2);
@@ -93,7 +110,11 @@ describe('fitPiToolResults as the afterToolCall hook (pi-ai openai-completions)'
 });
 
 describe('toPiTool: glimpse file tools in pi', () => {
-  const files = createFileTools({ fileSystem: new MemoryFileSystem({ files: { '/work/report.pdf': report, '/work/photo.jpg': photo } }), root: '/work', route: { provider: 'anthropic', model: 'claude-sonnet-4-6' } });
+  const files = createFileTools({
+    fileSystem: new MemoryFileSystem({ files: { '/work/report.pdf': report, '/work/photo.jpg': photo } }),
+    root: '/work',
+    route: { provider: 'anthropic', model: 'claude-sonnet-4-6' },
+  });
 
   it('a PDF never vanishes: pi gets its text and its pages as images', async () => {
     const { agent, request } = await runAgent(claude, [toPiTool(files.viewFile, { model: claude })]);
@@ -108,21 +129,42 @@ describe('toPiTool: glimpse file tools in pi', () => {
   });
 
   it('a failed call is a pi error result with glimpse’s message', async () => {
-    const capture = stubFetch(claude, [{ toolCalls: [{ id: 'call_1', name: 'view_file', arguments: { path: 'missing.png' } }] }, { text: 'ok' }]);
-    const agent = new Agent({ initialState: { model: claude, tools: [toPiTool(files.viewFile)] }, getApiKey: () => 'k' });
+    const capture = stubFetch(claude, [
+      { toolCalls: [{ id: 'call_1', name: 'view_file', arguments: { path: 'missing.png' } }] },
+      { text: 'ok' },
+    ]);
+    const agent = new Agent({
+      initialState: { model: claude, tools: [toPiTool(files.viewFile)] },
+      getApiKey: () => 'k',
+    });
     await agent.prompt('look');
     const result = agent.state.messages.find((m) => m.role === 'toolResult');
-    expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringContaining('E_FILE_NOT_FOUND') }] });
+    expect(result).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: expect.stringContaining('E_FILE_NOT_FOUND') }],
+    });
     expect(capture.requests).toHaveLength(2);
   });
 });
 
 describe('toPiMessages: a glimpse conversation replayed through pi-ai', () => {
-  const square = async () => Buffer.from(await (await import('sharp')).default({ create: { width: 64, height: 48, channels: 3, background: '#08f' } }).png().toBuffer()).toString('base64');
+  const square = async () =>
+    Buffer.from(
+      await (await import('sharp'))
+        .default({ create: { width: 64, height: 48, channels: 3, background: '#08f' } })
+        .png()
+        .toBuffer(),
+    ).toString('base64');
   const history = async (): Promise<Message[]> => [
     { role: 'user', parts: [{ type: 'text', text: 'Show me the screen.' }] },
     { role: 'assistant', text: 'Taking it.', toolCalls: [{ id: 'call_abc', name: 'screen', arguments: {} }] },
-    { role: 'toolResult', toolCallId: 'call_abc', toolName: 'screen', isError: false, parts: [{ type: 'image', mediaType: 'image/png', data: await square(), width: 64, height: 48 }] },
+    {
+      role: 'toolResult',
+      toolCallId: 'call_abc',
+      toolName: 'screen',
+      isError: false,
+      parts: [{ type: 'image', mediaType: 'image/png', data: await square(), width: 64, height: 48 }],
+    },
     { role: 'assistant', text: 'A blue screen.', toolCalls: [] },
     { role: 'user', parts: [{ type: 'text', text: 'Thanks.' }] },
   ];
@@ -130,7 +172,14 @@ describe('toPiMessages: a glimpse conversation replayed through pi-ai', () => {
   it('logged assistant turns are complete pi messages: pi-ai sends them as tool_use and tool_result', async () => {
     const capture = stubFetch(claude, [{ text: 'You are welcome.' }]);
     const messages = await toPiMessages(await history());
-    const reply = await complete(claude, { messages, tools: [{ name: 'screen', description: 'Screenshot.', parameters: { type: 'object', properties: {} } }] }, { apiKey: 'k' });
+    const reply = await complete(
+      claude,
+      {
+        messages,
+        tools: [{ name: 'screen', description: 'Screenshot.', parameters: { type: 'object', properties: {} } }],
+      },
+      { apiKey: 'k' },
+    );
     expect(reply.stopReason).toBe('stop');
     const body = capture.requests[0]!.json;
     expect(at(body, 'messages.1.content')).toEqual([
@@ -144,14 +193,38 @@ describe('toPiMessages: a glimpse conversation replayed through pi-ai', () => {
 
   it('a bare logged entry, as glimpse writes it, makes pi-ai fail (what toPiMessages fixes)', async () => {
     stubFetch(claude, [{ text: 'x' }]);
-    const logged = { role: 'assistant', text: 'Taking it.', toolCalls: [{ id: 'call_abc', name: 'screen', arguments: {} }] } as unknown as PiMessage;
-    const reply = await complete(claude, { messages: [{ role: 'user', content: 'hi', timestamp: 0 }, logged, { role: 'user', content: 'go', timestamp: 0 }] }, { apiKey: 'k' });
+    const logged = {
+      role: 'assistant',
+      text: 'Taking it.',
+      toolCalls: [{ id: 'call_abc', name: 'screen', arguments: {} }],
+    } as unknown as PiMessage;
+    const reply = await complete(
+      claude,
+      {
+        messages: [
+          { role: 'user', content: 'hi', timestamp: 0 },
+          logged,
+          { role: 'user', content: 'go', timestamp: 0 },
+        ],
+      },
+      { apiKey: 'k' },
+    );
     expect(reply.stopReason).toBe('error');
   });
 
   it('fromPiMessage brings a pi run back as glimpse messages (pi keeps no pixel size)', async () => {
     const original = await history();
-    const unsized = original.map((m): Message => (m.role === 'toolResult' ? { ...m, parts: m.parts.map((p) => (p.type === 'image' ? { type: 'image', mediaType: p.mediaType, data: p.data } : p)) } : m));
+    const unsized = original.map(
+      (m): Message =>
+        m.role === 'toolResult'
+          ? {
+              ...m,
+              parts: m.parts.map((p) =>
+                p.type === 'image' ? { type: 'image', mediaType: p.mediaType, data: p.data } : p,
+              ),
+            }
+          : m,
+    );
     expect((await toPiMessages(original)).map(fromPiMessage)).toEqual(unsized);
   });
 });

@@ -4,7 +4,15 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getModel } from '@mariozechner/pi-ai';
-import { AuthStorage, DefaultResourceLoader, SessionManager, SettingsManager, createAgentSession, type ExtensionFactory, type ToolDefinition } from '@mariozechner/pi-coding-agent';
+import {
+  AuthStorage,
+  DefaultResourceLoader,
+  SessionManager,
+  SettingsManager,
+  createAgentSession,
+  type ExtensionFactory,
+  type ToolDefinition,
+} from '@mariozechner/pi-coding-agent';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { glimpsePiExtension } from '../packages/agent/src/pi/index.js';
 import { captureFetch } from './support/capture-fetch.js';
@@ -20,7 +28,10 @@ const screen: ToolDefinition = {
   label: 'Screen',
   description: 'Captures the screen.',
   parameters: { type: 'object', properties: {} },
-  execute: async () => ({ content: [{ type: 'image', data: screenshot.toString('base64'), mimeType: 'image/png' }], details: undefined }),
+  execute: async () => ({
+    content: [{ type: 'image', data: screenshot.toString('base64'), mimeType: 'image/png' }],
+    details: undefined,
+  }),
 };
 
 afterEach(() => {
@@ -33,10 +44,22 @@ async function session(extensions: ExtensionFactory[]) {
   const capture = captureFetch((request) => {
     if (!request.url.includes('anthropic')) return new Response('not here', { status: 404 });
     calls++;
-    return sseResponse(anthropicStream(calls === 1 ? { toolCalls: [{ id: 'toolu_1', name: 'screen', arguments: {} }] } : { text: 'A code review.' }));
+    return sseResponse(
+      anthropicStream(
+        calls === 1 ? { toolCalls: [{ id: 'toolu_1', name: 'screen', arguments: {} }] } : { text: 'A code review.' },
+      ),
+    );
   });
   vi.stubGlobal('fetch', capture.fetch);
-  const resourceLoader = new DefaultResourceLoader({ cwd: dir, agentDir: dir, extensionFactories: extensions, noSkills: true, noPromptTemplates: true, noThemes: true, noContextFiles: true });
+  const resourceLoader = new DefaultResourceLoader({
+    cwd: dir,
+    agentDir: dir,
+    extensionFactories: extensions,
+    noSkills: true,
+    noPromptTemplates: true,
+    noThemes: true,
+    noContextFiles: true,
+  });
   await resourceLoader.reload();
   const { session } = await createAgentSession({
     cwd: dir,

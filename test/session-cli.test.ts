@@ -13,7 +13,11 @@ let logPath: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'glimpse-session-cli-'));
   logPath = join(dir, 'log.jsonl');
-  const png = (await sharp({ create: { width: 1000, height: 1000, channels: 3, background: '#123456' } }).png().toBuffer()).toString('base64');
+  const png = (
+    await sharp({ create: { width: 1000, height: 1000, channels: 3, background: '#123456' } })
+      .png()
+      .toBuffer()
+  ).toString('base64');
   const shot = (id: string, withSize: boolean): Message => ({
     role: 'toolResult',
     toolCallId: id,
@@ -23,7 +27,14 @@ beforeAll(async () => {
   });
   const writer = await SessionWriter.open(logPath, { contentAddressed: true, app: { name: 'cli-test' } });
   await writer.append({ role: 'user', parts: [{ type: 'text', text: 'x'.repeat(400) }] });
-  await writer.append({ role: 'assistant', text: '', toolCalls: [{ id: 'a', name: 'shot', arguments: {} }, { id: 'b', name: 'shot', arguments: {} }] });
+  await writer.append({
+    role: 'assistant',
+    text: '',
+    toolCalls: [
+      { id: 'a', name: 'shot', arguments: {} },
+      { id: 'b', name: 'shot', arguments: {} },
+    ],
+  });
   await writer.append(shot('a', true));
   // Logged without a pixel size: the command probes it, so the estimate still sees 1000×1000.
   await writer.append(shot('b', false));
@@ -33,8 +44,14 @@ beforeAll(async () => {
 function capture() {
   const out: string[] = [];
   const err: string[] = [];
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (out.push(String(chunk)), true));
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => (err.push(String(chunk)), true));
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+    out.push(String(chunk));
+    return true;
+  });
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+    err.push(String(chunk));
+    return true;
+  });
   return { out: () => out.join(''), err: () => err.join('') };
 }
 
@@ -55,7 +72,7 @@ describe('glimpse session', () => {
 
   it('reports a torn tail and exits 0', async () => {
     const torn = join(dir, 'torn.jsonl');
-    await writeFile(torn, (await readFile(logPath)) + '{"type":"message","at":"20');
+    await writeFile(torn, `${await readFile(logPath)}{"type":"message","at":"20`);
     const io = capture();
     expect(await main(['session', torn])).toBe(0);
     expect(io.out()).toContain('torn tail: line 6, 26 bytes never committed');
@@ -69,7 +86,9 @@ describe('glimpse session', () => {
     await writeFile(corrupt, lines.join('\n'));
     const io = capture();
     expect(await main(['session', corrupt])).toBe(1);
-    expect(JSON.parse(io.err())).toEqual({ error: { code: 'E_SESSION_CORRUPT', message: 'line 3: unknown message role "wizard"' } });
+    expect(JSON.parse(io.err())).toEqual({
+      error: { code: 'E_SESSION_CORRUPT', message: 'line 3: unknown message role "wizard"' },
+    });
   });
 
   it('exits 2 on usage errors', async () => {

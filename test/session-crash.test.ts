@@ -81,7 +81,13 @@ describe('a writer killed mid-append', () => {
     await writer.append(crashEntry(1));
     await writer.close();
     const full = await readFile(path);
-    const line = Buffer.from(JSON.stringify({ type: 'message', at: new Date().toISOString(), message: { role: 'user', content: [{ type: 'text', text: 'x' }] } }) + '\n');
+    const line = Buffer.from(
+      `${JSON.stringify({
+        type: 'message',
+        at: new Date().toISOString(),
+        message: { role: 'user', content: [{ type: 'text', text: 'x' }] },
+      })}\n`,
+    );
     // A second process appends half a line and is killed before finishing it.
     const script = `const fs=require('fs');fs.appendFileSync(${JSON.stringify(path)}, Buffer.from(${JSON.stringify(line.subarray(0, 20).toString('base64'))},'base64'));process.kill(process.pid,'SIGKILL');`;
     await new Promise((resolve) => spawn(process.execPath, ['-e', script]).on('exit', resolve));

@@ -13,12 +13,30 @@ import * as make from './fixtures/make.js';
 let conversation: Message[];
 
 beforeAll(async () => {
-  const png = (await sharp({ create: { width: 1200, height: 800, channels: 4, background: '#20a060c0' } }).png().toBuffer()).toString('base64');
-  const jpeg = (await sharp({ create: { width: 300, height: 900, channels: 3, background: '#c08020' } }).jpeg().toBuffer()).toString('base64');
-  const webp = (await sharp({ create: { width: 50, height: 50, channels: 3, background: '#000' } }).webp().toBuffer()).toString('base64');
+  const png = (
+    await sharp({ create: { width: 1200, height: 800, channels: 4, background: '#20a060c0' } })
+      .png()
+      .toBuffer()
+  ).toString('base64');
+  const jpeg = (
+    await sharp({ create: { width: 300, height: 900, channels: 3, background: '#c08020' } })
+      .jpeg()
+      .toBuffer()
+  ).toString('base64');
+  const webp = (
+    await sharp({ create: { width: 50, height: 50, channels: 3, background: '#000' } })
+      .webp()
+      .toBuffer()
+  ).toString('base64');
   const pdf = Buffer.from(await make.pdf()).toString('base64');
   conversation = [
-    { role: 'user', parts: [{ type: 'text', text: 'Here is my screen; what is on it? Also "quotes", \\ and\nnewlines ✓.' }, { type: 'image', mediaType: 'image/jpeg', data: jpeg, width: 300, height: 900 }] },
+    {
+      role: 'user',
+      parts: [
+        { type: 'text', text: 'Here is my screen; what is on it? Also "quotes", \\ and\nnewlines ✓.' },
+        { type: 'image', mediaType: 'image/jpeg', data: jpeg, width: 300, height: 900 },
+      ],
+    },
     {
       role: 'assistant',
       text: 'Let me look at the files.',
@@ -28,13 +46,49 @@ beforeAll(async () => {
         { id: 'toolu_3', name: 'view_file', arguments: { path: 'missing.png' } },
       ],
     },
-    { role: 'toolResult', toolCallId: 'toolu_1', toolName: 'view_file', isError: false, parts: [{ type: 'text', text: 'shot.png: 1200×800 PNG' }, { type: 'image', mediaType: 'image/png', data: png, width: 1200, height: 800 }] },
-    { role: 'toolResult', toolCallId: 'toolu_2', toolName: 'view_file', isError: false, parts: [{ type: 'document', mediaType: 'application/pdf', data: pdf, filename: 'report.pdf', pages: 1 }] },
-    { role: 'toolResult', toolCallId: 'toolu_3', toolName: 'view_file', isError: true, parts: [{ type: 'text', text: 'E_NOT_FOUND: missing.png does not exist' }, { type: 'image', mediaType: 'image/webp', data: webp }] },
+    {
+      role: 'toolResult',
+      toolCallId: 'toolu_1',
+      toolName: 'view_file',
+      isError: false,
+      parts: [
+        { type: 'text', text: 'shot.png: 1200×800 PNG' },
+        { type: 'image', mediaType: 'image/png', data: png, width: 1200, height: 800 },
+      ],
+    },
+    {
+      role: 'toolResult',
+      toolCallId: 'toolu_2',
+      toolName: 'view_file',
+      isError: false,
+      parts: [{ type: 'document', mediaType: 'application/pdf', data: pdf, filename: 'report.pdf', pages: 1 }],
+    },
+    {
+      role: 'toolResult',
+      toolCallId: 'toolu_3',
+      toolName: 'view_file',
+      isError: true,
+      parts: [
+        { type: 'text', text: 'E_NOT_FOUND: missing.png does not exist' },
+        { type: 'image', mediaType: 'image/webp', data: webp },
+      ],
+    },
     { role: 'assistant', text: 'A green panel and a one-page report; the third file is missing.', toolCalls: [] },
-    { role: 'user', parts: [{ type: 'text', text: 'And this PDF without a name?' }, { type: 'document', mediaType: 'application/pdf', data: pdf }] },
+    {
+      role: 'user',
+      parts: [
+        { type: 'text', text: 'And this PDF without a name?' },
+        { type: 'document', mediaType: 'application/pdf', data: pdf },
+      ],
+    },
     { role: 'assistant', text: '', toolCalls: [{ id: 'toolu_4', name: 'view_file', arguments: { path: 'shot.png' } }] },
-    { role: 'toolResult', toolCallId: 'toolu_4', toolName: 'view_file', isError: false, parts: [{ type: 'image', mediaType: 'image/png', data: png, width: 1200, height: 800 }] },
+    {
+      role: 'toolResult',
+      toolCallId: 'toolu_4',
+      toolName: 'view_file',
+      isError: false,
+      parts: [{ type: 'image', mediaType: 'image/png', data: png, width: 1200, height: 800 }],
+    },
     { role: 'assistant', text: 'Same screenshot as before.', toolCalls: [] },
   ];
 });
@@ -63,7 +117,13 @@ describe('a session written, reloaded and re-serialized', () => {
       const loaded = await loadSession(path);
       expect(loaded.tornTail).toBeUndefined();
       expect(loaded.messages).toStrictEqual(conversation);
-      const tools = [{ name: 'view_file', description: 'View a file.', parameters: { type: 'object', properties: { path: { type: 'string' } } } }];
+      const tools = [
+        {
+          name: 'view_file',
+          description: 'View a file.',
+          parameters: { type: 'object', properties: { path: { type: 'string' } } },
+        },
+      ];
       for (const { provider, model } of targets) {
         const original = serialize(provider, { messages: conversation, tools, ...(model && { model }) });
         const reloaded = serialize(provider, { messages: loaded.messages, tools, ...(model && { model }) });

@@ -33,11 +33,16 @@ async function runDefinition(definition: VectorDefinition): Promise<Vector> {
     assertStrictlyValid(result.data, result.mediaType, `output of vector ${definition.name}`);
     if (result.mediaType === 'application/pdf') return;
     const decoded = await sharp(result.data).metadata();
-    expect({ format: decoded.format, width: decoded.width, height: decoded.height }).toEqual({ format: SHARP_FORMATS[result.mediaType], width: result.width, height: result.height });
+    expect({ format: decoded.format, width: decoded.width, height: decoded.height }).toEqual({
+      format: SHARP_FORMATS[result.mediaType],
+      width: result.width,
+      height: result.height,
+    });
   });
   expect(factsNamedBy(definition.holds, observed)).toEqual(definition.holds);
   if (definition.holds.error === undefined) expect(observed).not.toHaveProperty('error');
-  if (definition.passthrough) expect(observed).toMatchObject({ sha256: await sha256Hex(input), bytes: input.byteLength });
+  if (definition.passthrough)
+    expect(observed).toMatchObject({ sha256: await sha256Hex(input), bytes: input.byteLength });
   const { name, input: file, options, operation } = definition;
   return { name, input: file, options, ...(operation ? { operation } : {}), expect: observed };
 }
@@ -53,7 +58,9 @@ describe('shared test vectors (Node)', () => {
       });
     }
     afterAll(async () => {
-      const previous: VectorManifest = existsSync(manifestPath) ? JSON.parse(await readFile(manifestPath, 'utf8')) : { vectors: [] };
+      const previous: VectorManifest = existsSync(manifestPath)
+        ? JSON.parse(await readFile(manifestPath, 'utf8'))
+        : { vectors: [] };
       const vectors = VECTOR_DEFINITIONS.flatMap((definition) => {
         const vector = fresh.get(definition.name) ?? previous.vectors.find((old) => old.name === definition.name);
         return vector ? [vector] : [];
@@ -66,9 +73,9 @@ describe('shared test vectors (Node)', () => {
 
   it('the manifest lists every defined vector with the same input and options', async () => {
     const manifest: VectorManifest = JSON.parse(await readFile(manifestPath, 'utf8'));
-    expect(manifest.vectors.map(({ name, input, options, operation }) => ({ name, input, options, operation }))).toEqual(
-      VECTOR_DEFINITIONS.map(({ name, input, options, operation }) => ({ name, input, options, operation })),
-    );
+    expect(
+      manifest.vectors.map(({ name, input, options, operation }) => ({ name, input, options, operation })),
+    ).toEqual(VECTOR_DEFINITIONS.map(({ name, input, options, operation }) => ({ name, input, options, operation })));
   });
 
   it('committed inputs stay small (under 1 MB in total)', async () => {

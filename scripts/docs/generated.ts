@@ -24,7 +24,11 @@ export interface GeneratedBlock {
 const count = (n: number) => n.toLocaleString('en-US');
 const code = (text: string) => `\`${text.replaceAll('|', '\\|')}\``;
 const table = (header: string[], rows: string[][]) =>
-  [`| ${header.join(' | ')} |`, `|${header.map(() => ' --- ').join('|')}|`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
+  [
+    `| ${header.join(' | ')} |`,
+    `|${header.map(() => ' --- ').join('|')}|`,
+    ...rows.map((row) => `| ${row.join(' | ')} |`),
+  ].join('\n');
 
 function presetsTable(): string {
   const type = (mediaType: string) => mediaType.replace('image/', '').toUpperCase().replace('WEBP', 'WebP');
@@ -32,22 +36,45 @@ function presetsTable(): string {
     ['preset', 'max edge (px)', 'max bytes', 'takes as-is', 'PDFs'],
     PRESET_NAMES.map((name) => {
       const preset = PRESETS[name];
-      const pdfs = preset.maxPdfPages === 0 ? 'none (`E_UNSUPPORTED`)' : `≤ ${count(preset.maxPdfBytes)} bytes, ${count(preset.maxPdfPages)} pages`;
-      return [code(name) + (name === 'portable' ? ' (default)' : ''), count(preset.maxEdge), count(preset.maxBytes), preset.accepts.map(type).join(', '), pdfs];
+      const pdfs =
+        preset.maxPdfPages === 0
+          ? 'none (`E_UNSUPPORTED`)'
+          : `≤ ${count(preset.maxPdfBytes)} bytes, ${count(preset.maxPdfPages)} pages`;
+      return [
+        code(name) + (name === 'portable' ? ' (default)' : ''),
+        count(preset.maxEdge),
+        count(preset.maxBytes),
+        preset.accepts.map(type).join(', '),
+        pdfs,
+      ];
     }),
   );
 }
 
-const errorsTable = (codes: Readonly<Record<string, string>>) => table(['code', 'when'], Object.entries(codes).map(([name, when]) => [code(name), when]));
+const errorsTable = (codes: Readonly<Record<string, string>>) =>
+  table(
+    ['code', 'when'],
+    Object.entries(codes).map(([name, when]) => [code(name), when]),
+  );
 
 const yesNo = (value: boolean | undefined) => (value === undefined ? '—' : value ? 'yes' : 'no');
-const capabilityCells = (c: Partial<ModelCapabilities>) => [yesNo(c.imageInput), yesNo(c.pdfInput), yesNo(c.mediaInToolResults), c.preset ?? '—'];
+const capabilityCells = (c: Partial<ModelCapabilities>) => [
+  yesNo(c.imageInput),
+  yesNo(c.pdfInput),
+  yesNo(c.mediaInToolResults),
+  c.preset ?? '—',
+];
 const CAPABILITY_HEADER = ['images', 'PDFs', 'media inside tool results', 'preset'];
 
 function capabilityRulesTable(): string {
   return table(
     ['#', 'lower-cased model id matches', 'routes', ...CAPABILITY_HEADER],
-    DEFAULT_CAPABILITY_RULES.map((rule, i) => [String(i + 1), code(rule.match.source), rule.providers?.join(', ') ?? 'all', ...capabilityCells(rule.capabilities)]),
+    DEFAULT_CAPABILITY_RULES.map((rule, i) => [
+      String(i + 1),
+      code(rule.match.source),
+      rule.providers?.join(', ') ?? 'all',
+      ...capabilityCells(rule.capabilities),
+    ]),
   );
 }
 
@@ -56,7 +83,9 @@ function limitsCell(limits: RouteLimits): string {
     limits.imagesPerMessage === undefined ? [] : [`${limits.imagesPerMessage} images per message`],
     limits.documentsPerMessage === undefined ? [] : [`${limits.documentsPerMessage} documents per message`],
     limits.imagesPerRequest === undefined ? [] : [`${limits.imagesPerRequest} images per request`],
-    limits.manyImages === undefined ? [] : [`≤ ${limits.manyImages.maxEdge} px once over ${limits.manyImages.above} images`],
+    limits.manyImages === undefined
+      ? []
+      : [`≤ ${limits.manyImages.maxEdge} px once over ${limits.manyImages.above} images`],
   ].flat();
   return parts.length > 0 ? parts.join('; ') : '—';
 }
@@ -66,9 +95,24 @@ const routesTable = () =>
     ['route', 'preset', 'image types', 'PDFs', 'media inside tool results', 'limits', 'unknown model reads'],
     ROUTE_NAMES.map((name) => {
       const route = ROUTES[name];
-      const inside = typeof route.mediaInToolResults === 'boolean' ? yesNo(route.mediaInToolResults) : `models matching ${code(route.mediaInToolResults.source)}`;
-      const unknown = route.unknownModel.imageInput ? (route.unknownModel.pdfInput ? 'images, PDFs' : 'images') : 'text only';
-      return [code(name), route.preset, route.imageTypes.map((type) => type.replace('image/', '')).join(', '), yesNo(route.pdfInput), inside, limitsCell(route.limits), unknown];
+      const inside =
+        typeof route.mediaInToolResults === 'boolean'
+          ? yesNo(route.mediaInToolResults)
+          : `models matching ${code(route.mediaInToolResults.source)}`;
+      const unknown = route.unknownModel.imageInput
+        ? route.unknownModel.pdfInput
+          ? 'images, PDFs'
+          : 'images'
+        : 'text only';
+      return [
+        code(name),
+        route.preset,
+        route.imageTypes.map((type) => type.replace('image/', '')).join(', '),
+        yesNo(route.pdfInput),
+        inside,
+        limitsCell(route.limits),
+        unknown,
+      ];
     }),
   );
 
@@ -76,20 +120,49 @@ async function cliUsage(): Promise<string> {
   const sections = ['```text', '$ glimpse --help', overview(), '```'];
   for (const entry of COMMANDS) {
     const command = await entry.load();
-    sections.push('', `### \`glimpse ${entry.name}\``, '', entry.summary.charAt(0).toUpperCase() + entry.summary.slice(1) + '.', '', '```text', command.usage, '```');
+    sections.push(
+      '',
+      `### \`glimpse ${entry.name}\``,
+      '',
+      `${entry.summary.charAt(0).toUpperCase() + entry.summary.slice(1)}.`,
+      '',
+      '```text',
+      command.usage,
+      '```',
+    );
   }
   return sections.join('\n');
 }
 
 export const GENERATED_BLOCKS: readonly GeneratedBlock[] = [
   { page: 'docs/formats-and-errors.md', name: 'presets', generate: async () => presetsTable(), match: 'exact' },
-  { page: 'docs/formats-and-errors.md', name: 'media-errors', generate: async () => errorsTable(MEDIA_ERROR_CODES), match: 'exact' },
-  { page: 'docs/file-tools.md', name: 'file-errors', generate: async () => errorsTable(FILE_ERROR_CODES), match: 'exact' },
-  { page: 'docs/sessions.md', name: 'session-errors', generate: async () => errorsTable(SESSION_ERROR_CODES), match: 'exact' },
+  {
+    page: 'docs/formats-and-errors.md',
+    name: 'media-errors',
+    generate: async () => errorsTable(MEDIA_ERROR_CODES),
+    match: 'exact',
+  },
+  {
+    page: 'docs/file-tools.md',
+    name: 'file-errors',
+    generate: async () => errorsTable(FILE_ERROR_CODES),
+    match: 'exact',
+  },
+  {
+    page: 'docs/sessions.md',
+    name: 'session-errors',
+    generate: async () => errorsTable(SESSION_ERROR_CODES),
+    match: 'exact',
+  },
   { page: 'docs/providers.md', name: 'routes', generate: async () => routesTable(), match: 'exact' },
   { page: 'docs/providers.md', name: 'capability-rules', generate: async () => capabilityRulesTable(), match: 'exact' },
   { page: 'docs/cli.md', name: 'cli-usage', generate: cliUsage, match: 'exact' },
-  { page: 'docs/runtimes.md', name: 'size', generate: async () => ['```text', await sizeReport(), '```'].join('\n'), match: 'figures' },
+  {
+    page: 'docs/runtimes.md',
+    name: 'size',
+    generate: async () => ['```text', await sizeReport(), '```'].join('\n'),
+    match: 'figures',
+  },
 ];
 
 /** Whether `actual` is `expected` with every number within 3 % (for `figures` blocks). */

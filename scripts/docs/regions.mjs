@@ -4,8 +4,11 @@
 //   <!-- end generated:NAME -->
 // The begin line is written by hand (it tells a reader where to edit instead); only the text between is replaced.
 
-const escape = (name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const pattern = (name) => new RegExp(`(<!-- begin generated:${escape(name)}\\b[^\\n]*-->\\n)([\\s\\S]*?)(<!-- end generated:${escape(name)} -->)`);
+const escapeRegExp = (name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const pattern = (name) =>
+  new RegExp(
+    `(<!-- begin generated:${escapeRegExp(name)}\\b[^\\n]*-->\\n)([\\s\\S]*?)(<!-- end generated:${escapeRegExp(name)} -->)`,
+  );
 
 /** The text of block NAME in a page, or undefined when the page has no such block. */
 export function readRegion(page, name) {
@@ -15,7 +18,8 @@ export function readRegion(page, name) {
 
 /** The page with block NAME's text replaced by `body`; throws when the page has no such block. */
 export function replaceRegion(page, name, body) {
-  if (!pattern(name).test(page)) throw new Error(`no "<!-- begin generated:${name} … -->" … "<!-- end generated:${name} -->" block`);
+  if (!pattern(name).test(page))
+    throw new Error(`no "<!-- begin generated:${name} … -->" … "<!-- end generated:${name} -->" block`);
   return page.replace(pattern(name), (_all, begin, _old, end) => `${begin}${body}\n${end}`);
 }
 

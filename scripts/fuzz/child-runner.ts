@@ -8,7 +8,9 @@ import type { Verdict } from './verdict.js';
 const RUN_TS = fileURLToPath(new URL('../run-ts.mjs', import.meta.url));
 const CHILD = fileURLToPath(new URL('./child.ts', import.meta.url));
 
-type Request = { bytes: Uint8Array; options: ProcessOptions; returnData?: boolean } | { selfTest: 'hang' | 'throw' | 'exit' };
+type Request =
+  | { bytes: Uint8Array; options: ProcessOptions; returnData?: boolean }
+  | { selfTest: 'hang' | 'throw' | 'exit' };
 
 export class ChildRunner {
   private child: ChildProcess | undefined;
@@ -33,7 +35,9 @@ export class ChildRunner {
     this.child = child;
     return new Promise((resolve, reject) => {
       child.once('message', () => resolve(child));
-      child.once('exit', (code, signal) => reject(new Error(`fuzz child did not start (exit ${code ?? signal}): ${this.stderrTail}`)));
+      child.once('exit', (code, signal) =>
+        reject(new Error(`fuzz child did not start (exit ${code ?? signal}): ${this.stderrTail}`)),
+      );
     });
   }
 
@@ -54,7 +58,12 @@ export class ChildRunner {
       const onMessage = (verdict: Verdict) => finish(verdict);
       const onExit = (code: number | null, signal: string | null) => {
         this.ready = undefined;
-        finish({ outcome: 'finding', finding: 'crash', detail: `child exited (${code ?? signal}): ${this.stderrTail.trim().slice(-500)}`, milliseconds: Math.round(performance.now() - started) });
+        finish({
+          outcome: 'finding',
+          finding: 'crash',
+          detail: `child exited (${code ?? signal}): ${this.stderrTail.trim().slice(-500)}`,
+          milliseconds: Math.round(performance.now() - started),
+        });
       };
       const timer = setTimeout(() => {
         child.off('exit', onExit);

@@ -6,7 +6,9 @@ import { isMediaError, process as processMedia, type ProcessOptions } from '@gli
 import { resultProblems, type Verdict } from './verdict.js';
 
 /** `returnData` sends the output bytes back (the conformance suites compare its pixels). */
-type Request = { bytes: Uint8Array; options: ProcessOptions; returnData?: boolean } | { selfTest: 'hang' | 'throw' | 'exit' };
+type Request =
+  | { bytes: Uint8Array; options: ProcessOptions; returnData?: boolean }
+  | { selfTest: 'hang' | 'throw' | 'exit' };
 
 const host = globalThis.process;
 let chatter = '';
@@ -27,27 +29,58 @@ async function judge(request: Request): Promise<Verdict> {
     throw new TypeError('self-test: an untyped error');
   }
   chatter = '';
-  let result;
+  let result: Awaited<ReturnType<typeof processMedia>>;
   try {
     result = await processMedia(request.bytes, request.options);
   } catch (error) {
     if (isMediaError(error) && typeof error.code === 'string' && error.code.startsWith('E_')) {
-      return chatter ? { outcome: 'finding', finding: 'chatter', detail: `${error.code}; printed: ${chatter.slice(0, 200)}`, milliseconds: milliseconds() } : { outcome: 'refused', code: error.code, milliseconds: milliseconds() };
+      return chatter
+        ? {
+            outcome: 'finding',
+            finding: 'chatter',
+            detail: `${error.code}; printed: ${chatter.slice(0, 200)}`,
+            milliseconds: milliseconds(),
+          }
+        : { outcome: 'refused', code: error.code, milliseconds: milliseconds() };
     }
-    const described = error instanceof Error ? `${error.name}: ${error.message}\n${error.stack?.split('\n').slice(1, 4).join('\n')}` : `non-Error thrown: ${String(error)}`;
+    const described =
+      error instanceof Error
+        ? `${error.name}: ${error.message}\n${error.stack?.split('\n').slice(1, 4).join('\n')}`
+        : `non-Error thrown: ${String(error)}`;
     return { outcome: 'finding', finding: 'untyped-error', detail: described, milliseconds: milliseconds() };
   }
   const problem = resultProblems(request.bytes, result, request.options);
   if (problem) return { outcome: 'finding', ...problem, milliseconds: milliseconds() };
-  if (chatter) return { outcome: 'finding', finding: 'chatter', detail: `printed: ${chatter.slice(0, 200)}`, milliseconds: milliseconds() };
+  if (chatter)
+    return {
+      outcome: 'finding',
+      finding: 'chatter',
+      detail: `printed: ${chatter.slice(0, 200)}`,
+      milliseconds: milliseconds(),
+    };
   const { mediaType, width, height, steps, data } = result;
-  return { outcome: 'output', mediaType, passthrough: !result.reencoded, width, height, steps, milliseconds: milliseconds(), ...(request.returnData && { data }) };
+  return {
+    outcome: 'output',
+    mediaType,
+    passthrough: !result.reencoded,
+    width,
+    height,
+    steps,
+    milliseconds: milliseconds(),
+    ...(request.returnData && { data }),
+  };
 }
 
 host.on('message', (request: Request) => {
   judge(request).then(
     (verdict) => host.send?.(verdict),
-    (error: unknown) => host.send?.({ outcome: 'finding', finding: 'untyped-error', detail: error instanceof Error ? `${error.name}: ${error.message}` : String(error), milliseconds: 0 } satisfies Verdict),
+    (error: unknown) =>
+      host.send?.({
+        outcome: 'finding',
+        finding: 'untyped-error',
+        detail: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+        milliseconds: 0,
+      } satisfies Verdict),
   );
 });
 host.send?.('ready');

@@ -16,8 +16,11 @@ const OPTION_CHOICES: readonly ProcessOptions[] = [
   { provider: 'ollama', maxEdge: 100 },
 ];
 
-export function fuzzInput(format: FuzzFormat, seeds: readonly Uint8Array[], random: Random): { bytes: Uint8Array; options: ProcessOptions } {
+export function fuzzInput(
+  format: FuzzFormat,
+  seeds: readonly Uint8Array[],
+  random: Random,
+): { bytes: Uint8Array; options: ProcessOptions } {
   const bytes = mutate(format, seeds, random);
   return { bytes, options: random.pick(OPTION_CHOICES) };
 }
-

@@ -16,7 +16,12 @@ export function prng(seed: number): Random {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
   const int = (below: number) => Math.floor(next() * below);
-  return { next, int, pick: <T>(items: readonly T[]) => items[int(items.length)] as T, chance: (p: number) => next() < p };
+  return {
+    next,
+    int,
+    pick: <T>(items: readonly T[]) => items[int(items.length)] as T,
+    chance: (p: number) => next() < p,
+  };
 }
 
 export interface Random {
@@ -35,7 +40,9 @@ export function inputSeed(runSeed: number, format: FuzzFormat, index: number): n
 }
 
 const INTERESTING_8 = [0, 1, 2, 7, 8, 0x10, 0x20, 0x3f, 0x40, 0x7f, 0x80, 0xfe, 0xff];
-const INTERESTING_32 = [0, 1, 2, 0xff, 0x100, 0x3fff, 0x4000, 0x7fff, 0x8000, 0xffff, 0x10000, 0x7fffffff, 0x80000000, 0xfffffffe, 0xffffffff];
+const INTERESTING_32 = [
+  0, 1, 2, 0xff, 0x100, 0x3fff, 0x4000, 0x7fff, 0x8000, 0xffff, 0x10000, 0x7fffffff, 0x80000000, 0xfffffffe, 0xffffffff,
+];
 
 function concat(parts: readonly Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
@@ -71,11 +78,16 @@ export function mutateBytes(bytes: Uint8Array, random: Random, donor?: Uint8Arra
     }
     case 3: {
       const out = bytes.slice();
-      for (let i = 0, count = 1 + random.int(16); i < count && length > 0; i++) out[random.int(length)] = random.int(256);
+      for (let i = 0, count = 1 + random.int(16); i < count && length > 0; i++)
+        out[random.int(length)] = random.int(256);
       return out;
     }
     case 4: // insert random bytes
-      return concat([bytes.subarray(0, at), Uint8Array.from({ length: 1 + random.int(64) }, () => random.int(256)), bytes.subarray(at)]);
+      return concat([
+        bytes.subarray(0, at),
+        Uint8Array.from({ length: 1 + random.int(64) }, () => random.int(256)),
+        bytes.subarray(at),
+      ]);
     case 5: // delete a range
       return concat([bytes.subarray(0, at), bytes.subarray(Math.min(length, at + 1 + random.int(64)))]);
     case 6: {
@@ -108,7 +120,10 @@ function pngChunks(bytes: Uint8Array): Chunk[] | undefined {
   for (let offset = 8; offset + 12 <= bytes.length; ) {
     const length = view.getUint32(offset);
     if (offset + 12 + length > bytes.length) return undefined;
-    chunks.push({ type: String.fromCharCode(...bytes.subarray(offset + 4, offset + 8)), data: bytes.slice(offset + 8, offset + 8 + length) });
+    chunks.push({
+      type: String.fromCharCode(...bytes.subarray(offset + 4, offset + 8)),
+      data: bytes.slice(offset + 8, offset + 8 + length),
+    });
     offset += 12 + length;
   }
   return chunks.length > 0 ? chunks : undefined;
@@ -129,7 +144,26 @@ function writePng(chunks: readonly Chunk[]): Uint8Array {
   return concat(parts);
 }
 
-const PNG_EXTRA_TYPES = ['PLTE', 'tRNS', 'gAMA', 'cHRM', 'sRGB', 'iCCP', 'eXIf', 'bKGD', 'sBIT', 'pHYs', 'zTXt', 'iTXt', 'acTL', 'fcTL', 'fdAT', 'IDAT', 'IEND', 'IHDR'];
+const PNG_EXTRA_TYPES = [
+  'PLTE',
+  'tRNS',
+  'gAMA',
+  'cHRM',
+  'sRGB',
+  'iCCP',
+  'eXIf',
+  'bKGD',
+  'sBIT',
+  'pHYs',
+  'zTXt',
+  'iTXt',
+  'acTL',
+  'fcTL',
+  'fdAT',
+  'IDAT',
+  'IEND',
+  'IHDR',
+];
 
 function mutatePng(bytes: Uint8Array, random: Random): Uint8Array {
   const chunks = pngChunks(bytes);
@@ -143,7 +177,8 @@ function mutatePng(bytes: Uint8Array, random: Random): Uint8Array {
       if (!ihdr || ihdr.data.length < 13) break;
       const view = new DataView(ihdr.data.buffer, ihdr.data.byteOffset);
       const field = random.int(4);
-      if (field === 0) view.setUint32(random.pick([0, 4]), random.chance(0.5) ? random.pick(INTERESTING_32) : 1 + random.int(5000));
+      if (field === 0)
+        view.setUint32(random.pick([0, 4]), random.chance(0.5) ? random.pick(INTERESTING_32) : 1 + random.int(5000));
       else if (field === 1) ihdr.data[8] = random.pick([0, 1, 2, 3, 4, 5, 8, 16, 32]);
       else if (field === 2) ihdr.data[9] = random.pick([0, 1, 2, 3, 4, 5, 6, 7, 8]);
       else ihdr.data[10 + random.int(3)] = random.pick([0, 1, 2, 255]);
@@ -167,7 +202,10 @@ function mutatePng(bytes: Uint8Array, random: Random): Uint8Array {
       const step = Math.ceil(stream.length / pieces);
       const first = chunks.indexOf(idat[0] as Chunk);
       const rest = chunks.filter((c) => c.type !== 'IDAT');
-      const replacement = Array.from({ length: pieces }, (_, i) => ({ type: 'IDAT', data: stream.slice(i * step, (i + 1) * step) }));
+      const replacement = Array.from({ length: pieces }, (_, i) => ({
+        type: 'IDAT',
+        data: stream.slice(i * step, (i + 1) * step),
+      }));
       rest.splice(Math.min(first, rest.length), 0, ...replacement);
       return writePng(rest);
     }
@@ -181,7 +219,9 @@ function mutatePng(bytes: Uint8Array, random: Random): Uint8Array {
       chunks.splice(index, 0, { type: chunk.type, data: chunk.data.slice() });
       break;
     case 6: {
-      const data = Uint8Array.from({ length: random.pick([0, 1, 3, 6, 13, 26, 100, 768, 1000]) }, () => random.int(256));
+      const data = Uint8Array.from({ length: random.pick([0, 1, 3, 6, 13, 26, 100, 768, 1000]) }, () =>
+        random.int(256),
+      );
       chunks.splice(1 + random.int(chunks.length), 0, { type: random.pick(PNG_EXTRA_TYPES), data });
       break;
     }
@@ -237,9 +277,14 @@ function mutateJpeg(bytes: Uint8Array, random: Random): Uint8Array {
       if (!sof || sof.data.length < 6) break;
       const field = random.int(5);
       if (field === 0) sof.data[0] = random.pick([0, 1, 8, 12, 16, 255]);
-      else if (field === 1) new DataView(sof.data.buffer, sof.data.byteOffset).setUint16(random.pick([1, 3]), random.pick([0, 1, 2, 7, 8, 9, 16, 17, 255, 256, 4096, 0x7fff, 0xffff]));
+      else if (field === 1)
+        new DataView(sof.data.buffer, sof.data.byteOffset).setUint16(
+          random.pick([1, 3]),
+          random.pick([0, 1, 2, 7, 8, 9, 16, 17, 255, 256, 4096, 0x7fff, 0xffff]),
+        );
       else if (field === 2) sof.data[5] = random.pick([0, 1, 2, 3, 4, 5, 255]);
-      else if (field === 3 && sof.data.length > 7) sof.data[7 + 3 * random.int(Math.max(1, (sof.data.length - 6) / 3))] = random.int(256);
+      else if (field === 3 && sof.data.length > 7)
+        sof.data[7 + 3 * random.int(Math.max(1, (sof.data.length - 6) / 3))] = random.int(256);
       else sof.marker = random.pick([0xc0, 0xc1, 0xc2, 0xc3, 0xc5, 0xc9, 0xca, 0xcb, 0xcf]);
       break;
     }
@@ -251,11 +296,17 @@ function mutateJpeg(bytes: Uint8Array, random: Random): Uint8Array {
       const out = tail.slice();
       const at = random.int(Math.max(1, out.length - 2));
       const choice = random.int(4);
-      if (choice === 0) for (let i = 0, n = 1 + random.int(8); i < n; i++) {
-        const at = random.int(out.length);
-        out[at] = (out[at] ?? 0) ^ (1 << random.int(8));
-      }
-      else if (choice === 1) tail = concat([out.subarray(0, at), Uint8Array.from([0xff, random.pick([0xd0, 0xd3, 0xd7, 0xd9, 0xd8, 0xc4, 0xda, 0xdd, 0x00, 0xfe])]), out.subarray(at)]);
+      if (choice === 0)
+        for (let i = 0, n = 1 + random.int(8); i < n; i++) {
+          const at = random.int(out.length);
+          out[at] = (out[at] ?? 0) ^ (1 << random.int(8));
+        }
+      else if (choice === 1)
+        tail = concat([
+          out.subarray(0, at),
+          Uint8Array.from([0xff, random.pick([0xd0, 0xd3, 0xd7, 0xd9, 0xd8, 0xc4, 0xda, 0xdd, 0x00, 0xfe])]),
+          out.subarray(at),
+        ]);
       else if (choice === 2) tail = out.subarray(0, at);
       else tail = concat([out.subarray(0, at), out.subarray(at + random.int(200))]);
       if (choice === 0) tail = out;
@@ -271,9 +322,24 @@ function mutateJpeg(bytes: Uint8Array, random: Random): Uint8Array {
       // a restart interval, an EXIF orientation or an Adobe transform where there was none
       const inserts: Segment[] = [
         { marker: 0xdd, data: Uint8Array.from([0, random.pick([0, 1, 2, 255])]) },
-        { marker: 0xe1, data: concat([new TextEncoder().encode('Exif\0\0MM\0*\0\0\0\x08\0\x01\x01\x12\0\x03\0\0\0\x01'), Uint8Array.from([0, random.int(12), 0, 0, 0, 0, 0, 0])]) },
-        { marker: 0xee, data: concat([new TextEncoder().encode('Adobe'), Uint8Array.from([0, 100, 0, 0, 0, 0, random.int(4)])]) },
-        { marker: 0xe2, data: concat([new TextEncoder().encode('ICC_PROFILE\0'), Uint8Array.from({ length: 20 + random.int(200) }, () => random.int(256))]) },
+        {
+          marker: 0xe1,
+          data: concat([
+            new TextEncoder().encode('Exif\0\0MM\0*\0\0\0\x08\0\x01\x01\x12\0\x03\0\0\0\x01'),
+            Uint8Array.from([0, random.int(12), 0, 0, 0, 0, 0, 0]),
+          ]),
+        },
+        {
+          marker: 0xee,
+          data: concat([new TextEncoder().encode('Adobe'), Uint8Array.from([0, 100, 0, 0, 0, 0, random.int(4)])]),
+        },
+        {
+          marker: 0xe2,
+          data: concat([
+            new TextEncoder().encode('ICC_PROFILE\0'),
+            Uint8Array.from({ length: 20 + random.int(200) }, () => random.int(256)),
+          ]),
+        },
       ];
       segments.splice(random.int(segments.length), 0, random.pick(inserts));
       break;
@@ -303,7 +369,10 @@ function riffChunks(bytes: Uint8Array): Chunk[] | undefined {
   for (let offset = 12; offset + 8 <= bytes.length; ) {
     const size = view.getUint32(offset + 4, true);
     if (offset + 8 + size > bytes.length) return undefined;
-    chunks.push({ type: String.fromCharCode(...bytes.subarray(offset, offset + 4)), data: bytes.slice(offset + 8, offset + 8 + size) });
+    chunks.push({
+      type: String.fromCharCode(...bytes.subarray(offset, offset + 4)),
+      data: bytes.slice(offset + 8, offset + 8 + size),
+    });
     offset += 8 + size + (size % 2);
   }
   return chunks;
@@ -336,7 +405,12 @@ function mutateWebp(bytes: Uint8Array, random: Random): Uint8Array {
       // canvas and frame sizes: VP8X canvas, VP8 frame header, VP8L header, ANMF frame rectangle
       const sized = chunks.filter((c) => ['VP8X', 'VP8 ', 'VP8L', 'ANMF'].includes(c.type));
       const target = sized.length > 0 ? random.pick(sized) : chunk;
-      const offsets: Record<string, number[]> = { VP8X: [4, 5, 6, 7, 8, 9], 'VP8 ': [6, 7, 8, 9], VP8L: [1, 2, 3, 4], ANMF: [0, 3, 6, 7, 8, 9, 10, 11, 15] };
+      const offsets: Record<string, number[]> = {
+        VP8X: [4, 5, 6, 7, 8, 9],
+        'VP8 ': [6, 7, 8, 9],
+        VP8L: [1, 2, 3, 4],
+        ANMF: [0, 3, 6, 7, 8, 9, 10, 11, 15],
+      };
       const at = random.pick(offsets[target.type] ?? [0]);
       if (at < target.data.length) target.data[at] = random.pick(INTERESTING_8);
       break;
@@ -349,11 +423,20 @@ function mutateWebp(bytes: Uint8Array, random: Random): Uint8Array {
       chunk.data = mutateBytes(chunk.data, random);
       break;
     case 3:
-      chunks.splice(index, random.chance(0.5) ? 1 : 0, ...(random.chance(0.5) ? [{ type: chunk.type, data: chunk.data.slice() }] : []));
+      chunks.splice(
+        index,
+        random.chance(0.5) ? 1 : 0,
+        ...(random.chance(0.5) ? [{ type: chunk.type, data: chunk.data.slice() }] : []),
+      );
       break;
     case 4: {
       const type = random.pick(['ALPH', 'ANIM', 'ANMF', 'EXIF', 'ICCP', 'XMP ', 'VP8X', 'VP8 ', 'VP8L']);
-      const data = type === 'EXIF' ? new TextEncoder().encode(`MM\0*\0\0\0\x08\0\x01\x01\x12\0\x03\0\0\0\x01\0${String.fromCharCode(random.int(12))}\0\0`) : Uint8Array.from({ length: random.pick([0, 1, 4, 10, 16, 40]) }, () => random.int(256));
+      const data =
+        type === 'EXIF'
+          ? new TextEncoder().encode(
+              `MM\0*\0\0\0\x08\0\x01\x01\x12\0\x03\0\0\0\x01\0${String.fromCharCode(random.int(12))}\0\0`,
+            )
+          : Uint8Array.from({ length: random.pick([0, 1, 4, 10, 16, 40]) }, () => random.int(256));
       chunks.splice(random.int(chunks.length + 1), 0, { type, data });
       break;
     }
@@ -462,7 +545,13 @@ function mutateGif(bytes: Uint8Array, random: Random): Uint8Array {
       const index = random.int(blocks.length);
       const block = blocks[index] as GifBlock;
       if (random.chance(0.5)) blocks.splice(index, 1);
-      else for (let i = 0, n = 1 + random.int(random.chance(0.1) ? 200 : 3); i < n; i++) blocks.splice(index, 0, { ...block, head: block.head.slice(), subBlocks: block.subBlocks.map((s) => s.slice()) });
+      else
+        for (let i = 0, n = 1 + random.int(random.chance(0.1) ? 200 : 3); i < n; i++)
+          blocks.splice(index, 0, {
+            ...block,
+            head: block.head.slice(),
+            subBlocks: block.subBlocks.map((s) => s.slice()),
+          });
       break;
     }
     case 6:
@@ -478,7 +567,21 @@ function mutateGif(bytes: Uint8Array, random: Random): Uint8Array {
 
 /** Header fields as [offset, size]: file size, pixel offset, header size, width, height, planes, bit count, compression, image size, colours used, masks. */
 const BMP_FIELDS: ReadonlyArray<readonly [number, 2 | 4]> = [
-  [2, 4], [10, 4], [14, 4], [18, 4], [22, 4], [26, 2], [28, 2], [30, 4], [34, 4], [46, 4], [50, 4], [54, 4], [58, 4], [62, 4], [66, 4],
+  [2, 4],
+  [10, 4],
+  [14, 4],
+  [18, 4],
+  [22, 4],
+  [26, 2],
+  [28, 2],
+  [30, 4],
+  [34, 4],
+  [46, 4],
+  [50, 4],
+  [54, 4],
+  [58, 4],
+  [62, 4],
+  [66, 4],
 ];
 
 function mutateBmp(bytes: Uint8Array, random: Random): Uint8Array {
@@ -493,7 +596,8 @@ function mutateBmp(bytes: Uint8Array, random: Random): Uint8Array {
     30: [0, 1, 2, 3, 4, 5, 6, 11, 0xffffffff],
     22: [0, 1, 0xffffffff, 0x80000000, 0xfffffff0, 0x7fffffff],
   };
-  const value = special[offset] && random.chance(0.6) ? random.pick(special[offset] as number[]) : random.pick(INTERESTING_32);
+  const value =
+    special[offset] && random.chance(0.6) ? random.pick(special[offset] as number[]) : random.pick(INTERESTING_32);
   if (size === 2) view.setUint16(offset, value & 0xffff, true);
   else view.setUint32(offset, value >>> 0, true);
   return out;
@@ -501,7 +605,29 @@ function mutateBmp(bytes: Uint8Array, random: Random): Uint8Array {
 
 // ---------------------------------------------------------------- SVG
 
-const SVG_VALUES = ['0', '-1', '1e9', '-1e9', '1e308', 'NaN', 'Infinity', '100000%', '1e6', '999999999999', 'url(#f)', 'url(#self)', '', 'inherit', 'none', '0 0 0 0', '1 1e-9', '#zz', 'calc(1e9 * 1e9)', 'rotate(1e9) scale(1e-30)', 'M0 0' + ' L1e9 1e9'.repeat(20)];
+const SVG_VALUES = [
+  '0',
+  '-1',
+  '1e9',
+  '-1e9',
+  '1e308',
+  'NaN',
+  'Infinity',
+  '100000%',
+  '1e6',
+  '999999999999',
+  'url(#f)',
+  'url(#self)',
+  '',
+  'inherit',
+  'none',
+  '0 0 0 0',
+  '1 1e-9',
+  '#zz',
+  'calc(1e9 * 1e9)',
+  'rotate(1e9) scale(1e-30)',
+  `M0 0${' L1e9 1e9'.repeat(20)}`,
+];
 
 const SVG_INSERTS = [
   '<filter id="f"><feMorphology radius="1e6"/></filter><rect width="100%" height="100%" filter="url(#f)"/>',
@@ -530,7 +656,9 @@ function mutateSvg(bytes: Uint8Array, random: Random): Uint8Array {
       if (attributes.length === 0) break;
       const attribute = random.pick(attributes);
       const start = (attribute.index ?? 0) + (attribute[1]?.length ?? 0) + 2;
-      const value = random.chance(0.7) ? random.pick(SVG_VALUES) : String(random.next() * 10 ** random.int(12) * (random.chance(0.2) ? -1 : 1));
+      const value = random.chance(0.7)
+        ? random.pick(SVG_VALUES)
+        : String(random.next() * 10 ** random.int(12) * (random.chance(0.2) ? -1 : 1));
       text = text.slice(0, start) + value + text.slice(start + (attribute[2]?.length ?? 0));
       break;
     }
@@ -547,7 +675,9 @@ function mutateSvg(bytes: Uint8Array, random: Random): Uint8Array {
       if (elements.length === 0) break;
       const element = random.pick(elements);
       const at = element.index ?? 0;
-      text = random.chance(0.5) ? text.slice(0, at) + text.slice(at + element[0].length) : text.slice(0, at) + element[0].repeat(1 + random.int(50)) + text.slice(at);
+      text = random.chance(0.5)
+        ? text.slice(0, at) + text.slice(at + element[0].length)
+        : text.slice(0, at) + element[0].repeat(1 + random.int(50)) + text.slice(at);
       break;
     }
     default:
@@ -558,8 +688,37 @@ function mutateSvg(bytes: Uint8Array, random: Random): Uint8Array {
 
 // ---------------------------------------------------------------- PDF
 
-const PDF_NUMBERS = ['0', '-1', '4294967296', '99999999999999999999', '2147483648', '1e308', '-0', '.5', '65536', '1000000'];
-const PDF_NAMES = ['/Type', '/Pages', '/Page', '/Kids', '/Count', '/MediaBox', '/Root', '/Size', '/Length', '/Filter', '/FlateDecode', '/ObjStm', '/XRef', '/Prev', '/Encrypt', '/Parent', '/Rotate'];
+const PDF_NUMBERS = [
+  '0',
+  '-1',
+  '4294967296',
+  '99999999999999999999',
+  '2147483648',
+  '1e308',
+  '-0',
+  '.5',
+  '65536',
+  '1000000',
+];
+const PDF_NAMES = [
+  '/Type',
+  '/Pages',
+  '/Page',
+  '/Kids',
+  '/Count',
+  '/MediaBox',
+  '/Root',
+  '/Size',
+  '/Length',
+  '/Filter',
+  '/FlateDecode',
+  '/ObjStm',
+  '/XRef',
+  '/Prev',
+  '/Encrypt',
+  '/Parent',
+  '/Rotate',
+];
 
 function mutatePdf(bytes: Uint8Array, random: Random): Uint8Array {
   let text = new TextDecoder('latin1').decode(bytes);
@@ -579,10 +738,14 @@ function mutatePdf(bytes: Uint8Array, random: Random): Uint8Array {
       replaceOne(/\/[A-Za-z]+/g, () => random.pick(PDF_NAMES));
       break;
     case 3:
-      replaceOne(/\b(obj|endobj|stream|endstream|xref|trailer|startxref|R)\b/g, () => random.pick(['', 'obj', 'endobj', 'R', '<<', '>>', '[', ']']));
+      replaceOne(/\b(obj|endobj|stream|endstream|xref|trailer|startxref|R)\b/g, () =>
+        random.pick(['', 'obj', 'endobj', 'R', '<<', '>>', '[', ']']),
+      );
       break;
     case 4:
-      replaceOne(/<<|\[/g, () => (random.chance(0.5) ? '['.repeat(1 + random.int(20000)) : '<<'.repeat(1 + random.int(5000))));
+      replaceOne(/<<|\[/g, () =>
+        random.chance(0.5) ? '['.repeat(1 + random.int(20000)) : '<<'.repeat(1 + random.int(5000)),
+      );
       break;
     default:
       return mutateBytes(bytes, random);

@@ -3,12 +3,32 @@
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import sharp, { type TiffOptions } from 'sharp';
 import { icoBmpEntry, icoFile } from '../../test/fixtures/ico-writer.js';
-import { bmp, gif, naturalPixels, encodeBmp, pdf, photoJpeg, screenshotPng, svg, webp } from '../../test/fixtures/make.js';
+import {
+  bmp,
+  gif,
+  naturalPixels,
+  encodeBmp,
+  pdf,
+  photoJpeg,
+  screenshotPng,
+  svg,
+  webp,
+} from '../../test/fixtures/make.js';
 
 export const FUZZ_FORMATS = ['jpeg', 'png', 'webp', 'gif', 'bmp', 'svg', 'pdf', 'tiff', 'ico'] as const;
 export type FuzzFormat = (typeof FUZZ_FORMATS)[number];
 
-export const EXTENSIONS: Record<FuzzFormat, string> = { jpeg: 'jpg', png: 'png', webp: 'webp', gif: 'gif', bmp: 'bmp', svg: 'svg', pdf: 'pdf', tiff: 'tiff', ico: 'ico' };
+export const EXTENSIONS: Record<FuzzFormat, string> = {
+  jpeg: 'jpg',
+  png: 'png',
+  webp: 'webp',
+  gif: 'gif',
+  bmp: 'bmp',
+  svg: 'svg',
+  pdf: 'pdf',
+  tiff: 'tiff',
+  ico: 'ico',
+};
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 
@@ -47,7 +67,9 @@ async function pdfWithObjectStreams(): Promise<Uint8Array> {
 
 /** pdf-lib stamps the time of writing: fixed digits keep seeds identical (same length, so offsets hold). */
 function fixDates(bytes: Uint8Array): Uint8Array {
-  const text = new TextDecoder('latin1').decode(bytes).replace(/D:\d{14}/g, (date) => date.replace(/\d/g, '0').replace('D:0000', 'D:2024'));
+  const text = new TextDecoder('latin1')
+    .decode(bytes)
+    .replace(/D:\d{14}/g, (date) => date.replace(/\d/g, '0').replace('D:0000', 'D:2024'));
   return Uint8Array.from(text, (char) => char.charCodeAt(0));
 }
 
@@ -82,7 +104,10 @@ export async function seedsFor(format: FuzzFormat): Promise<Uint8Array[]> {
         webp({ width: 30, height: 20, orientation: 6 }),
       ]);
     case 'gif':
-      return Promise.all([gif({ width: 40, height: 24 }), gif({ width: 32, height: 20, animated: true, transparent: true, frames: 3 })]);
+      return Promise.all([
+        gif({ width: 40, height: 24 }),
+        gif({ width: 32, height: 20, animated: true, transparent: true, frames: 3 }),
+      ]);
     case 'bmp': {
       const pixels = naturalPixels(13, 9, { channels: 4 });
       return [
@@ -99,7 +124,14 @@ export async function seedsFor(format: FuzzFormat): Promise<Uint8Array[]> {
     case 'svg':
       return [svg(), ...SVG_SOURCES.map(utf8)];
     case 'pdf':
-      return (await Promise.all([pdf({ pages: 1, pageSize: [300, 200] }), pdf({ pages: 3, rotate: 90 }), pdf({ encrypted: true }), pdfWithObjectStreams()])).map(fixDates);
+      return (
+        await Promise.all([
+          pdf({ pages: 1, pageSize: [300, 200] }),
+          pdf({ pages: 3, rotate: 90 }),
+          pdf({ encrypted: true }),
+          pdfWithObjectStreams(),
+        ])
+      ).map(fixDates);
     case 'tiff': {
       // Strips and tiles, each compression libtiff is built with that sharp writes, 1-bit and alpha.
       const { data } = naturalPixels(24, 18, { channels: 4 });
@@ -112,14 +144,22 @@ export async function seedsFor(format: FuzzFormat): Promise<Uint8Array[]> {
         { compression: 'ccittfax4', bitdepth: 1 },
         { compression: 'none', bitdepth: 4 },
       ];
-      const source = (option: TiffOptions) => (option.bitdepth ? image().removeAlpha().toColourspace('b-w') : option.compression === 'jpeg' ? image().removeAlpha() : image());
+      const source = (option: TiffOptions) =>
+        option.bitdepth
+          ? image().removeAlpha().toColourspace('b-w')
+          : option.compression === 'jpeg'
+            ? image().removeAlpha()
+            : image();
       return Promise.all(options.map(async (option) => new Uint8Array(await source(option).tiff(option).toBuffer())));
     }
     case 'ico': {
       const opaque = naturalPixels(16, 16);
       const png = await screenshotPng({ width: 32, height: 32 });
       return [
-        icoFile([{ data: png, width: 32, height: 32, bits: 32 }, { data: icoBmpEntry(naturalPixels(16, 16, { channels: 4 }), 32), width: 16, height: 16, bits: 32 }]),
+        icoFile([
+          { data: png, width: 32, height: 32, bits: 32 },
+          { data: icoBmpEntry(naturalPixels(16, 16, { channels: 4 }), 32), width: 16, height: 16, bits: 32 },
+        ]),
         icoFile([{ data: icoBmpEntry(opaque, 4, (x, y) => x + y < 8), width: 16, height: 16, bits: 4 }]),
         icoFile([{ data: icoBmpEntry(opaque, 8), width: 16, height: 16, bits: 8 }], { cursor: true }),
       ];

@@ -13,15 +13,29 @@ export type FindingKind =
   | 'chatter'; // the call wrote to stdout/stderr (codec chatter must never reach the host)
 
 export type Verdict =
-  | { outcome: 'output'; mediaType: string; passthrough: boolean; milliseconds: number; width: number; height: number; steps: string[]; data?: Uint8Array }
+  | {
+      outcome: 'output';
+      mediaType: string;
+      passthrough: boolean;
+      milliseconds: number;
+      width: number;
+      height: number;
+      steps: string[];
+      data?: Uint8Array;
+    }
   | { outcome: 'refused'; code: string; milliseconds: number }
   | { outcome: 'finding'; finding: FindingKind; detail: string; milliseconds: number };
 
 /** Problems with a result that `process` returned for `options`; empty when it is sound and within limits. */
-export function resultProblems(input: Uint8Array, result: ProcessResult, options: ProcessOptions): { finding: FindingKind; detail: string } | undefined {
+export function resultProblems(
+  input: Uint8Array,
+  result: ProcessResult,
+  options: ProcessOptions,
+): { finding: FindingKind; detail: string } | undefined {
   const preset = PRESETS[options.provider ?? 'portable'];
   const overLimit: string[] = [];
-  if (result.bytes !== result.data.byteLength) overLimit.push(`result.bytes ${result.bytes} but ${result.data.byteLength} bytes of data`);
+  if (result.bytes !== result.data.byteLength)
+    overLimit.push(`result.bytes ${result.bytes} but ${result.data.byteLength} bytes of data`);
   if (result.mediaType === 'application/pdf') {
     const maxPdfBytes = options.maxPdfBytes ?? preset.maxPdfBytes;
     if (result.bytes > maxPdfBytes) overLimit.push(`PDF of ${result.bytes} B over maxPdfBytes ${maxPdfBytes}`);
@@ -30,19 +44,29 @@ export function resultProblems(input: Uint8Array, result: ProcessResult, options
   } else {
     const maxEdge = options.maxEdge ?? preset.maxEdge;
     const maxBytes = options.maxBytes ?? preset.maxBytes;
-    if (Math.max(result.width, result.height) > maxEdge) overLimit.push(`${result.width}x${result.height} over maxEdge ${maxEdge}`);
+    if (Math.max(result.width, result.height) > maxEdge)
+      overLimit.push(`${result.width}x${result.height} over maxEdge ${maxEdge}`);
     if (result.width < 1 || result.height < 1) overLimit.push(`empty ${result.width}x${result.height} output`);
     if (result.bytes > maxBytes) overLimit.push(`${result.bytes} B over maxBytes ${maxBytes}`);
-    if (!preset.accepts.includes(result.mediaType)) overLimit.push(`${result.mediaType} is not accepted by ${options.provider ?? 'portable'}`);
+    if (!preset.accepts.includes(result.mediaType))
+      overLimit.push(`${result.mediaType} is not accepted by ${options.provider ?? 'portable'}`);
     // The bomb guard is about decoding stored pixels; an SVG is drawn at the output size (within maxEdge).
     const original = result.original.width * result.original.height;
-    if (options.maxInputPixels !== undefined && original > options.maxInputPixels && result.original.mediaType !== 'image/svg+xml') overLimit.push(`input of ${original} px decoded despite maxInputPixels ${options.maxInputPixels}`);
+    if (
+      options.maxInputPixels !== undefined &&
+      original > options.maxInputPixels &&
+      result.original.mediaType !== 'image/svg+xml'
+    )
+      overLimit.push(`input of ${original} px decoded despite maxInputPixels ${options.maxInputPixels}`);
   }
   if (overLimit.length > 0) return { finding: 'over-limit', detail: overLimit.join('; ') };
   const problems = strictProblems(result.data, result.mediaType);
   if (problems.length > 0) {
     const passthrough = result.data === input || !result.reencoded;
-    return { finding: 'strict-refused', detail: `${passthrough ? 'passed through' : 're-encoded'} ${result.mediaType}: ${problems.join('; ')}` };
+    return {
+      finding: 'strict-refused',
+      detail: `${passthrough ? 'passed through' : 're-encoded'} ${result.mediaType}: ${problems.join('; ')}`,
+    };
   }
   return undefined;
 }

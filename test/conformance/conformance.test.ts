@@ -20,12 +20,20 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const TIME_LIMIT_MS = 60_000;
 
 function tree(pkg: string): string {
-  return execFileSync('bash', [join(root, 'scripts/debian-source.sh'), pkg], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+  return execFileSync('bash', [join(root, 'scripts/debian-source.sh'), pkg], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  }).trim();
 }
 
-async function rgba(input: Buffer | Uint8Array, width?: number, height?: number): Promise<{ data: Uint8Array; width: number; height: number }> {
+async function rgba(
+  input: Buffer | Uint8Array,
+  width?: number,
+  height?: number,
+): Promise<{ data: Uint8Array; width: number; height: number }> {
   let image = sharp(input, { failOn: 'none' }).autoOrient();
-  if (width !== undefined && height !== undefined) image = image.resize(width, height, { fit: 'fill', kernel: 'lanczos3' });
+  if (width !== undefined && height !== undefined)
+    image = image.resize(width, height, { fit: 'fill', kernel: 'lanczos3' });
   const { data, info } = await image.ensureAlpha().raw().toBuffer({ resolveWithObject: true });
   return { data: new Uint8Array(data), width: info.width, height: info.height };
 }
@@ -33,18 +41,34 @@ async function rgba(input: Buffer | Uint8Array, width?: number, height?: number)
 /** A binary PPM/PGM (P6/P5, maxval 255), which sharp's libvips build does not read. */
 function readNetpbm(bytes: Buffer): { data: Buffer; width: number; height: number; channels: 1 | 3 } {
   const header = /^P([56])\s+(?:#.*\s+)*(\d+)\s+(\d+)\s+(\d+)\s/.exec(bytes.subarray(0, 200).toString('latin1'));
-  if (!header || header[4] !== '255') throw new Error('conformance: only 8-bit binary PPM/PGM references are read');
+  if (header?.[4] !== '255') throw new Error('conformance: only 8-bit binary PPM/PGM references are read');
   const channels = header[1] === '6' ? 3 : 1;
   const width = Number(header[2]);
   const height = Number(header[3]);
-  return { data: bytes.subarray(header[0].length, header[0].length + width * height * channels), width, height, channels };
+  return {
+    data: bytes.subarray(header[0].length, header[0].length + width * height * channels),
+    width,
+    height,
+    channels,
+  };
 }
 
-async function referencePixels(base: string, file: SuiteFile, reference: Reference, width: number, height: number): Promise<Uint8Array> {
+async function referencePixels(
+  base: string,
+  file: SuiteFile,
+  reference: Reference,
+  width: number,
+  height: number,
+): Promise<Uint8Array> {
   const fit = { fit: 'fill', kernel: 'lanczos3' } as const;
   if (reference.kind === 'rgba') {
     const raw = readFileSync(join(base, reference.path));
-    return new Uint8Array(await sharp(raw, { raw: { width: reference.width, height: reference.height, channels: 4 } }).resize(width, height, fit).raw().toBuffer());
+    return new Uint8Array(
+      await sharp(raw, { raw: { width: reference.width, height: reference.height, channels: 4 } })
+        .resize(width, height, fit)
+        .raw()
+        .toBuffer(),
+    );
   }
   const path = reference.kind === 'file' ? reference.path : file.path;
   const bytes = readFileSync(join(base, path));
@@ -56,7 +80,7 @@ async function referencePixels(base: string, file: SuiteFile, reference: Referen
 }
 
 /** PSNR in dB of two RGBA8 buffers, colour weighted by alpha so hidden colour under transparency does not count. */
-export function psnr(a: Uint8Array, b: Uint8Array): number {
+function psnr(a: Uint8Array, b: Uint8Array): number {
   let squared = 0;
   for (let i = 0; i < a.length; i += 4) {
     const alphaA = a[i + 3] ?? 0;
@@ -83,7 +107,12 @@ interface FileOutcome {
   milliseconds: number;
 }
 
-async function checkFile(runner: ChildRunner, base: string, file: SuiteFile, bounds: { own: number; half: number }): Promise<FileOutcome> {
+async function checkFile(
+  runner: ChildRunner,
+  base: string,
+  file: SuiteFile,
+  bounds: { own: number; half: number },
+): Promise<FileOutcome> {
   const bytes = new Uint8Array(readFileSync(join(base, file.path)));
   const outcome: FileOutcome = { path: file.path, detail: '', psnr: [], milliseconds: 0 };
   const full = await runner.run({ bytes, options: {}, returnData: true });
@@ -91,18 +120,40 @@ async function checkFile(runner: ChildRunner, base: string, file: SuiteFile, bou
   outcome.detail = describeVerdict(full);
   if (full.outcome === 'finding') return { ...outcome, failure: full.finding };
   if (file.expect === 'any') return outcome;
-  if (full.outcome === 'refused') return file.mayRefuse?.includes(full.code) ? outcome : { ...outcome, failure: `refused ${full.code}` };
+  if (full.outcome === 'refused')
+    return file.mayRefuse?.includes(full.code) ? outcome : { ...outcome, failure: `refused ${full.code}` };
   if (!file.reference || !full.data) return outcome;
-  const ownPsnr = psnr((await rgba(full.data)).data, await referencePixels(base, file, file.reference, full.width, full.height));
+  const ownPsnr = psnr(
+    (await rgba(full.data)).data,
+    await referencePixels(base, file, file.reference, full.width, full.height),
+  );
   outcome.psnr.push(ownPsnr);
-  if (ownPsnr < bounds.own) return { ...outcome, failure: 'pixels differ at own size', detail: `${outcome.detail}, ${ownPsnr.toFixed(1)} dB < ${bounds.own}` };
+  if (ownPsnr < bounds.own)
+    return {
+      ...outcome,
+      failure: 'pixels differ at own size',
+      detail: `${outcome.detail}, ${ownPsnr.toFixed(1)} dB < ${bounds.own}`,
+    };
   const maxEdge = Math.max(1, Math.ceil(Math.max(full.width, full.height) / 2));
   const half = await runner.run({ bytes, options: { maxEdge }, returnData: true });
   outcome.milliseconds += half.milliseconds;
-  if (half.outcome !== 'output' || !half.data) return { ...outcome, failure: `at half size: ${half.outcome === 'finding' ? half.finding : 'refused'}`, detail: describeVerdict(half) };
-  const halfPsnr = psnr((await rgba(half.data)).data, await referencePixels(base, file, file.reference, half.width, half.height));
+  if (half.outcome !== 'output' || !half.data)
+    return {
+      ...outcome,
+      failure: `at half size: ${half.outcome === 'finding' ? half.finding : 'refused'}`,
+      detail: describeVerdict(half),
+    };
+  const halfPsnr = psnr(
+    (await rgba(half.data)).data,
+    await referencePixels(base, file, file.reference, half.width, half.height),
+  );
   outcome.psnr.push(halfPsnr);
-  if (halfPsnr < bounds.half) return { ...outcome, failure: 'pixels differ at half size', detail: `${describeVerdict(half)}, ${halfPsnr.toFixed(1)} dB < ${bounds.half}` };
+  if (halfPsnr < bounds.half)
+    return {
+      ...outcome,
+      failure: 'pixels differ at half size',
+      detail: `${describeVerdict(half)}, ${halfPsnr.toFixed(1)} dB < ${bounds.half}`,
+    };
   return outcome;
 }
 
@@ -144,12 +195,15 @@ describe('public conformance suites', () => {
       });
       expect(files.length).toBeGreaterThan(0);
       const known = KNOWN_FAILURES[suite.name] ?? {};
-      const unexpected = Object.fromEntries(Object.entries(failures).filter(([path, failure]) => known[path] !== failure));
+      const unexpected = Object.fromEntries(
+        Object.entries(failures).filter(([path, failure]) => known[path] !== failure),
+      );
       expect(unexpected, `failures of ${suite.name} not in known-failures.ts:\n${details.join('\n')}`).toEqual({});
       // A listed failure that no longer happens is good news, not a broken build (the fix may have landed
       // from another branch, whose `npm test` does not run these suites): say so, to delete the line.
       const fixed = Object.keys(known).filter((path) => failures[path] === undefined);
-      if (fixed.length > 0) console.warn(`${suite.name}: now passing, delete from known-failures.ts: ${fixed.join(', ')}`);
+      if (fixed.length > 0)
+        console.warn(`${suite.name}: now passing, delete from known-failures.ts: ${fixed.join(', ')}`);
     }, 1_800_000);
   }
 });

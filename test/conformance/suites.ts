@@ -6,7 +6,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 
 /** Reference pixels: the file decoded by sharp, another file the suite ships, or raw RGBA. */
-export type Reference = { kind: 'self' } | { kind: 'file'; path: string } | { kind: 'rgba'; path: string; width: number; height: number };
+export type Reference =
+  | { kind: 'self' }
+  | { kind: 'file'; path: string }
+  | { kind: 'rgba'; path: string; width: number; height: number };
 
 export interface SuiteFile {
   /** Path inside the unpacked tree. */
@@ -55,14 +58,19 @@ export const SUITES: readonly Suite[] = [
     name: 'PngSuite (libpng contrib/pngsuite)',
     package: 'libpng1.6',
     psnr: LOSSLESS,
-    files: (tree) => [...list(tree, 'contrib/pngsuite', /\.png$/), ...list(tree, 'contrib/pngsuite/interlaced', /\.png$/)].map((path) => ({ path, expect: 'valid', reference: { kind: 'self' } })),
+    files: (tree) =>
+      [...list(tree, 'contrib/pngsuite', /\.png$/), ...list(tree, 'contrib/pngsuite/interlaced', /\.png$/)].map(
+        (path) => ({ path, expect: 'valid', reference: { kind: 'self' } }),
+      ),
   },
   {
     name: 'libpng contrib/testpngs',
     package: 'libpng1.6',
     psnr: LOSSLESS,
     files: (tree) => [
-      ...list(tree, 'contrib/testpngs', /\.png$/).map((path): SuiteFile => ({ path, expect: 'valid', reference: { kind: 'self' } })),
+      ...list(tree, 'contrib/testpngs', /\.png$/).map(
+        (path): SuiteFile => ({ path, expect: 'valid', reference: { kind: 'self' } }),
+      ),
       ...list(tree, 'contrib/testpngs/crashers', /\.png$/).map((path): SuiteFile => ({ path, expect: 'any' })),
     ],
   },
@@ -71,9 +79,19 @@ export const SUITES: readonly Suite[] = [
     package: 'libstb',
     psnr: LOSSLESS,
     files: (tree) => [
-      ...list(tree, 'tests/pngsuite/primary', /\.png$/).map((path): SuiteFile => ({ path, expect: 'valid', reference: { kind: 'file', path: path.replace('/primary/', '/primary_check/') } })),
-      ...list(tree, 'tests/pngsuite/16bit', /\.png$/).map((path): SuiteFile => ({ path, expect: 'valid', reference: { kind: 'self' } })),
-      ...list(tree, 'tests/pngsuite/unused', /\.png$/).map((path): SuiteFile => ({ path, expect: 'valid', reference: { kind: 'self' } })),
+      ...list(tree, 'tests/pngsuite/primary', /\.png$/).map(
+        (path): SuiteFile => ({
+          path,
+          expect: 'valid',
+          reference: { kind: 'file', path: path.replace('/primary/', '/primary_check/') },
+        }),
+      ),
+      ...list(tree, 'tests/pngsuite/16bit', /\.png$/).map(
+        (path): SuiteFile => ({ path, expect: 'valid', reference: { kind: 'self' } }),
+      ),
+      ...list(tree, 'tests/pngsuite/unused', /\.png$/).map(
+        (path): SuiteFile => ({ path, expect: 'valid', reference: { kind: 'self' } }),
+      ),
       ...list(tree, 'tests/pngsuite/corrupt', /\.png$/).map((path): SuiteFile => ({ path, expect: 'any' })),
     ],
   },
@@ -95,7 +113,9 @@ export const SUITES: readonly Suite[] = [
     psnr: LOSSY,
     files: (tree) => [
       { path: 'examples/test.webp', expect: 'valid', reference: { kind: 'file', path: 'examples/test_ref.ppm' } },
-      ...list(tree, 'webp_js', /\.webp$/).map((path): SuiteFile => ({ path, expect: 'valid', reference: { kind: 'self' } })),
+      ...list(tree, 'webp_js', /\.webp$/).map(
+        (path): SuiteFile => ({ path, expect: 'valid', reference: { kind: 'self' } }),
+      ),
     ],
   },
   {
@@ -112,7 +132,9 @@ export const SUITES: readonly Suite[] = [
       const references = new Set(list(tree, 'Tests/images/bmp/html', /\.png$/).map((path) => basename(path)));
       const withReference = (path: string): SuiteFile => {
         const png = basename(path).replace(/\.bmp$/, '.png');
-        return references.has(png) ? { path, expect: 'valid', reference: { kind: 'file', path: `Tests/images/bmp/html/${png}` } } : { path, expect: 'valid' };
+        return references.has(png)
+          ? { path, expect: 'valid', reference: { kind: 'file', path: `Tests/images/bmp/html/${png}` } }
+          : { path, expect: 'valid' };
       };
       return [
         ...list(tree, 'Tests/images/bmp/g', /\.bmp$/).map(withReference),
@@ -129,8 +151,12 @@ export const SUITES: readonly Suite[] = [
       const references = new Set(list(tree, 'libnsbmp/test/bmpsuite/png', /\.png$/).map((path) => basename(path)));
       return [
         ...list(tree, 'libnsbmp/test/bmpsuite', /^g.*\.bmp$/).map((path): SuiteFile => {
-          const png = basename(path).slice(1).replace(/\.bmp$/, '.png');
-          return references.has(png) ? { path, expect: 'valid', reference: { kind: 'file', path: `libnsbmp/test/bmpsuite/png/${png}` } } : { path, expect: 'valid' };
+          const png = basename(path)
+            .slice(1)
+            .replace(/\.bmp$/, '.png');
+          return references.has(png)
+            ? { path, expect: 'valid', reference: { kind: 'file', path: `libnsbmp/test/bmpsuite/png/${png}` } }
+            : { path, expect: 'valid' };
         }),
         ...list(tree, 'libnsbmp/test/bmpsuite', /^[^g].*\.bmp$/).map((path): SuiteFile => ({ path, expect: 'any' })),
         ...list(tree, 'libnsbmp/test/bmp', /\.bmp$/).map((path): SuiteFile => ({ path, expect: 'any' })),
@@ -141,7 +167,11 @@ export const SUITES: readonly Suite[] = [
     name: 'libnsbmp AFL corpora (netsurf libnsbmp/test/afl-bmp, ns-afl-bmp)',
     package: 'netsurf',
     psnr: LOSSLESS,
-    files: (tree) => [...list(tree, 'libnsbmp/test/afl-bmp', /./), ...list(tree, 'libnsbmp/test/ns-afl-bmp', /./)].map((path) => ({ path, expect: 'any' })),
+    files: (tree) =>
+      [...list(tree, 'libnsbmp/test/afl-bmp', /./), ...list(tree, 'libnsbmp/test/ns-afl-bmp', /./)].map((path) => ({
+        path,
+        expect: 'any',
+      })),
   },
   {
     name: 'GIF test suite with expected frames (gdk-pixbuf tests/test-images/gif-test-suite)',
@@ -153,19 +183,30 @@ export const SUITES: readonly Suite[] = [
     name: 'libnsgif AFL corpus and tests (netsurf libnsgif/test)',
     package: 'netsurf',
     psnr: LOSSLESS,
-    files: (tree) => [...list(tree, 'libnsgif/test/data', /\.gif$/), ...list(tree, 'libnsgif/test/ns-afl-gif', /./)].map((path) => ({ path, expect: 'any' })),
+    files: (tree) =>
+      [...list(tree, 'libnsgif/test/data', /\.gif$/), ...list(tree, 'libnsgif/test/ns-afl-gif', /./)].map((path) => ({
+        path,
+        expect: 'any',
+      })),
   },
   {
     name: 'gdk-pixbuf files its loaders must refuse (tests/test-images/fail, randomly-modified)',
     package: 'gdk-pixbuf',
     psnr: LOSSLESS,
-    files: (tree) => [...list(tree, 'tests/test-images/fail', /\.(png|gif|bmp|jpe?g|ico|tiff?)$/), ...list(tree, 'tests/test-images/randomly-modified', /\.(png|gif|bmp|jpe?g|ico|tiff?)$/)].map((path) => ({ path, expect: 'any' })),
+    files: (tree) =>
+      [
+        ...list(tree, 'tests/test-images/fail', /\.(png|gif|bmp|jpe?g|ico|tiff?)$/),
+        ...list(tree, 'tests/test-images/randomly-modified', /\.(png|gif|bmp|jpe?g|ico|tiff?)$/),
+      ].map((path) => ({ path, expect: 'any' })),
   },
   {
     name: 'libsvgtiny tests and AFL corpus (netsurf libsvgtiny/test)',
     package: 'netsurf',
     psnr: LOSSY,
-    files: (tree) => [...list(tree, 'libsvgtiny/test/data', /\.svg$/), ...list(tree, 'libsvgtiny/test/ns-afl-svg', /./)].map((path) => ({ path, expect: 'any' })),
+    files: (tree) =>
+      [...list(tree, 'libsvgtiny/test/data', /\.svg$/), ...list(tree, 'libsvgtiny/test/ns-afl-svg', /./)].map(
+        (path) => ({ path, expect: 'any' }),
+      ),
   },
   {
     name: "pdf.js's test PDFs (pdf.js test/pdfs)",
@@ -186,5 +227,9 @@ function gifSuiteFile(tree: string, conf: string): SuiteFile {
   const firstFrame = /^\[frame0\][\s\S]*?^pixels = (.*)$/m.exec(text)?.[1]?.trim();
   // A file the suite's decoder must reject has no frames; any typed answer is right then.
   if (!firstFrame || !(width > 0 && height > 0)) return { path: input, expect: 'any' };
-  return { path: input, expect: 'valid', reference: { kind: 'rgba', path: `${directory}/${firstFrame}`, width, height } };
+  return {
+    path: input,
+    expect: 'valid',
+    reference: { kind: 'rgba', path: `${directory}/${firstFrame}`, width, height },
+  };
 }

@@ -37,7 +37,8 @@ describe('fuzzer', () => {
   it('keeps most PNG chunk CRCs valid, so inputs get past the checksum', async () => {
     const seeds = await seedsFor('png');
     let valid = 0;
-    for (let index = 0; index < 200; index++) if (pngCrcsValid(fuzzInput('png', seeds, prng(inputSeed(1, 'png', index))).bytes)) valid++;
+    for (let index = 0; index < 200; index++)
+      if (pngCrcsValid(fuzzInput('png', seeds, prng(inputSeed(1, 'png', index))).bytes)) valid++;
     expect(valid).toBeGreaterThan(100);
   });
 
@@ -45,18 +46,32 @@ describe('fuzzer', () => {
     for (const format of FUZZ_FORMATS) {
       for (const bytes of await seedsFor(format)) {
         const verdict = await runner.run({ bytes, options: {} });
-        expect(verdict.outcome === 'finding' ? `${verdict.finding}: ${verdict.detail}` : verdict.outcome, format).toMatch(/^(output|refused)$/);
+        expect(
+          verdict.outcome === 'finding' ? `${verdict.finding}: ${verdict.detail}` : verdict.outcome,
+          format,
+        ).toMatch(/^(output|refused)$/);
       }
     }
   });
 
   it('reports an untyped error, a hang and a crash as findings and keeps going', async () => {
     const runner = new ChildRunner(2_000);
-    expect(await runner.run({ selfTest: 'throw' })).toMatchObject({ outcome: 'finding', finding: 'untyped-error', detail: expect.stringMatching(/TypeError: self-test/) });
+    expect(await runner.run({ selfTest: 'throw' })).toMatchObject({
+      outcome: 'finding',
+      finding: 'untyped-error',
+      detail: expect.stringMatching(/TypeError: self-test/),
+    });
     expect(await runner.run({ selfTest: 'hang' })).toMatchObject({ outcome: 'finding', finding: 'hang' });
-    expect(await runner.run({ selfTest: 'exit' })).toMatchObject({ outcome: 'finding', finding: 'crash', detail: expect.stringMatching(/exited \(70\)/) });
+    expect(await runner.run({ selfTest: 'exit' })).toMatchObject({
+      outcome: 'finding',
+      finding: 'crash',
+      detail: expect.stringMatching(/exited \(70\)/),
+    });
     const [seed] = await seedsFor('png');
-    expect(await runner.run({ bytes: seed as Uint8Array, options: {} })).toMatchObject({ outcome: 'output', mediaType: 'image/png' });
+    expect(await runner.run({ bytes: seed as Uint8Array, options: {} })).toMatchObject({
+      outcome: 'output',
+      mediaType: 'image/png',
+    });
     expect(runner.starts).toBe(3); // the first child, then one after the hang and one after the crash
     runner.close();
   });

@@ -41,7 +41,9 @@ describe('fuzz reproducers', () => {
     test(`${sidecar.input} (${sidecar.finding}${note})`, async () => {
       const bytes = new Uint8Array(readFileSync(directory + sidecar.input));
       const verdict = await runner.run({ bytes, options: sidecar.options });
-      expect(verdict.outcome === 'finding' ? `${verdict.finding}: ${verdict.detail}` : verdict.outcome).not.toMatch(/^(untyped-error|crash|hang|over-limit|strict-refused|chatter)/);
+      expect(verdict.outcome === 'finding' ? `${verdict.finding}: ${verdict.detail}` : verdict.outcome).not.toMatch(
+        /^(untyped-error|crash|hang|over-limit|strict-refused|chatter)/,
+      );
     });
   }
 });

@@ -36,13 +36,15 @@ async function sh(command: string, args: string[], cwd: string, env: NodeJS.Proc
 }
 
 function expectEqual(actual: unknown, expected: unknown, what: string): void {
-  if (JSON.stringify(actual) !== JSON.stringify(expected)) throw new Error(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+  if (JSON.stringify(actual) !== JSON.stringify(expected))
+    throw new Error(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
 }
 
 const work = await mkdtemp(join(tmpdir(), 'glimpse-packages-'));
 const consumer = join(work, 'consumer');
 const results: { step: string; ms: number; error?: string }[] = [];
 
+// biome-ignore lint/suspicious/noConfusingVoidType: a step may return a note or nothing at all.
 async function step(name: string, body: () => Promise<string | void>): Promise<void> {
   const started = performance.now();
   try {
@@ -57,32 +59,79 @@ async function step(name: string, body: () => Promise<string | void>): Promise<v
 
 const tarballs: string[] = [];
 await step('npm pack (prepack: JS bundles and generated .d.ts)', async () => {
-  const packed: { name: string; filename: string; size: number; unpackedSize: number; files: { path: string }[] }[] = JSON.parse(
-    await sh('npm', ['pack', '--json', '--pack-destination', work, ...PUBLISHED_PACKAGES.flatMap((p) => ['-w', `packages/${p.name}`])], root),
-  );
+  const packed: { name: string; filename: string; size: number; unpackedSize: number; files: { path: string }[] }[] =
+    JSON.parse(
+      await sh(
+        'npm',
+        [
+          'pack',
+          '--json',
+          '--pack-destination',
+          work,
+          ...PUBLISHED_PACKAGES.flatMap((p) => ['-w', `packages/${p.name}`]),
+        ],
+        root,
+      ),
+    );
   const problems: string[] = [];
   for (const pack of packed) {
     const files = pack.files.map((file) => file.path);
     const must = ['package.json', 'README.md', 'LICENSE', 'dist/types/index.d.ts'];
-    if (pack.name === '@glimpse/media') must.push('THIRD-PARTY-NOTICES.md', 'dist/node.js', 'dist/browser.js', 'dist/deno.js', 'dist/workerd.js', 'wasm/jpeg.wasm');
-    if (pack.name === '@glimpse/agent') must.push('bin/glimpse.js', 'dist/index.js', 'dist/index.node.js', 'dist/node.js', 'dist/mcp.js', 'dist/cli.js', 'dist/mcp-worker.js');
-    if (pack.name === '@glimpse/agent') for (const subpath of ['node', 'mcp', 'ai-sdk', 'pi', 'clients']) must.push(`dist/${subpath}.js`, `dist/types/${subpath === 'node' || subpath === 'mcp' ? subpath : `${subpath}/index`}.d.ts`);
+    if (pack.name === '@glimpse/media')
+      must.push(
+        'THIRD-PARTY-NOTICES.md',
+        'dist/node.js',
+        'dist/browser.js',
+        'dist/deno.js',
+        'dist/workerd.js',
+        'wasm/jpeg.wasm',
+      );
+    if (pack.name === '@glimpse/agent')
+      must.push(
+        'bin/glimpse.js',
+        'dist/index.js',
+        'dist/index.node.js',
+        'dist/node.js',
+        'dist/mcp.js',
+        'dist/cli.js',
+        'dist/mcp-worker.js',
+      );
+    if (pack.name === '@glimpse/agent')
+      for (const subpath of ['node', 'mcp', 'ai-sdk', 'pi', 'clients'])
+        must.push(
+          `dist/${subpath}.js`,
+          `dist/types/${subpath === 'node' || subpath === 'mcp' ? subpath : `${subpath}/index`}.d.ts`,
+        );
     for (const path of must) if (!files.includes(path)) problems.push(`${pack.name} lacks ${path}`);
-    for (const path of files) if (/^src\/|\.map$|\.meta\.json$|tsconfig/.test(path)) problems.push(`${pack.name} ships ${path}`);
-    if (pack.name === '@glimpse/media' && !files.some((path) => /^dist\/wasm\/.+\.wasm$/.test(path))) problems.push('@glimpse/media lacks dist/wasm/*.wasm');
+    for (const path of files)
+      if (/^src\/|\.map$|\.meta\.json$|tsconfig/.test(path)) problems.push(`${pack.name} ships ${path}`);
+    if (pack.name === '@glimpse/media' && !files.some((path) => /^dist\/wasm\/.+\.wasm$/.test(path)))
+      problems.push('@glimpse/media lacks dist/wasm/*.wasm');
     tarballs.push(join(work, pack.filename));
   }
   if (problems.length > 0) throw new Error(problems.join('; '));
-  return packed.map((pack) => `${pack.name} ${(pack.size / 1024).toFixed(0)} KB (${(pack.unpackedSize / 1024).toFixed(0)} KB unpacked, ${pack.files.length} files)`).join(', ');
+  return packed
+    .map(
+      (pack) =>
+        `${pack.name} ${(pack.size / 1024).toFixed(0)} KB (${(pack.unpackedSize / 1024).toFixed(0)} KB unpacked, ${pack.files.length} files)`,
+    )
+    .join(', ');
 });
 
 await step('npm install the tarballs into an empty project', async () => {
   await cp(join(root, 'test/packages/consumer'), consumer, { recursive: true });
-  await writeFile(join(consumer, 'package.json'), `${JSON.stringify({ name: 'glimpse-consumer', private: true, type: 'module' }, null, 2)}\n`);
+  await writeFile(
+    join(consumer, 'package.json'),
+    `${JSON.stringify({ name: 'glimpse-consumer', private: true, type: 'module' }, null, 2)}\n`,
+  );
   await cp(photo, join(consumer, 'photo-exif6.jpg'));
   await mkdir(join(consumer, 'vite-app/public'), { recursive: true });
   await cp(photo, join(consumer, 'vite-app/public/photo-exif6.jpg'));
-  await sh('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', ...tarballs, `@types/node@${pinned['@types/node']}`], consumer);
+  await sh(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--prefer-offline', ...tarballs, `@types/node@${pinned['@types/node']}`],
+    consumer,
+  );
 });
 
 await step('Node: the README job and every entry point, no optional peer installed', async () => {
@@ -91,20 +140,41 @@ await step('Node: the README job and every entry point, no optional peer install
 
 await step('npx glimpse --version, glimpse process', async () => {
   const { version } = JSON.parse(await readFile(join(root, 'packages/agent/package.json'), 'utf8'));
-  expectEqual((await sh('npx', ['--no-install', 'glimpse', '--version'], consumer)).trim(), version, 'glimpse --version');
-  const summary = JSON.parse(await sh('npx', ['--no-install', 'glimpse', 'process', 'photo-exif6.jpg', '-o', 'fitted.jpg'], consumer));
+  expectEqual(
+    (await sh('npx', ['--no-install', 'glimpse', '--version'], consumer)).trim(),
+    version,
+    'glimpse --version',
+  );
+  const summary = JSON.parse(
+    await sh('npx', ['--no-install', 'glimpse', 'process', 'photo-exif6.jpg', '-o', 'fitted.jpg'], consumer),
+  );
   expectEqual([summary.mediaType, summary.width, summary.height], ['image/jpeg', 1500, 2000], 'glimpse process');
-  expectEqual([...(await readFile(join(consumer, 'fitted.jpg'))).subarray(0, 2)], [0xff, 0xd8], 'fitted.jpg starts a JPEG');
+  expectEqual(
+    [...(await readFile(join(consumer, 'fitted.jpg'))).subarray(0, 2)],
+    [0xff, 0xd8],
+    'fitted.jpg starts a JPEG',
+  );
 });
 
 await step('Deno: a script importing the packages', async () => {
-  const out = JSON.parse(await sh(process.execPath, [tool('deno/bin.cjs'), 'run', '--allow-read', '--no-prompt', 'deno-check.ts'], consumer));
-  expectEqual([out.mediaType, out.width, out.height, out.viewed], ['image/jpeg', 2304, 3072, ['text', 'image']], 'deno-check.ts');
-  if (!String(out.entry).endsWith('/dist/deno.js')) throw new Error(`Deno resolved @glimpse/media to ${out.entry}, not dist/deno.js`);
+  const out = JSON.parse(
+    await sh(process.execPath, [tool('deno/bin.cjs'), 'run', '--allow-read', '--no-prompt', 'deno-check.ts'], consumer),
+  );
+  expectEqual(
+    [out.mediaType, out.width, out.height, out.viewed],
+    ['image/jpeg', 2304, 3072, ['text', 'image']],
+    'deno-check.ts',
+  );
+  if (!String(out.entry).endsWith('/dist/deno.js'))
+    throw new Error(`Deno resolved @glimpse/media to ${out.entry}, not dist/deno.js`);
 });
 
 await step('Vite: build an app, run it in Chromium', async () => {
-  await sh(process.execPath, [join(dirname(tool('vite/package.json')), 'bin/vite.js'), 'build', 'vite-app', '--logLevel', 'error'], consumer);
+  await sh(
+    process.execPath,
+    [join(dirname(tool('vite/package.json')), 'bin/vite.js'), 'build', 'vite-app', '--logLevel', 'error'],
+    consumer,
+  );
   const server = await serveStatic(join(consumer, 'vite-app/dist'), { index: 'index.html' });
   const browser = await launchChromium();
   try {
@@ -112,7 +182,11 @@ await step('Vite: build an app, run it in Chromium', async () => {
     await page.goto(server.url);
     await page.waitForFunction(() => 'glimpseResult' in window, undefined, { timeout: 120_000 });
     const result = await page.evaluate(() => (window as unknown as { glimpseResult: unknown }).glimpseResult);
-    expectEqual(result, { mediaType: 'image/jpeg', width: 1176, height: 1568, viewed: ['text', 'image'], messages: 3 }, 'the page');
+    expectEqual(
+      result,
+      { mediaType: 'image/jpeg', width: 1176, height: 1568, viewed: ['text', 'image'], messages: 3 },
+      'the page',
+    );
   } finally {
     await browser.close();
     await server.close();
@@ -143,7 +217,17 @@ await step('Worker: bundle with esbuild, run in workerd (miniflare)', async () =
     const response = await miniflare.dispatchFetch('http://worker/', { method: 'POST', body: await readFile(photo) });
     if (!response.ok) throw new Error(`the Worker answered ${response.status}: ${await response.text()}`);
     const bytes = new Uint8Array(await response.arrayBuffer());
-    expectEqual([response.headers.get('content-type'), response.headers.get('x-size'), response.headers.get('x-parts'), bytes[0], bytes[1]], ['image/jpeg', '1176x1568', 'image,text', 0xff, 0xd8], 'the Worker' /* the text notes the resize */);
+    expectEqual(
+      [
+        response.headers.get('content-type'),
+        response.headers.get('x-size'),
+        response.headers.get('x-parts'),
+        bytes[0],
+        bytes[1],
+      ],
+      ['image/jpeg', '1176x1568', 'image,text', 0xff, 0xd8],
+      'the Worker' /* the text notes the resize */,
+    );
   } finally {
     await miniflare.dispose();
   }
@@ -154,34 +238,53 @@ await step('TypeScript: a Node consumer without the provider SDKs', async () => 
   await sh(process.execPath, [tsc, '-p', 'typecheck/tsconfig.without-sdks.json'], consumer);
 });
 
-await step('TypeScript: strict consumers (noUncheckedIndexedAccess, exactOptionalPropertyTypes, skipLibCheck off)', async () => {
-  // The serializers' request types come from the provider SDKs, optional peer dependencies of @glimpse/agent.
-  const peers = Object.keys(JSON.parse(await readFile(join(root, 'packages/agent/package.json'), 'utf8')).peerDependencies ?? {});
-  // @ai-sdk/provider's .d.ts imports the types of json-schema without depending on @types/json-schema (its
-  // devDependency 7.0.15), so every consumer with skipLibCheck off needs it, with glimpse or without.
-  await sh('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', ...peers.map((name) => `${name}@${pinned[name] ?? 'latest'}`), '@types/json-schema@7.0.15'], consumer);
-  await sh(process.execPath, [tsc, '-p', 'typecheck/tsconfig.browser.json'], consumer);
-  // pi-ai carries its own @anthropic-ai/sdk (0.91.1), whose .d.mts name undici-types by the publisher's relative
-  // paths; those errors are pi's, any other error fails the step.
-  const upstream = /^node_modules\/@mariozechner\/pi-ai\/node_modules\/@anthropic-ai\/sdk\/.*Cannot find module '[./]*node_modules\/undici-types\//;
-  const errors = await sh(process.execPath, [tsc, '-p', 'typecheck/tsconfig.node.json'], consumer).then(
-    () => [],
-    (error: Error) => {
-      const lines = error.message.split('\n').filter((line) => /error TS\d+/.test(line));
-      if (lines.length === 0) throw error;
-      return lines;
-    },
-  );
-  const ours = errors.filter((line) => !upstream.test(line));
-  if (ours.length > 0) throw new Error(ours.join('\n'));
-  return errors.length > 0 ? `${errors.length} errors in pi-ai's own copy of @anthropic-ai/sdk tolerated` : undefined;
-});
+await step(
+  'TypeScript: strict consumers (noUncheckedIndexedAccess, exactOptionalPropertyTypes, skipLibCheck off)',
+  async () => {
+    // The serializers' request types come from the provider SDKs, optional peer dependencies of @glimpse/agent.
+    const peers = Object.keys(
+      JSON.parse(await readFile(join(root, 'packages/agent/package.json'), 'utf8')).peerDependencies ?? {},
+    );
+    // @ai-sdk/provider's .d.ts imports the types of json-schema without depending on @types/json-schema (its
+    // devDependency 7.0.15), so every consumer with skipLibCheck off needs it, with glimpse or without.
+    await sh(
+      'npm',
+      [
+        'install',
+        '--no-audit',
+        '--no-fund',
+        '--prefer-offline',
+        ...peers.map((name) => `${name}@${pinned[name] ?? 'latest'}`),
+        '@types/json-schema@7.0.15',
+      ],
+      consumer,
+    );
+    await sh(process.execPath, [tsc, '-p', 'typecheck/tsconfig.browser.json'], consumer);
+    // pi-ai carries its own @anthropic-ai/sdk (0.91.1), whose .d.mts name undici-types by the publisher's relative
+    // paths; those errors are pi's, any other error fails the step.
+    const upstream =
+      /^node_modules\/@mariozechner\/pi-ai\/node_modules\/@anthropic-ai\/sdk\/.*Cannot find module '[./]*node_modules\/undici-types\//;
+    const errors = await sh(process.execPath, [tsc, '-p', 'typecheck/tsconfig.node.json'], consumer).then(
+      () => [],
+      (error: Error) => {
+        const lines = error.message.split('\n').filter((line) => /error TS\d+/.test(line));
+        if (lines.length === 0) throw error;
+        return lines;
+      },
+    );
+    const ours = errors.filter((line) => !upstream.test(line));
+    if (ours.length > 0) throw new Error(ours.join('\n'));
+    return errors.length > 0 ? `${errors.length} errors in pi-ai's own copy of @anthropic-ai/sdk tolerated` : undefined;
+  },
+);
 
 await step('Node: a live client loads its SDK, an optional peer, from the consumer', async () => {
   expectEqual((await sh(process.execPath, ['clients-check.mjs'], consumer)).trim(), 'clients: ok', 'clients-check.mjs');
 });
 
 const failed = results.filter((result) => result.error !== undefined);
-console.log(`${results.length - failed.length} passed, ${failed.length} failed (${(results.reduce((sum, r) => sum + r.ms, 0) / 1000).toFixed(0)} s; consumer in ${consumer})`);
+console.log(
+  `${results.length - failed.length} passed, ${failed.length} failed (${(results.reduce((sum, r) => sum + r.ms, 0) / 1000).toFixed(0)} s; consumer in ${consumer})`,
+);
 if (failed.length === 0) await rm(work, { recursive: true, force: true });
 process.exit(failed.length === 0 ? 0 : 1);

@@ -11,7 +11,12 @@ export interface MediaFunctions {
 }
 
 /** Runs a vector's call: `process`, unless its operation names a PDF page or the PDF's text. */
-export function runOperation(media: MediaFunctions, input: Uint8Array, options: ProcessOptions, operation?: VectorOperation): Promise<ProcessResult | PdfText> {
+export function runOperation(
+  media: MediaFunctions,
+  input: Uint8Array,
+  options: ProcessOptions,
+  operation?: VectorOperation,
+): Promise<ProcessResult | PdfText> {
   if (operation === undefined) return media.process(input, options);
   if ('renderPdfPage' in operation) return media.renderPdfPage(input, operation.renderPdfPage, options);
   return media.pdfText(input, operation.pdfText);
@@ -40,14 +45,25 @@ export async function sha256Hex(bytes: Uint8Array): Promise<string> {
 }
 
 function hasCode(error: unknown): error is { code: string; message: string } {
-  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' && 'message' in error;
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    'code' in error &&
+    typeof error.code === 'string' &&
+    'message' in error
+  );
 }
 
 /** A result in the manifest's shape. */
 export async function observationOf(result: ProcessResult | PdfText): Promise<VectorObservation> {
   if (isPdfText(result)) {
     const characters = result.pages.reduce((sum, page) => sum + page.text.length, 0);
-    return { sha256: await sha256Hex(textBytes(result)), mediaType: 'text/plain', pageCount: result.pageCount, characters };
+    return {
+      sha256: await sha256Hex(textBytes(result)),
+      mediaType: 'text/plain',
+      pageCount: result.pageCount,
+      characters,
+    };
   }
   return {
     sha256: await sha256Hex(result.data),
@@ -96,7 +112,8 @@ export function differences(expected: VectorObservation, observed: VectorObserva
 /** One line for a report: the output type, size, bytes and hash prefix, or the error code. */
 export function describeObservation(observation: VectorObservation): string {
   if ('error' in observation) return observation.error;
-  if (observation.mediaType === 'text/plain') return `text ${observation.pageCount} pages ${observation.characters} characters ${observation.sha256.slice(0, 12)}`;
+  if (observation.mediaType === 'text/plain')
+    return `text ${observation.pageCount} pages ${observation.characters} characters ${observation.sha256.slice(0, 12)}`;
   return `${observation.mediaType} ${observation.width}x${observation.height} ${observation.bytes} B ${observation.sha256.slice(0, 12)}`;
 }
 
@@ -106,15 +123,28 @@ export async function checkVector(vector: Vector, observe: () => Promise<VectorO
   try {
     const observed = await observe();
     const found = differences(vector.expect, observed);
-    return { name: vector.name, passed: found.length === 0, detail: found.length === 0 ? describeObservation(observed) : found.join('; '), milliseconds: Date.now() - started };
+    return {
+      name: vector.name,
+      passed: found.length === 0,
+      detail: found.length === 0 ? describeObservation(observed) : found.join('; '),
+      milliseconds: Date.now() - started,
+    };
   } catch (error) {
-    return { name: vector.name, passed: false, detail: `threw ${error instanceof Error ? error.stack ?? error.message : String(error)}`, milliseconds: Date.now() - started };
+    return {
+      name: vector.name,
+      passed: false,
+      detail: `threw ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      milliseconds: Date.now() - started,
+    };
   }
 }
 
 /** The report every suite prints: one line per vector, then `N passed, N failed`. */
 export function report(runtime: string, outcomes: VectorOutcome[]): { text: string; failed: number } {
-  const lines = outcomes.map((outcome) => `${outcome.passed ? 'ok  ' : 'FAIL'} ${runtime} ${outcome.name} (${outcome.milliseconds} ms): ${outcome.detail}`);
+  const lines = outcomes.map(
+    (outcome) =>
+      `${outcome.passed ? 'ok  ' : 'FAIL'} ${runtime} ${outcome.name} (${outcome.milliseconds} ms): ${outcome.detail}`,
+  );
   const failed = outcomes.filter((outcome) => !outcome.passed).length;
   lines.push(`${outcomes.length - failed} passed, ${failed} failed`);
   return { text: lines.join('\n'), failed };

@@ -7,7 +7,14 @@ import type { PdfTextOptions, ProcessOptions, ProcessResult } from '@glimpse/med
  * is of the UTF-8 JSON of its pages), or the error code it raised.
  */
 export type VectorExpectation =
-  | { sha256: string; mediaType: ProcessResult['mediaType']; width: number; height: number; bytes: number; steps: ProcessResult['steps'] }
+  | {
+      sha256: string;
+      mediaType: ProcessResult['mediaType'];
+      width: number;
+      height: number;
+      bytes: number;
+      steps: ProcessResult['steps'];
+    }
   | { sha256: string; mediaType: 'text/plain'; pageCount: number; characters: number }
   | { error: string }; // a MediaError code
 

@@ -29,8 +29,28 @@ export const AI_SDK_PROVIDERS: readonly AiSdkProviderCase[] = [
     route: 'anthropic',
     modelId: 'claude-sonnet-4-6',
     model: (fetch) => createAnthropic({ apiKey: 'test-key', fetch })('claude-sonnet-4-6'),
-    toolCall: (name, id) => jsonResponse({ id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-sonnet-4-6', content: [{ type: 'tool_use', id, name, input: {} }], stop_reason: 'tool_use', stop_sequence: null, usage }),
-    text: (text) => jsonResponse({ id: 'msg_2', type: 'message', role: 'assistant', model: 'claude-sonnet-4-6', content: [{ type: 'text', text }], stop_reason: 'end_turn', stop_sequence: null, usage }),
+    toolCall: (name, id) =>
+      jsonResponse({
+        id: 'msg_1',
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-sonnet-4-6',
+        content: [{ type: 'tool_use', id, name, input: {} }],
+        stop_reason: 'tool_use',
+        stop_sequence: null,
+        usage,
+      }),
+    text: (text) =>
+      jsonResponse({
+        id: 'msg_2',
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-sonnet-4-6',
+        content: [{ type: 'text', text }],
+        stop_reason: 'end_turn',
+        stop_sequence: null,
+        usage,
+      }),
   },
   {
     route: 'openai-chat',
@@ -42,7 +62,17 @@ export const AI_SDK_PROVIDERS: readonly AiSdkProviderCase[] = [
         object: 'chat.completion',
         created: 1_700_000_000,
         model: 'gpt-4.1',
-        choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name, arguments: '{}' } }] }, finish_reason: 'tool_calls' }],
+        choices: [
+          {
+            index: 0,
+            message: {
+              role: 'assistant',
+              content: null,
+              tool_calls: [{ id, type: 'function', function: { name, arguments: '{}' } }],
+            },
+            finish_reason: 'tool_calls',
+          },
+        ],
         usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
       }),
     text: (text) =>
@@ -59,8 +89,24 @@ export const AI_SDK_PROVIDERS: readonly AiSdkProviderCase[] = [
     route: 'openai-responses',
     modelId: 'gpt-5.1',
     model: (fetch) => createOpenAI({ apiKey: 'test-key', fetch }).responses('gpt-5.1'),
-    toolCall: (name, id) => jsonResponse(responsesReply([{ type: 'function_call', id: 'fc_1', call_id: id, name, arguments: '{}', status: 'completed' }])),
-    text: (text) => jsonResponse(responsesReply([{ type: 'message', id: 'msg_1', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text, annotations: [] }] }])),
+    toolCall: (name, id) =>
+      jsonResponse(
+        responsesReply([
+          { type: 'function_call', id: 'fc_1', call_id: id, name, arguments: '{}', status: 'completed' },
+        ]),
+      ),
+    text: (text) =>
+      jsonResponse(
+        responsesReply([
+          {
+            type: 'message',
+            id: 'msg_1',
+            role: 'assistant',
+            status: 'completed',
+            content: [{ type: 'output_text', text, annotations: [] }],
+          },
+        ]),
+      ),
   },
   {
     route: 'gemini',
@@ -72,15 +118,31 @@ export const AI_SDK_PROVIDERS: readonly AiSdkProviderCase[] = [
   {
     route: 'bedrock',
     modelId: 'us.anthropic.claude-sonnet-4-6-v1:0',
-    model: (fetch) => createAmazonBedrock({ region: 'us-east-1', accessKeyId: 'AKIDTEST', secretAccessKey: 'test-secret', fetch })('us.anthropic.claude-sonnet-4-6-v1:0'),
-    toolCall: (name, id) => jsonResponse({ output: { message: { role: 'assistant', content: [{ toolUse: { toolUseId: id, name, input: {} } }] } }, stopReason: 'tool_use', usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 } }),
-    text: (text) => jsonResponse({ output: { message: { role: 'assistant', content: [{ text }] } }, stopReason: 'end_turn', usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 } }),
+    model: (fetch) =>
+      createAmazonBedrock({ region: 'us-east-1', accessKeyId: 'AKIDTEST', secretAccessKey: 'test-secret', fetch })(
+        'us.anthropic.claude-sonnet-4-6-v1:0',
+      ),
+    toolCall: (name, id) =>
+      jsonResponse({
+        output: { message: { role: 'assistant', content: [{ toolUse: { toolUseId: id, name, input: {} } }] } },
+        stopReason: 'tool_use',
+        usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 },
+      }),
+    text: (text) =>
+      jsonResponse({
+        output: { message: { role: 'assistant', content: [{ text }] } },
+        stopReason: 'end_turn',
+        usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 },
+      }),
   },
   {
     route: 'ollama',
     modelId: 'qwen2.5vl:7b',
     model: (fetch) => createOllama({ fetch })('qwen2.5vl:7b'),
-    toolCall: (name) => jsonResponse(ollamaReply({ role: 'assistant', content: '', tool_calls: [{ function: { name, arguments: {} } }] })),
+    toolCall: (name) =>
+      jsonResponse(
+        ollamaReply({ role: 'assistant', content: '', tool_calls: [{ function: { name, arguments: {} } }] }),
+      ),
     text: (text) => jsonResponse(ollamaReply({ role: 'assistant', content: text })),
   },
 ];
@@ -93,14 +155,31 @@ function responsesReply(output: unknown[]) {
     model: 'gpt-5.1',
     status: 'completed',
     output,
-    usage: { input_tokens: 10, output_tokens: 5, total_tokens: 15, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } },
+    usage: {
+      input_tokens: 10,
+      output_tokens: 5,
+      total_tokens: 15,
+      input_tokens_details: { cached_tokens: 0 },
+      output_tokens_details: { reasoning_tokens: 0 },
+    },
   };
 }
 
 function geminiReply(parts: unknown[]) {
-  return { candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }], usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 } };
+  return {
+    candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }],
+    usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 },
+  };
 }
 
 function ollamaReply(message: unknown) {
-  return { model: 'qwen2.5vl:7b', created_at: '2026-11-30T00:00:00Z', message, done: true, done_reason: 'stop', prompt_eval_count: 10, eval_count: 5 };
+  return {
+    model: 'qwen2.5vl:7b',
+    created_at: '2026-11-30T00:00:00Z',
+    message,
+    done: true,
+    done_reason: 'stop',
+    prompt_eval_count: 10,
+    eval_count: 5,
+  };
 }

@@ -3,7 +3,12 @@
 // AWS event-stream frames, Ollama as NDJSON. Each request takes the next entry of a script: a turn, an error
 // status, or a dropped connection. Every request is kept, body parsed, for the test to compare with `serialize`.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { createServer as createHttp2Server, type Http2ServerRequest, type Http2ServerResponse, type Http2Session } from 'node:http2';
+import {
+  createServer as createHttp2Server,
+  type Http2ServerRequest,
+  type Http2ServerResponse,
+  type Http2Session,
+} from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { crc32 } from '../fixtures/make.js';
 import { anthropicStream, openAIChatStream, type StreamedTurn } from './stream-replies.js';
@@ -51,14 +56,35 @@ function errorBody(api: ApiName, status: number, message: string): { headers: Re
   const json = { 'content-type': 'application/json' };
   switch (api) {
     case 'anthropic':
-      return { headers: json, body: JSON.stringify({ type: 'error', error: { type: status === 429 ? 'rate_limit_error' : status === 401 ? 'authentication_error' : 'api_error', message } }) };
+      return {
+        headers: json,
+        body: JSON.stringify({
+          type: 'error',
+          error: {
+            type: status === 429 ? 'rate_limit_error' : status === 401 ? 'authentication_error' : 'api_error',
+            message,
+          },
+        }),
+      };
     case 'openai-chat':
     case 'openai-responses':
       return { headers: json, body: JSON.stringify({ error: { message, type: 'invalid_request_error', code: null } }) };
     case 'gemini':
-      return { headers: json, body: JSON.stringify({ error: { code: status, message, status: status === 429 ? 'RESOURCE_EXHAUSTED' : 'INVALID_ARGUMENT' } }) };
+      return {
+        headers: json,
+        body: JSON.stringify({
+          error: { code: status, message, status: status === 429 ? 'RESOURCE_EXHAUSTED' : 'INVALID_ARGUMENT' },
+        }),
+      };
     case 'bedrock':
-      return { headers: { ...json, 'x-amzn-errortype': status === 429 ? 'ThrottlingException' : status >= 500 ? 'InternalServerException' : 'ValidationException' }, body: JSON.stringify({ message }) };
+      return {
+        headers: {
+          ...json,
+          'x-amzn-errortype':
+            status === 429 ? 'ThrottlingException' : status >= 500 ? 'InternalServerException' : 'ValidationException',
+        },
+        body: JSON.stringify({ message }),
+      };
     case 'ollama':
       return { headers: json, body: JSON.stringify({ error: message }) };
   }
@@ -67,24 +93,64 @@ function errorBody(api: ApiName, status: number, message: string): { headers: Re
 export function responsesStream({ text = '', toolCalls = [] }: StreamedTurn, model = 'gpt-5.1'): string {
   let sequence = 0;
   const events: string[] = [];
-  const emit = (type: string, data: Record<string, unknown>) => events.push(`event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sequence++, ...data })}\n\n`);
-  const base = { id: 'resp_1', object: 'response', created_at: 1_700_000_000, model, output: [] as unknown[], parallel_tool_calls: true, tool_choice: 'auto', tools: [] };
+  const emit = (type: string, data: Record<string, unknown>) =>
+    events.push(`event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sequence++, ...data })}\n\n`);
+  const base = {
+    id: 'resp_1',
+    object: 'response',
+    created_at: 1_700_000_000,
+    model,
+    output: [] as unknown[],
+    parallel_tool_calls: true,
+    tool_choice: 'auto',
+    tools: [],
+  };
   emit('response.created', { response: { ...base, status: 'in_progress' } });
   const output: unknown[] = [];
   if (text !== '') {
     const item = { id: 'msg_1', type: 'message', role: 'assistant', status: 'in_progress', content: [] };
     emit('response.output_item.added', { output_index: output.length, item });
-    emit('response.content_part.added', { item_id: 'msg_1', output_index: output.length, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } });
-    for (let i = 0; i < text.length; i += 4) emit('response.output_text.delta', { item_id: 'msg_1', output_index: output.length, content_index: 0, delta: text.slice(i, i + 4), logprobs: [] });
-    emit('response.output_text.done', { item_id: 'msg_1', output_index: output.length, content_index: 0, text, logprobs: [] });
+    emit('response.content_part.added', {
+      item_id: 'msg_1',
+      output_index: output.length,
+      content_index: 0,
+      part: { type: 'output_text', text: '', annotations: [] },
+    });
+    for (let i = 0; i < text.length; i += 4)
+      emit('response.output_text.delta', {
+        item_id: 'msg_1',
+        output_index: output.length,
+        content_index: 0,
+        delta: text.slice(i, i + 4),
+        logprobs: [],
+      });
+    emit('response.output_text.done', {
+      item_id: 'msg_1',
+      output_index: output.length,
+      content_index: 0,
+      text,
+      logprobs: [],
+    });
     const done = { ...item, status: 'completed', content: [{ type: 'output_text', text, annotations: [] }] };
-    emit('response.content_part.done', { item_id: 'msg_1', output_index: output.length, content_index: 0, part: done.content[0] });
+    emit('response.content_part.done', {
+      item_id: 'msg_1',
+      output_index: output.length,
+      content_index: 0,
+      part: done.content[0],
+    });
     emit('response.output_item.done', { output_index: output.length, item: done });
     output.push(done);
   }
   for (const call of toolCalls) {
     const args = JSON.stringify(call.arguments);
-    const item = { id: `fc_${call.id}`, type: 'function_call', call_id: call.id, name: call.name, arguments: '', status: 'in_progress' };
+    const item = {
+      id: `fc_${call.id}`,
+      type: 'function_call',
+      call_id: call.id,
+      name: call.name,
+      arguments: '',
+      status: 'in_progress',
+    };
     emit('response.output_item.added', { output_index: output.length, item });
     emit('response.function_call_arguments.delta', { item_id: item.id, output_index: output.length, delta: args });
     emit('response.function_call_arguments.done', { item_id: item.id, output_index: output.length, arguments: args });
@@ -92,31 +158,75 @@ export function responsesStream({ text = '', toolCalls = [] }: StreamedTurn, mod
     emit('response.output_item.done', { output_index: output.length, item: done });
     output.push(done);
   }
-  emit('response.completed', { response: { ...base, status: 'completed', output, usage: { input_tokens: 10, output_tokens: 5, total_tokens: 15, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } } } });
+  emit('response.completed', {
+    response: {
+      ...base,
+      status: 'completed',
+      output,
+      usage: {
+        input_tokens: 10,
+        output_tokens: 5,
+        total_tokens: 15,
+        input_tokens_details: { cached_tokens: 0 },
+        output_tokens_details: { reasoning_tokens: 0 },
+      },
+    },
+  });
   return events.join('');
 }
 
 export function geminiStream({ text = '', toolCalls = [] }: StreamedTurn): string {
-  const chunk = (parts: unknown[], finishReason?: string) => `data: ${JSON.stringify({ candidates: [{ content: { role: 'model', parts }, index: 0, ...(finishReason && { finishReason }) }], ...(finishReason && { usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 } }) })}\r\n\r\n`;
+  const chunk = (parts: unknown[], finishReason?: string) =>
+    `data: ${JSON.stringify({ candidates: [{ content: { role: 'model', parts }, index: 0, ...(finishReason && { finishReason }) }], ...(finishReason && { usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 } }) })}\r\n\r\n`;
   const pieces: string[] = [];
   for (let i = 0; i < text.length; i += 4) pieces.push(chunk([{ text: text.slice(i, i + 4) }]));
-  if (toolCalls.length > 0) pieces.push(chunk(toolCalls.map((call) => ({ functionCall: { id: call.id, name: call.name, args: call.arguments }, ...(call.signature !== undefined && { thoughtSignature: call.signature }) }))));
+  if (toolCalls.length > 0)
+    pieces.push(
+      chunk(
+        toolCalls.map((call) => ({
+          functionCall: { id: call.id, name: call.name, args: call.arguments },
+          ...(call.signature !== undefined && { thoughtSignature: call.signature }),
+        })),
+      ),
+    );
   pieces.push(chunk([], 'STOP'));
   return pieces.join('');
 }
 
 export function ollamaStream({ text = '', toolCalls = [] }: StreamedTurn, model = 'qwen2.5vl:7b'): string {
-  const line = (message: unknown, done: boolean) => JSON.stringify({ model, created_at: '2026-11-30T00:00:00Z', message, done, ...(done && { done_reason: 'stop', total_duration: 1, prompt_eval_count: 10, eval_count: 5 }) }) + '\n';
+  const line = (message: unknown, done: boolean) =>
+    `${JSON.stringify({
+      model,
+      created_at: '2026-11-30T00:00:00Z',
+      message,
+      done,
+      ...(done && { done_reason: 'stop', total_duration: 1, prompt_eval_count: 10, eval_count: 5 }),
+    })}\n`;
   const lines: string[] = [];
-  for (let i = 0; i < text.length; i += 4) lines.push(line({ role: 'assistant', content: text.slice(i, i + 4) }, false));
-  if (toolCalls.length > 0) lines.push(line({ role: 'assistant', content: '', tool_calls: toolCalls.map((call) => ({ function: { name: call.name, arguments: call.arguments } })) }, false));
+  for (let i = 0; i < text.length; i += 4)
+    lines.push(line({ role: 'assistant', content: text.slice(i, i + 4) }, false));
+  if (toolCalls.length > 0)
+    lines.push(
+      line(
+        {
+          role: 'assistant',
+          content: '',
+          tool_calls: toolCalls.map((call) => ({ function: { name: call.name, arguments: call.arguments } })),
+        },
+        false,
+      ),
+    );
   lines.push(line({ role: 'assistant', content: '' }, true));
   return lines.join('');
 }
 
 /** One AWS event-stream frame: prelude (lengths + CRC32), string headers, JSON payload, message CRC32. */
 export function eventStreamFrame(eventType: string, payload: unknown): Uint8Array {
-  const headers = [[':event-type', eventType], [':content-type', 'application/json'], [':message-type', 'event']].map(([name, value]) => {
+  const headers = [
+    [':event-type', eventType],
+    [':content-type', 'application/json'],
+    [':message-type', 'event'],
+  ].map(([name, value]) => {
     const n = Buffer.from(name!);
     const v = Buffer.from(value!);
     const header = Buffer.alloc(1 + n.length + 1 + 2 + v.length);
@@ -144,19 +254,38 @@ export function bedrockStream({ text = '', toolCalls = [] }: StreamedTurn): Uint
   const frames: Uint8Array[] = [eventStreamFrame('messageStart', { role: 'assistant' })];
   let index = 0;
   if (text !== '') {
-    for (let i = 0; i < text.length; i += 4) frames.push(eventStreamFrame('contentBlockDelta', { contentBlockIndex: index, delta: { text: text.slice(i, i + 4) } }));
+    for (let i = 0; i < text.length; i += 4)
+      frames.push(
+        eventStreamFrame('contentBlockDelta', { contentBlockIndex: index, delta: { text: text.slice(i, i + 4) } }),
+      );
     frames.push(eventStreamFrame('contentBlockStop', { contentBlockIndex: index }));
     index++;
   }
   for (const call of toolCalls) {
-    frames.push(eventStreamFrame('contentBlockStart', { contentBlockIndex: index, start: { toolUse: { toolUseId: call.id, name: call.name } } }));
+    frames.push(
+      eventStreamFrame('contentBlockStart', {
+        contentBlockIndex: index,
+        start: { toolUse: { toolUseId: call.id, name: call.name } },
+      }),
+    );
     const json = JSON.stringify(call.arguments);
-    for (let i = 0; i < json.length; i += 8) frames.push(eventStreamFrame('contentBlockDelta', { contentBlockIndex: index, delta: { toolUse: { input: json.slice(i, i + 8) } } }));
+    for (let i = 0; i < json.length; i += 8)
+      frames.push(
+        eventStreamFrame('contentBlockDelta', {
+          contentBlockIndex: index,
+          delta: { toolUse: { input: json.slice(i, i + 8) } },
+        }),
+      );
     frames.push(eventStreamFrame('contentBlockStop', { contentBlockIndex: index }));
     index++;
   }
   frames.push(eventStreamFrame('messageStop', { stopReason: toolCalls.length > 0 ? 'tool_use' : 'end_turn' }));
-  frames.push(eventStreamFrame('metadata', { usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 }, metrics: { latencyMs: 1 } }));
+  frames.push(
+    eventStreamFrame('metadata', {
+      usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 },
+      metrics: { latencyMs: 1 },
+    }),
+  );
   return Buffer.concat(frames);
 }
 
@@ -181,11 +310,16 @@ function stream(api: ApiName, turn: StreamedTurn): { contentType: string; body: 
 export async function startApiServer(script: ScriptEntry[]): Promise<ApiServer> {
   const requests: ServerRequest[] = [];
   const queue = [...script];
-  const handle = async (request: IncomingMessage | Http2ServerRequest, response: ServerResponse | Http2ServerResponse) => {
+  const handle = async (
+    request: IncomingMessage | Http2ServerRequest,
+    response: ServerResponse | Http2ServerResponse,
+  ) => {
     const path = request.url ?? '/';
     const api = apiOf(path.split('?')[0] ?? path);
     if (api === undefined) {
-      response.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: `no API at ${path}` }));
+      response
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: `no API at ${path}` }));
       return;
     }
     requests.push({ api, path, headers: request.headers, body: await readBody(request) });
@@ -196,14 +330,20 @@ export async function startApiServer(script: ScriptEntry[]): Promise<ApiServer> 
     }
     if ('status' in entry) {
       const { headers, body } = errorBody(api, entry.status, entry.message ?? `scripted ${entry.status}`);
-      response.writeHead(entry.status, { ...headers, ...(entry.retryAfter !== undefined && { 'retry-after': entry.retryAfter }) }).end(body);
+      response
+        .writeHead(entry.status, {
+          ...headers,
+          ...(entry.retryAfter !== undefined && { 'retry-after': entry.retryAfter }),
+        })
+        .end(body);
       return;
     }
     const { contentType, body } = stream(api, entry);
     response.writeHead(200, { 'content-type': contentType });
     response.end(body);
   };
-  const fail = (response: ServerResponse | Http2ServerResponse) => (error: unknown) => response.writeHead(500).end(String(error));
+  const fail = (response: ServerResponse | Http2ServerResponse) => (error: unknown) =>
+    response.writeHead(500).end(String(error));
   const http1 = createServer((request, response) => void handle(request, response).catch(fail(response)));
   const http2 = createHttp2Server((request, response) => void handle(request, response).catch(fail(response)));
   const sessions = new Set<Http2Session>();
@@ -212,9 +352,12 @@ export async function startApiServer(script: ScriptEntry[]): Promise<ApiServer> 
     session.on('close', () => sessions.delete(session));
   });
   const listen = (server: typeof http1 | typeof http2) =>
-    new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
+    new Promise<number>((resolve) =>
+      server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)),
+    );
   const [port, port2] = await Promise.all([listen(http1), listen(http2)]);
-  const closed = (server: typeof http1 | typeof http2) => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+  const closed = (server: typeof http1 | typeof http2) =>
+    new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
   return {
     url: `http://127.0.0.1:${port}`,
     http2Url: `http://127.0.0.1:${port2}`,

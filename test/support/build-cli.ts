@@ -15,7 +15,9 @@ export async function buildCliForTests(name: string): Promise<string> {
       {
         name: 'external-npm-dependencies',
         setup(b) {
-          b.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@glimpse/') ? undefined : { path: args.path, external: true }));
+          b.onResolve({ filter: /^[^./]/ }, (args) =>
+            args.path.startsWith('@glimpse/') ? undefined : { path: args.path, external: true },
+          );
         },
       },
     ],

@@ -42,4 +42,5 @@ export function captureFetch(reply: Reply): CaptureFetch {
 }
 
 /** A JSON response. */
-export const jsonResponse = (body: unknown, status = 200): Response => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+export const jsonResponse = (body: unknown, status = 200): Response =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });

@@ -18,10 +18,13 @@ export async function process(bytes: Uint8Array, options?: ProcessOptions): Prom
 /** The output passes the strict oracle and is what the result says it is. */
 export async function assertSoundResult(result: ProcessResult): Promise<void> {
   assertStrictlyValid(result.data, result.mediaType, `${result.mediaType} output`);
-  if (result.bytes !== result.data.byteLength) throw new Error(`result.bytes is ${result.bytes} but the output holds ${result.data.byteLength} bytes`);
+  if (result.bytes !== result.data.byteLength)
+    throw new Error(`result.bytes is ${result.bytes} but the output holds ${result.data.byteLength} bytes`);
   if (result.mediaType === 'application/pdf') return;
   const { width, height } = await sharp(result.data).metadata();
   if (width !== result.width || height !== result.height) {
-    throw new Error(`the result says ${result.width}x${result.height} but sharp reads the output as ${width}x${height}`);
+    throw new Error(
+      `the result says ${result.width}x${result.height} but sharp reads the output as ${width}x${height}`,
+    );
   }
 }

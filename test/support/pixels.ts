@@ -14,12 +14,23 @@ export interface Decoded {
 export async function decodeIndependently(bytes: Uint8Array): Promise<Decoded> {
   const meta = await sharp(bytes).metadata();
   const { data, info } = await sharp(bytes).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-  return { data: new Uint8Array(data), width: info.width, height: info.height, channels: meta.channels ?? 0, format: meta.format ?? '' };
+  return {
+    data: new Uint8Array(data),
+    width: info.width,
+    height: info.height,
+    channels: meta.channels ?? 0,
+    format: meta.format ?? '',
+  };
 }
 
 /** The reference rendering: sharp turns the source upright, flattens nothing, and resizes to the same size. */
 export async function reference(bytes: Uint8Array, width: number, height: number): Promise<Uint8Array> {
-  const { data } = await sharp(bytes, { pages: 1 }).autoOrient().resize(width, height, { fit: 'fill', kernel: 'lanczos3' }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { data } = await sharp(bytes, { pages: 1 })
+    .autoOrient()
+    .resize(width, height, { fit: 'fill', kernel: 'lanczos3' })
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   return new Uint8Array(data);
 }
 

@@ -9,7 +9,13 @@ import { strictProblems } from './strict-oracle.js';
 const SIGNATURE = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 /** A 2×2 grey PNG assembled by hand, so each flaw can be put in on purpose. */
-function handPng({ iendCrc, idat = deflateSync(new Uint8Array([0, 1, 2, 0, 3, 4])) }: { iendCrc?: number; idat?: Uint8Array } = {}): Uint8Array {
+function handPng({
+  iendCrc,
+  idat = deflateSync(new Uint8Array([0, 1, 2, 0, 3, 4])),
+}: {
+  iendCrc?: number;
+  idat?: Uint8Array;
+} = {}): Uint8Array {
   const ihdr = new Uint8Array([0, 0, 0, 2, 0, 0, 0, 2, 8, 0, 0, 0, 0]);
   const iend = pngChunk('IEND', new Uint8Array());
   if (iendCrc !== undefined) new DataView(iend.buffer, iend.byteOffset).setUint32(8, iendCrc);
@@ -24,28 +30,46 @@ function flipByte(bytes: Uint8Array, at: number): Uint8Array {
 
 describe('strict oracle', () => {
   it('passes sound files of every format', async () => {
-    for (const file of [handPng(), await screenshotPng(), await photoJpeg(), await webp(), await webp({ lossless: true, alpha: true }), await gif({ animated: true }), await pdf()]) {
+    for (const file of [
+      handPng(),
+      await screenshotPng(),
+      await photoJpeg(),
+      await webp(),
+      await webp({ lossless: true, alpha: true }),
+      await gif({ animated: true }),
+      await pdf(),
+    ]) {
       expect(strictProblems(file)).toEqual([]);
     }
   });
 
   it('refuses a PNG whose IEND CRC is 0 (what the own encoder once wrote)', () => {
-    expect(strictProblems(handPng({ iendCrc: 0 })).join('\n')).toMatch(/CRC error in chunk IEND[\s\S]*pngcheck refuses/);
+    expect(strictProblems(handPng({ iendCrc: 0 })).join('\n')).toMatch(
+      /CRC error in chunk IEND[\s\S]*pngcheck refuses/,
+    );
   });
 
   it('refuses a PNG whose zlib stream fails its Adler-32, and one with too little image data', () => {
     const idat = deflateSync(new Uint8Array([0, 1, 2, 0, 3, 4]));
-    expect(strictProblems(handPng({ idat: flipByte(idat, idat.length - 1) })).join('\n')).toMatch(/incorrect data check/);
-    expect(strictProblems(handPng({ idat: deflateSync(new Uint8Array([0, 1, 2])) }))).toEqual(['png: image data is 3 bytes, IHDR needs 6']);
+    expect(strictProblems(handPng({ idat: flipByte(idat, idat.length - 1) })).join('\n')).toMatch(
+      /incorrect data check/,
+    );
+    expect(strictProblems(handPng({ idat: deflateSync(new Uint8Array([0, 1, 2])) }))).toEqual([
+      'png: image data is 3 bytes, IHDR needs 6',
+    ]);
   });
 
   it('refuses truncated JPEG, WebP and GIF files', async () => {
     const jpeg = await photoJpeg();
     expect(strictProblems(jpeg.subarray(0, jpeg.length >> 1)).join('\n')).toMatch(/no EOI[\s\S]*djpeg refuses/);
     const lossy = await webp();
-    expect(strictProblems(lossy.subarray(0, lossy.length - 10)).join('\n')).toMatch(/RIFF size[\s\S]*webpinfo refuses[\s\S]*dwebp refuses/);
+    expect(strictProblems(lossy.subarray(0, lossy.length - 10)).join('\n')).toMatch(
+      /RIFF size[\s\S]*webpinfo refuses[\s\S]*dwebp refuses/,
+    );
     const animation = await gif({ animated: true });
-    expect(strictProblems(animation.subarray(0, animation.length >> 1)).join('\n')).toMatch(/no trailer[\s\S]*gif2rgb refuses/);
+    expect(strictProblems(animation.subarray(0, animation.length >> 1)).join('\n')).toMatch(
+      /no trailer[\s\S]*gif2rgb refuses/,
+    );
   });
 
   it('reads PNGs as libpng does: bytes after IEND and a 1970 tIME are no fault (pngcheck alone objects)', () => {
@@ -73,7 +97,13 @@ describe('strict oracle', () => {
 
   it('refuses a result whose stated size is not the output size', async () => {
     const data = await screenshotPng({ width: 40, height: 30 });
-    const result = { data, mediaType: 'image/png', width: 41, height: 30, bytes: data.byteLength } as media.ProcessResult;
+    const result = {
+      data,
+      mediaType: 'image/png',
+      width: 41,
+      height: 30,
+      bytes: data.byteLength,
+    } as media.ProcessResult;
     await expect(checked.assertSoundResult(result)).rejects.toThrow(/says 41x30 but sharp reads the output as 40x30/);
   });
 });

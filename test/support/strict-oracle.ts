@@ -40,8 +40,10 @@ export function signatureFormat(bytes: Uint8Array): StrictFormat | undefined {
  */
 export function strictProblems(bytes: Uint8Array, mediaType?: string): string[] {
   const format = signatureFormat(bytes);
-  if (format === undefined) return [`no PNG, JPEG, WebP, GIF or PDF signature (first bytes ${hex(bytes.subarray(0, 8))})`];
-  if (mediaType !== undefined && MEDIA_TYPES[format] !== mediaType) return [`says ${mediaType} but the bytes are ${MEDIA_TYPES[format]}`];
+  if (format === undefined)
+    return [`no PNG, JPEG, WebP, GIF or PDF signature (first bytes ${hex(bytes.subarray(0, 8))})`];
+  if (mediaType !== undefined && MEDIA_TYPES[format] !== mediaType)
+    return [`says ${mediaType} but the bytes are ${MEDIA_TYPES[format]}`];
   const own = OWN_CHECKS[format](bytes).map((problem) => `${format}: ${problem}`);
   return [...own, ...toolProblems(format, bytes)];
 }
@@ -49,12 +51,19 @@ export function strictProblems(bytes: Uint8Array, mediaType?: string): string[] 
 /** Throws with every problem when a strict reader would refuse the bytes. */
 export function assertStrictlyValid(bytes: Uint8Array, mediaType?: string, label = 'output'): void {
   const problems = strictProblems(bytes, mediaType);
-  if (problems.length > 0) throw new Error(`strict oracle refuses the ${label} (${bytes.byteLength} B):\n  ${problems.join('\n  ')}`);
+  if (problems.length > 0)
+    throw new Error(`strict oracle refuses the ${label} (${bytes.byteLength} B):\n  ${problems.join('\n  ')}`);
 }
 
 // ---------------------------------------------------------------- own checks
 
-const OWN_CHECKS: Record<StrictFormat, (bytes: Uint8Array) => string[]> = { png: pngProblems, jpeg: jpegProblems, webp: webpProblems, gif: gifProblems, pdf: pdfProblems };
+const OWN_CHECKS: Record<StrictFormat, (bytes: Uint8Array) => string[]> = {
+  png: pngProblems,
+  jpeg: jpegProblems,
+  webp: webpProblems,
+  gif: gifProblems,
+  pdf: pdfProblems,
+};
 
 function hex(bytes: Uint8Array): string {
   return [...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join(' ');
@@ -76,7 +85,13 @@ const ADAM7 = [
 ] as const;
 
 /** Bytes of filtered scanlines libpng expects for this IHDR. */
-function pngImageDataLength(width: number, height: number, bitDepth: number, colourType: number, interlaced: boolean): number {
+function pngImageDataLength(
+  width: number,
+  height: number,
+  bitDepth: number,
+  colourType: number,
+  interlaced: boolean,
+): number {
   const bitsPerPixel = bitDepth * (CHANNELS[colourType] ?? 0);
   const rows = (w: number, h: number) => (w === 0 || h === 0 ? 0 : h * (1 + Math.ceil((w * bitsPerPixel) / 8)));
   if (!interlaced) return rows(width, height);
@@ -97,16 +112,27 @@ function pngProblems(bytes: Uint8Array): string[] {
     if (offset + 12 > bytes.length) return [...problems, `truncated chunk header at byte ${offset}`];
     const length = data.getUint32(offset);
     const type = String.fromCharCode(...bytes.subarray(offset + 4, offset + 8));
-    if (!/^[A-Za-z]{4}$/.test(type)) return [...problems, `invalid chunk type ${hex(bytes.subarray(offset + 4, offset + 8))} at byte ${offset}`];
-    if (length > 0x7fffffff || offset + 12 + length > bytes.length) return [...problems, `${type} chunk runs past the end of the file`];
+    if (!/^[A-Za-z]{4}$/.test(type))
+      return [...problems, `invalid chunk type ${hex(bytes.subarray(offset + 4, offset + 8))} at byte ${offset}`];
+    if (length > 0x7fffffff || offset + 12 + length > bytes.length)
+      return [...problems, `${type} chunk runs past the end of the file`];
     const body = bytes.subarray(offset + 8, offset + 8 + length);
     const stored = data.getUint32(offset + 8 + length);
     const computed = crc32(bytes.subarray(offset + 4, offset + 8 + length));
-    if (stored !== computed) problems.push(`CRC error in chunk ${type} (computed ${computed.toString(16).padStart(8, '0')}, stored ${stored.toString(16).padStart(8, '0')})`);
+    if (stored !== computed)
+      problems.push(
+        `CRC error in chunk ${type} (computed ${computed.toString(16).padStart(8, '0')}, stored ${stored.toString(16).padStart(8, '0')})`,
+      );
     if (previous === '' && type !== 'IHDR') problems.push(`first chunk is ${type}, not IHDR`);
     if (type === 'IHDR' && length === 13) {
       const fields = view(body);
-      header = { width: fields.getUint32(0), height: fields.getUint32(4), bitDepth: body[8] ?? 0, colourType: body[9] ?? 0, interlaced: body[12] === 1 };
+      header = {
+        width: fields.getUint32(0),
+        height: fields.getUint32(4),
+        bitDepth: body[8] ?? 0,
+        colourType: body[9] ?? 0,
+        interlaced: body[12] === 1,
+      };
     }
     if (type === 'IDAT') {
       if (idat.length > 0 && previous !== 'IDAT') problems.push('IDAT chunks are not consecutive');
@@ -131,7 +157,13 @@ function pngProblems(bytes: Uint8Array): string[] {
   } catch (error) {
     return [...problems, `zlib stream: ${(error as Error).message}`];
   }
-  const expected = pngImageDataLength(header.width, header.height, header.bitDepth, header.colourType, header.interlaced);
+  const expected = pngImageDataLength(
+    header.width,
+    header.height,
+    header.bitDepth,
+    header.colourType,
+    header.interlaced,
+  );
   if (inflated.length !== expected) problems.push(`image data is ${inflated.length} bytes, IHDR needs ${expected}`);
   return problems;
 }
@@ -147,7 +179,8 @@ function jpegProblems(bytes: Uint8Array): string[] {
   let frames = 0;
   let scans = 0;
   while (offset < bytes.length) {
-    if (bytes[offset] !== 0xff) return [`expected a marker at byte ${offset}, found ${hex(bytes.subarray(offset, offset + 1))}`];
+    if (bytes[offset] !== 0xff)
+      return [`expected a marker at byte ${offset}, found ${hex(bytes.subarray(offset, offset + 1))}`];
     while (bytes[offset] === 0xff) offset++; // fill bytes
     const marker = bytes[offset++] ?? 0;
     if (marker === 0xd9) return frames === 1 && scans > 0 ? [] : [`EOI after ${frames} frame(s) and ${scans} scan(s)`];
@@ -155,7 +188,8 @@ function jpegProblems(bytes: Uint8Array): string[] {
     if (standalone(marker)) continue;
     if (offset + 2 > bytes.length) break;
     const length = data.getUint16(offset);
-    if (length < 2 || offset + length > bytes.length) return [`segment FF${marker.toString(16)} at byte ${offset - 2} runs past the end of the file`];
+    if (length < 2 || offset + length > bytes.length)
+      return [`segment FF${marker.toString(16)} at byte ${offset - 2} runs past the end of the file`];
     if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
       frames++;
       const precision = bytes[offset + 2];
@@ -165,7 +199,15 @@ function jpegProblems(bytes: Uint8Array): string[] {
     if (marker === 0xda) {
       scans++;
       // Entropy-coded data runs to the next marker that is not a stuffed zero or a restart marker.
-      while (offset + 1 < bytes.length && !(bytes[offset] === 0xff && bytes[offset + 1] !== 0 && !(bytes[offset + 1]! >= 0xd0 && bytes[offset + 1]! <= 0xd7))) offset++;
+      while (
+        offset + 1 < bytes.length &&
+        !(
+          bytes[offset] === 0xff &&
+          bytes[offset + 1] !== 0 &&
+          !(bytes[offset + 1]! >= 0xd0 && bytes[offset + 1]! <= 0xd7)
+        )
+      )
+        offset++;
       if (offset + 1 >= bytes.length) break;
     }
   }
@@ -177,7 +219,8 @@ function webpProblems(bytes: Uint8Array): string[] {
   const data = view(bytes);
   const problems: string[] = [];
   const riffSize = data.getUint32(4, true);
-  if (riffSize + 8 !== bytes.length) problems.push(`RIFF size ${riffSize} but the file holds ${bytes.length - 8} bytes after it`);
+  if (riffSize + 8 !== bytes.length)
+    problems.push(`RIFF size ${riffSize} but the file holds ${bytes.length - 8} bytes after it`);
   const end = Math.min(bytes.length, riffSize + 8);
   let offset = 12;
   let first = '';
@@ -252,7 +295,13 @@ interface Tool {
 const TOOLS: Record<StrictFormat, Tool[]> = {
   // pngcheck also refuses what libpng reads without complaint: a tIME year of 1970 (PngSuite's valid
   // cm7n0g04), NUL characters inside tEXt, bytes after IEND. Those alone do not fail a file.
-  png: [{ command: ['pngcheck', 'FILE'], package: 'pngcheck', passes: (status, output) => status === 0 || pedanticOnly(output) }],
+  png: [
+    {
+      command: ['pngcheck', 'FILE'],
+      package: 'pngcheck',
+      passes: (status, output) => status === 0 || pedanticOnly(output),
+    },
+  ],
   jpeg: [{ command: ['djpeg', '-strict', '-outfile', '/dev/null', 'FILE'], package: 'libjpeg-turbo-progs' }],
   webp: [
     { command: ['webpinfo', 'FILE'], package: 'webp' },
@@ -274,7 +323,11 @@ function pedanticOnly(output: string): boolean {
 
 function hasAnimChunk(bytes: Uint8Array): boolean {
   const data = view(bytes);
-  for (let offset = 12; offset + 8 <= bytes.length; offset += 8 + data.getUint32(offset + 4, true) + (data.getUint32(offset + 4, true) % 2)) {
+  for (
+    let offset = 12;
+    offset + 8 <= bytes.length;
+    offset += 8 + data.getUint32(offset + 4, true) + (data.getUint32(offset + 4, true) % 2)
+  ) {
     if (String.fromCharCode(...bytes.subarray(offset, offset + 4)) === 'ANIM') return true;
   }
   return false;
@@ -295,8 +348,13 @@ function scratchFile(format: StrictFormat, bytes: Uint8Array): string {
 
 /** The lines of a tool's output that say what is wrong (webpinfo also prints every chunk it read). */
 function summary(output: string): string {
-  const lines = output.split('\n').map((line) => line.trim()).filter(Boolean);
-  const telling = lines.filter((line) => /error|invalid|fail|status|truncat|corrupt|premature|unsupported|not enough|eof/i.test(line));
+  const lines = output
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+  const telling = lines.filter((line) =>
+    /error|invalid|fail|status|truncat|corrupt|premature|unsupported|not enough|eof/i.test(line),
+  );
   return (telling.length > 0 ? telling : lines).slice(0, 3).join(' | ');
 }
 
@@ -309,7 +367,11 @@ function toolProblems(format: StrictFormat, bytes: Uint8Array): string[] {
     const run = spawnSync(program, args, { encoding: 'utf8', timeout: 30_000, maxBuffer: 64 << 20 });
     if (run.error) {
       const missing = (run.error as NodeJS.ErrnoException).code === 'ENOENT';
-      throw new Error(missing ? `strict oracle: ${program} is missing; install Debian's ${tool.package} (scripts/install-test-tools.sh)` : `strict oracle: ${program} failed to run: ${run.error.message}`);
+      throw new Error(
+        missing
+          ? `strict oracle: ${program} is missing; install Debian's ${tool.package} (scripts/install-test-tools.sh)`
+          : `strict oracle: ${program} failed to run: ${run.error.message}`,
+      );
     }
     const output = `${run.stdout}${run.stderr}`.replaceAll(path, 'FILE').trim();
     const status = run.status ?? -1;

@@ -21,7 +21,14 @@ export interface VectorDefinition {
   /** A PDF page or the PDF's text instead of `process`. */
   operation?: VectorOperation;
   /** Facts the output must show; checked against Node's output before the manifest is written. */
-  holds: Partial<{ mediaType: string; width: number; height: number; steps: string[]; error: string; pageCount: number }>;
+  holds: Partial<{
+    mediaType: string;
+    width: number;
+    height: number;
+    steps: string[];
+    error: string;
+    pageCount: number;
+  }>;
   /** The output must be the input itself. */
   passthrough?: true;
 }
@@ -30,7 +37,11 @@ const bytesOf = (buffer: Buffer) => new Uint8Array(buffer.buffer, buffer.byteOff
 
 /** A synthetic app screenshot: flat panels, a sidebar and lines of text, as UIs look. */
 async function screenshotPng(): Promise<Uint8Array> {
-  const rows = Array.from({ length: 24 }, (_, i) => `<text x="360" y="${150 + i * 52}" font-family="sans-serif" font-size="28" fill="#222">Line ${i + 1}: the quick brown fox jumps over the lazy dog, 0123456789</text>`);
+  const rows = Array.from(
+    { length: 24 },
+    (_, i) =>
+      `<text x="360" y="${150 + i * 52}" font-family="sans-serif" font-size="28" fill="#222">Line ${i + 1}: the quick brown fox jumps over the lazy dog, 0123456789</text>`,
+  );
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="2560" height="1600">
     <rect width="2560" height="1600" fill="#f4f5f7"/><rect width="300" height="1600" fill="#2b2f3a"/>
     <rect x="0" y="0" width="2560" height="80" fill="#3b6fd8"/><rect x="340" y="110" width="2180" height="1400" rx="12" fill="#fff" stroke="#d0d4dc"/>
@@ -53,7 +64,8 @@ function gradient(width: number, height: number, channels: 3 | 4): Buffer {
   return pixels;
 }
 
-const raw = (width: number, height: number, channels: 3 | 4) => sharp(gradient(width, height, channels), { raw: { width, height, channels } });
+const raw = (width: number, height: number, channels: 3 | 4) =>
+  sharp(gradient(width, height, channels), { raw: { width, height, channels } });
 
 /** 24-bit bottom-up BMP, written by hand: sharp cannot write BMP. */
 function bmp(width: number, height: number): Uint8Array {
@@ -89,14 +101,20 @@ function pngChunk(type: string, data: Buffer): Buffer {
 }
 
 /** Pictures written by ImageMagick (/usr/bin/convert) as one TIFF or ICO file, with `args`. */
-async function magick(extension: 'tiff' | 'ico', args: string[], ...pictures: ReturnType<typeof raw>[]): Promise<Uint8Array> {
+async function magick(
+  extension: 'tiff' | 'ico',
+  args: string[],
+  ...pictures: ReturnType<typeof raw>[]
+): Promise<Uint8Array> {
   const folder = mkdtempSync(join(tmpdir(), 'glimpse-vector-'));
   try {
-    const inputs = await Promise.all(pictures.map(async (picture, index) => {
-      const path = join(folder, `${index}.png`);
-      await picture.png().toFile(path);
-      return path;
-    }));
+    const inputs = await Promise.all(
+      pictures.map(async (picture, index) => {
+        const path = join(folder, `${index}.png`);
+        await picture.png().toFile(path);
+        return path;
+      }),
+    );
     const out = join(folder, `out.${extension}`);
     execFileSync('/usr/bin/convert', [...inputs, ...args, out]);
     return new Uint8Array(readFileSync(out));
@@ -110,7 +128,9 @@ async function avifenc(args: string[], picture: ReturnType<typeof raw>): Promise
   const folder = mkdtempSync(join(tmpdir(), 'glimpse-vector-'));
   try {
     await picture.png().toFile(join(folder, 'in.png'));
-    execFileSync('avifenc', ['-s', '9', '-j', '1', ...args, join(folder, 'in.png'), join(folder, 'out.avif')], { stdio: 'pipe' });
+    execFileSync('avifenc', ['-s', '9', '-j', '1', ...args, join(folder, 'in.png'), join(folder, 'out.avif')], {
+      stdio: 'pipe',
+    });
     return new Uint8Array(readFileSync(join(folder, 'out.avif')));
   } finally {
     rmSync(folder, { recursive: true, force: true });
@@ -124,7 +144,14 @@ function pngBombHeader(): Uint8Array {
   header.writeUInt32BE(40_000, 4);
   header.set([8, 6, 0, 0, 0], 8);
   const signature = Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]);
-  return bytesOf(Buffer.concat([signature, pngChunk('IHDR', header), pngChunk('IDAT', Buffer.from([120, 156, 3, 0, 0, 0, 0, 1])), pngChunk('IEND', Buffer.alloc(0))]));
+  return bytesOf(
+    Buffer.concat([
+      signature,
+      pngChunk('IHDR', header),
+      pngChunk('IDAT', Buffer.from([120, 156, 3, 0, 0, 0, 0, 1])),
+      pngChunk('IEND', Buffer.alloc(0)),
+    ]),
+  );
 }
 
 async function twoPagePdf(): Promise<Uint8Array> {
@@ -203,8 +230,14 @@ export const VECTOR_DEFINITIONS: VectorDefinition[] = [
     name: 'gif-animated-first-frame',
     input: 'animated.gif',
     make: async () => {
-      const frames = [0, 1, 2].map((frame) => gradient(160, 120, 4).map((value, i) => (i % 4 === 3 ? 255 : (value + frame * 70) % 256)));
-      return bytesOf(await sharp(Buffer.concat(frames), { raw: { width: 160, height: 360, channels: 4, pageHeight: 120 } }).gif({ delay: [100, 100, 100], loop: 0 }).toBuffer());
+      const frames = [0, 1, 2].map((frame) =>
+        gradient(160, 120, 4).map((value, i) => (i % 4 === 3 ? 255 : (value + frame * 70) % 256)),
+      );
+      return bytesOf(
+        await sharp(Buffer.concat(frames), { raw: { width: 160, height: 360, channels: 4, pageHeight: 120 } })
+          .gif({ delay: [100, 100, 100], loop: 0 })
+          .toBuffer(),
+      );
     },
     options: { provider: 'gemini' },
     holds: { mediaType: 'image/png', width: 160, height: 120 },
@@ -273,7 +306,8 @@ export const VECTOR_DEFINITIONS: VectorDefinition[] = [
   {
     name: 'pdf-password-refused',
     input: 'encrypted-password.pdf',
-    make: async () => new Uint8Array(await readFile(new URL('../fixtures/encrypted-aes256-password.pdf', import.meta.url))),
+    make: async () =>
+      new Uint8Array(await readFile(new URL('../fixtures/encrypted-aes256-password.pdf', import.meta.url))),
     options: {},
     operation: { renderPdfPage: 1 },
     holds: { error: 'E_PDF_ENCRYPTED' },
@@ -296,7 +330,14 @@ export const VECTOR_DEFINITIONS: VectorDefinition[] = [
   {
     name: 'tiff-tiled-16bit-multipage-first-page',
     input: 'scan-tiled-16bit-3-pages.tiff',
-    make: async () => magick('tiff', ['-depth', '16', '-compress', 'lzw', '-define', 'tiff:tile-geometry=64x64'], raw(200, 150, 3), raw(100, 80, 3), raw(50, 40, 3)),
+    make: async () =>
+      magick(
+        'tiff',
+        ['-depth', '16', '-compress', 'lzw', '-define', 'tiff:tile-geometry=64x64'],
+        raw(200, 150, 3),
+        raw(100, 80, 3),
+        raw(50, 40, 3),
+      ),
     options: { maxEdge: 120 },
     holds: { mediaType: 'image/png', width: 120, height: 90, steps: ['first-page', 'resized', 'converted'] },
   },

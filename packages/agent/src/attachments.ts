@@ -29,7 +29,8 @@ function asText(bytes: Uint8Array): string | undefined {
 export async function attach(attachment: Attachment, name: string, options: ProcessOptions): Promise<AttachedPart> {
   const bytes = attachment.bytes ?? (attachment.data === undefined ? undefined : base64ToBytes(attachment.data));
   if (bytes === undefined) {
-    const why = attachment.data === undefined ? 'The attachment has neither bytes nor data' : 'Its data is not valid base64';
+    const why =
+      attachment.data === undefined ? 'The attachment has neither bytes nor data' : 'Its data is not valid base64';
     return { parts: [], notes: [failureNote(name, 'E_CORRUPT', `${why}.`)] };
   }
   // A text file handed over as an attachment is read as text; media detection always wins over the hint.
@@ -45,14 +46,25 @@ export async function attach(attachment: Attachment, name: string, options: Proc
     switch (result.mediaType) {
       case 'application/pdf':
         return {
-          parts: [{ type: 'document', mediaType: 'application/pdf', data, ...(attachment.filename === undefined ? {} : { filename: attachment.filename }), ...(result.pages === undefined ? {} : { pages: result.pages }) }],
+          parts: [
+            {
+              type: 'document',
+              mediaType: 'application/pdf',
+              data,
+              ...(attachment.filename === undefined ? {} : { filename: attachment.filename }),
+              ...(result.pages === undefined ? {} : { pages: result.pages }),
+            },
+          ],
           notes,
         };
       case 'image/png':
       case 'image/jpeg':
       case 'image/gif':
       case 'image/webp':
-        return { parts: [{ type: 'image', mediaType: result.mediaType, data, width: result.width, height: result.height }], notes };
+        return {
+          parts: [{ type: 'image', mediaType: result.mediaType, data, width: result.width, height: result.height }],
+          notes,
+        };
       default: {
         const exhaustive: never = result.mediaType;
         return exhaustive;

@@ -1,8 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { capabilitiesFor, type ModelCapabilities, type ProviderName } from './capabilities.js';
 
-type Row = [ProviderName, string | undefined, Pick<ModelCapabilities, 'imageInput' | 'pdfInput' | 'mediaInToolResults'>];
-const row = (provider: ProviderName, model: string | undefined, image: boolean, pdf: boolean, inTool: boolean): Row => [provider, model, { imageInput: image, pdfInput: pdf, mediaInToolResults: inTool }];
+type Row = [
+  ProviderName,
+  string | undefined,
+  Pick<ModelCapabilities, 'imageInput' | 'pdfInput' | 'mediaInToolResults'>,
+];
+const row = (provider: ProviderName, model: string | undefined, image: boolean, pdf: boolean, inTool: boolean): Row => [
+  provider,
+  model,
+  { imageInput: image, pdfInput: pdf, mediaInToolResults: inTool },
+];
 
 describe('capabilitiesFor', () => {
   it.each([
@@ -59,20 +67,50 @@ describe('capabilitiesFor', () => {
 
   it('gives an unknown model its route default: vision on hosted routes, text-only on Ollama', () => {
     // Where media goes is the route's fact: only Gemini 3 style ids take it inside functionResponse.
-    expect(capabilitiesFor({ provider: 'gemini', model: 'my-gateway-alias' })).toEqual({ imageInput: true, pdfInput: true, mediaInToolResults: false, preset: 'gemini' });
-    expect(capabilitiesFor({ provider: 'anthropic', model: 'brand-new-model' })).toEqual({ imageInput: true, pdfInput: true, mediaInToolResults: true, preset: 'anthropic' });
-    expect(capabilitiesFor({ provider: 'openai-chat' })).toEqual({ imageInput: true, pdfInput: true, mediaInToolResults: false, preset: 'openai' });
-    expect(capabilitiesFor({ provider: 'bedrock', model: 'cohere.unknown' })).toEqual({ imageInput: true, pdfInput: true, mediaInToolResults: false, preset: 'bedrock' });
-    expect(capabilitiesFor({ provider: 'ollama', model: 'my-finetune' })).toEqual({ imageInput: false, pdfInput: false, mediaInToolResults: true, preset: 'ollama' });
+    expect(capabilitiesFor({ provider: 'gemini', model: 'my-gateway-alias' })).toEqual({
+      imageInput: true,
+      pdfInput: true,
+      mediaInToolResults: false,
+      preset: 'gemini',
+    });
+    expect(capabilitiesFor({ provider: 'anthropic', model: 'brand-new-model' })).toEqual({
+      imageInput: true,
+      pdfInput: true,
+      mediaInToolResults: true,
+      preset: 'anthropic',
+    });
+    expect(capabilitiesFor({ provider: 'openai-chat' })).toEqual({
+      imageInput: true,
+      pdfInput: true,
+      mediaInToolResults: false,
+      preset: 'openai',
+    });
+    expect(capabilitiesFor({ provider: 'bedrock', model: 'cohere.unknown' })).toEqual({
+      imageInput: true,
+      pdfInput: true,
+      mediaInToolResults: false,
+      preset: 'bedrock',
+    });
+    expect(capabilitiesFor({ provider: 'ollama', model: 'my-finetune' })).toEqual({
+      imageInput: false,
+      pdfInput: false,
+      mediaInToolResults: true,
+      preset: 'ollama',
+    });
   });
 
   it('tries app rules first, applies overrides last, and keeps route facts', () => {
     const rules = [{ match: /^acme-vision/, capabilities: { imageInput: true } }];
     expect(capabilitiesFor({ provider: 'ollama', model: 'acme-vision-2', rules }).imageInput).toBe(true);
-    expect(capabilitiesFor({ provider: 'anthropic', model: 'claude-opus-4-1', overrides: { imageInput: false } }).imageInput).toBe(false);
+    expect(
+      capabilitiesFor({ provider: 'anthropic', model: 'claude-opus-4-1', overrides: { imageInput: false } }).imageInput,
+    ).toBe(false);
     // Ollama has no documents and OpenAI Chat tool messages are text only, whatever a rule says.
     expect(capabilitiesFor({ provider: 'ollama', model: 'x', overrides: { pdfInput: true } }).pdfInput).toBe(false);
-    expect(capabilitiesFor({ provider: 'openai-chat', model: 'x', overrides: { mediaInToolResults: true } }).mediaInToolResults).toBe(false);
+    expect(
+      capabilitiesFor({ provider: 'openai-chat', model: 'x', overrides: { mediaInToolResults: true } })
+        .mediaInToolResults,
+    ).toBe(false);
     // Claude on Bedrock is fitted to Bedrock's byte limits, not Anthropic's.
     expect(capabilitiesFor({ provider: 'bedrock', model: 'anthropic.claude-3-5-sonnet' }).preset).toBe('bedrock');
     expect(capabilitiesFor({ provider: 'anthropic', model: 'claude-3-5-sonnet' }).preset).toBe('anthropic');

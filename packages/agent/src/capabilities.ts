@@ -1,4 +1,11 @@
-import { ROUTE_NAMES, ROUTES, isRouteName, routeTakesMediaInToolResults, type PresetName, type RouteName } from '@glimpse/media';
+import {
+  ROUTE_NAMES,
+  ROUTES,
+  isRouteName,
+  routeTakesMediaInToolResults,
+  type PresetName,
+  type RouteName,
+} from '@glimpse/media';
 
 /** The wire APIs glimpse serializes for (the route table's keys: `ROUTES` in `@glimpse/media`). */
 export type ProviderName = RouteName;
@@ -43,7 +50,11 @@ export const DEFAULT_CAPABILITY_RULES: readonly CapabilityRule[] = [
   { match: /claude-(instant|2)/, capabilities: TEXT_ONLY },
   { match: /claude/, capabilities: { imageInput: true, pdfInput: true } },
   // OpenAI: text-only exceptions first, then the vision families.
-  { match: /gpt-3\.5|gpt-oss|(^|[/.])gpt-4(-0314|-0613|-32k\S*|-(0125|1106)-preview|-turbo-preview)?$|(^|[/.])o1-(mini|preview)|(^|[/.])o3-mini/, capabilities: TEXT_ONLY },
+  {
+    match:
+      /gpt-3\.5|gpt-oss|(^|[/.])gpt-4(-0314|-0613|-32k\S*|-(0125|1106)-preview|-turbo-preview)?$|(^|[/.])o1-(mini|preview)|(^|[/.])o3-mini/,
+    capabilities: TEXT_ONLY,
+  },
   { match: /gpt-([4-9]|\d\d)|chatgpt|(^|[/.])o[134](-|$)/, capabilities: { imageInput: true, pdfInput: true } },
   // Gemini: all read images and PDFs (whether inside functionResponse is the route's fact: Gemini 3 style).
   { match: /gemini/, capabilities: { imageInput: true, pdfInput: true } },
@@ -58,7 +69,10 @@ export const DEFAULT_CAPABILITY_RULES: readonly CapabilityRule[] = [
   { match: /qwen.*(vl|omni)|qvq/, capabilities: VISION },
   { match: /qwen/, capabilities: TEXT_ONLY },
   // Open vision models common on Ollama and gateways.
-  { match: /llava|minicpm-v|moondream|pixtral|granite.*vision|mistral-small-?3\.[12]|mistral-medium-?3/, capabilities: VISION },
+  {
+    match: /llava|minicpm-v|moondream|pixtral|granite.*vision|mistral-small-?3\.[12]|mistral-medium-?3/,
+    capabilities: VISION,
+  },
   { match: /deepseek|mistral|mixtral|codestral|phi-?\d|command|jamba|titan/, capabilities: TEXT_ONLY },
 ];
 
@@ -73,7 +87,9 @@ export interface CapabilitiesQuery {
 }
 
 /** The first rule that matches the model on this route, if any. */
-export function matchCapabilityRule(query: Pick<CapabilitiesQuery, 'provider' | 'model' | 'rules'>): CapabilityRule | undefined {
+export function matchCapabilityRule(
+  query: Pick<CapabilitiesQuery, 'provider' | 'model' | 'rules'>,
+): CapabilityRule | undefined {
   if (query.model === undefined) return undefined;
   const id = query.model.toLowerCase();
   return [...(query.rules ?? []), ...DEFAULT_CAPABILITY_RULES].find(

@@ -68,17 +68,34 @@ async function fitImageParts(part: ImagePart, target: Target, warnings: Serializ
   const bytes = base64ToBytes(part.data);
   if (bytes === undefined) return [omitMedia(part, 'invalid-data', messageIndex, warnings)];
   const size = await sizeOf(part, bytes);
-  const fits = size !== undefined && Math.max(size.width, size.height) <= target.maxEdge && bytes.length <= target.maxBytes && target.accepts.includes(part.mediaType);
+  const fits =
+    size !== undefined &&
+    Math.max(size.width, size.height) <= target.maxEdge &&
+    bytes.length <= target.maxBytes &&
+    target.accepts.includes(part.mediaType);
   if (fits) return [part];
   try {
     const result = await process(bytes, { preset: target.preset, maxEdge: target.maxEdge, maxBytes: target.maxBytes });
     if (result.mediaType === 'application/pdf') return [omitMedia(part, 'cannot-fit', messageIndex, warnings)];
-    const fitted: ImagePart = { type: 'image', mediaType: result.mediaType, data: bytesToBase64(result.data), width: result.width, height: result.height };
+    const fitted: ImagePart = {
+      type: 'image',
+      mediaType: result.mediaType,
+      data: bytesToBase64(result.data),
+      width: result.width,
+      height: result.height,
+    };
     const from = size ?? { width: result.original.width, height: result.original.height };
     const factor = from.width / result.width;
     const resized = from.width !== result.width || from.height !== result.height;
     const message = `an image (${part.mediaType}, ${from.width}x${from.height} px) was fitted again for this route as ${result.mediaType}, ${result.width}x${result.height} px`;
-    warnings.push({ type: 'media-refitted', mediaType: part.mediaType, messageIndex, from, to: { width: result.width, height: result.height }, message });
+    warnings.push({
+      type: 'media-refitted',
+      mediaType: part.mediaType,
+      messageIndex,
+      from,
+      to: { width: result.width, height: result.height },
+      message,
+    });
     if (!resized) return [fitted];
     const note = `[This image was fitted again for this model: ${result.width}x${result.height} px instead of ${from.width}x${from.height}; multiply coordinates in it by ${factor.toFixed(3)} to map them to the ${from.width}x${from.height} image described before.]`;
     return [fitted, { type: 'text', text: note }];
@@ -91,7 +108,8 @@ async function fitImageParts(part: ImagePart, target: Target, warnings: Serializ
 
 function countImages(messages: readonly Message[]): number {
   let count = 0;
-  for (const message of messages) if (message.role !== 'assistant') for (const part of message.parts) if (part.type === 'image') count++;
+  for (const message of messages)
+    if (message.role !== 'assistant') for (const part of message.parts) if (part.type === 'image') count++;
   return count;
 }
 
@@ -105,7 +123,12 @@ function countImages(messages: readonly Message[]): number {
  */
 export async function fitConversation(input: FitConversationInput): Promise<FittedConversation> {
   const { provider, cache } = input;
-  const capabilities = capabilitiesFor({ provider, model: input.model, rules: input.rules, overrides: input.capabilities });
+  const capabilities = capabilitiesFor({
+    provider,
+    model: input.model,
+    rules: input.rules,
+    overrides: input.capabilities,
+  });
   const warnings: SerializeWarning[] = [];
   if (!capabilities.imageInput) return { messages: [...input.messages], warnings };
   const route = ROUTES[provider];

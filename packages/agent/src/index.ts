@@ -5,11 +5,40 @@ export type { ToolResultInput } from './tool.js';
 export type { Attachment, McpContent, ToolOutput } from './tool-output.js';
 export { truncateToolText, DEFAULT_TRUNCATE } from './truncate.js';
 export type { TruncateOptions } from './truncate.js';
-export { capabilitiesFor, matchCapabilityRule, DEFAULT_CAPABILITY_RULES, PROVIDER_NAMES, isProviderName } from './capabilities.js';
+export {
+  capabilitiesFor,
+  matchCapabilityRule,
+  DEFAULT_CAPABILITY_RULES,
+  PROVIDER_NAMES,
+  isProviderName,
+} from './capabilities.js';
 export type { CapabilitiesQuery, CapabilityRule, ModelCapabilities, ProviderName } from './capabilities.js';
-export { serialize, serializeAnthropic, serializeBedrock, serializeGemini, serializeOllama, serializeOpenAIChat, serializeOpenAIResponses, placeholderFor } from './providers/index.js';
-export type { OmitReason, SerializedRequest, SerializeInput, Serialized, SerializeWarning, RequestBodies } from './providers/index.js';
-export type { AnthropicRequestBody, BedrockRequestBody, GeminiRequestBody, OllamaRequestBody, OpenAIChatRequestBody, OpenAIResponsesRequestBody } from './providers/index.js';
+export {
+  serialize,
+  serializeAnthropic,
+  serializeBedrock,
+  serializeGemini,
+  serializeOllama,
+  serializeOpenAIChat,
+  serializeOpenAIResponses,
+  placeholderFor,
+} from './providers/index.js';
+export type {
+  OmitReason,
+  SerializedRequest,
+  SerializeInput,
+  Serialized,
+  SerializeWarning,
+  RequestBodies,
+} from './providers/index.js';
+export type {
+  AnthropicRequestBody,
+  BedrockRequestBody,
+  GeminiRequestBody,
+  OllamaRequestBody,
+  OpenAIChatRequestBody,
+  OpenAIResponsesRequestBody,
+} from './providers/index.js';
 export { bedrockRequestFromJson } from './providers/bedrock-request-json.js';
 export { toGeminiParameters } from './providers/gemini-parameters.js';
 export { requestJson } from './providers/request-json.js';
@@ -21,7 +50,14 @@ export { SessionError, isSessionError, SESSION_ERROR_CODES } from './session/ses
 export type { SessionErrorCode } from './session/session-error.js';
 export { SESSION_FORMAT_NAME, SESSION_FORMAT_VERSION } from './session/session-format.js';
 export type { LoggedMessage, LoggedPart, SessionEntry, SessionHeader } from './session/session-format.js';
-export { estimateMessageTokens, estimatePartTokens, estimateImageTokens, estimateDocumentTokens, estimateTextTokens, FIXED_IMAGE_CHARS } from './compaction/estimate-tokens.js';
+export {
+  estimateMessageTokens,
+  estimatePartTokens,
+  estimateImageTokens,
+  estimateDocumentTokens,
+  estimateTextTokens,
+  FIXED_IMAGE_CHARS,
+} from './compaction/estimate-tokens.js';
 export type { EstimateOptions } from './compaction/estimate-tokens.js';
 export { anthropicImageTokens, anthropicWorkingSize } from './compaction/anthropic-image-tokens.js';
 export { openAIImageRule, openAIImageTokens } from './compaction/openai-image-tokens.js';

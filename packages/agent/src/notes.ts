@@ -32,8 +32,10 @@ export function processNote(name: string, result: ProcessResult): string | undef
         `multiply coordinates in it by ${round(coordinateFactor(result))} to get coordinates in the original`,
     );
   }
-  if (result.steps.includes('first-frame')) notes.push(`${name} is animated (${result.original.frames} frames); only the first frame is shown`);
-  if (result.steps.includes('first-page')) notes.push(`${name} has ${result.original.pages ?? 'several'} pages; only the first page is shown`);
+  if (result.steps.includes('first-frame'))
+    notes.push(`${name} is animated (${result.original.frames} frames); only the first frame is shown`);
+  if (result.steps.includes('first-page'))
+    notes.push(`${name} has ${result.original.pages ?? 'several'} pages; only the first page is shown`);
   for (const warning of result.warnings ?? []) notes.push(`${name}: ${warning.message.replace(/\.$/, '')}`);
   return notes.length > 0 ? `[${notes.join('. ')}]` : undefined;
 }

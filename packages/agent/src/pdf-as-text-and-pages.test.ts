@@ -6,14 +6,21 @@ import { bytesToBase64 } from './base64.js';
 import type { DocumentPart, Part } from './parts.js';
 import { pdfAsTextAndPages } from './pdf-as-text-and-pages.js';
 
-const document = (bytes: Uint8Array, filename = 'doc.pdf'): DocumentPart => ({ type: 'document', mediaType: 'application/pdf', data: bytesToBase64(bytes), filename });
+const document = (bytes: Uint8Array, filename = 'doc.pdf'): DocumentPart => ({
+  type: 'document',
+  mediaType: 'application/pdf',
+  data: bytesToBase64(bytes),
+  filename,
+});
 const text = (parts: Part[]) => parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
 const images = (parts: Part[]) => parts.flatMap((part) => (part.type === 'image' ? [part] : []));
 
 describe('pdfAsTextAndPages', () => {
   it('says the route takes no documents, then gives what view_file gives: text, and page images fitted to the preset', async () => {
     const parts = await pdfAsTextAndPages(document(await textPdf({ pages: 6, lines: 3 })), { provider: 'ollama' });
-    expect(text(parts)).toMatch(/^\[doc\.pdf is given as its text and page images: this route takes no PDF documents\]\ndoc\.pdf: PDF, 6 pages/);
+    expect(text(parts)).toMatch(
+      /^\[doc\.pdf is given as its text and page images: this route takes no PDF documents\]\ndoc\.pdf: PDF, 6 pages/,
+    );
     expect(text(parts)).toContain(lineOfText(5, 0));
     const pages = images(parts);
     expect(pages.length).toBeGreaterThan(0);
@@ -31,8 +38,14 @@ describe('pdfAsTextAndPages', () => {
   });
 
   it('turns an encrypted or damaged PDF into a note, never an exception', async () => {
-    const encrypted = new Uint8Array(await readFile(new URL('../../../test/fixtures/encrypted-aes256-password.pdf', import.meta.url)));
-    expect(text(await pdfAsTextAndPages(document(encrypted, 'secret.pdf')))).toMatch(/^\[could not attach secret\.pdf: .*\(E_PDF_ENCRYPTED\)/);
-    expect(await pdfAsTextAndPages({ type: 'document', mediaType: 'application/pdf', data: '%%%' })).toEqual([{ type: 'text', text: expect.stringMatching(/could not attach the PDF: .*E_CORRUPT/) }]);
+    const encrypted = new Uint8Array(
+      await readFile(new URL('../../../test/fixtures/encrypted-aes256-password.pdf', import.meta.url)),
+    );
+    expect(text(await pdfAsTextAndPages(document(encrypted, 'secret.pdf')))).toMatch(
+      /^\[could not attach secret\.pdf: .*\(E_PDF_ENCRYPTED\)/,
+    );
+    expect(await pdfAsTextAndPages({ type: 'document', mediaType: 'application/pdf', data: '%%%' })).toEqual([
+      { type: 'text', text: expect.stringMatching(/could not attach the PDF: .*E_CORRUPT/) },
+    ]);
   });
 });

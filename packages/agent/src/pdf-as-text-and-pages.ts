@@ -12,10 +12,14 @@ import { viewPdfPages } from './tools/view-pdf-pages.js';
 export async function pdfAsTextAndPages(document: DocumentPart, options: ProcessOptions = {}): Promise<Part[]> {
   const name = document.filename ?? 'the PDF';
   const bytes = base64ToBytes(document.data);
-  if (bytes === undefined) return [{ type: 'text', text: failureNote(name, 'E_CORRUPT', 'Its data is not valid base64.') }];
+  if (bytes === undefined)
+    return [{ type: 'text', text: failureNote(name, 'E_CORRUPT', 'Its data is not valid base64.') }];
   try {
     const parts = await viewPdfPages(bytes, { name, text: true, images: true, preset: options.provider ?? 'portable' });
-    return [{ type: 'text', text: `[${name} is given as its text and page images: this route takes no PDF documents]` }, ...parts];
+    return [
+      { type: 'text', text: `[${name} is given as its text and page images: this route takes no PDF documents]` },
+      ...parts,
+    ];
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return [{ type: 'text', text: failureNote(name, isMediaError(error) ? error.code : undefined, message) }];

@@ -30,7 +30,11 @@ export interface ToolResultInput {
  * Notes come after the tool's own parts and are never truncated.
  */
 export async function toolResultFrom(input: ToolResultInput): Promise<ToolResultMessage> {
-  const preset = input.preset ?? (input.provider === undefined ? 'portable' : capabilitiesFor({ provider: input.provider, model: input.model }).preset);
+  const preset =
+    input.preset ??
+    (input.provider === undefined
+      ? 'portable'
+      : capabilitiesFor({ provider: input.provider, model: input.model }).preset);
   const options: ProcessOptions = { ...input.limits, preset };
   const { items, isError } = readToolOutput(input.output);
   const parts: Part[] = [];

@@ -15,8 +15,12 @@ describe('truncateToolText', () => {
     const parts: Part[] = [{ type: 'text', text: 'a'.repeat(60) }, image, { type: 'text', text: 'b'.repeat(60) }];
     const out = truncateToolText(parts, { maxChars: 40 });
     expect(out[1]).toBe(image);
-    expect(texts(out)).toEqual(['a'.repeat(20) + '\n[… 80 characters of tool output cut here …]\n', 'b'.repeat(20)]);
-    expect(texts(out).join('').replace(/\n\[…[^\]]*\]\n/, '')).toHaveLength(40);
+    expect(texts(out)).toEqual([`${'a'.repeat(20)}\n[… 80 characters of tool output cut here …]\n`, 'b'.repeat(20)]);
+    expect(
+      texts(out)
+        .join('')
+        .replace(/\n\[…[^\]]*\]\n/, ''),
+    ).toHaveLength(40);
   });
 
   it('keeps only the head when asked', () => {
@@ -25,8 +29,14 @@ describe('truncateToolText', () => {
   });
 
   it('replaces text parts that fall wholly inside the cut by the marker', () => {
-    const parts: Part[] = ['x'.repeat(10), 'middle', 'more', 'y'.repeat(10)].map((text): Part => ({ type: 'text', text }));
-    expect(texts(truncateToolText(parts, { maxChars: 20 }))).toEqual(['x'.repeat(10), '\n[… 10 characters of tool output cut here …]\n', 'y'.repeat(10)]);
+    const parts: Part[] = ['x'.repeat(10), 'middle', 'more', 'y'.repeat(10)].map(
+      (text): Part => ({ type: 'text', text }),
+    );
+    expect(texts(truncateToolText(parts, { maxChars: 20 }))).toEqual([
+      'x'.repeat(10),
+      '\n[… 10 characters of tool output cut here …]\n',
+      'y'.repeat(10),
+    ]);
   });
 
   it('never splits a surrogate pair', () => {

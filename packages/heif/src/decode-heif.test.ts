@@ -41,7 +41,13 @@ beforeAll(async () => {
 describe('HEIC through process()', () => {
   it('converts a single-image HEIC to JPEG with the pixels libheif gives', async () => {
     const result = await process(single, { maxBytes: 10_000_000 });
-    expect(result).toMatchObject({ mediaType: 'image/jpeg', width: 96, height: 64, reencoded: true, steps: ['converted'] });
+    expect(result).toMatchObject({
+      mediaType: 'image/jpeg',
+      width: 96,
+      height: 64,
+      reencoded: true,
+      steps: ['converted'],
+    });
     const expected = await heifConvert(single);
     expect(meanDifference((await rgbaOf(result.data)).data, expected.data)).toBeLessThan(2.5);
   });
@@ -58,13 +64,27 @@ describe('HEIC through process()', () => {
 
   it('turns irot/imir files upright exactly as libheif shows them', async () => {
     const tiles = [codedImageOf(single)];
-    for (const [rotate, mirror] of [[1, undefined], [2, undefined], [3, undefined], [0, 0], [0, 1], [1, 0], [3, 1]] as const) {
+    for (const [rotate, mirror] of [
+      [1, undefined],
+      [2, undefined],
+      [3, undefined],
+      [0, 0],
+      [0, 1],
+      [1, 0],
+      [3, 1],
+    ] as const) {
       const file = writeHeif({ tiles, rotate, ...(mirror !== undefined && { mirror }) });
       const result = await process(file, { maxBytes: 10_000_000 });
       const expected = await heifConvert(file);
-      expect({ width: result.width, height: result.height }).toEqual({ width: expected.width, height: expected.height });
+      expect({ width: result.width, height: result.height }).toEqual({
+        width: expected.width,
+        height: expected.height,
+      });
       expect(result.steps).toContain('oriented');
-      expect(meanDifference((await rgbaOf(result.data)).data, expected.data), `irot ${rotate} imir ${mirror}`).toBeLessThan(2.5);
+      expect(
+        meanDifference((await rgbaOf(result.data)).data, expected.data),
+        `irot ${rotate} imir ${mirror}`,
+      ).toBeLessThan(2.5);
     }
   });
 
@@ -97,12 +117,17 @@ describe('HEIC through process()', () => {
   it('fits a grid of phone-sized tiles within the limits', async () => {
     const big = await gridHeif(naturalPixels(1300, 700), 512, { quality: 50 });
     const result = await process(big, { maxEdge: 1000 });
-    expect({ mediaType: result.mediaType, width: result.width, height: result.height }).toEqual({ mediaType: 'image/jpeg', width: 1000, height: 538 });
+    expect({ mediaType: result.mediaType, width: result.width, height: result.height }).toEqual({
+      mediaType: 'image/jpeg',
+      width: 1000,
+      height: 538,
+    });
     expect(result.steps).toEqual(['resized', 'converted']);
   }, 180_000);
 
   it('refuses truncated and damaged files with E_CORRUPT', async () => {
-    for (const length of [30, 300, grid.length - 500, grid.length - 1]) expect(await errorCode(grid.subarray(0, length)), `cut at ${length}`).toBe('E_CORRUPT');
+    for (const length of [30, 300, grid.length - 500, grid.length - 1])
+      expect(await errorCode(grid.subarray(0, length)), `cut at ${length}`).toBe('E_CORRUPT');
     // Tile data overwritten: libde265 reports a damaged stream or decodes garbage, never crashes.
     const damaged = grid.slice();
     for (let i = damaged.length - 3000; i < damaged.length; i += 7) damaged[i] = 0xff;

@@ -3,7 +3,14 @@
 // phone's 12 MP photo is 48 tiles of 512×512) is decoded a row of tiles at a time into a band buffer, so
 // the instance holds one tile's planes and one band, never the whole picture. Each call runs in a fresh
 // instance, so its memory is released when the call ends.
-import { MediaError, heifPartsPresent, readHeifLayout, type DecodeRequest, type DecodedImage, type HeifLayout } from '@glimpse/media';
+import {
+  MediaError,
+  heifPartsPresent,
+  readHeifLayout,
+  type DecodeRequest,
+  type DecodedImage,
+  type HeifLayout,
+} from '@glimpse/media';
 
 interface HeifExports {
   memory: WebAssembly.Memory;
@@ -18,7 +25,9 @@ interface HeifExports {
 const FUNCTIONS = ['_initialize', 'alloc', 'error_message', 'open_file', 'decode_item', 'copy_rows'] as const;
 
 function isHeifExports(exports: WebAssembly.Exports): exports is WebAssembly.Exports & HeifExports {
-  return exports['memory'] instanceof WebAssembly.Memory && FUNCTIONS.every((name) => typeof exports[name] === 'function');
+  return (
+    exports['memory'] instanceof WebAssembly.Memory && FUNCTIONS.every((name) => typeof exports[name] === 'function')
+  );
 }
 
 /** libheif's heif_error_code values that are not about damaged data. */
@@ -59,18 +68,29 @@ async function instantiate(module: WebAssembly.Module): Promise<HeifExports> {
     environ_get: () => 0,
   };
   const { exports } = await WebAssembly.instantiate(module, { wasi_snapshot_preview1: wasi });
-  if (!isHeifExports(exports)) throw new MediaError('E_WASM_UNAVAILABLE', 'The heif WASM module lacks the expected exports: reinstall @glimpse/heif.');
+  if (!isHeifExports(exports))
+    throw new MediaError(
+      'E_WASM_UNAVAILABLE',
+      'The heif WASM module lacks the expected exports: reinstall @glimpse/heif.',
+    );
   memory = exports.memory;
   exports._initialize();
   return exports;
 }
 
 /** Decodes the primary image of a HEIC/HEIF file to RGBA8, cropped to its clean aperture, not yet turned upright. */
-export async function decodeHeif(module: WebAssembly.Module, { bytes, info, maxInputPixels }: DecodeRequest): Promise<DecodedImage> {
+export async function decodeHeif(
+  module: WebAssembly.Module,
+  { bytes, info, maxInputPixels }: DecodeRequest,
+): Promise<DecodedImage> {
   const format = info.mediaType === 'image/heif' ? 'HEIF' : 'HEIC';
   const layout = readHeifLayout(bytes, format);
   if (!heifPartsPresent(layout, bytes.length)) {
-    throw new MediaError('E_CORRUPT', `The ${format} file is truncated: its image data runs past the end of the file. Re-export or re-download it.`, { format });
+    throw new MediaError(
+      'E_CORRUPT',
+      `The ${format} file is truncated: its image data runs past the end of the file. Re-export or re-download it.`,
+      { format },
+    );
   }
   assertDecodeBudget(layout, maxInputPixels);
   const codec = await instantiate(module);
@@ -104,14 +124,22 @@ export async function decodeHeif(module: WebAssembly.Module, { bytes, info, maxI
           if (columns <= 0) continue;
           const tile = grid.tiles[row * grid.columns + column] ?? 0;
           const [width = 0, height = 0] = decodeItem(codec, tile, info32);
-          if (width < columns || height < rows) throw new HeifFailure(2, `tile ${tile} is ${width}×${height}, smaller than the grid's ${grid.tileWidth}×${grid.tileHeight}`);
+          if (width < columns || height < rows)
+            throw new HeifFailure(
+              2,
+              `tile ${tile} is ${width}×${height}, smaller than the grid's ${grid.tileWidth}×${grid.tileHeight}`,
+            );
           codec.copy_rows(band + left * 4, stride, 0, rows, columns);
         }
         keep(band, stride, top, rows);
       }
     } else {
       const [width = 0, height = 0, , alpha = 0] = decodeItem(codec, layout.primary.id, info32);
-      if (width !== layout.width || height !== layout.height) throw new HeifFailure(2, `the image decodes to ${width}×${height} but declares ${layout.width}×${layout.height}`);
+      if (width !== layout.width || height !== layout.height)
+        throw new HeifFailure(
+          2,
+          `the image decodes to ${width}×${height} but declares ${layout.width}×${layout.height}`,
+        );
       alphaPlane = alpha !== 0;
       const stride = width * 4;
       const bandRows = Math.max(1, Math.min(height, Math.floor(BAND_BYTES / stride)));
@@ -131,7 +159,9 @@ export async function decodeHeif(module: WebAssembly.Module, { bytes, info, maxI
 /** The probe's size is the clean aperture; the decoder also builds the whole stored image and its tiles. */
 function assertDecodeBudget(layout: HeifLayout, maxInputPixels: number): void {
   const grid = layout.grid;
-  const stored = grid ? Math.max(grid.outputWidth * grid.outputHeight, grid.tileWidth * grid.tileHeight) : layout.width * layout.height;
+  const stored = grid
+    ? Math.max(grid.outputWidth * grid.outputHeight, grid.tileWidth * grid.tileHeight)
+    : layout.width * layout.height;
   if (stored > maxInputPixels) {
     throw new MediaError(
       'E_TOO_MANY_PIXELS',
@@ -170,18 +200,41 @@ function typedError(cause: unknown, format: string): unknown {
   if (cause instanceof MediaError) return cause;
   if (cause instanceof HeifFailure) {
     if (cause.status === MEMORY_ALLOCATION_ERROR) {
-      return new MediaError('E_TOO_LARGE', `The ${format} decoder ran out of memory (${cause.message}). Lower maxInputPixels or send a smaller image.`, { format });
+      return new MediaError(
+        'E_TOO_LARGE',
+        `The ${format} decoder ran out of memory (${cause.message}). Lower maxInputPixels or send a smaller image.`,
+        { format },
+      );
     }
     if (cause.status === UNSUPPORTED_FEATURE) {
-      return new MediaError('E_UNSUPPORTED', `The ${format} file uses something the decoder does not support (${cause.message}). Convert it to JPEG or PNG with the app that made it.`, { format });
+      return new MediaError(
+        'E_UNSUPPORTED',
+        `The ${format} file uses something the decoder does not support (${cause.message}). Convert it to JPEG or PNG with the app that made it.`,
+        { format },
+      );
     }
-    return new MediaError('E_CORRUPT', `The ${format} data could not be decoded (${cause.message}). The file is truncated or damaged: re-export or re-download it.`, { format }, { cause });
+    return new MediaError(
+      'E_CORRUPT',
+      `The ${format} data could not be decoded (${cause.message}). The file is truncated or damaged: re-export or re-download it.`,
+      { format },
+      { cause },
+    );
   }
   if (cause instanceof WebAssembly.RuntimeError) {
-    return new MediaError('E_CORRUPT', `The ${format} decoder stopped (${cause.message}): the file is damaged, or too large for this runtime's memory. Re-export it, or send a smaller image.`, { format }, { cause });
+    return new MediaError(
+      'E_CORRUPT',
+      `The ${format} decoder stopped (${cause.message}): the file is damaged, or too large for this runtime's memory. Re-export it, or send a smaller image.`,
+      { format },
+      { cause },
+    );
   }
   if (cause instanceof RangeError) {
-    return new MediaError('E_TOO_LARGE', `The decoded ${format} image does not fit in memory (${cause.message}). Lower maxInputPixels or send a smaller image.`, { format }, { cause });
+    return new MediaError(
+      'E_TOO_LARGE',
+      `The decoded ${format} image does not fit in memory (${cause.message}). Lower maxInputPixels or send a smaller image.`,
+      { format },
+      { cause },
+    );
   }
   return cause;
 }

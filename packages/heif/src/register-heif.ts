@@ -11,7 +11,15 @@ export function registerHeif(load: () => Promise<WebAssembly.Module>): void {
   const compiled = () =>
     (module ??= load().catch((cause: unknown) => {
       module = undefined;
-      throw new MediaError('E_WASM_UNAVAILABLE', `The heif WASM module could not be loaded: ${String(cause)}`, { module: 'heif' }, { cause });
+      throw new MediaError(
+        'E_WASM_UNAVAILABLE',
+        `The heif WASM module could not be loaded: ${String(cause)}`,
+        { module: 'heif' },
+        { cause },
+      );
     }));
-  registerDecoder(['image/heic', 'image/heif'], { name: HEIF_DECODER_NAME, decode: async (request) => decodeHeif(await compiled(), request) });
+  registerDecoder(['image/heic', 'image/heif'], {
+    name: HEIF_DECODER_NAME,
+    decode: async (request) => decodeHeif(await compiled(), request),
+  });
 }

@@ -7,7 +7,9 @@ describe('process: timeoutMs', () => {
     const photo = await make.photoJpeg({ width: 3000, height: 2000 });
     const error = await fit(photo, { maxEdge: 500, timeoutMs: 1 }).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: 'E_TIMEOUT', details: { timeoutMs: 1 } });
-    expect((error as Error).message).toMatch(/^(Reading the file's header|Decoding the image) took longer than 1 ms, so it was stopped/);
+    expect((error as Error).message).toMatch(
+      /^(Reading the file's header|Decoding the image) took longer than 1 ms, so it was stopped/,
+    );
   });
 
   it('does not fire within the budget', async () => {

@@ -19,7 +19,11 @@ export const NO_DEADLINE: Deadline = { timeoutMs: Infinity, check() {} };
  */
 export function deadlineAfter(timeoutMs: number): Deadline {
   if (!Number.isSafeInteger(timeoutMs) || timeoutMs <= 0) {
-    throw new MediaError('E_INVALID_OPTIONS', `Expected a positive integer for timeoutMs but received ${String(timeoutMs)}.`, { option: 'timeoutMs' });
+    throw new MediaError(
+      'E_INVALID_OPTIONS',
+      `Expected a positive integer for timeoutMs but received ${String(timeoutMs)}.`,
+      { option: 'timeoutMs' },
+    );
   }
   const start = Date.now();
   return {
@@ -27,7 +31,11 @@ export function deadlineAfter(timeoutMs: number): Deadline {
     check(what) {
       const elapsedMs = Date.now() - start;
       if (elapsedMs > timeoutMs) {
-        throw new MediaError('E_TIMEOUT', `${what} took longer than ${timeoutMs} ms, so it was stopped. The file may be built to be slow; raise timeoutMs if it is trusted.`, { timeoutMs, elapsedMs, stage: what });
+        throw new MediaError(
+          'E_TIMEOUT',
+          `${what} took longer than ${timeoutMs} ms, so it was stopped. The file may be built to be slow; raise timeoutMs if it is trusted.`,
+          { timeoutMs, elapsedMs, stage: what },
+        );
       }
     },
   };

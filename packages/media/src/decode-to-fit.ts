@@ -25,7 +25,13 @@ export interface DecodedToFit extends DecodeResult {
 }
 
 /** Decodes `bytes` to the upright `target` size without holding the decoded image. */
-export async function decodeToFit({ decode, bytes, stored, target, orientation }: DecodeToFitRequest): Promise<DecodedToFit> {
+export async function decodeToFit({
+  decode,
+  bytes,
+  stored,
+  target,
+  orientation,
+}: DecodeToFitRequest): Promise<DecodedToFit> {
   // The output size as stored: what the decoder's rows are resized to before they are turned upright.
   const fitted = swapsAxes(orientation) ? { width: target.height, height: target.width } : target;
   // The resize kernel is made before decoding starts, so rows can flow through it synchronously; a
@@ -41,7 +47,10 @@ export async function decodeToFit({ decode, bytes, stored, target, orientation }
       if (direct) {
         inner = { start() {}, write: (pixels, rows) => placed.write(pixels, rows) };
       } else {
-        if (!kernel) throw new Error(`the decoder delivered ${layout.width}×${layout.height}, not the ${stored.width}×${stored.height} its header promised`);
+        if (!kernel)
+          throw new Error(
+            `the decoder delivered ${layout.width}×${layout.height}, not the ${stored.width}×${stored.height} its header promised`,
+          );
         inner = resizingSink(kernel, fitted, (rows, count) => placed.write(rows, count));
       }
       inner.start(layout);

@@ -7,11 +7,21 @@ const text = (value: string) => new TextEncoder().encode(value);
 const bytes = (...values: number[]) => Uint8Array.from(values);
 const concat = (...parts: Uint8Array[]) => {
   const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  parts.reduce((offset, part) => (out.set(part, offset), offset + part.length), 0);
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
   return out;
 };
 const ftyp = (major: string, ...compatible: string[]) => {
-  const box = concat(bytes(0, 0, 0, 16 + 4 * compatible.length), text('ftyp'), text(major), bytes(0, 0, 0, 0), ...compatible.map(text));
+  const box = concat(
+    bytes(0, 0, 0, 16 + 4 * compatible.length),
+    text('ftyp'),
+    text(major),
+    bytes(0, 0, 0, 0),
+    ...compatible.map(text),
+  );
   return concat(box, new Uint8Array(32));
 };
 const utf16 = (value: string, littleEndian: boolean) => {
@@ -57,11 +67,21 @@ describe('detect: SVG text sniffing', () => {
   const root = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>';
   it.each([
     ['a bare root', root],
-    ['leading whitespace', '\n\t  ' + root],
-    ['an XML declaration', '<?xml version="1.0" encoding="utf-8" standalone="no"?>\n' + root],
-    ['comments and processing instructions', '<!-- made by hand -->\n<?xml-stylesheet href="a.css"?><!-- two -->' + root],
-    ['a doctype', '<?xml version="1.0"?>\n<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd">\n' + root],
-    ['a doctype with an internal subset', '<!DOCTYPE svg [\n  <!ENTITY ns "http://x>y"> <!-- it\'s > here -->\n  <!ENTITY e \'a]b\'>\n]>\n' + root],
+    ['leading whitespace', `\n\t  ${root}`],
+    ['an XML declaration', `<?xml version="1.0" encoding="utf-8" standalone="no"?>\n${root}`],
+    [
+      'comments and processing instructions',
+      `<!-- made by hand -->\n<?xml-stylesheet href="a.css"?><!-- two -->${root}`,
+    ],
+    [
+      'a doctype',
+      '<?xml version="1.0"?>\n<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd">\n' +
+        root,
+    ],
+    [
+      'a doctype with an internal subset',
+      `<!DOCTYPE svg [\n  <!ENTITY ns "http://x>y"> <!-- it's > here -->\n  <!ENTITY e 'a]b'>\n]>\n${root}`,
+    ],
     ['a namespace prefix', '<svg:svg xmlns:svg="http://www.w3.org/2000/svg" width="4" height="4"></svg:svg>'],
     ['an open tag on its own', '<svg>'],
   ])('accepts %s', (_, source) => {
@@ -69,8 +89,8 @@ describe('detect: SVG text sniffing', () => {
   });
 
   it('accepts a UTF-8 BOM and UTF-16 in both byte orders', () => {
-    expect(detect(concat(bytes(0xef, 0xbb, 0xbf), text('<?xml version="1.0"?>' + root)))).toBe('image/svg+xml');
-    expect(detect(utf16('<?xml version="1.0" encoding="UTF-16"?>\n' + root, true))).toBe('image/svg+xml');
+    expect(detect(concat(bytes(0xef, 0xbb, 0xbf), text(`<?xml version="1.0"?>${root}`)))).toBe('image/svg+xml');
+    expect(detect(utf16(`<?xml version="1.0" encoding="UTF-16"?>\n${root}`, true))).toBe('image/svg+xml');
     expect(detect(utf16(root, false))).toBe('image/svg+xml');
   });
 
@@ -94,14 +114,22 @@ describe('detect: SVG text sniffing', () => {
 
 describe('detect: formats we only name', () => {
   it('TIFF in both byte orders, and BigTIFF', async () => {
-    const tiff = new Uint8Array(await sharp({ create: { width: 8, height: 8, channels: 3, background: '#f00' } }).tiff().toBuffer());
+    const tiff = new Uint8Array(
+      await sharp({ create: { width: 8, height: 8, channels: 3, background: '#f00' } })
+        .tiff()
+        .toBuffer(),
+    );
     expect(detect(tiff)).toBe('image/tiff');
     expect(detect(concat(bytes(0x4d, 0x4d, 0x00, 0x2a, 0, 0, 0, 8), new Uint8Array(16)))).toBe('image/tiff');
     expect(detect(concat(bytes(0x49, 0x49, 0x2b, 0x00, 8, 0, 0, 0), new Uint8Array(16)))).toBe('image/tiff');
   });
 
   it('AVIF written by sharp', async () => {
-    const avif = new Uint8Array(await sharp({ create: { width: 8, height: 8, channels: 3, background: '#0f0' } }).avif({ effort: 0 }).toBuffer());
+    const avif = new Uint8Array(
+      await sharp({ create: { width: 8, height: 8, channels: 3, background: '#0f0' } })
+        .avif({ effort: 0 })
+        .toBuffer(),
+    );
     expect(detect(avif)).toBe('image/avif');
   });
 
@@ -119,7 +147,9 @@ describe('detect: formats we only name', () => {
 
   it('JPEG XL codestream and container', () => {
     expect(detect(bytes(0xff, 0x0a, 0xfa, 0x7f, 0x01, 0x90))).toBe('image/jxl');
-    expect(detect(concat(bytes(0, 0, 0, 0x0c, 0x4a, 0x58, 0x4c, 0x20, 0x0d, 0x0a, 0x87, 0x0a), new Uint8Array(20)))).toBe('image/jxl');
+    expect(
+      detect(concat(bytes(0, 0, 0, 0x0c, 0x4a, 0x58, 0x4c, 0x20, 0x0d, 0x0a, 0x87, 0x0a), new Uint8Array(20))),
+    ).toBe('image/jxl');
   });
 
   it('ICO with a non-zero image count', () => {

@@ -58,7 +58,11 @@ function isPlausibleBmp(bytes: Uint8Array): boolean {
 
 /** ICONDIR: reserved 0, type 1 (icon) or 2 (cursor), a non-zero image count; each 16-byte entry has reserved byte 0. */
 function isPlausibleIco(bytes: Uint8Array): boolean {
-  if (!(startsWith(bytes, [0x00, 0x00, 0x01, 0x00]) || startsWith(bytes, [0x00, 0x00, 0x02, 0x00])) || bytes.length < 22) return false;
+  if (
+    !(startsWith(bytes, [0x00, 0x00, 0x01, 0x00]) || startsWith(bytes, [0x00, 0x00, 0x02, 0x00])) ||
+    bytes.length < 22
+  )
+    return false;
   const count = bytes[4] | (bytes[5] << 8);
   return count > 0 && bytes[6 + 3] === 0 && bytes.length >= 6 + 16;
 }
@@ -66,7 +70,7 @@ function isPlausibleIco(bytes: Uint8Array): boolean {
 /** Reads the `ftyp` box: the major brand decides, then the compatible brands (AVIF before HEIC, since AVIF files often list mif1). */
 function detectIsoBmffBrand(bytes: Uint8Array): MediaType | undefined {
   const boxSize = ((bytes[0] << 24) >>> 0) + (bytes[1] << 16) + (bytes[2] << 8) + bytes[3];
-  const boxEnd = Math.min(bytes.length, boxSize >= 16 ? boxSize : 16, 4096);
+  const boxEnd = Math.min(bytes.length, Math.max(boxSize, 16), 4096);
   const major = asciiAt(bytes, 8, 4);
   const compatible: string[] = [];
   for (let offset = 16; offset + 4 <= boxEnd; offset += 4) compatible.push(asciiAt(bytes, offset, 4));

@@ -3,17 +3,22 @@
  * The table in docs/formats-and-errors.md is generated from this (`npm run docs`).
  */
 export const MEDIA_ERROR_CODES = {
-  E_UNSUPPORTED: 'unknown bytes, or a format glimpse does not convert (JPEG XL; HEIC/HEIF without @glimpse/heif) or a feature its decoder lacks; a PDF for a route without PDFs',
+  E_UNSUPPORTED:
+    'unknown bytes, or a format glimpse does not convert (JPEG XL; HEIC/HEIF without @glimpse/heif) or a feature its decoder lacks; a PDF for a route without PDFs',
   E_CORRUPT: 'the bytes claim a format but cannot be read as it (truncated, malformed)',
-  E_TOO_MANY_PIXELS: 'decompression-bomb guard: the header declares more than `maxInputPixels`, or a side over 65,535; refused before decoding',
+  E_TOO_MANY_PIXELS:
+    'decompression-bomb guard: the header declares more than `maxInputPixels`, or a side over 65,535; refused before decoding',
   E_TOO_LARGE: 'nothing glimpse can produce fits `maxBytes`; a PDF over the page or byte limit',
-  E_PDF_ENCRYPTED: 'an encrypted PDF passed to a provider (providers refuse them); a password-protected PDF to read or render',
+  E_PDF_ENCRYPTED:
+    'an encrypted PDF passed to a provider (providers refuse them); a password-protected PDF to read or render',
   E_SVG_INVALID: 'the SVG cannot be parsed or rendered',
   E_WASM_UNAVAILABLE: 'the runtime entry did not provide a codec module',
   E_INVALID_OPTIONS: 'an option out of range (e.g. `maxEdge: 0`)',
-  E_TOO_COMPLEX: 'refused from cheap facts before the work starts, because it would take unbounded time: SVG text over 10,000 characters, nesting over 256, over 50,000 elements after `<use>` expansion, filter work (morphology radius, turbulence octaves, convolve order, blurs) over the budget for the output\'s pixels, strokes over 1,000× the canvas, over 200,000 dashes',
+  E_TOO_COMPLEX:
+    "refused from cheap facts before the work starts, because it would take unbounded time: SVG text over 10,000 characters, nesting over 256, over 50,000 elements after `<use>` expansion, filter work (morphology radius, turbulence octaves, convolve order, blurs) over the budget for the output's pixels, strokes over 1,000× the canvas, over 200,000 dashes",
   E_INVALID_INPUT: 'the input is not a `Uint8Array` of file bytes',
-  E_TIMEOUT: 'the work took longer than its time budget (`timeoutMs`), checked between steps (one codec call is not interrupted; in workerd the clock only moves on I/O), e.g. a PDF page built to be slow to draw',
+  E_TIMEOUT:
+    'the work took longer than its time budget (`timeoutMs`), checked between steps (one codec call is not interrupted; in workerd the clock only moves on I/O), e.g. a PDF page built to be slow to draw',
 } as const satisfies Record<`E_${string}`, string>;
 
 export type MediaErrorCode = keyof typeof MEDIA_ERROR_CODES;
@@ -23,7 +28,12 @@ export class MediaError extends Error {
   readonly code: MediaErrorCode;
   readonly details: Record<string, unknown>;
 
-  constructor(code: MediaErrorCode, message: string, details: Record<string, unknown> = {}, options?: { cause?: unknown }) {
+  constructor(
+    code: MediaErrorCode,
+    message: string,
+    details: Record<string, unknown> = {},
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
     this.name = 'MediaError';
     this.code = code;

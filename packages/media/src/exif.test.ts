@@ -3,11 +3,14 @@ import { readExifOrientation, readTiffIfd0 } from './exif.js';
 import { exifTiff } from '../../../test/fixtures/make.js';
 
 describe('readExifOrientation', () => {
-  it.each([1, 2, 3, 4, 5, 6, 7, 8])('reads orientation %i in both byte orders, with or without the Exif prefix', (orientation) => {
-    expect(readExifOrientation(exifTiff(orientation, { littleEndian: true }))).toBe(orientation);
-    expect(readExifOrientation(exifTiff(orientation, { littleEndian: false }))).toBe(orientation);
-    expect(readExifOrientation(exifTiff(orientation, { exifPrefix: true }))).toBe(orientation);
-  });
+  it.each([1, 2, 3, 4, 5, 6, 7, 8])(
+    'reads orientation %i in both byte orders, with or without the Exif prefix',
+    (orientation) => {
+      expect(readExifOrientation(exifTiff(orientation, { littleEndian: true }))).toBe(orientation);
+      expect(readExifOrientation(exifTiff(orientation, { littleEndian: false }))).toBe(orientation);
+      expect(readExifOrientation(exifTiff(orientation, { exifPrefix: true }))).toBe(orientation);
+    },
+  );
 
   it('treats out-of-range values as upright', () => {
     expect(readExifOrientation(exifTiff(0))).toBe(1);

@@ -63,6 +63,12 @@ export function readTiffIfd0(tiffBytes: Uint8Array): Map<number, number> {
 
 function stripExifPrefix(bytes: Uint8Array): Uint8Array {
   const hasPrefix =
-    bytes.length >= 6 && bytes[0] === 0x45 && bytes[1] === 0x78 && bytes[2] === 0x69 && bytes[3] === 0x66 && bytes[4] === 0 && bytes[5] === 0;
+    bytes.length >= 6 &&
+    bytes[0] === 0x45 &&
+    bytes[1] === 0x78 &&
+    bytes[2] === 0x69 &&
+    bytes[3] === 0x66 &&
+    bytes[4] === 0 &&
+    bytes[5] === 0;
   return hasPrefix ? bytes.subarray(6) : bytes;
 }

@@ -40,7 +40,14 @@ export interface Fitted {
  * then smaller sizes, each resized from `raster` itself: the image is never decoded again. Never returns
  * anything over the limit: if nothing fits, `E_TOO_LARGE`.
  */
-export async function fitWithinLimits({ raster, hasAlpha, preferred, maxBytes, accepts, deadline }: FitRequest): Promise<Fitted> {
+export async function fitWithinLimits({
+  raster,
+  hasAlpha,
+  preferred,
+  maxBytes,
+  accepts,
+  deadline,
+}: FitRequest): Promise<Fitted> {
   const steps: ProcessStep[] = [];
   // Every pixel is opaque unless the decoder saw otherwise: encoders then skip their own alpha pass.
   const encode = (source: Raster, encoding: Encoding) => {
@@ -48,14 +55,16 @@ export async function fitWithinLimits({ raster, hasAlpha, preferred, maxBytes, a
     return encodeRaster(source, encoding, hasAlpha);
   };
   let data = await encode(raster, preferred);
-  if (data.byteLength <= maxBytes) return { data, mediaType: preferred.type, width: raster.width, height: raster.height, steps };
+  if (data.byteLength <= maxBytes)
+    return { data, mediaType: preferred.type, width: raster.width, height: raster.height, steps };
 
   const lossy = lossyEncoding(preferred, hasAlpha, accepts);
   if (lossy) {
     if (lossy.type !== preferred.type) {
       steps.push('converted');
       data = await encode(raster, lossy);
-      if (data.byteLength <= maxBytes) return { data, mediaType: lossy.type, width: raster.width, height: raster.height, steps };
+      if (data.byteLength <= maxBytes)
+        return { data, mediaType: lossy.type, width: raster.width, height: raster.height, steps };
     }
     // Quality 40 makes a file up to ~9x smaller than 85 (a noisy photo; flat drawings far less): further
     // out, only a smaller size can fit.
@@ -63,7 +72,8 @@ export async function fitWithinLimits({ raster, hasAlpha, preferred, maxBytes, a
     for (const quality of QUALITY_STEPS) {
       if (quality >= lossy.quality || data.byteLength > maxBytes * QUALITY_REACH) continue;
       data = await encode(raster, { ...lossy, quality });
-      if (data.byteLength <= maxBytes) return { data, mediaType: lossy.type, width: raster.width, height: raster.height, steps };
+      if (data.byteLength <= maxBytes)
+        return { data, mediaType: lossy.type, width: raster.width, height: raster.height, steps };
     }
   }
 
@@ -90,8 +100,13 @@ export async function fitWithinLimits({ raster, hasAlpha, preferred, maxBytes, a
 }
 
 /** The lossy encoding to fall back to, or undefined when none is allowed (alpha without WebP stays PNG). */
-function lossyEncoding(preferred: Encoding, hasAlpha: boolean, accepts: readonly SendableImageType[]): Encoding | undefined {
+function lossyEncoding(
+  preferred: Encoding,
+  hasAlpha: boolean,
+  accepts: readonly SendableImageType[],
+): Encoding | undefined {
   if (preferred.type !== 'image/png' && !preferred.lossless) return preferred;
-  if (hasAlpha) return accepts.includes('image/webp') ? { type: 'image/webp', quality: FIRST_QUALITY, lossless: false } : undefined;
+  if (hasAlpha)
+    return accepts.includes('image/webp') ? { type: 'image/webp', quality: FIRST_QUALITY, lossless: false } : undefined;
   return { type: 'image/jpeg', quality: FIRST_QUALITY, lossless: false };
 }

@@ -11,6 +11,8 @@ describe('HEIC without a registered decoder', () => {
     const heic = await heifEnc(naturalPixels(64, 48));
     const error = await process(heic).catch((caught: unknown) => caught);
     expect(isMediaError(error) && error.code).toBe('E_UNSUPPORTED');
-    expect(isMediaError(error) && error.message).toMatch(/This is a HEIC image \(image\/heic\)\..*install @glimpse\/heif and import it once.*convert the file to JPEG/);
+    expect(isMediaError(error) && error.message).toMatch(
+      /This is a HEIC image \(image\/heic\)\..*install @glimpse\/heif and import it once.*convert the file to JPEG/,
+    );
   });
 });

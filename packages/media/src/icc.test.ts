@@ -64,19 +64,41 @@ describe('readIccProfile', () => {
 
   it('joins JPEG segments in sequence order, whatever order they are stored in', async () => {
     const profile = largeProfile(150_000);
-    const jpeg = await embedIccProfile(await encoded({ type: 'image/jpeg', quality: 85, lossless: false }), 'image/jpeg', profile);
+    const jpeg = await embedIccProfile(
+      await encoded({ type: 'image/jpeg', quality: 85, lossless: false }),
+      'image/jpeg',
+      profile,
+    );
     const segments = iccSegments(jpeg);
-    expect(segments.map((segment) => [jpeg[segment.start + 16], jpeg[segment.start + 17]])).toEqual([[1, 3], [2, 3], [3, 3]]);
+    expect(segments.map((segment) => [jpeg[segment.start + 16], jpeg[segment.start + 17]])).toEqual([
+      [1, 3],
+      [2, 3],
+      [3, 3],
+    ]);
     const [first, second, third] = segments.map((segment) => jpeg.subarray(segment.start, segment.end));
-    const reordered = concatBytes([jpeg.subarray(0, segments[0].start), third, first, second, jpeg.subarray(segments[2].end)]);
+    const reordered = concatBytes([
+      jpeg.subarray(0, segments[0].start),
+      third,
+      first,
+      second,
+      jpeg.subarray(segments[2].end),
+    ]);
     expect(await readIccProfile(reordered, 'image/jpeg')).toEqual(profile);
   });
 
   it('ignores malformed JPEG APP2 profiles: a missing, repeated or out-of-range segment, a zero count, a bad header', async () => {
-    const jpeg = await embedIccProfile(await encoded({ type: 'image/jpeg', quality: 85, lossless: false }), 'image/jpeg', largeProfile(150_000));
+    const jpeg = await embedIccProfile(
+      await encoded({ type: 'image/jpeg', quality: 85, lossless: false }),
+      'image/jpeg',
+      largeProfile(150_000),
+    );
     const [first, second, third] = iccSegments(jpeg);
     const withoutSecond = concatBytes([jpeg.subarray(0, second.start), jpeg.subarray(second.end)]);
-    const firstTwice = concatBytes([jpeg.subarray(0, third.start), jpeg.subarray(first.start, first.end), jpeg.subarray(third.end)]);
+    const firstTwice = concatBytes([
+      jpeg.subarray(0, third.start),
+      jpeg.subarray(first.start, first.end),
+      jpeg.subarray(third.end),
+    ]);
     const patched = (offset: number, value: number) => {
       const copy = jpeg.slice();
       copy[offset] = value;
@@ -100,7 +122,9 @@ describe('readIccProfile', () => {
     const png = await encoded({ type: 'image/png', quality: 100, lossless: true });
     const iccp = (data: Uint8Array) => make.insertPngChunk(png, 'iCCP', data);
     const named = (rest: Uint8Array) => concatBytes([ascii('icc\0'), rest]);
-    expect(await readIccProfile(iccp(named(concatBytes([Uint8Array.of(0), deflateSync(p3Profile)]))), 'image/png')).toEqual(p3Profile);
+    expect(
+      await readIccProfile(iccp(named(concatBytes([Uint8Array.of(0), deflateSync(p3Profile)]))), 'image/png'),
+    ).toEqual(p3Profile);
 
     const badCrc = iccp(named(concatBytes([Uint8Array.of(0), deflateSync(p3Profile)])));
     badCrc[33 + 8 + 4 + 10] ^= 0xff; // inside the zlib data, so only the CRC catches it
@@ -138,7 +162,9 @@ describe('readIccProfile', () => {
     for (const [type, bytes] of samples) {
       for (let round = 0; round < 300; round++) {
         const damaged = round % 2 === 0 ? bytes.subarray(0, Math.floor(next() * bytes.length)) : bytes.slice();
-        if (round % 2 === 1) for (let flips = 0; flips < 4; flips++) damaged[Math.floor(next() * Math.min(1200, damaged.length))] = Math.floor(next() * 256);
+        if (round % 2 === 1)
+          for (let flips = 0; flips < 4; flips++)
+            damaged[Math.floor(next() * Math.min(1200, damaged.length))] = Math.floor(next() * 256);
         const profile = await readIccProfile(damaged, type);
         if (profile) expect(asciiOf(profile.subarray(36, 40))).toBe('acsp');
       }
@@ -167,7 +193,8 @@ describe('embedIccProfile', () => {
       };
       expect(await facts(tagged)).toEqual(await facts(plain));
       // Unconverted, the stored pixels are exactly the untagged file's.
-      const raw = async (bytes: Uint8Array) => new Uint8Array(await sharp(bytes, { ignoreIcc: true }).ensureAlpha().raw().toBuffer());
+      const raw = async (bytes: Uint8Array) =>
+        new Uint8Array(await sharp(bytes, { ignoreIcc: true }).ensureAlpha().raw().toBuffer());
       expect(await raw(tagged)).toEqual(await raw(plain));
     });
   }
@@ -188,20 +215,30 @@ describe('embedIccProfile', () => {
 
   it('writes the PNG iCCP as a zlib stream that zlib and sharp read back, over several stored blocks', async () => {
     const profile = largeProfile(150_000);
-    const png = await embedIccProfile(await encoded({ type: 'image/png', quality: 100, lossless: true }), 'image/png', profile);
+    const png = await embedIccProfile(
+      await encoded({ type: 'image/png', quality: 100, lossless: true }),
+      'image/png',
+      profile,
+    );
     expect(asciiOf(png.subarray(37, 41))).toBe('iCCP'); // right after IHDR
     const length = new DataView(png.buffer, png.byteOffset).getUint32(33);
     const data = png.subarray(41, 41 + length);
     const nameEnd = data.indexOf(0);
     expect(data[nameEnd + 1]).toBe(0); // compression method 0
     expect(new Uint8Array(inflateSync(data.subarray(nameEnd + 2)))).toEqual(profile);
-    expect(make.crc32(png.subarray(37, 41 + length))).toBe(new DataView(png.buffer, png.byteOffset).getUint32(41 + length));
+    expect(make.crc32(png.subarray(37, 41 + length))).toBe(
+      new DataView(png.buffer, png.byteOffset).getUint32(41 + length),
+    );
     expect(await iccOf(png)).toEqual(profile);
   });
 
   it('splits a JPEG profile into segments of at most 65,519 bytes, right after APP0', async () => {
     const profile = largeProfile(140_000);
-    const jpeg = await embedIccProfile(await encoded({ type: 'image/jpeg', quality: 85, lossless: false }), 'image/jpeg', profile);
+    const jpeg = await embedIccProfile(
+      await encoded({ type: 'image/jpeg', quality: 85, lossless: false }),
+      'image/jpeg',
+      profile,
+    );
     expect(Array.from(jpeg.subarray(2, 4))).toEqual([0xff, 0xe0]);
     const segments = iccSegments(jpeg);
     expect(segments[0].start).toBe(4 + ((jpeg[4] << 8) | jpeg[5]));
@@ -211,7 +248,9 @@ describe('embedIccProfile', () => {
 });
 
 describe('process keeps the ICC profile of re-encoded images', () => {
-  it('a 4000×3000 Display P3 JPEG (iPhone) → 2000×1500 JPEG with the same profile, rendering like the source', { timeout: 60_000 }, async () => {
+  it('a 4000×3000 Display P3 JPEG (iPhone) → 2000×1500 JPEG with the same profile, rendering like the source', {
+    timeout: 60_000,
+  }, async () => {
     const input = await make.toBytes((await p3WithRedBlock(4000, 3000)).jpeg({ quality: 90 }));
     const { result, decoded, difference } = await fitAndRender(input, {});
     expect(result).toMatchObject({ mediaType: 'image/jpeg', width: 2000, height: 1500, reencoded: true });
@@ -305,7 +344,8 @@ function iccSegments(jpeg: Uint8Array): Array<{ start: number; end: number }> {
   let offset = 2;
   while (jpeg[offset] === 0xff && jpeg[offset + 1] !== 0xda) {
     const end = offset + 2 + ((jpeg[offset + 2] << 8) | jpeg[offset + 3]);
-    if (jpeg[offset + 1] === 0xe2 && asciiOf(jpeg.subarray(offset + 4, offset + 16)) === 'ICC_PROFILE\0') segments.push({ start: offset, end });
+    if (jpeg[offset + 1] === 0xe2 && asciiOf(jpeg.subarray(offset + 4, offset + 16)) === 'ICC_PROFILE\0')
+      segments.push({ start: offset, end });
     offset = end;
   }
   return segments;
@@ -322,4 +362,3 @@ function occurrences(bytes: Uint8Array, text: string): number {
 function ascii(text: string): Uint8Array {
   return Uint8Array.from(text, (character) => character.charCodeAt(0));
 }
-

@@ -115,7 +115,11 @@ const JPEG_PROFILE_BYTES_PER_SEGMENT = 0xffff - 2 - JPEG_ICC_PREFIX;
 const JPEG_MAX_SEGMENTS = 255;
 
 function isIccSegment(bytes: Uint8Array, segment: JpegSegment): boolean {
-  return segment.marker === APP2 && segment.end - segment.body >= JPEG_ICC_PREFIX && asciiAt(bytes, segment.body, JPEG_ICC_TAG.length) === JPEG_ICC_TAG;
+  return (
+    segment.marker === APP2 &&
+    segment.end - segment.body >= JPEG_ICC_PREFIX &&
+    asciiAt(bytes, segment.body, JPEG_ICC_TAG.length) === JPEG_ICC_TAG
+  );
 }
 
 function readJpegProfile(bytes: Uint8Array): Uint8Array | undefined {
@@ -128,7 +132,8 @@ function readJpegProfile(bytes: Uint8Array): Uint8Array | undefined {
     const at = segment.body + JPEG_ICC_TAG.length;
     const sequence = bytes[at]!;
     const total = bytes[at + 1]!;
-    if (total === 0 || (count !== 0 && total !== count) || sequence < 1 || sequence > total || parts.has(sequence)) return undefined;
+    if (total === 0 || (count !== 0 && total !== count) || sequence < 1 || sequence > total || parts.has(sequence))
+      return undefined;
     count = total;
     parts.set(sequence, bytes.subarray(at + 2, segment.end));
   }
@@ -141,7 +146,10 @@ function embedJpegProfile(encoded: Uint8Array, profile: Uint8Array): Uint8Array 
   if (!header) throw new Error('embedIccProfile: the JPEG has no well-formed header before its first scan');
   const count = Math.ceil(profile.length / JPEG_PROFILE_BYTES_PER_SEGMENT);
   if (count > JPEG_MAX_SEGMENTS) {
-    throw new MediaError('E_TOO_LARGE', `The ICC profile is ${profile.length} bytes; a JPEG holds at most ${JPEG_MAX_SEGMENTS * JPEG_PROFILE_BYTES_PER_SEGMENT}. Convert the image to sRGB first.`);
+    throw new MediaError(
+      'E_TOO_LARGE',
+      `The ICC profile is ${profile.length} bytes; a JPEG holds at most ${JPEG_MAX_SEGMENTS * JPEG_PROFILE_BYTES_PER_SEGMENT}. Convert the image to sRGB first.`,
+    );
   }
   const iccSegments: Uint8Array[] = [];
   for (let index = 0; index < count; index++) {
@@ -153,9 +161,17 @@ function embedJpegProfile(encoded: Uint8Array, profile: Uint8Array): Uint8Array 
     iccSegments.push(jpegSegment(APP2, body));
   }
   // JFIF readers expect APP0 right after SOI, so the profile goes after it when there is one.
-  const kept = header.segments.filter((segment) => !isIccSegment(encoded, segment)).map((segment) => encoded.subarray(segment.start, segment.end));
+  const kept = header.segments
+    .filter((segment) => !isIccSegment(encoded, segment))
+    .map((segment) => encoded.subarray(segment.start, segment.end));
   const leading = header.segments[0]?.marker === APP0 ? 1 : 0;
-  return concat([encoded.subarray(0, 2), ...kept.slice(0, leading), ...iccSegments, ...kept.slice(leading), encoded.subarray(header.scanStart)]);
+  return concat([
+    encoded.subarray(0, 2),
+    ...kept.slice(0, leading),
+    ...iccSegments,
+    ...kept.slice(leading),
+    encoded.subarray(header.scanStart),
+  ]);
 }
 
 // ---- PNG: an iCCP chunk (profile name, 0, compression method 0, zlib stream) before PLTE and IDAT.
@@ -178,13 +194,17 @@ async function readPngProfile(bytes: Uint8Array): Promise<Uint8Array | undefined
 function embedPngProfile(encoded: Uint8Array, profile: Uint8Array): Uint8Array {
   const chunks = pngChunkList(encoded);
   const first = chunks?.[0];
-  if (!chunks || first?.type !== 'IHDR') throw new Error('embedIccProfile: the PNG has no well-formed chunk chain starting with IHDR');
+  if (!chunks || first?.type !== 'IHDR')
+    throw new Error('embedIccProfile: the PNG has no well-formed chunk chain starting with IHDR');
   const name = ascii(PNG_PROFILE_NAME);
   const compressed = zlibStored(profile);
   const data = new Uint8Array(name.length + 2 + compressed.length);
   data.set(name);
   data.set(compressed, name.length + 2); // the name's terminator and compression method 0 are the zeros between
-  const kept = chunks.slice(1).filter((chunk) => chunk.type !== 'iCCP' && chunk.type !== 'sRGB').map((chunk) => encoded.subarray(chunk.start, chunk.end));
+  const kept = chunks
+    .slice(1)
+    .filter((chunk) => chunk.type !== 'iCCP' && chunk.type !== 'sRGB')
+    .map((chunk) => encoded.subarray(chunk.start, chunk.end));
   return concat([encoded.subarray(0, first.end), pngChunk('iCCP', data), ...kept]);
 }
 
@@ -203,7 +223,8 @@ function readWebpProfile(bytes: Uint8Array): Uint8Array | undefined {
   const chunks = webpChunkList(bytes);
   const vp8x = chunks?.[0];
   // Decoders read ICCP only when VP8X announces it; an unannounced one does not describe the pixels.
-  if (!chunks || !vp8x || vp8x.type !== 'VP8X' || vp8x.length < 10 || !((bytes[vp8x.offset] ?? 0) & VP8X_ICC)) return undefined;
+  if (!chunks || !vp8x || vp8x.type !== 'VP8X' || vp8x.length < 10 || !((bytes[vp8x.offset] ?? 0) & VP8X_ICC))
+    return undefined;
   const chunk = chunks.find((candidate) => candidate.type === 'ICCP');
   return chunk && bytes.subarray(chunk.offset, chunk.offset + chunk.length);
 }
@@ -214,13 +235,17 @@ function embedWebpProfile(encoded: Uint8Array, profile: Uint8Array): Uint8Array 
   if (!chunks || !first) throw new Error('embedIccProfile: the WebP has no well-formed RIFF container');
   const vp8x = first.type === 'VP8X' ? encoded.slice(first.start, first.end) : simpleToExtendedHeader(encoded, first);
   vp8x[8] = (vp8x[8] ?? 0) | VP8X_ICC;
-  const rest = chunks.slice(first.type === 'VP8X' ? 1 : 0).filter((chunk) => chunk.type !== 'ICCP').map((chunk) => encoded.subarray(chunk.start, chunk.end));
+  const rest = chunks
+    .slice(first.type === 'VP8X' ? 1 : 0)
+    .filter((chunk) => chunk.type !== 'ICCP')
+    .map((chunk) => encoded.subarray(chunk.start, chunk.end));
   return webpFile([vp8x, riffChunk('ICCP', profile), ...rest]);
 }
 
 /** A VP8X chunk (flags, 3 reserved bytes, canvas size minus one in 24 bits each) for a simple VP8/VP8L file. */
 function simpleToExtendedHeader(encoded: Uint8Array, bitstream: RiffChunk): Uint8Array {
-  if (bitstream.type !== 'VP8 ' && bitstream.type !== 'VP8L') throw new Error(`embedIccProfile: a simple WebP starts with VP8 or VP8L, not ${JSON.stringify(bitstream.type)}`);
+  if (bitstream.type !== 'VP8 ' && bitstream.type !== 'VP8L')
+    throw new Error(`embedIccProfile: a simple WebP starts with VP8 or VP8L, not ${JSON.stringify(bitstream.type)}`);
   const { width, height, alpha } = readBitstreamHeader(new ByteReader(encoded, 'WebP'), bitstream);
   const payload = new Uint8Array(10);
   payload[0] = alpha ? VP8X_ALPHA : 0;

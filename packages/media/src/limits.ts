@@ -15,11 +15,17 @@ export interface Limits extends Preset {
 /** The preset's limits with explicit options on top; bad values are a typed error, not a surprise later. */
 export function resolveLimits(options: ProcessOptions): Limits {
   if (options.preset !== undefined && options.provider !== undefined && options.preset !== options.provider) {
-    throw new MediaError('E_INVALID_OPTIONS', `Both preset ${JSON.stringify(options.preset)} and its old name provider ${JSON.stringify(options.provider)} are set. Pass preset only.`);
+    throw new MediaError(
+      'E_INVALID_OPTIONS',
+      `Both preset ${JSON.stringify(options.preset)} and its old name provider ${JSON.stringify(options.provider)} are set. Pass preset only.`,
+    );
   }
   const name = options.preset ?? options.provider ?? 'portable';
   if (!isPresetName(name)) {
-    throw new MediaError('E_INVALID_OPTIONS', `Unknown preset ${JSON.stringify(name)}. Use one of: ${Object.keys(PRESETS).join(', ')}.`);
+    throw new MediaError(
+      'E_INVALID_OPTIONS',
+      `Unknown preset ${JSON.stringify(name)}. Use one of: ${Object.keys(PRESETS).join(', ')}.`,
+    );
   }
   const preset = PRESETS[name];
   return {
@@ -27,7 +33,9 @@ export function resolveLimits(options: ProcessOptions): Limits {
     maxEdge: positive('maxEdge', options.maxEdge) ?? preset.maxEdge,
     maxBytes: positive('maxBytes', options.maxBytes) ?? preset.maxBytes,
     // An explicit maxBytes bounds every output, PDFs included, unless maxPdfBytes says otherwise.
-    maxPdfBytes: positive('maxPdfBytes', options.maxPdfBytes) ?? Math.min(preset.maxPdfBytes, positive('maxBytes', options.maxBytes) ?? Infinity),
+    maxPdfBytes:
+      positive('maxPdfBytes', options.maxPdfBytes) ??
+      Math.min(preset.maxPdfBytes, positive('maxBytes', options.maxBytes) ?? Infinity),
     maxPdfPages: positive('maxPdfPages', options.maxPdfPages) ?? preset.maxPdfPages,
     maxInputPixels: positive('maxInputPixels', options.maxInputPixels) ?? DEFAULT_MAX_INPUT_PIXELS,
     timeoutMs: positive('timeoutMs', options.timeoutMs),
@@ -38,7 +46,11 @@ export function resolveLimits(options: ProcessOptions): Limits {
 export function positive(name: string, value: number | undefined): number | undefined {
   if (value === undefined) return undefined;
   if (!Number.isSafeInteger(value) || value <= 0) {
-    throw new MediaError('E_INVALID_OPTIONS', `Expected a positive integer for ${name} but received ${String(value)}.`, { option: name });
+    throw new MediaError(
+      'E_INVALID_OPTIONS',
+      `Expected a positive integer for ${name} but received ${String(value)}.`,
+      { option: name },
+    );
   }
   return value;
 }
@@ -51,7 +63,10 @@ function megapixels(pixels: number): string {
 export function assertPixelBudget(info: ProbeResult, limits: Limits): { width: number; height: number } {
   const { width, height } = info;
   if (!width || !height) {
-    throw new MediaError('E_CORRUPT', `The ${info.mediaType} header gives no image size. The file is damaged: re-export it.`);
+    throw new MediaError(
+      'E_CORRUPT',
+      `The ${info.mediaType} header gives no image size. The file is damaged: re-export it.`,
+    );
   }
   if (width > MAX_SIDE || height > MAX_SIDE || width * height > limits.maxInputPixels) {
     throw new MediaError(

@@ -7,25 +7,56 @@ function labelled(): Raster {
   const width = 3;
   const height = 2;
   const data = new Uint8Array(width * height * 4);
-  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) data.set([10 * x + y + 1, 0, 0, 255], (y * width + x) * 4);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) data.set([10 * x + y + 1, 0, 0, 255], (y * width + x) * 4);
   return { data, width, height };
 }
 
 function labels(raster: Raster): number[][] {
-  return Array.from({ length: raster.height }, (_, y) => Array.from({ length: raster.width }, (_, x) => raster.data[(y * raster.width + x) * 4]!));
+  return Array.from({ length: raster.height }, (_, y) =>
+    Array.from({ length: raster.width }, (_, x) => raster.data[(y * raster.width + x) * 4]!),
+  );
 }
 
 // Stored grid (labels):   1 11 21
 //                         2 12 22
 const UPRIGHT: Record<Orientation, number[][]> = {
-  1: [[1, 11, 21], [2, 12, 22]],
-  2: [[21, 11, 1], [22, 12, 2]],
-  3: [[22, 12, 2], [21, 11, 1]],
-  4: [[2, 12, 22], [1, 11, 21]],
-  5: [[1, 2], [11, 12], [21, 22]],
-  6: [[2, 1], [12, 11], [22, 21]],
-  7: [[22, 21], [12, 11], [2, 1]],
-  8: [[21, 22], [11, 12], [1, 2]],
+  1: [
+    [1, 11, 21],
+    [2, 12, 22],
+  ],
+  2: [
+    [21, 11, 1],
+    [22, 12, 2],
+  ],
+  3: [
+    [22, 12, 2],
+    [21, 11, 1],
+  ],
+  4: [
+    [2, 12, 22],
+    [1, 11, 21],
+  ],
+  5: [
+    [1, 2],
+    [11, 12],
+    [21, 22],
+  ],
+  6: [
+    [2, 1],
+    [12, 11],
+    [22, 21],
+  ],
+  7: [
+    [22, 21],
+    [12, 11],
+    [2, 1],
+  ],
+  8: [
+    [21, 22],
+    [11, 12],
+    [1, 2],
+  ],
 };
 
 describe('applyOrientation', () => {

@@ -9,14 +9,22 @@ export function swapsAxes(orientation: Orientation): boolean {
 /** Where stored pixel (0, y) lands in the upright raster, and how far apart (in pixels) the row's pixels land. */
 function placeRow(orientation: Orientation, { width: w, height: h }: Size, y: number): { start: number; step: number } {
   switch (orientation) {
-    case 1: return { start: y * w, step: 1 };
-    case 2: return { start: y * w + w - 1, step: -1 }; // mirrored horizontally
-    case 3: return { start: (h - 1 - y) * w + w - 1, step: -1 }; // turned 180°
-    case 4: return { start: (h - 1 - y) * w, step: 1 }; // mirrored vertically
-    case 5: return { start: y, step: h }; // transposed
-    case 6: return { start: h - 1 - y, step: h }; // needs 90° clockwise
-    case 7: return { start: (w - 1) * h + h - 1 - y, step: -h }; // transversed
-    case 8: return { start: (w - 1) * h + y, step: -h }; // needs 90° counter-clockwise
+    case 1:
+      return { start: y * w, step: 1 };
+    case 2:
+      return { start: y * w + w - 1, step: -1 }; // mirrored horizontally
+    case 3:
+      return { start: (h - 1 - y) * w + w - 1, step: -1 }; // turned 180°
+    case 4:
+      return { start: (h - 1 - y) * w, step: 1 }; // mirrored vertically
+    case 5:
+      return { start: y, step: h }; // transposed
+    case 6:
+      return { start: h - 1 - y, step: h }; // needs 90° clockwise
+    case 7:
+      return { start: (w - 1) * h + h - 1 - y, step: -h }; // transversed
+    case 8:
+      return { start: (w - 1) * h + y, step: -h }; // needs 90° counter-clockwise
     default: {
       const unreachable: never = orientation;
       throw new Error(`orientation ${String(unreachable)}`);

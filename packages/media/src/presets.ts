@@ -18,7 +18,9 @@ export type PresetName = 'portable' | 'anthropic' | 'openai' | 'gemini' | 'bedro
 
 /** Image types every hosted route takes (Ollama, local, takes fewer: its preset converts for it). */
 const HOSTED_IMAGE_TYPES = ROUTES.anthropic.imageTypes.filter((type) =>
-  [ROUTES['openai-chat'], ROUTES['openai-responses'], ROUTES.gemini, ROUTES.bedrock].every((route) => route.imageTypes.includes(type)),
+  [ROUTES['openai-chat'], ROUTES['openai-responses'], ROUTES.gemini, ROUTES.bedrock].every((route) =>
+    route.imageTypes.includes(type),
+  ),
 );
 
 /**
@@ -82,5 +84,5 @@ export const PRESETS: Readonly<Record<PresetName, Preset>> = {
 export const PRESET_NAMES = Object.keys(PRESETS) as PresetName[];
 
 export function isPresetName(name: string): name is PresetName {
-  return Object.prototype.hasOwnProperty.call(PRESETS, name);
+  return Object.hasOwn(PRESETS, name);
 }

@@ -27,7 +27,15 @@ const fixtures: [string, () => Promise<Uint8Array> | Uint8Array][] = [
   ['svg', () => make.svg({ viewBox: '0 0 10 10' })],
   ['pdf', () => make.pdf({ pages: 2 })],
   ['tiff-ish', () => make.exifTiff(6, { littleEndian: true })],
-  ['avif', async () => new Uint8Array(await sharp({ create: { width: 24, height: 16, channels: 3, background: '#08f' } }).avif({ effort: 0 }).toBuffer())],
+  [
+    'avif',
+    async () =>
+      new Uint8Array(
+        await sharp({ create: { width: 24, height: 16, channels: 3, background: '#08f' } })
+          .avif({ effort: 0 })
+          .toBuffer(),
+      ),
+  ],
 ];
 
 /** Positions to cut at: every byte of the first 80, then ~60 spread over the rest. */
@@ -45,7 +53,11 @@ const pixelsOf = (info: { width?: number; height?: number }) => (info.width ?? 0
 async function exercise(bytes: Uint8Array, budget: number): Promise<void> {
   const started = performance.now();
   detect(bytes);
-  for (const run of [() => probe(bytes), async () => (pixelsOf(await probe(bytes)) <= 1_000_000 ? decodeBmp(bytes) : undefined), async () => firstWebpFrame(bytes)]) {
+  for (const run of [
+    () => probe(bytes),
+    async () => (pixelsOf(await probe(bytes)) <= 1_000_000 ? decodeBmp(bytes) : undefined),
+    async () => firstWebpFrame(bytes),
+  ]) {
     try {
       await run();
     } catch (error) {
@@ -76,7 +88,8 @@ describe('header side under damage', () => {
       const flips = 1 + Math.floor(next() * 4);
       for (let f = 0; f < flips; f++) {
         // Half the flips hit the first 64 bytes, where the header lives.
-        const at = next() < 0.5 ? Math.floor(next() * Math.min(64, damaged.length)) : Math.floor(next() * damaged.length);
+        const at =
+          next() < 0.5 ? Math.floor(next() * Math.min(64, damaged.length)) : Math.floor(next() * damaged.length);
         damaged[at] = Math.floor(next() * 256);
       }
       await exercise(damaged, 500);

@@ -58,7 +58,12 @@ describe('probe: JPEG', () => {
   it('agrees with sharp on a real file', async () => {
     const jpeg = await make.photoJpeg({ width: 200, height: 100, orientation: 6, progressive: true });
     const [ours, theirs] = [await probeJpeg(jpeg), await sharp(jpeg).metadata()];
-    expect([ours.width, ours.height, ours.orientation, ours.progressive]).toEqual([theirs.width, theirs.height, theirs.orientation, theirs.isProgressive]);
+    expect([ours.width, ours.height, ours.orientation, ours.progressive]).toEqual([
+      theirs.width,
+      theirs.height,
+      theirs.orientation,
+      theirs.isProgressive,
+    ]);
   });
 
   it('skips fill bytes and standalone markers between segments', async () => {
@@ -102,7 +107,17 @@ describe('probe: JPEG', () => {
 describe('probe: PNG', () => {
   it('reads IHDR facts for every colour type', async () => {
     const plain = await probe(await make.screenshotPng({ width: 333, height: 111 }));
-    expect(plain).toEqual({ mediaType: 'image/png', bytes: expect.any(Number), width: 333, height: 111, orientation: 1, frames: 1, hasAlpha: false, bitDepth: 8, interlaced: false });
+    expect(plain).toEqual({
+      mediaType: 'image/png',
+      bytes: expect.any(Number),
+      width: 333,
+      height: 111,
+      orientation: 1,
+      frames: 1,
+      hasAlpha: false,
+      bitDepth: 8,
+      interlaced: false,
+    });
     expect((await probe(await make.screenshotPng({ alpha: true }))).hasAlpha).toBe(true);
     expect((await probe(await make.screenshotPng({ palette: true }))).hasAlpha).toBe(false);
     expect((await probe(await make.screenshotPng({ palette: true, alpha: true }))).hasAlpha).toBe(true); // tRNS
@@ -215,7 +230,9 @@ describe('probe: GIF', () => {
     const opaque = await make.gif({ animated: true, frames: 4 });
     expect((await probe(opaque)).hasAlpha).toBe(false);
     // The encoder did mark later frames transparent (unchanged pixels), so this checks the first-frame rule.
-    const transparentGces = opaque.filter((byte, at) => byte === 0x21 && opaque[at + 1] === 0xf9 && opaque[at + 2] === 4 && (opaque[at + 3] & 1) === 1);
+    const transparentGces = opaque.filter(
+      (byte, at) => byte === 0x21 && opaque[at + 1] === 0xf9 && opaque[at + 2] === 4 && (opaque[at + 3] & 1) === 1,
+    );
     expect(transparentGces.length).toBeGreaterThan(0);
     expect((await probe(await make.gif({ transparent: true }))).hasAlpha).toBe(true);
   });
@@ -232,7 +249,16 @@ describe('probe: GIF', () => {
 describe('probe: BMP', () => {
   it('reads size, depth and orientation-free facts for each header kind', async () => {
     const pixels = make.naturalPixels(13, 7, { channels: 4 });
-    expect(await probe(make.encodeBmp(pixels))).toEqual({ mediaType: 'image/bmp', bytes: expect.any(Number), width: 13, height: 7, orientation: 1, frames: 1, hasAlpha: false, bitDepth: 8 });
+    expect(await probe(make.encodeBmp(pixels))).toEqual({
+      mediaType: 'image/bmp',
+      bytes: expect.any(Number),
+      width: 13,
+      height: 7,
+      orientation: 1,
+      frames: 1,
+      hasAlpha: false,
+      bitDepth: 8,
+    });
     expect((await probeBmp(make.encodeBmp(pixels, { bitsPerPixel: 4 }))).bitDepth).toBe(4);
     expect((await probeBmp(make.encodeBmp(pixels, { bitsPerPixel: 16 }))).bitDepth).toBe(5);
     expect((await probeBmp(make.encodeBmp(pixels, { bitsPerPixel: 16, bitfields: true }))).bitDepth).toBe(6);
@@ -271,20 +297,52 @@ describe('probe: decompression bombs are reported from the header, instantly', (
 
 describe('probe: formats that are named, not processed', () => {
   it('TIFF with size, depth and page count from its IFDs', async () => {
-    const tiff = new Uint8Array(await sharp({ create: { width: 37, height: 21, channels: 3, background: '#123' } }).tiff().toBuffer());
-    expect(await probe(tiff)).toEqual({ mediaType: 'image/tiff', bytes: tiff.length, width: 37, height: 21, orientation: 1, frames: 1, pages: 1, bitDepth: 8, hasAlpha: false, lossless: false });
+    const tiff = new Uint8Array(
+      await sharp({ create: { width: 37, height: 21, channels: 3, background: '#123' } })
+        .tiff()
+        .toBuffer(),
+    );
+    expect(await probe(tiff)).toEqual({
+      mediaType: 'image/tiff',
+      bytes: tiff.length,
+      width: 37,
+      height: 21,
+      orientation: 1,
+      frames: 1,
+      pages: 1,
+      bitDepth: 8,
+      hasAlpha: false,
+      lossless: false,
+    });
     // An IFD with no entries: no size.
     await expectMediaError(probe(Uint8Array.from([0x49, 0x49, 0x2a, 0x00, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0])), 'E_CORRUPT');
   });
 
   it('AVIF with size from its item graph; a cut one is E_CORRUPT', async () => {
-    const avif = new Uint8Array(await sharp({ create: { width: 40, height: 24, channels: 3, background: '#0f0' } }).avif({ effort: 0 }).toBuffer());
-    expect(await probe(avif)).toEqual({ mediaType: 'image/avif', bytes: avif.length, width: 40, height: 24, orientation: 1, frames: 1, hasAlpha: false, bitDepth: 8, lossless: false });
+    const avif = new Uint8Array(
+      await sharp({ create: { width: 40, height: 24, channels: 3, background: '#0f0' } })
+        .avif({ effort: 0 })
+        .toBuffer(),
+    );
+    expect(await probe(avif)).toEqual({
+      mediaType: 'image/avif',
+      bytes: avif.length,
+      width: 40,
+      height: 24,
+      orientation: 1,
+      frames: 1,
+      hasAlpha: false,
+      bitDepth: 8,
+      lossless: false,
+    });
     await expectMediaError(probe(avif.subarray(0, 40)), 'E_CORRUPT');
   });
 
   it('ICO whose directory points past the end is E_CORRUPT (real icons: codecs/ico.test.ts)', async () => {
-    const ico = Uint8Array.from([0, 0, 1, 0, 2, 0, 16, 16, 0, 0, 1, 0, 32, 0, 0, 1, 0, 0, 38, 0, 0, 0, 0, 0, 0, 0, 1, 0, 32, 0, 0, 4, 0, 0, 38, 1, 0, 0]);
+    const ico = Uint8Array.from([
+      0, 0, 1, 0, 2, 0, 16, 16, 0, 0, 1, 0, 32, 0, 0, 1, 0, 0, 38, 0, 0, 0, 0, 0, 0, 0, 1, 0, 32, 0, 0, 4, 0, 0, 38, 1,
+      0, 0,
+    ]);
     await expectMediaError(probe(ico), 'E_CORRUPT');
   });
 });

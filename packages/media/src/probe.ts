@@ -63,7 +63,9 @@ function unrecognised(bytes: Uint8Array): MediaError {
     return new MediaError('E_UNSUPPORTED', `The input is empty (0 bytes). glimpse reads ${READABLE}.`, { bytes: 0 });
   }
   const head = Array.from(bytes.subarray(0, 8), (byte) => byte.toString(16).padStart(2, '0')).join(' ');
-  const printable = Array.from(bytes.subarray(0, 8), (byte) => (byte >= 0x20 && byte < 0x7f ? String.fromCharCode(byte) : '.')).join('');
+  const printable = Array.from(bytes.subarray(0, 8), (byte) =>
+    byte >= 0x20 && byte < 0x7f ? String.fromCharCode(byte) : '.',
+  ).join('');
   return new MediaError(
     'E_UNSUPPORTED',
     `Unrecognised file format: it starts with bytes ${head} (${JSON.stringify(printable)}). glimpse reads ${READABLE}; convert the file to one of these.`,

@@ -37,7 +37,14 @@ describe('process: passthrough', () => {
     const input = await make.screenshotPng({ width: 800, height: 500 });
     const result = await fit(input);
     expect(result.data).toBe(input);
-    expect(result).toMatchObject({ mediaType: 'image/png', width: 800, height: 500, resized: false, reencoded: false, steps: [] });
+    expect(result).toMatchObject({
+      mediaType: 'image/png',
+      width: 800,
+      height: 500,
+      resized: false,
+      reencoded: false,
+      steps: [],
+    });
   });
 
   it('passes a still GIF through for a provider that takes GIF, but converts it for portable', async () => {
@@ -72,7 +79,13 @@ describe('process: resizing in the same codec', () => {
   it('JPEG → JPEG within maxEdge', async () => {
     const input = await make.photoJpeg({ width: 2600, height: 1700, quality: 90 });
     const { result } = await fitAndCompare(input, {}, 4);
-    expect(result).toMatchObject({ mediaType: 'image/jpeg', width: 2000, height: 1308, resized: true, reencoded: true });
+    expect(result).toMatchObject({
+      mediaType: 'image/jpeg',
+      width: 2000,
+      height: 1308,
+      resized: true,
+      reencoded: true,
+    });
   });
 
   it('PNG screenshot → PNG (lossless) within the anthropic edge', async () => {
@@ -184,7 +197,9 @@ describe('process: byte limits', () => {
     const opaque = await fit(await make.photoJpeg({ width: 900, height: 600 }).then(asPng), { maxBytes: 120_000 });
     expect(opaque.mediaType).toBe('image/jpeg');
     expect(opaque.bytes).toBeLessThanOrEqual(120_000);
-    const alpha = await fit(await make.webp({ width: 900, height: 600, alpha: true, lossless: true }).then(asPng), { maxBytes: 60_000 });
+    const alpha = await fit(await make.webp({ width: 900, height: 600, alpha: true, lossless: true }).then(asPng), {
+      maxBytes: 60_000,
+    });
     expect(alpha.mediaType).toBe('image/webp');
     expect(hasTransparency((await decodeIndependently(alpha.data)).data)).toBe(true);
   });
@@ -197,7 +212,9 @@ describe('process: byte limits', () => {
   });
 
   it('goes straight to a smaller size when lower quality cannot close the gap, and jumps near the size that fits', async () => {
-    const svg = new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg" width="2000" height="2000"><circle cx="1000" cy="1000" r="900" fill="#34a853"/></svg>');
+    const svg = new TextEncoder().encode(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="2000" height="2000"><circle cx="1000" cy="1000" r="900" fill="#34a853"/></svg>',
+    );
     const result = await fit(svg, { maxBytes: 1_500 });
     expect(result.bytes).toBeLessThanOrEqual(1_500);
     expect(result.steps).toEqual(['rasterized', 'converted', 'scaled-for-bytes']);
@@ -222,7 +239,10 @@ describe('process: SVG', () => {
   });
 
   it('a malformed SVG is a typed error', async () => {
-    await expectCode(fit(new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"><rect</svg>')), 'E_SVG_INVALID');
+    await expectCode(
+      fit(new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"><rect</svg>')),
+      'E_SVG_INVALID',
+    );
   });
 });
 
@@ -246,7 +266,12 @@ describe('process: PDF', () => {
 
 describe('process: hostile and unsupported input', () => {
   it('refuses decompression bombs from the header, fast and without allocating', async () => {
-    for (const bomb of [make.pngBomb(70_000, 10), make.pngBomb(20_000, 20_000), make.jpegBomb(60_000, 60_000), make.gifBomb(65_000, 65_000)]) {
+    for (const bomb of [
+      make.pngBomb(70_000, 10),
+      make.pngBomb(20_000, 20_000),
+      make.jpegBomb(60_000, 60_000),
+      make.gifBomb(65_000, 65_000),
+    ]) {
       const before = globalThis.process.memoryUsage().arrayBuffers;
       const started = performance.now();
       await expectCode(fit(bomb), 'E_TOO_MANY_PIXELS');
@@ -263,9 +288,18 @@ describe('process: hostile and unsupported input', () => {
   });
 
   it('converts an AVIF that sharp wrote (libheif + aom) to JPEG with the pixels sharp decodes', async () => {
-    const avif = new Uint8Array(await sharp({ create: { width: 40, height: 24, channels: 3, background: '#0f0' } }).avif({ effort: 0 }).toBuffer());
+    const avif = new Uint8Array(
+      await sharp({ create: { width: 40, height: 24, channels: 3, background: '#0f0' } })
+        .avif({ effort: 0 })
+        .toBuffer(),
+    );
     const result = await fit(avif);
-    expect(result).toMatchObject({ mediaType: 'image/jpeg', width: 40, height: 24, original: { mediaType: 'image/avif' } });
+    expect(result).toMatchObject({
+      mediaType: 'image/jpeg',
+      width: 40,
+      height: 24,
+      original: { mediaType: 'image/avif' },
+    });
     const { data } = await sharp(result.data).raw().toBuffer({ resolveWithObject: true });
     const { data: expected } = await sharp(avif).raw().toBuffer({ resolveWithObject: true });
     expect(psnr(new Uint8Array(data), new Uint8Array(expected))).toBeGreaterThan(35);
@@ -348,14 +382,19 @@ describe('process: SVG edge cases', () => {
   const encode = (text: string) => new TextEncoder().encode(text);
 
   it('renders a sliver SVG one pixel thick instead of failing', async () => {
-    const result = await fit(encode('<svg xmlns="http://www.w3.org/2000/svg" width="100000" height="1"><rect width="100000" height="1" fill="red"/></svg>'));
+    const result = await fit(
+      encode(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="100000" height="1"><rect width="100000" height="1" fill="red"/></svg>',
+      ),
+    );
     expect([result.width, result.height]).toEqual([2000, 1]);
     const decoded = await decodeIndependently(result.data);
     expect(decoded.data[0]).toBeGreaterThan(200);
   });
 
   it('renders a UTF-16 SVG', async () => {
-    const text = '\uFEFF<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20" fill="#00f"/></svg>';
+    const text =
+      '\uFEFF<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20" fill="#00f"/></svg>';
     const utf16 = new Uint8Array(text.length * 2);
     for (let i = 0; i < text.length; i++) utf16.set([text.charCodeAt(i) & 0xff, text.charCodeAt(i) >> 8], i * 2);
     const result = await fit(utf16);

@@ -16,7 +16,16 @@ import { checkIntegrity } from './integrity.js';
 import { assertEmbeddedImagesFit } from './svg-images.js';
 import { probe } from './probe.js';
 import { recoveredWarning } from './truncation.js';
-import type { MediaType, PdfInfo, ProbeResult, ProcessOptions, ProcessResult, ProcessStep, ProcessWarning, SendableImageType } from './types.js';
+import type {
+  MediaType,
+  PdfInfo,
+  ProbeResult,
+  ProcessOptions,
+  ProcessResult,
+  ProcessStep,
+  ProcessWarning,
+  SendableImageType,
+} from './types.js';
 
 /**
  * Makes `bytes` safe to send: the input untouched when it already fits, otherwise decoded, turned
@@ -27,7 +36,10 @@ import type { MediaType, PdfInfo, ProbeResult, ProcessOptions, ProcessResult, Pr
  */
 export async function process(bytes: Uint8Array, options: ProcessOptions = {}): Promise<ProcessResult> {
   if (!(bytes instanceof Uint8Array)) {
-    throw new MediaError('E_INVALID_INPUT', `process() takes the file's bytes as a Uint8Array (a Node Buffer is one), not ${describeValue(bytes)}. Wrap an ArrayBuffer with new Uint8Array(buffer).`);
+    throw new MediaError(
+      'E_INVALID_INPUT',
+      `process() takes the file's bytes as a Uint8Array (a Node Buffer is one), not ${describeValue(bytes)}. Wrap an ArrayBuffer with new Uint8Array(buffer).`,
+    );
   }
   const limits = resolveLimits(options);
   const fonts = assertFonts(options.fonts);
@@ -79,7 +91,11 @@ function describeValue(value: unknown): string {
 function assertFonts(fonts: ProcessOptions['fonts']): readonly Uint8Array[] {
   if (fonts === undefined) return [];
   if (!Array.isArray(fonts) || !fonts.every((font) => font instanceof Uint8Array)) {
-    throw new MediaError('E_INVALID_OPTIONS', 'Expected fonts to be an array of Uint8Array (TTF, OTF or TTC file bytes).', { option: 'fonts' });
+    throw new MediaError(
+      'E_INVALID_OPTIONS',
+      'Expected fonts to be an array of Uint8Array (TTF, OTF or TTC file bytes).',
+      { option: 'fonts' },
+    );
   }
   return fonts;
 }
@@ -102,11 +118,18 @@ function original(info: ProbeResult): ProcessResult['original'] {
     bytes: info.bytes,
     orientation: info.orientation,
     frames: info.frames,
-    ...((info.mediaType === 'application/pdf' || info.mediaType === 'image/tiff') && info.pages !== undefined ? { pages: info.pages } : {}),
+    ...((info.mediaType === 'application/pdf' || info.mediaType === 'image/tiff') && info.pages !== undefined
+      ? { pages: info.pages }
+      : {}),
   };
 }
 
-async function processRaster(bytes: Uint8Array, info: DecodableInfo, limits: Limits, deadline: Deadline): Promise<ProcessResult> {
+async function processRaster(
+  bytes: Uint8Array,
+  info: DecodableInfo,
+  limits: Limits,
+  deadline: Deadline,
+): Promise<ProcessResult> {
   const { width, height } = assertPixelBudget(info, limits);
   assertEightBitJpeg(info);
   const type = info.mediaType;
@@ -116,7 +139,11 @@ async function processRaster(bytes: Uint8Array, info: DecodableInfo, limits: Lim
   const damage = checked && checkIntegrity(bytes, checked);
   if (checked && damage?.fatal) {
     const format = FORMAT_LABELS[checked];
-    throw new MediaError('E_CORRUPT', `The ${format} file is damaged: ${damage.problem}. Strict decoders refuse it; re-export or re-download it.`, { format });
+    throw new MediaError(
+      'E_CORRUPT',
+      `The ${format} file is damaged: ${damage.problem}. Strict decoders refuse it; re-export or re-download it.`,
+      { format },
+    );
   }
   if (damage) warnings.push({ code: 'W_REPAIRED', message: `The file was re-encoded because ${damage.problem}.` });
   // CMYK/YCCK JPEGs are valid but many decoders show them with wrong colours: always convert to RGB.
@@ -126,7 +153,13 @@ async function processRaster(bytes: Uint8Array, info: DecodableInfo, limits: Lim
   const sendable = accepted !== undefined && !cmyk && !damage && !truncatedHeif(bytes, type);
   // A HEIC is shown upright by its reader (irot/imir are part of the format), so its orientation needs no work.
   const shownUpright = info.orientation === 1 || type === 'image/heic' || type === 'image/heif';
-  if (sendable && shownUpright && info.frames <= 1 && Math.max(width, height) <= limits.maxEdge && bytes.byteLength <= limits.maxBytes) {
+  if (
+    sendable &&
+    shownUpright &&
+    info.frames <= 1 &&
+    Math.max(width, height) <= limits.maxEdge &&
+    bytes.byteLength <= limits.maxBytes
+  ) {
     return {
       data: bytes,
       mediaType: accepted,
@@ -149,7 +182,13 @@ async function processRaster(bytes: Uint8Array, info: DecodableInfo, limits: Lim
   // is the only image that exists whole.
   const upright = swapsAxes(info.orientation) ? { width: height, height: width } : { width, height };
   const target = fitEdge(upright, limits.maxEdge);
-  const decoded = await decodeToFit({ decode, bytes, stored: { width, height }, target, orientation: info.orientation });
+  const decoded = await decodeToFit({
+    decode,
+    bytes,
+    stored: { width, height },
+    target,
+    orientation: info.orientation,
+  });
   deadline.check('Decoding the image');
   const recovered = decoded.recovered && recoveredWarning(decoded.recovered, info.orientation);
   if (recovered) {
@@ -164,7 +203,14 @@ async function processRaster(bytes: Uint8Array, info: DecodableInfo, limits: Lim
   const preferred = preferredEncoding(type, info, decoded.hasAlpha, limits);
   if (preferred.type !== type || cmyk) steps.push('converted');
   // Re-fitting for maxBytes works from this raster: the image is never decoded again.
-  const fitted = await fitWithinLimits({ raster: decoded.raster, hasAlpha: decoded.hasAlpha, preferred, maxBytes: limits.maxBytes, accepts: limits.accepts, deadline });
+  const fitted = await fitWithinLimits({
+    raster: decoded.raster,
+    hasAlpha: decoded.hasAlpha,
+    preferred,
+    maxBytes: limits.maxBytes,
+    accepts: limits.accepts,
+    deadline,
+  });
   // The pixels are still in the source's colour space: keep its ICC profile unless that breaks maxBytes.
   return reencodedResult(await carryIccProfile(fitted, bytes, type, limits.maxBytes), info, steps, resized, warnings);
 }
@@ -173,11 +219,19 @@ const FORMAT_LABELS = { 'image/png': 'PNG', 'image/jpeg': 'JPEG', 'image/gif': '
 
 /** The types whose structure `checkIntegrity` knows (the ones providers take as they are). */
 function checkedType(type: MediaType): SendableImageType | undefined {
-  return type === 'image/png' || type === 'image/jpeg' || type === 'image/gif' || type === 'image/webp' ? type : undefined;
+  return type === 'image/png' || type === 'image/jpeg' || type === 'image/gif' || type === 'image/webp'
+    ? type
+    : undefined;
 }
 
 /** The result of anything that was decoded and re-encoded; `steps` are those taken before fitting. */
-function reencodedResult(fitted: Fitted, info: ProbeResult, steps: ProcessStep[], resized: boolean, warnings: ProcessWarning[]): ProcessResult {
+function reencodedResult(
+  fitted: Fitted,
+  info: ProbeResult,
+  steps: ProcessStep[],
+  resized: boolean,
+  warnings: ProcessWarning[],
+): ProcessResult {
   return {
     data: fitted.data,
     mediaType: fitted.mediaType,
@@ -206,15 +260,21 @@ function truncatedHeif(bytes: Uint8Array, type: MediaType): boolean {
 /** Why this format cannot be converted here, and what to do: which routes take it as is, which package decodes it. */
 function noDecoder(type: MediaType, limits: Limits): MediaError {
   const takers = PRESET_NAMES.filter((name) => PRESETS[name].accepts.some((accepted) => accepted === type));
-  const asIs = takers.length > 0 ? ` ${takers.join(', ')} ${takers.length === 1 ? 'accepts' : 'accept'} it as is within ${takers.length === 1 ? 'its' : 'their'} limits (provider: '${takers[0]}')${acceptedAsIs(type, limits) ? ', but this one is over them' : ''}.` : '';
+  const asIs =
+    takers.length > 0
+      ? ` ${takers.join(', ')} ${takers.length === 1 ? 'accepts' : 'accept'} it as is within ${takers.length === 1 ? 'its' : 'their'} limits (provider: '${takers[0]}')${acceptedAsIs(type, limits) ? ', but this one is over them' : ''}.`
+      : '';
   const remedy = HEVC_TYPES.has(type)
     ? `To convert it for any provider, install @glimpse/heif and import it once (import '@glimpse/heif'): it adds the HEVC decoder (libheif + libde265, LGPL-3.0). Or convert the file to JPEG first.`
     : 'Convert it to PNG or JPEG first.';
-  return new MediaError('E_UNSUPPORTED', `This is a ${type === 'image/heic' ? 'HEIC' : 'HEIF'} image (${type}).${asIs} ${remedy}`, { mediaType: type, acceptedBy: takers });
+  return new MediaError(
+    'E_UNSUPPORTED',
+    `This is a ${type === 'image/heic' ? 'HEIC' : 'HEIF'} image (${type}).${asIs} ${remedy}`,
+    { mediaType: type, acceptedBy: takers },
+  );
 }
 
 const HEVC_TYPES: ReadonlySet<MediaType> = new Set(['image/heic', 'image/heif']);
-
 
 /** Same codec as the source where the provider takes it; lossless sources stay lossless; other photos become JPEG, or PNG with alpha. */
 function preferredEncoding(type: MediaType, info: DecodableInfo, hasAlpha: boolean, limits: Limits): Encoding {
@@ -256,10 +316,19 @@ function fitEdge(raster: { width: number; height: number }, maxEdge: number): { 
   const longest = Math.max(raster.width, raster.height);
   if (longest <= maxEdge) return { width: raster.width, height: raster.height };
   const scale = maxEdge / longest;
-  return { width: Math.max(1, Math.round(raster.width * scale)), height: Math.max(1, Math.round(raster.height * scale)) };
+  return {
+    width: Math.max(1, Math.round(raster.width * scale)),
+    height: Math.max(1, Math.round(raster.height * scale)),
+  };
 }
 
-async function renderSvg(bytes: Uint8Array, info: ProbeResult, limits: Limits, fonts: readonly Uint8Array[], deadline: Deadline): Promise<ProcessResult> {
+async function renderSvg(
+  bytes: Uint8Array,
+  info: ProbeResult,
+  limits: Limits,
+  fonts: readonly Uint8Array[],
+  deadline: Deadline,
+): Promise<ProcessResult> {
   await assertEmbeddedImagesFit(bytes, limits);
   deadline.check('Checking the SVG');
   const { raster, warnings } = await rasterizeSvg(bytes, { maxEdge: limits.maxEdge, fonts });
@@ -273,28 +342,49 @@ async function renderSvg(bytes: Uint8Array, info: ProbeResult, limits: Limits, f
     accepts: limits.accepts,
     deadline,
   });
-  return reencodedResult(fitted, info, ['rasterized'], fitted.width !== info.width || fitted.height !== info.height, warnings);
+  return reencodedResult(
+    fitted,
+    info,
+    ['rasterized'],
+    fitted.width !== info.width || fitted.height !== info.height,
+    warnings,
+  );
 }
 
 /** What can be refused from the route and the size alone, before pdf-lib parses the whole file. */
 function assertPdfSize(bytes: Uint8Array, limits: Limits): void {
   if (limits.maxPdfPages === 0) {
-    throw new MediaError('E_UNSUPPORTED', 'This provider takes no PDFs. Read the text with pdfText() and render pages with renderPdfPage() instead (CLI: glimpse text FILE, glimpse process FILE --page N).', { mediaType: 'application/pdf' });
+    throw new MediaError(
+      'E_UNSUPPORTED',
+      'This provider takes no PDFs. Read the text with pdfText() and render pages with renderPdfPage() instead (CLI: glimpse text FILE, glimpse process FILE --page N).',
+      { mediaType: 'application/pdf' },
+    );
   }
   if (bytes.byteLength > limits.maxPdfBytes) {
-    throw new MediaError('E_TOO_LARGE', `The PDF is ${bytes.byteLength} bytes; the limit is ${limits.maxPdfBytes}. Send fewer pages or a compressed copy.`, { bytes: bytes.byteLength, maxPdfBytes: limits.maxPdfBytes });
+    throw new MediaError(
+      'E_TOO_LARGE',
+      `The PDF is ${bytes.byteLength} bytes; the limit is ${limits.maxPdfBytes}. Send fewer pages or a compressed copy.`,
+      { bytes: bytes.byteLength, maxPdfBytes: limits.maxPdfBytes },
+    );
   }
 }
 
 /** PDFs pass through untouched once validated: providers read them natively. */
 function checkPdf(bytes: Uint8Array, info: PdfInfo, limits: Limits): ProcessResult {
   if (info.encrypted) {
-    throw new MediaError('E_PDF_ENCRYPTED', 'The PDF is encrypted or password-protected, and providers refuse such files. Save an unencrypted copy (print to PDF) and send that.');
+    throw new MediaError(
+      'E_PDF_ENCRYPTED',
+      'The PDF is encrypted or password-protected, and providers refuse such files. Save an unencrypted copy (print to PDF) and send that.',
+    );
   }
   const pages = info.pages ?? 0;
   if (pages < 1) throw new MediaError('E_CORRUPT', 'The PDF has no pages. The file is damaged: re-export it.');
   if (pages > limits.maxPdfPages) {
-    throw new MediaError('E_TOO_LARGE', `The PDF has ${pages} pages; the limit is ${limits.maxPdfPages}. Send a page range instead.`, { pages, maxPdfPages: limits.maxPdfPages });
+    throw new MediaError(
+      'E_TOO_LARGE',
+      `The PDF has ${pages} pages; the limit is ${limits.maxPdfPages}. Send a page range instead.`,
+      { pages, maxPdfPages: limits.maxPdfPages },
+    );
   }
   return {
     data: bytes,

@@ -28,7 +28,8 @@ export function rasterSink(): RasterSink {
         filled += rows * rowBytes;
         return;
       }
-      for (let r = 0; r < rows; r++, filled += rowBytes) data.set(pixels.subarray(r * rowBytes, (r + 1) * rowBytes), data.byteLength - filled - rowBytes);
+      for (let r = 0; r < rows; r++, filled += rowBytes)
+        data.set(pixels.subarray(r * rowBytes, (r + 1) * rowBytes), data.byteLength - filled - rowBytes);
     },
     layout() {
       if (!layout) throw new Error('the decoder never started');
@@ -36,7 +37,8 @@ export function rasterSink(): RasterSink {
     },
     raster() {
       const { width, height } = this.layout();
-      if (filled !== data.byteLength) throw new Error(`the decoder delivered ${filled / (width * 4)} of ${height} rows`);
+      if (filled !== data.byteLength)
+        throw new Error(`the decoder delivered ${filled / (width * 4)} of ${height} rows`);
       return { data, width, height };
     },
   };

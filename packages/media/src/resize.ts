@@ -12,7 +12,9 @@ import { wasmSimdSupported } from './wasm.js';
  */
 export async function resizeRaster(src: Raster, width: number, height: number, hasAlpha: boolean): Promise<Raster> {
   if (width === src.width && height === src.height) return src;
-  return wasmSimdSupported() ? resizeWithKernel(src, width, height, hasAlpha) : resizeRasterPortable(src, width, height, hasAlpha);
+  return wasmSimdSupported()
+    ? resizeWithKernel(src, width, height, hasAlpha)
+    : resizeRasterPortable(src, width, height, hasAlpha);
 }
 
 /** The same filter chain in plain TypeScript (floating point), for runtimes without WASM SIMD. */
@@ -120,7 +122,10 @@ function lanczos(src: Raster, width: number, height: number): Raster {
   for (let y = 0; y < src.height; y++) {
     const row = y * src.width * 4;
     for (let x = 0; x < width; x++) {
-      let r = 0, g = 0, b = 0, a = 0;
+      let r = 0,
+        g = 0,
+        b = 0,
+        a = 0;
       const w0 = x * h.size;
       let i = row + h.start[x]! * 4;
       for (let k = 0, n = h.count[x]!; k < n; k++, i += 4) {

@@ -106,7 +106,7 @@ export const ROUTES: Readonly<Record<RouteName, Route>> = {
 export const ROUTE_NAMES = Object.keys(ROUTES) as RouteName[];
 
 export function isRouteName(name: string): name is RouteName {
-  return Object.prototype.hasOwnProperty.call(ROUTES, name);
+  return Object.hasOwn(ROUTES, name);
 }
 
 /** Whether this route lets this model's tool results carry media (Gemini 3 style, Claude/Nova on Bedrock, …). */

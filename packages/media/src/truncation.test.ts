@@ -42,7 +42,10 @@ describe('truncated JPEG', () => {
 
   it(`refuses as E_CORRUPT when less than ${MIN_RECOVERED_FRACTION * 100} % of the rows arrived`, async () => {
     const jpeg = await make.photoJpeg({ width: 400, height: 600, seed: 5 });
-    await expect(fit(jpeg.subarray(0, Math.round(jpeg.length * 0.1)))).rejects.toMatchObject({ code: 'E_CORRUPT', message: expect.stringContaining('truncated') });
+    await expect(fit(jpeg.subarray(0, Math.round(jpeg.length * 0.1)))).rejects.toMatchObject({
+      code: 'E_CORRUPT',
+      message: expect.stringContaining('truncated'),
+    });
   });
 
   it('a file missing only its end marker is re-encoded without a truncation warning', async () => {

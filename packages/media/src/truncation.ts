@@ -23,13 +23,17 @@ const STORED_BOTTOM_SHOWN_AT: Record<Orientation, 'bottom' | 'top' | 'left' | 'r
  * The warning for a JPEG whose data ends early, in words the model can act on; undefined when only the
  * end marker was missing. Throws `E_CORRUPT` when less than MIN_RECOVERED_FRACTION of the rows are real.
  */
-export function recoveredWarning(recovered: { realRows: number; height: number; eofScan: number }, orientation: Orientation): ProcessWarning | undefined {
+export function recoveredWarning(
+  recovered: { realRows: number; height: number; eofScan: number },
+  orientation: Orientation,
+): ProcessWarning | undefined {
   const fraction = recovered.height > 0 ? recovered.realRows / recovered.height : 0;
   if (fraction >= 1) {
     if (recovered.eofScan <= 1) return undefined;
     return {
       code: 'W_TRUNCATED',
-      message: 'The image file ends early: every part of the picture arrived, but with less detail than the original (its later progressive scans are missing).',
+      message:
+        'The image file ends early: every part of the picture arrived, but with less detail than the original (its later progressive scans are missing).',
       recoveredFraction: 1,
       missingSide: 'none',
     };

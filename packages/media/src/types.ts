@@ -32,7 +32,18 @@ export interface Raster {
  * probe learnt is passed on and nothing downstream detects the type or reads the header again. Width
  * and height are as stored, before orientation. Every result has the fields of `ProbeFacts`.
  */
-export type ProbeResult = PngInfo | JpegInfo | GifInfo | WebpInfo | BmpInfo | TiffInfo | IcoInfo | HeifInfo | SvgInfo | PdfInfo | JxlInfo;
+export type ProbeResult =
+  | PngInfo
+  | JpegInfo
+  | GifInfo
+  | WebpInfo
+  | BmpInfo
+  | TiffInfo
+  | IcoInfo
+  | HeifInfo
+  | SvgInfo
+  | PdfInfo
+  | JxlInfo;
 
 /** What every probe result says; formats narrow it (a PNG always has a size, a JPEG never alpha). */
 export interface ProbeFacts {
@@ -192,8 +203,17 @@ export type ProcessStep =
  * The message is written to be shown to a model as it is.
  */
 export type ProcessWarning =
-  | { code: 'W_TRUNCATED'; message: string; /** Share of the stored rows that hold real pixels (0–1). */ recoveredFraction: number; /** Where the missing part is in the output. */ missingSide: 'top' | 'bottom' | 'left' | 'right' | 'none' }
-  | { code: 'W_MISSING_GLYPHS'; message: string; /** Unicode scripts (or "emoji") no font could draw. */ scripts: string[] }
+  | {
+      code: 'W_TRUNCATED';
+      message: string /** Share of the stored rows that hold real pixels (0–1). */;
+      recoveredFraction: number /** Where the missing part is in the output. */;
+      missingSide: 'top' | 'bottom' | 'left' | 'right' | 'none';
+    }
+  | {
+      code: 'W_MISSING_GLYPHS';
+      message: string /** Unicode scripts (or "emoji") no font could draw. */;
+      scripts: string[];
+    }
   | { code: 'W_REPAIRED'; message: string };
 
 export interface ProcessResult {

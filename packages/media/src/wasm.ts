@@ -41,7 +41,12 @@ export function wasmModule(name: WasmModuleName): Promise<WebAssembly.Module> {
     }
     pending = loader(name).catch((cause: unknown) => {
       compiled.delete(name);
-      throw new MediaError('E_WASM_UNAVAILABLE', `The ${name} WASM module could not be loaded: ${String(cause)}`, { module: name }, { cause });
+      throw new MediaError(
+        'E_WASM_UNAVAILABLE',
+        `The ${name} WASM module could not be loaded: ${String(cause)}`,
+        { module: name },
+        { cause },
+      );
     });
     compiled.set(name, pending);
   }

@@ -13,7 +13,9 @@ const require = createRequire(import.meta.url);
 const initWithModule: (module: WebAssembly.Module) => Promise<void> = init;
 
 beforeAll(async () => {
-  await initWithModule(await WebAssembly.compile(readFileSync(require.resolve('@jsquash/webp/codec/dec/webp_dec.wasm'))));
+  await initWithModule(
+    await WebAssembly.compile(readFileSync(require.resolve('@jsquash/webp/codec/dec/webp_dec.wasm'))),
+  );
 });
 
 async function decodeStill(bytes: Uint8Array): Promise<{ data: Uint8ClampedArray; width: number; height: number }> {
@@ -21,10 +23,19 @@ async function decodeStill(bytes: Uint8Array): Promise<{ data: Uint8ClampedArray
 }
 
 /** Frame 1 placed on a transparent canvas, as the integrator composites it. */
-function composite(frame: { data: Uint8ClampedArray; width: number; height: number }, canvasWidth: number, canvasHeight: number, x: number, y: number): Uint8Array {
+function composite(
+  frame: { data: Uint8ClampedArray; width: number; height: number },
+  canvasWidth: number,
+  canvasHeight: number,
+  x: number,
+  y: number,
+): Uint8Array {
   const canvas = new Uint8Array(canvasWidth * canvasHeight * 4);
   for (let row = 0; row < frame.height; row++) {
-    canvas.set(frame.data.subarray(row * frame.width * 4, (row + 1) * frame.width * 4), ((y + row) * canvasWidth + x) * 4);
+    canvas.set(
+      frame.data.subarray(row * frame.width * 4, (row + 1) * frame.width * 4),
+      ((y + row) * canvasWidth + x) * 4,
+    );
   }
   return canvas;
 }
@@ -53,7 +64,12 @@ describe('firstWebpFrame', () => {
     expect([frame.canvasWidth, frame.canvasHeight]).toEqual([120, 80]);
 
     const still = await probe(frame.still);
-    expect([still.mediaType, still.frames, still.width, still.height]).toEqual(['image/webp', 1, frame.width, frame.height]);
+    expect([still.mediaType, still.frames, still.width, still.height]).toEqual([
+      'image/webp',
+      1,
+      frame.width,
+      frame.height,
+    ]);
 
     const decoded = await decodeStill(frame.still);
     expect([decoded.width, decoded.height]).toEqual([frame.width, frame.height]);

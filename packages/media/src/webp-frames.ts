@@ -38,7 +38,10 @@ export function firstWebpFrame(bytes: Uint8Array): AnimatedWebpFrame | undefined
   const width = reader.u24le(frame.offset + 6, 'ANMF width') + 1;
   const height = reader.u24le(frame.offset + 9, 'ANMF height') + 1;
   if (x + width > canvasWidth || y + height > canvasHeight) {
-    throw corrupt(WEBP_FORMAT, `frame 1 (${width}x${height} at ${x},${y}) lies outside the ${canvasWidth}x${canvasHeight} canvas`);
+    throw corrupt(
+      WEBP_FORMAT,
+      `frame 1 (${width}x${height} at ${x},${y}) lies outside the ${canvasWidth}x${canvasHeight} canvas`,
+    );
   }
 
   const inner = riffChunks(reader, frame.offset + ANMF_HEADER, frame.offset + frame.length);
@@ -47,7 +50,9 @@ export function firstWebpFrame(bytes: Uint8Array): AnimatedWebpFrame | undefined
   const alpha = bitstream.type === 'VP8 ' ? inner.find((chunk) => chunk.type === 'ALPH') : undefined;
 
   // A lossy frame with alpha needs VP8X (declaring alpha) before its ALPH chunk; otherwise the bitstream alone.
-  const parts = alpha ? [vp8xChunk(width, height), copyRiffChunk(bytes, alpha), copyRiffChunk(bytes, bitstream)] : [copyRiffChunk(bytes, bitstream)];
+  const parts = alpha
+    ? [vp8xChunk(width, height), copyRiffChunk(bytes, alpha), copyRiffChunk(bytes, bitstream)]
+    : [copyRiffChunk(bytes, bitstream)];
   return { still: webpFile(parts), canvasWidth, canvasHeight, x, y, width, height };
 }
 

@@ -13,7 +13,13 @@ function base64(bytes: Uint8Array): string {
 export function mediaPartFrom(result: ProcessResult, filename: string): ImagePart | DocumentPart {
   const data = base64(result.data);
   if (result.mediaType === 'application/pdf') {
-    return { type: 'document', mediaType: result.mediaType, data, filename, ...(result.pages !== undefined ? { pages: result.pages } : {}) };
+    return {
+      type: 'document',
+      mediaType: result.mediaType,
+      data,
+      filename,
+      ...(result.pages !== undefined ? { pages: result.pages } : {}),
+    };
   }
   return { type: 'image', mediaType: result.mediaType, data, width: result.width, height: result.height };
 }

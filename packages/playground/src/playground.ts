@@ -1,7 +1,21 @@
 // The playground page: a file goes through detect → probe → process in this page (the browser entry of
 // @glimpse/media and its WASM codecs), then through every provider serializer of @glimpse/agent.
-import { estimatePartTokens, PROVIDER_NAMES, type DocumentPart, type ImagePart, type ProviderName } from '@glimpse/agent';
-import { detect, isMediaError, isPresetName, PRESET_NAMES, process, type PresetName, type ProcessResult } from '@glimpse/media';
+import {
+  estimatePartTokens,
+  PROVIDER_NAMES,
+  type DocumentPart,
+  type ImagePart,
+  type ProviderName,
+} from '@glimpse/agent';
+import {
+  detect,
+  isMediaError,
+  isPresetName,
+  PRESET_NAMES,
+  process,
+  type PresetName,
+  type ProcessResult,
+} from '@glimpse/media';
 import { mediaPartFrom } from './media-part.js';
 import { providerPayload, type ProviderPayload } from './provider-payload.js';
 import { watchFileInput } from './watch-file-input.js';
@@ -52,7 +66,12 @@ function table(rows: [string, string][]): HTMLTableElement {
 /** An <img> for what the browser can show; a text card for PDFs and formats it cannot. */
 function preview(target: HTMLElement, bytes: Uint8Array, mediaType: string | undefined, label: string): void {
   target.replaceChildren();
-  if (mediaType === undefined || mediaType === 'application/pdf' || mediaType === 'image/tiff' || mediaType.startsWith('image/h')) {
+  if (
+    mediaType === undefined ||
+    mediaType === 'application/pdf' ||
+    mediaType === 'image/tiff' ||
+    mediaType.startsWith('image/h')
+  ) {
     const card = document.createElement('div');
     card.className = 'card';
     card.textContent = label;
@@ -68,7 +87,9 @@ function preview(target: HTMLElement, bytes: Uint8Array, mediaType: string | und
 }
 
 function showPayload(payload: ProviderPayload): void {
-  page.tabs.querySelectorAll('button').forEach((button) => button.setAttribute('aria-selected', String(button.dataset.provider === payload.provider)));
+  page.tabs
+    .querySelectorAll('button')
+    .forEach((button) => button.setAttribute('aria-selected', String(button.dataset.provider === payload.provider)));
   page.payload.textContent = payload.readableJson;
   const warnings = payload.warnings.map((warning) => `${warning.type}: ${warning.message}`).join(' ');
   page.payloadNote.textContent = `The messages the ${payload.provider} serializer produces for one user turn (base64 shortened here; "Copy exact JSON" copies all of it).${warnings ? ` Warnings: ${warnings}` : ''}`;
@@ -92,7 +113,9 @@ function showProviders(part: ImagePart | DocumentPart): void {
     Object.assign(document.createElement('button'), {
       textContent: 'Copy exact JSON',
       onclick: () => {
-        const selected = payloads.find((payload) => page.tabs.querySelector(`button[aria-selected="true"][data-provider="${payload.provider}"]`));
+        const selected = payloads.find((payload) =>
+          page.tabs.querySelector(`button[aria-selected="true"][data-provider="${payload.provider}"]`),
+        );
         if (selected) void navigator.clipboard.writeText(selected.exactJson);
       },
     }),
@@ -107,7 +130,10 @@ function showFacts(file: File, detected: string | undefined, result: ProcessResu
     table([
       ['File', `${file.name} (${kilobytes(file.size)})`],
       ['Detected type', detected ?? 'unknown'],
-      ['Original', `${original.mediaType}, ${original.width}×${original.height}${original.pages ? `, ${original.pages} pages` : ''}, ${kilobytes(original.bytes)}`],
+      [
+        'Original',
+        `${original.mediaType}, ${original.width}×${original.height}${original.pages ? `, ${original.pages} pages` : ''}, ${kilobytes(original.bytes)}`,
+      ],
       ['Processed', `${result.mediaType}, ${result.width}×${result.height}, ${kilobytes(result.bytes)}`],
       ['Steps', result.steps.length > 0 ? result.steps.join(', ') : 'none: sent as-is'],
     ]),
@@ -127,7 +153,12 @@ async function run(): Promise<void> {
   const started = performance.now();
   try {
     const result = await process(bytes, { provider: preset });
-    preview(page.processed, result.data, result.mediaType, `${result.mediaType}${result.pages ? `, ${result.pages} pages` : ''}, ${kilobytes(result.bytes)}`);
+    preview(
+      page.processed,
+      result.data,
+      result.mediaType,
+      `${result.mediaType}${result.pages ? `, ${result.pages} pages` : ''}, ${kilobytes(result.bytes)}`,
+    );
     showFacts(file, detected, result);
     showProviders(mediaPartFrom(result, file.name));
     setStatus(`Done in ${Math.round(performance.now() - started)} ms.`);
@@ -139,7 +170,9 @@ async function run(): Promise<void> {
   }
 }
 
-page.preset.append(...PRESET_NAMES.map((name) => Object.assign(document.createElement('option'), { value: name, textContent: name })));
+page.preset.append(
+  ...PRESET_NAMES.map((name) => Object.assign(document.createElement('option'), { value: name, textContent: name })),
+);
 page.preset.addEventListener('change', () => void run());
 watchFileInput({
   picker: page.picker,

@@ -12,7 +12,9 @@ export interface ProviderPayload {
 export const PROMPT = 'What does this file show?';
 
 export function providerPayload(provider: ProviderName, part: ImagePart | DocumentPart): ProviderPayload {
-  const { body, warnings } = serialize(provider, { messages: [{ role: 'user', parts: [{ type: 'text', text: PROMPT }, part] }] });
+  const { body, warnings } = serialize(provider, {
+    messages: [{ role: 'user', parts: [{ type: 'text', text: PROMPT }, part] }],
+  });
   const bytesAsBase64 = (_key: string, value: unknown) => (value instanceof Uint8Array ? part.data : value);
   const shortened = (key: string, value: unknown) => {
     const plain = bytesAsBase64(key, value);

@@ -1,6 +1,14 @@
 // The three ways a file reaches the playground: the picker, a drop on the zone, a paste anywhere.
 
-export function watchFileInput({ picker, dropZone, onFile }: { picker: HTMLInputElement; dropZone: HTMLElement; onFile: (file: File) => void }): void {
+export function watchFileInput({
+  picker,
+  dropZone,
+  onFile,
+}: {
+  picker: HTMLInputElement;
+  dropZone: HTMLElement;
+  onFile: (file: File) => void;
+}): void {
   picker.addEventListener('change', () => {
     const file = picker.files?.[0];
     if (file) onFile(file);

@@ -4,6 +4,17 @@ import { MemoryFileSystem, createFileTools } from '@glimpse/agent';
 
 const photo = await Deno.readFile('photo-exif6.jpg');
 const fitted = await process(photo, { provider: 'gemini' });
-const files = createFileTools({ fileSystem: new MemoryFileSystem({ files: { '/photo.jpg': photo } }), route: { provider: 'gemini', model: 'gemini-3-pro' } });
+const files = createFileTools({
+  fileSystem: new MemoryFileSystem({ files: { '/photo.jpg': photo } }),
+  route: { provider: 'gemini', model: 'gemini-3-pro' },
+});
 const viewed = await files.viewFile.execute({ path: '/photo.jpg' });
-console.log(JSON.stringify({ mediaType: fitted.mediaType, width: fitted.width, height: fitted.height, viewed: viewed.parts.map((part) => part.type), entry: import.meta.resolve('@glimpse/media') }));
+console.log(
+  JSON.stringify({
+    mediaType: fitted.mediaType,
+    width: fitted.width,
+    height: fitted.height,
+    viewed: viewed.parts.map((part) => part.type),
+    entry: import.meta.resolve('@glimpse/media'),
+  }),
+);

@@ -16,7 +16,16 @@ await build({
   platform: 'browser',
   target: 'es2022',
   // The media package is loaded as published, not rebundled: its .wasm files sit beside dist/browser.js.
-  plugins: [{ name: 'media-as-published', setup: (b) => b.onResolve({ filter: /^@glimpse\/media$/ }, () => ({ path: '/packages/media/dist/browser.js', external: true })) }],
+  plugins: [
+    {
+      name: 'media-as-published',
+      setup: (b) =>
+        b.onResolve({ filter: /^@glimpse\/media$/ }, () => ({
+          path: '/packages/media/dist/browser.js',
+          external: true,
+        })),
+    },
+  ],
   logLevel: 'warning',
 });
 

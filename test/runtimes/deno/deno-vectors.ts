@@ -5,7 +5,11 @@ import * as media from '@glimpse/media';
 import { checkVector, observe, report } from '../run-vectors.js';
 import type { VectorManifest } from '../vector-manifest.js';
 
-declare const Deno: { readFile(path: URL): Promise<Uint8Array>; readTextFile(path: URL): Promise<string>; exit(code: number): never };
+declare const Deno: {
+  readFile(path: URL): Promise<Uint8Array>;
+  readTextFile(path: URL): Promise<string>;
+  exit(code: number): never;
+};
 
 const vectorsDirectory = new URL('../../vectors/', import.meta.url);
 const manifest: VectorManifest = JSON.parse(await Deno.readTextFile(new URL('manifest.json', vectorsDirectory)));

@@ -12,7 +12,14 @@ const denoBinary = createRequire(import.meta.url).resolve('deno/bin.cjs');
 
 const run = spawnSync(
   globalThis.process.execPath,
-  [denoBinary, 'run', `--allow-read=${root}`, '--unstable-sloppy-imports', '--no-prompt', 'test/runtimes/deno/deno-vectors.ts'],
+  [
+    denoBinary,
+    'run',
+    `--allow-read=${root}`,
+    '--unstable-sloppy-imports',
+    '--no-prompt',
+    'test/runtimes/deno/deno-vectors.ts',
+  ],
   { cwd: root, stdio: 'inherit' },
 );
 globalThis.process.exit(run.status ?? 1);

@@ -28,26 +28,43 @@ try {
   await page.selectOption('#preset', 'anthropic');
   await page.setInputFiles('#file', input);
   await page.waitForSelector('body[data-state="processed"], body[data-state="failed"]', { timeout: 120_000 });
-  check('processing finished', (await page.getAttribute('body', 'data-state')) === 'processed', (await page.textContent('#status')) ?? '');
+  check(
+    'processing finished',
+    (await page.getAttribute('body', 'data-state')) === 'processed',
+    (await page.textContent('#status')) ?? '',
+  );
 
   const facts = (await page.textContent('#facts')) ?? '';
   check('detected type shown', facts.includes('Detected typeimage/png'), facts.slice(0, 160));
   check('processed to the preset', facts.includes('image/png, 1568×980'), facts.slice(0, 240));
   for (const id of ['original', 'processed']) {
-    const size = await page.$eval(`#${id} img`, (image) => (image instanceof HTMLImageElement && image.complete ? [image.naturalWidth, image.naturalHeight] : [0, 0]));
+    const size = await page.$eval(`#${id} img`, (image) =>
+      image instanceof HTMLImageElement && image.complete ? [image.naturalWidth, image.naturalHeight] : [0, 0],
+    );
     const [width = 0, height = 0] = size;
     check(`${id} preview decoded by the browser`, width > 0 && height > 0, `${width}×${height}`);
   }
-  const tabs = await page.$$eval('#tabs button[data-provider]', (buttons) => buttons.map((button) => button.textContent ?? ''));
+  const tabs = await page.$$eval('#tabs button[data-provider]', (buttons) =>
+    buttons.map((button) => button.textContent ?? ''),
+  );
   check('one tab per provider', tabs.length === 6, tabs.join(', '));
   const tokens = (await page.textContent('#tokens')) ?? '';
   check('token estimates shown', /anthropic≈ \d+ tokens/.test(tokens), tokens.slice(0, 120));
 
   const anthropicJson = JSON.parse((await page.textContent('#payload')) ?? '{}');
-  check('anthropic JSON is a base64 image block', JSON.stringify(anthropicJson).includes('"type":"image"') && JSON.stringify(anthropicJson).includes('"media_type":"image/png"'), JSON.stringify(anthropicJson).slice(0, 160));
+  check(
+    'anthropic JSON is a base64 image block',
+    JSON.stringify(anthropicJson).includes('"type":"image"') &&
+      JSON.stringify(anthropicJson).includes('"media_type":"image/png"'),
+    JSON.stringify(anthropicJson).slice(0, 160),
+  );
   await page.click('#tabs button[data-provider="gemini"]');
   const geminiJson = (await page.textContent('#payload')) ?? '';
-  check('gemini tab shows inlineData', geminiJson.includes('inlineData') || geminiJson.includes('inline_data'), geminiJson.slice(0, 120).replace(/\s+/g, ' '));
+  check(
+    'gemini tab shows inlineData',
+    geminiJson.includes('inlineData') || geminiJson.includes('inline_data'),
+    geminiJson.slice(0, 120).replace(/\s+/g, ' '),
+  );
   await page.click('#tabs button[data-provider="anthropic"]');
 
   await mkdir(dirname(screenshot), { recursive: true });

@@ -49,7 +49,12 @@ function statusBytes(pid: number, field: 'VmRSS' | 'VmHWM'): number {
  * Runs one job in a fresh workerd process (a fresh isolate, as a new Worker instance gets) and measures
  * its peak memory growth. `options` are the process options POSTed with the input.
  */
-export async function measureIsolatePeak(miniflare: Miniflare, serverOptions: MiniflareOptions, input: Uint8Array, options: object): Promise<IsolatePeak> {
+export async function measureIsolatePeak(
+  miniflare: Miniflare,
+  serverOptions: MiniflareOptions,
+  input: Uint8Array,
+  options: object,
+): Promise<IsolatePeak> {
   await miniflare.setOptions(serverOptions); // restarts workerd
   const url = await miniflare.ready;
   const pid = workerdPid();

@@ -39,12 +39,23 @@ try {
     const bytes = new Uint8Array(await readFile(await inputPath(input)));
     const { idleBytes, peakGrowthBytes, answer } = await measureIsolatePeak(miniflare, serverOptions, bytes, options);
     const observed = answer.observed;
-    const budgetBytes = 'width' in observed ? memoryBudget(bytes.byteLength, observed.width * observed.height) : undefined;
+    const budgetBytes =
+      'width' in observed ? memoryBudget(bytes.byteLength, observed.width * observed.height) : undefined;
     const memoryCase = withCases ? caseLabels.get(input) : undefined;
-    results[input] = { inputBytes: bytes.byteLength, peakGrowthBytes, idleBytes, budgetBytes, result: describeObservation(observed), wasmCreatedBytes: answer.memory.created, memoryCase };
+    results[input] = {
+      inputBytes: bytes.byteLength,
+      peakGrowthBytes,
+      idleBytes,
+      budgetBytes,
+      result: describeObservation(observed),
+      wasmCreatedBytes: answer.memory.created,
+      memoryCase,
+    };
     if (!json) {
       const budget = budgetBytes === undefined ? '' : ` (budget ${mb(budgetBytes)} MB)`;
-      console.log(`${input}: +${mb(peakGrowthBytes)} MB over ${mb(idleBytes)} MB idle${budget}; WASM created ${mb(answer.memory.created)} MB; ${describeObservation(observed)}${answer.message ? ` — ${answer.message}` : ''}`);
+      console.log(
+        `${input}: +${mb(peakGrowthBytes)} MB over ${mb(idleBytes)} MB idle${budget}; WASM created ${mb(answer.memory.created)} MB; ${describeObservation(observed)}${answer.message ? ` — ${answer.message}` : ''}`,
+      );
     }
   }
 } finally {

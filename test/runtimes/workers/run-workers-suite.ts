@@ -28,7 +28,11 @@ await build({
   plugins: [
     {
       name: 'media-as-published',
-      setup: (b) => b.onResolve({ filter: /^@glimpse\/media$/ }, () => ({ path: relative(dirname(workerFile), workerdBundle), external: true })),
+      setup: (b) =>
+        b.onResolve({ filter: /^@glimpse\/media$/ }, () => ({
+          path: relative(dirname(workerFile), workerdBundle),
+          external: true,
+        })),
     },
   ],
   logLevel: 'warning',
@@ -54,10 +58,20 @@ interface WorkerAnswer {
   message?: string;
 }
 
-async function postToWorker(url: URL, input: Uint8Array, options: object, operation?: VectorOperation): Promise<WorkerAnswer> {
-  const headers = { 'x-options': JSON.stringify(options), ...(operation ? { 'x-operation': JSON.stringify(operation) } : {}) };
+async function postToWorker(
+  url: URL,
+  input: Uint8Array,
+  options: object,
+  operation?: VectorOperation,
+): Promise<WorkerAnswer> {
+  const headers = {
+    'x-options': JSON.stringify(options),
+    ...(operation ? { 'x-operation': JSON.stringify(operation) } : {}),
+  };
   const response = await fetch(url, { method: 'POST', body: new Uint8Array(input), headers });
-  const memory: WasmMemoryUse = JSON.parse(response.headers.get('x-wasm-memory') ?? '{"held":0,"created":0,"largest":0,"byModule":{}}');
+  const memory: WasmMemoryUse = JSON.parse(
+    response.headers.get('x-wasm-memory') ?? '{"held":0,"created":0,"largest":0,"byModule":{}}',
+  );
   if (response.status === 422) {
     const { error, message } = await response.json();
     return { observed: { error: String(error) }, memory, message: String(message) };
@@ -90,7 +104,10 @@ function namedModules(use: WasmMemoryUse, names: Map<string, string>): string {
 }
 
 /** Every vector in one isolate, as a long-lived Worker serves requests: WASM memory held accumulates. */
-async function runSharedIsolate(url: URL, manifest: VectorManifest): Promise<{ outcomes: VectorOutcome[]; held: Record<string, WasmMemoryUse> }> {
+async function runSharedIsolate(
+  url: URL,
+  manifest: VectorManifest,
+): Promise<{ outcomes: VectorOutcome[]; held: Record<string, WasmMemoryUse> }> {
   const outcomes: VectorOutcome[] = [];
   const held: Record<string, WasmMemoryUse> = {};
   for (const vector of manifest.vectors) {
@@ -103,7 +120,12 @@ async function runSharedIsolate(url: URL, manifest: VectorManifest): Promise<{ o
       const detail = `${found.length === 0 ? describeObservation(observed) : found.join('; ')}; WASM held ${megabytes(memory.held)}`;
       outcomes.push({ name: vector.name, passed: found.length === 0, detail, milliseconds: Date.now() - started });
     } catch (error) {
-      outcomes.push({ name: vector.name, passed: false, detail: `threw ${String(error)}`, milliseconds: Date.now() - started });
+      outcomes.push({
+        name: vector.name,
+        passed: false,
+        detail: `threw ${String(error)}`,
+        milliseconds: Date.now() - started,
+      });
     }
   }
   return { outcomes, held };
@@ -128,7 +150,9 @@ async function measureFreshIsolates(manifest: VectorManifest): Promise<Record<st
  */
 async function measureLargeInputs(): Promise<Record<string, WasmMemoryUse & { result: string }>> {
   const photo = (width: number, height: number) =>
-    sharp({ create: { width, height, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).blur(3);
+    sharp({
+      create: { width, height, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } },
+    }).blur(3);
   const inputs: Record<string, () => Promise<Uint8Array>> = {
     'jpeg 4000x3000 (12 MP)': () => photo(4000, 3000).jpeg({ quality: 85 }).toBuffer(),
     'jpeg 6000x4000 (24 MP)': () => photo(6000, 4000).jpeg({ quality: 85 }).toBuffer(),
@@ -156,7 +180,8 @@ async function measureLargeInputs(): Promise<Record<string, WasmMemoryUse & { re
 
 /** The Workers entry refuses, by default, what would not fit in 128 MB, with an error that says so. */
 async function checkWorkersPixelCaps(url: URL): Promise<VectorOutcome[]> {
-  const flat = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: '#88aacc' } });
+  const flat = (width: number, height: number) =>
+    sharp({ create: { width, height, channels: 3, background: '#88aacc' } });
   const cases = [
     { name: 'workers-cap-refuses-12mp-png', make: () => flat(4000, 3000).png().toBuffer(), refused: true },
     { name: 'workers-cap-takes-12mp-jpeg', make: () => flat(4000, 3000).jpeg().toBuffer(), refused: false },
@@ -165,9 +190,17 @@ async function checkWorkersPixelCaps(url: URL): Promise<VectorOutcome[]> {
   for (const { name, make, refused } of cases) {
     const started = Date.now();
     const answer = await postToWorker(url, new Uint8Array(await make()), {});
-    const wasRefused = 'error' in answer.observed && answer.observed.error === 'E_TOO_MANY_PIXELS' && /Cloudflare Worker/.test(answer.message ?? '');
+    const wasRefused =
+      'error' in answer.observed &&
+      answer.observed.error === 'E_TOO_MANY_PIXELS' &&
+      /Cloudflare Worker/.test(answer.message ?? '');
     const detail = answer.message ?? describeObservation(answer.observed);
-    outcomes.push({ name, passed: wasRefused === refused, detail: `${refused ? 'expected a refusal' : 'expected an output'}: ${detail}`, milliseconds: Date.now() - started });
+    outcomes.push({
+      name,
+      passed: wasRefused === refused,
+      detail: `${refused ? 'expected a refusal' : 'expected an output'}: ${detail}`,
+      milliseconds: Date.now() - started,
+    });
   }
   return outcomes;
 }
@@ -188,7 +221,12 @@ async function checkWorkersPdfMemory(url: URL): Promise<VectorOutcome[]> {
     const wasRefused = 'error' in answer.observed && answer.observed.error === 'E_TOO_LARGE';
     const rendered = 'width' in answer.observed && answer.observed.width === 1545 && answer.observed.height === 2000;
     const detail = answer.message ?? describeObservation(answer.observed);
-    outcomes.push({ name, passed: refused ? wasRefused : rendered, detail: `${refused ? 'expected E_TOO_LARGE' : 'expected a 1545x2000 page'}: ${detail}`, milliseconds: Date.now() - started });
+    outcomes.push({
+      name,
+      passed: refused ? wasRefused : rendered,
+      detail: `${refused ? 'expected E_TOO_LARGE' : 'expected a 1545x2000 page'}: ${detail}`,
+      milliseconds: Date.now() - started,
+    });
   }
   return outcomes;
 }
@@ -203,7 +241,11 @@ try {
   const fresh = await measureFreshIsolates(manifest);
   const large = await measureLargeInputs();
   const memoryReport = {
-    vectors: manifest.vectors.map((vector) => ({ name: vector.name, heldInSharedIsolate: held[vector.name], freshIsolate: fresh[vector.name] })),
+    vectors: manifest.vectors.map((vector) => ({
+      name: vector.name,
+      heldInSharedIsolate: held[vector.name],
+      freshIsolate: fresh[vector.name],
+    })),
     largeInputs: large,
   };
   await mkdir(resolve(root, 'test/artifacts'), { recursive: true });
@@ -211,13 +253,22 @@ try {
   const result = report('workers', outcomes);
   console.log(result.text);
   const names = await wasmFileNames();
-  console.log('WASM memory per vector in a fresh isolate (largest single memory / all memories created; live after the request):');
-  for (const [name, use] of Object.entries(fresh)) console.log(`  ${name}: ${megabytes(use.largest)} / ${megabytes(use.created)}; ${namedModules(use, names)}`);
+  console.log(
+    'WASM memory per vector in a fresh isolate (largest single memory / all memories created; live after the request):',
+  );
+  for (const [name, use] of Object.entries(fresh))
+    console.log(`  ${name}: ${megabytes(use.largest)} / ${megabytes(use.created)}; ${namedModules(use, names)}`);
   console.log('Larger inputs, fresh isolate, pixel cap lifted (largest single memory / all memories created):');
-  for (const [name, use] of Object.entries(large)) console.log(`  ${name}: ${megabytes(use.largest)} / ${megabytes(use.created)}; ${namedModules(use, names)}; ${use.result}`);
+  for (const [name, use] of Object.entries(large))
+    console.log(
+      `  ${name}: ${megabytes(use.largest)} / ${megabytes(use.created)}; ${namedModules(use, names)}; ${use.result}`,
+    );
   const last = manifest.vectors.at(-1);
   const finalUse = last ? held[last.name] : undefined;
-  if (finalUse) console.log(`WASM held by the shared isolate after all vectors: ${megabytes(finalUse.held)}: ${namedModules(finalUse, names)}`);
+  if (finalUse)
+    console.log(
+      `WASM held by the shared isolate after all vectors: ${megabytes(finalUse.held)}: ${namedModules(finalUse, names)}`,
+    );
   failed = outcomes.length > 1 ? result.failed : 1;
 } finally {
   await miniflare.dispose();

@@ -21,13 +21,26 @@ async function handle(request: Request): Promise<Response> {
     if (isPdfText(result)) {
       const characters = result.pages.reduce((sum, page) => sum + page.text.length, 0);
       const facts = { mediaType: 'text/plain', pageCount: result.pageCount, characters };
-      return new Response(new Uint8Array(textBytes(result)), { headers: { 'x-result': JSON.stringify(facts), 'x-wasm-memory': JSON.stringify(wasmMemory.measure()) } });
+      return new Response(new Uint8Array(textBytes(result)), {
+        headers: { 'x-result': JSON.stringify(facts), 'x-wasm-memory': JSON.stringify(wasmMemory.measure()) },
+      });
     }
-    const facts = { mediaType: result.mediaType, width: result.width, height: result.height, bytes: result.bytes, steps: result.steps };
-    return new Response(new Uint8Array(result.data), { headers: { 'x-result': JSON.stringify(facts), 'x-wasm-memory': JSON.stringify(wasmMemory.measure()) } });
+    const facts = {
+      mediaType: result.mediaType,
+      width: result.width,
+      height: result.height,
+      bytes: result.bytes,
+      steps: result.steps,
+    };
+    return new Response(new Uint8Array(result.data), {
+      headers: { 'x-result': JSON.stringify(facts), 'x-wasm-memory': JSON.stringify(wasmMemory.measure()) },
+    });
   } catch (error) {
     if (!isMediaError(error)) throw error;
-    return Response.json({ error: error.code, message: error.message }, { status: 422, headers: { 'x-wasm-memory': JSON.stringify(wasmMemory.measure()) } });
+    return Response.json(
+      { error: error.code, message: error.message },
+      { status: 422, headers: { 'x-wasm-memory': JSON.stringify(wasmMemory.measure()) } },
+    );
   }
 }
 

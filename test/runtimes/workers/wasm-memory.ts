@@ -24,10 +24,15 @@ function remember(value: unknown, owner: string): void {
   }
 }
 
-function rememberInstance(module: WebAssembly.Module, instance: WebAssembly.Instance, imports: WebAssembly.Imports | undefined): void {
+function rememberInstance(
+  module: WebAssembly.Module,
+  instance: WebAssembly.Instance,
+  imports: WebAssembly.Imports | undefined,
+): void {
   const owner = moduleSignature(module);
   for (const value of Object.values(instance.exports)) remember(value, owner);
-  for (const namespace of Object.values(imports ?? {})) for (const value of Object.values(namespace)) remember(value, owner);
+  for (const namespace of Object.values(imports ?? {}))
+    for (const value of Object.values(namespace)) remember(value, owner);
 }
 
 export interface WasmMemoryUse {
@@ -63,9 +68,16 @@ export function trackWasmMemory(): WasmMemoryTracker {
     writable: true,
     value: async (source: unknown, imports?: WebAssembly.Imports): Promise<unknown> => {
       const result: unknown = await Reflect.apply(originalInstantiate, WebAssembly, [source, imports]);
-      if (result instanceof OriginalInstance && source instanceof WebAssembly.Module) rememberInstance(source, result, imports);
-      else if (typeof result === 'object' && result !== null && 'instance' in result && result.instance instanceof OriginalInstance) {
-        if ('module' in result && result.module instanceof WebAssembly.Module) rememberInstance(result.module, result.instance, imports);
+      if (result instanceof OriginalInstance && source instanceof WebAssembly.Module)
+        rememberInstance(source, result, imports);
+      else if (
+        typeof result === 'object' &&
+        result !== null &&
+        'instance' in result &&
+        result.instance instanceof OriginalInstance
+      ) {
+        if ('module' in result && result.module instanceof WebAssembly.Module)
+          rememberInstance(result.module, result.instance, imports);
       }
       return result;
     },

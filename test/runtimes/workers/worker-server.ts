@@ -25,7 +25,11 @@ export async function buildWorker(): Promise<MiniflareOptions> {
     plugins: [
       {
         name: 'media-as-published',
-        setup: (b) => b.onResolve({ filter: /^@glimpse\/media$/ }, () => ({ path: relative(dirname(workerFile), workerdBundle), external: true })),
+        setup: (b) =>
+          b.onResolve({ filter: /^@glimpse\/media$/ }, () => ({
+            path: relative(dirname(workerFile), workerdBundle),
+            external: true,
+          })),
       },
     ],
     logLevel: 'warning',
@@ -51,10 +55,20 @@ export interface WorkerAnswer {
 }
 
 /** POSTs `input` with `options` (and the operation, when not `process`); a MediaError comes back as its code (and message), anything else throws. */
-export async function postToWorker(url: URL, input: Uint8Array, options: object, operation?: VectorOperation): Promise<WorkerAnswer> {
-  const headers = { 'x-options': JSON.stringify(options), ...(operation ? { 'x-operation': JSON.stringify(operation) } : {}) };
+export async function postToWorker(
+  url: URL,
+  input: Uint8Array,
+  options: object,
+  operation?: VectorOperation,
+): Promise<WorkerAnswer> {
+  const headers = {
+    'x-options': JSON.stringify(options),
+    ...(operation ? { 'x-operation': JSON.stringify(operation) } : {}),
+  };
   const response = await fetch(url, { method: 'POST', body: new Uint8Array(input), headers });
-  const memory: WasmMemoryUse = JSON.parse(response.headers.get('x-wasm-memory') ?? '{"held":0,"created":0,"largest":0,"byModule":{}}');
+  const memory: WasmMemoryUse = JSON.parse(
+    response.headers.get('x-wasm-memory') ?? '{"held":0,"created":0,"largest":0,"byModule":{}}',
+  );
   if (response.status === 422) {
     const { error, message } = await response.json();
     return { observed: { error: String(error) }, memory, message: String(message) };

@@ -35,8 +35,16 @@ describe('aiSdkRoute', () => {
   });
 
   it('fits for an unknown provider with the portable limits, and lets the app name the route', () => {
-    expect(aiSdkRoute({ providerId: 'groq.chat', modelId: 'llama-4-scout' })).toMatchObject({ provider: 'openai-chat', preset: 'portable' });
-    expect(aiSdkRoute({ providerId: 'my-gateway', modelId: 'claude-sonnet-4-6', provider: 'anthropic' })).toMatchObject({ provider: 'anthropic', preset: 'anthropic', liftToolMedia: false });
-    expect(aiSdkRoute({ providerId: 'openai.chat', modelId: 'gpt-4.1', overrides: { imageInput: false } }).capabilities.imageInput).toBe(false);
+    expect(aiSdkRoute({ providerId: 'groq.chat', modelId: 'llama-4-scout' })).toMatchObject({
+      provider: 'openai-chat',
+      preset: 'portable',
+    });
+    expect(aiSdkRoute({ providerId: 'my-gateway', modelId: 'claude-sonnet-4-6', provider: 'anthropic' })).toMatchObject(
+      { provider: 'anthropic', preset: 'anthropic', liftToolMedia: false },
+    );
+    expect(
+      aiSdkRoute({ providerId: 'openai.chat', modelId: 'gpt-4.1', overrides: { imageInput: false } }).capabilities
+        .imageInput,
+    ).toBe(false);
   });
 });

@@ -33,13 +33,17 @@ export function routeOfProviderId(providerId: string, modelId: string): Provider
   const id = providerId.toLowerCase();
   if (id === 'gateway') {
     const upstream = modelId.split('/')[0]?.toLowerCase() ?? '';
-    return routeOfProviderId(upstream === 'openai' ? 'openai.responses' : upstream === 'google' ? 'google.generative-ai' : upstream, modelId);
+    return routeOfProviderId(
+      upstream === 'openai' ? 'openai.responses' : upstream === 'google' ? 'google.generative-ai' : upstream,
+      modelId,
+    );
   }
   if (id.includes('anthropic')) return 'anthropic';
   if (id.startsWith('ollama')) return 'ollama';
   if (id.includes('bedrock')) return 'bedrock';
   if (id.startsWith('google') || id.startsWith('vertex')) return 'gemini';
-  if (id.startsWith('openai') || id.startsWith('azure')) return id.endsWith('.responses') ? 'openai-responses' : 'openai-chat';
+  if (id.startsWith('openai') || id.startsWith('azure'))
+    return id.endsWith('.responses') ? 'openai-responses' : 'openai-chat';
   return undefined;
 }
 
@@ -51,8 +55,18 @@ export function routeOfProviderId(providerId: string, modelId: string): Provider
 export function aiSdkRoute(query: AiSdkRouteQuery): AiSdkRoute {
   const known = query.provider ?? routeOfProviderId(query.providerId, query.modelId);
   const provider = known ?? 'openai-chat';
-  const capabilities = capabilitiesFor({ provider, model: query.modelId, ...(query.rules && { rules: query.rules }), ...(query.overrides && { overrides: query.overrides }) });
+  const capabilities = capabilitiesFor({
+    provider,
+    model: query.modelId,
+    ...(query.rules && { rules: query.rules }),
+    ...(query.overrides && { overrides: query.overrides }),
+  });
   // The AI SDK's Ollama provider writes a tool result as one JSON string, although Ollama's own API reads images there.
   const liftToolMedia = known === undefined || provider === 'ollama' || !capabilities.mediaInToolResults;
-  return { provider, capabilities, preset: query.preset ?? (known === undefined ? 'portable' : capabilities.preset), liftToolMedia };
+  return {
+    provider,
+    capabilities,
+    preset: query.preset ?? (known === undefined ? 'portable' : capabilities.preset),
+    liftToolMedia,
+  };
 }

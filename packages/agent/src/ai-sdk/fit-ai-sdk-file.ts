@@ -51,7 +51,10 @@ function inlineData(data: SharedV4FileData): Uint8Array | string | undefined {
 }
 
 function toAiSdkItem(part: Part, original: AiSdkFile): AiSdkFile | AiSdkText {
-  const extra = { ...(original.filename !== undefined && { filename: original.filename }), ...(original.providerOptions !== undefined && { providerOptions: original.providerOptions }) };
+  const extra = {
+    ...(original.filename !== undefined && { filename: original.filename }),
+    ...(original.providerOptions !== undefined && { providerOptions: original.providerOptions }),
+  };
   switch (part.type) {
     case 'text':
       return { type: 'text', text: part.text };
@@ -80,7 +83,10 @@ export async function fitAiSdkFile(file: AiSdkFile, name: string, context: FitCo
   const { capabilities } = context.route;
   const variant = `${name}\n${JSON.stringify(context.options)}`;
   if (type === 'application/pdf' && bytes !== undefined && !capabilities.pdfInput) {
-    const pages = await context.cache.get(raw, `pages\n${variant}`, async () => ({ parts: await pdfAsTextAndPages(pdfPart(bytes, file), context.options), notes: [] }));
+    const pages = await context.cache.get(raw, `pages\n${variant}`, async () => ({
+      parts: await pdfAsTextAndPages(pdfPart(bytes, file), context.options),
+      notes: [],
+    }));
     return pdfWithoutDocuments(pages.parts, file, context);
   }
   const attachment: Attachment = {
@@ -89,7 +95,9 @@ export async function fitAiSdkFile(file: AiSdkFile, name: string, context: FitCo
     ...(file.filename !== undefined && { filename: file.filename }),
   };
   const attached = await context.cache.get(raw, variant, () => attach(attachment, name, context.options));
-  if (attached.parts.length === 0) for (const note of attached.notes) context.warn({ type: 'media-failed', messageIndex: context.messageIndex, message: note.slice(1, -1) });
+  if (attached.parts.length === 0)
+    for (const note of attached.notes)
+      context.warn({ type: 'media-failed', messageIndex: context.messageIndex, message: note.slice(1, -1) });
   const items = readableItems(attached.parts, file, context);
   // A note about an image the model will not see (resized, first frame) would only confuse it.
   const shown = items.some((item) => item.type === 'file');
@@ -97,13 +105,24 @@ export async function fitAiSdkFile(file: AiSdkFile, name: string, context: FitCo
 }
 
 function pdfPart(bytes: Uint8Array, file: AiSdkFile): DocumentPart {
-  return { type: 'document', mediaType: 'application/pdf', data: bytesToBase64(bytes), ...(file.filename !== undefined && { filename: file.filename }) };
+  return {
+    type: 'document',
+    mediaType: 'application/pdf',
+    data: bytesToBase64(bytes),
+    ...(file.filename !== undefined && { filename: file.filename }),
+  };
 }
 
 /** A PDF on a route without documents: its text and page images when they can be made, else a note (and a warning). */
 function pdfWithoutDocuments(parts: readonly Part[], file: AiSdkFile, context: FitContext): FittedFile {
   if (!parts.some((part) => part.type === 'image')) {
-    context.warn({ type: 'media-omitted', reason: 'no-pdf-input', mediaType: 'application/pdf', messageIndex: context.messageIndex, message: `${file.filename ?? 'a PDF'} was not sent: the route takes no PDF documents` });
+    context.warn({
+      type: 'media-omitted',
+      reason: 'no-pdf-input',
+      mediaType: 'application/pdf',
+      messageIndex: context.messageIndex,
+      message: `${file.filename ?? 'a PDF'} was not sent: the route takes no PDF documents`,
+    });
   }
   return { items: readableItems(parts, file, context), notes: [] };
 }

@@ -26,7 +26,9 @@ async function fitUserMessage(message: UserMessage, context: FitContext): Promis
 async function fitToolMessage(message: ToolMessage, context: FitContext): Promise<ToolMessage> {
   const content: ToolMessage['content'] = [];
   for (const part of message.content) {
-    content.push(part.type === 'tool-result' ? { ...part, output: await fitAiSdkToolOutput(part.output, context) } : part);
+    content.push(
+      part.type === 'tool-result' ? { ...part, output: await fitAiSdkToolOutput(part.output, context) } : part,
+    );
   }
   return { ...message, content };
 }
@@ -36,7 +38,10 @@ async function fitToolMessage(message: ToolMessage, context: FitContext): Promis
  * included (the cache makes a step cost only its new media). One file at a time: the codecs hold large
  * buffers. Then, on routes that need it, tool-result media are lifted into a user message.
  */
-export async function fitAiSdkPrompt(prompt: LanguageModelV4Prompt, context: Omit<FitContext, 'messageIndex'>): Promise<LanguageModelV4Prompt> {
+export async function fitAiSdkPrompt(
+  prompt: LanguageModelV4Prompt,
+  context: Omit<FitContext, 'messageIndex'>,
+): Promise<LanguageModelV4Prompt> {
   const fitted: LanguageModelV4Prompt = [];
   for (const [messageIndex, message] of prompt.entries()) {
     switch (message.role) {

@@ -16,7 +16,12 @@ function fromOutputItem(item: OutputItem): AiSdkFile | AiSdkText {
     case 'media': {
       const { attachment } = item;
       const data = attachment.data ?? attachment.bytes ?? '';
-      return { type: 'file', data: { type: 'data', data }, mediaType: attachment.mediaType ?? 'application/octet-stream', ...(attachment.filename !== undefined && { filename: attachment.filename }) };
+      return {
+        type: 'file',
+        data: { type: 'data', data },
+        mediaType: attachment.mediaType ?? 'application/octet-stream',
+        ...(attachment.filename !== undefined && { filename: attachment.filename }),
+      };
     }
     default: {
       const exhaustive: never = item;
@@ -51,11 +56,16 @@ function mcpContentInJson(value: unknown): AiSdkToolContentItem[] | undefined {
 }
 
 /** Every image and PDF of a tool result fitted to the route, in place; notes about them at the end. */
-async function fitContent(value: readonly AiSdkToolContentItem[], context: FitContext): Promise<AiSdkToolContentItem[]> {
+async function fitContent(
+  value: readonly AiSdkToolContentItem[],
+  context: FitContext,
+): Promise<AiSdkToolContentItem[]> {
   const fitted: AiSdkToolContentItem[] = [];
   const notes: string[] = [];
   let files = 0;
-  const items = value.flatMap((entry): AiSdkToolContentItem[] => (entry.type === 'text' ? (mcpItemInText(entry.text) ?? [entry]) : [entry]));
+  const items = value.flatMap((entry): AiSdkToolContentItem[] =>
+    entry.type === 'text' ? (mcpItemInText(entry.text) ?? [entry]) : [entry],
+  );
   for (const item of items) {
     if (item.type !== 'file') {
       fitted.push(item);
@@ -80,7 +90,13 @@ export async function fitAiSdkToolOutput(output: AiSdkToolOutput, context: FitCo
       return { ...output, value: await fitContent(output.value, context) };
     case 'json': {
       const content = mcpContentInJson(output.value);
-      return content === undefined ? output : { type: 'content', value: await fitContent(content, context), ...(output.providerOptions !== undefined && { providerOptions: output.providerOptions }) };
+      return content === undefined
+        ? output
+        : {
+            type: 'content',
+            value: await fitContent(content, context),
+            ...(output.providerOptions !== undefined && { providerOptions: output.providerOptions }),
+          };
     }
     case 'text':
     case 'error-text':

@@ -56,7 +56,10 @@ export function fitMediaMiddleware(options: FitMediaMiddlewareOptions = {}): Lan
         ...(options.preset !== undefined && { preset: options.preset }),
       });
       const processOptions: ProcessOptions = { ...options.limits, provider: route.preset };
-      return { ...params, prompt: await fitAiSdkPrompt(params.prompt, { route, options: processOptions, cache, warn }) };
+      return {
+        ...params,
+        prompt: await fitAiSdkPrompt(params.prompt, { route, options: processOptions, cache, warn }),
+      };
     },
   };
 }

@@ -12,8 +12,15 @@ function asMediaPart(item: AiSdkToolContentItem): MediaPart | undefined {
   if (item.type !== 'file' || item.data.type !== 'data' || typeof item.data.data !== 'string') return undefined;
   const { mediaType } = item;
   const data = item.data.data;
-  if (mediaType === 'application/pdf') return { type: 'document', mediaType, data, ...(item.filename !== undefined && { filename: item.filename }) };
-  if (mediaType === 'image/png' || mediaType === 'image/jpeg' || mediaType === 'image/gif' || mediaType === 'image/webp') return { type: 'image', mediaType, data };
+  if (mediaType === 'application/pdf')
+    return { type: 'document', mediaType, data, ...(item.filename !== undefined && { filename: item.filename }) };
+  if (
+    mediaType === 'image/png' ||
+    mediaType === 'image/jpeg' ||
+    mediaType === 'image/gif' ||
+    mediaType === 'image/webp'
+  )
+    return { type: 'image', mediaType, data };
   return undefined;
 }
 
@@ -24,7 +31,12 @@ function toUserContent(part: Part): AiSdkText | AiSdkFile {
     case 'image':
       return { type: 'file', data: { type: 'data', data: part.data }, mediaType: part.mediaType };
     case 'document':
-      return { type: 'file', data: { type: 'data', data: part.data }, mediaType: part.mediaType, ...(part.filename !== undefined && { filename: part.filename }) };
+      return {
+        type: 'file',
+        data: { type: 'data', data: part.data },
+        mediaType: part.mediaType,
+        ...(part.filename !== undefined && { filename: part.filename }),
+      };
     default: {
       const exhaustive: never = part;
       return exhaustive;
@@ -48,13 +60,19 @@ function liftFromToolMessage(message: ToolMessage): { message: ToolMessage; lift
       toolCallId: part.toolCallId,
       toolName: part.toolName,
       isError: false,
-      parts: [...rest.flatMap((item): Part[] => (item.type === 'text' ? [{ type: 'text', text: item.text }] : [])), ...media.filter((entry) => entry !== undefined)],
+      parts: [
+        ...rest.flatMap((item): Part[] => (item.type === 'text' ? [{ type: 'text', text: item.text }] : [])),
+        ...media.filter((entry) => entry !== undefined),
+      ],
     };
     lifted.push(...liftedMediaParts([glimpseResult]).map(toUserContent));
     const text = joinText(splitToolResult(glimpseResult).text);
     // Files glimpse cannot fit (audio, remote URLs) stay where the app put them.
     const others = rest.filter((item) => item.type !== 'text');
-    const output = others.length === 0 ? { type: 'text' as const, value: text } : { type: 'content' as const, value: [{ type: 'text' as const, text }, ...others] };
+    const output =
+      others.length === 0
+        ? { type: 'text' as const, value: text }
+        : { type: 'content' as const, value: [{ type: 'text' as const, text }, ...others] };
     return { ...part, output };
   });
   return { message: { ...message, content }, lifted };

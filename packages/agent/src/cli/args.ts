@@ -9,7 +9,10 @@ export interface ParsedArgs {
  * Parses `--flag value`, `--flag=value` and `-o value` style arguments against the command's known
  * flags. `booleans` take no value. Unknown flags are usage errors, never silently ignored.
  */
-export function parseArgs(args: string[], spec: { values?: string[]; booleans?: string[]; aliases?: Record<string, string> }): ParsedArgs {
+export function parseArgs(
+  args: string[],
+  spec: { values?: string[]; booleans?: string[]; aliases?: Record<string, string> },
+): ParsedArgs {
   const values = new Set(spec.values ?? []);
   const booleans = new Set(spec.booleans ?? []);
   const positionals: string[] = [];
@@ -24,7 +27,9 @@ export function parseArgs(args: string[], spec: { values?: string[]; booleans?: 
       positionals.push(arg);
       continue;
     }
-    let [name, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    let [name, inline] = arg.includes('=')
+      ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+      : [arg, undefined];
     name = spec.aliases?.[name] ?? name;
     if (booleans.has(name)) {
       if (inline !== undefined) throw new UsageError(`${name} takes no value`);

@@ -60,9 +60,19 @@ function describePart(part: Part): string[] {
       return ['text', '', `${formatCount(part.text.length)} chars`, line.length > 72 ? `${line.slice(0, 71)}…` : line];
     }
     case 'image':
-      return [part.mediaType, part.width !== undefined ? `${part.width}×${part.height}` : '?', formatBytes(base64Size(part.data)), ''];
+      return [
+        part.mediaType,
+        part.width !== undefined ? `${part.width}×${part.height}` : '?',
+        formatBytes(base64Size(part.data)),
+        '',
+      ];
     case 'document':
-      return [part.mediaType, part.pages !== undefined ? `${part.pages} page${part.pages === 1 ? '' : 's'}` : '', formatBytes(base64Size(part.data)), part.filename ?? ''];
+      return [
+        part.mediaType,
+        part.pages !== undefined ? `${part.pages} page${part.pages === 1 ? '' : 's'}` : '',
+        formatBytes(base64Size(part.data)),
+        part.filename ?? '',
+      ];
     default: {
       const exhaustive: never = part;
       return exhaustive;
@@ -72,9 +82,27 @@ function describePart(part: Part): string[] {
 
 /** One file's table: what the model receives, then its token cost per provider. */
 function resultTable(path: string, result: ToolResultMessage): string {
-  const received = textTable([['part', 'type', 'size', 'bytes', 'note'], ...result.parts.map((part, i) => [String(i + 1), ...describePart(part)])], '  ');
-  const estimates = textTable([['provider / model', 'tokens'], ...ESTIMATE_TARGETS.map((target) => [target.label, formatCount(estimateMessageTokens(result, target.options))])], '  ');
-  return [`${path}${result.isError ? '  (error result)' : ''}`, '  what the model receives', received, '  token estimate of this result', estimates].join('\n');
+  const received = textTable(
+    [
+      ['part', 'type', 'size', 'bytes', 'note'],
+      ...result.parts.map((part, i) => [String(i + 1), ...describePart(part)]),
+    ],
+    '  ',
+  );
+  const estimates = textTable(
+    [
+      ['provider / model', 'tokens'],
+      ...ESTIMATE_TARGETS.map((target) => [target.label, formatCount(estimateMessageTokens(result, target.options))]),
+    ],
+    '  ',
+  );
+  return [
+    `${path}${result.isError ? '  (error result)' : ''}`,
+    '  what the model receives',
+    received,
+    '  token estimate of this result',
+    estimates,
+  ].join('\n');
 }
 
 function defaultSessionPath(): string {
@@ -95,12 +123,21 @@ export interface DemoInput {
 
 /** The live model's prompt: the script's, plus where the samples are (the replay script knows them already). */
 function livePrompt(script: ReplayScript): string {
-  const paths = script.turns.flatMap((turn) => turn.toolCalls.flatMap((call) => (typeof call.arguments.path === 'string' ? [call.arguments.path] : [])));
+  const paths = script.turns.flatMap((turn) =>
+    turn.toolCalls.flatMap((call) => (typeof call.arguments.path === 'string' ? [call.arguments.path] : [])),
+  );
   return `${script.prompt ?? 'Please look at the sample files.'} They are ${paths.join(', ')}; open them with view_file.`;
 }
 
 /** Runs the replay agent (or the live model) and returns the report the command prints. */
-export async function runDemo({ provider, sessionPath, script, root = findSamplesRoot() ?? process.cwd(), modelId = DEMO_MODELS[provider], live }: DemoInput): Promise<string> {
+export async function runDemo({
+  provider,
+  sessionPath,
+  script,
+  root = findSamplesRoot() ?? process.cwd(),
+  modelId = DEMO_MODELS[provider],
+  live,
+}: DemoInput): Promise<string> {
   const model = live ?? new ReplayModel(script);
   const capabilities = capabilitiesFor({
     provider,
@@ -110,7 +147,7 @@ export async function runDemo({ provider, sessionPath, script, root = findSample
   const tools = createFileTools({ root, capabilities }).offered();
   const session = await SessionWriter.open(sessionPath, { app: { name: 'glimpse demo', provider, model: modelId } });
   const steps: AgentStep[] = [];
-  let run;
+  let run: Awaited<ReturnType<typeof runAgent>>;
   try {
     run = await runAgent({
       model,
@@ -127,7 +164,10 @@ export async function runDemo({ provider, sessionPath, script, root = findSample
   }
 
   const who = live === undefined ? `replay agent as ${modelId}` : `live model ${modelId}`;
-  const out: string[] = [`glimpse demo: ${who} on ${provider}; the files are fitted to the ${capabilities.preset} preset`, ''];
+  const out: string[] = [
+    `glimpse demo: ${who} on ${provider}; the files are fitted to the ${capabilities.preset} preset`,
+    '',
+  ];
   for (const step of steps) {
     for (const result of step.results) {
       const call = step.assistant.toolCalls.find((candidate) => candidate.id === result.toolCallId);
@@ -137,31 +177,52 @@ export async function runDemo({ provider, sessionPath, script, root = findSample
   const last = steps.at(-1)?.request;
   if (last) {
     const warnings = last.serialized.warnings.map((warning) => `  warning: ${warning.message}`);
-    out.push(`last ${provider} request: ${last.messages.length} messages, ${formatBytes(requestJson(last.serialized.body).length)} of JSON${warnings.length ? '' : ', no warnings'}`, ...warnings);
+    out.push(
+      `last ${provider} request: ${last.messages.length} messages, ${formatBytes(requestJson(last.serialized.body).length)} of JSON${warnings.length ? '' : ', no warnings'}`,
+      ...warnings,
+    );
   }
   const final = run.messages.at(-1);
   if (final?.role === 'assistant' && final.text) out.push(`assistant: ${final.text}`);
-  const total = (messages: Message[]) => messages.reduce((sum, message) => sum + estimateMessageTokens(message, { provider, model: modelId }), 0);
-  out.push(`session: ${sessionPath} (${run.messages.length} messages, ~${formatCount(total(run.messages))} tokens on ${provider}); inspect it with: glimpse session ${sessionPath}`);
+  const total = (messages: Message[]) =>
+    messages.reduce((sum, message) => sum + estimateMessageTokens(message, { provider, model: modelId }), 0);
+  out.push(
+    `session: ${sessionPath} (${run.messages.length} messages, ~${formatCount(total(run.messages))} tokens on ${provider}); inspect it with: glimpse session ${sessionPath}`,
+  );
   return out.join('\n');
 }
 
 export const demoCommand: Command = {
   usage,
   async run(args) {
-    const { positionals, flags } = parseArgs(args, { values: ['--provider', '--model', '--session'], booleans: ['--live'] });
+    const { positionals, flags } = parseArgs(args, {
+      values: ['--provider', '--model', '--session'],
+      booleans: ['--live'],
+    });
     if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
     const provider = stringFlag(flags, '--provider') ?? 'anthropic';
-    if (!isProviderName(provider)) throw new UsageError(`--provider must be one of ${PROVIDER_NAMES.join(', ')}, got ${JSON.stringify(provider)}`);
+    if (!isProviderName(provider))
+      throw new UsageError(`--provider must be one of ${PROVIDER_NAMES.join(', ')}, got ${JSON.stringify(provider)}`);
     const sessionPath = resolve(stringFlag(flags, '--session') ?? defaultSessionPath());
     const modelId = stringFlag(flags, '--model') ?? DEMO_MODELS[provider];
     // The live clients (and the provider SDKs behind them) load only for --live.
     const live = flags.has('--live')
-      ? await (await import('./demo-live.js')).liveDemoModel({ provider, model: modelId, env: process.env, onText: (delta) => process.stderr.write(delta) })
+      ? await (await import('./demo-live.js')).liveDemoModel({
+          provider,
+          model: modelId,
+          env: process.env,
+          onText: (delta) => process.stderr.write(delta),
+        })
       : undefined;
-    const report = await runDemo({ provider, sessionPath, script: parseReplayScript(demoScript), modelId, ...(live !== undefined && { live }) });
+    const report = await runDemo({
+      provider,
+      sessionPath,
+      script: parseReplayScript(demoScript),
+      modelId,
+      ...(live !== undefined && { live }),
+    });
     if (live !== undefined) process.stderr.write('\n'); // ends the streamed answer
-    process.stdout.write(report + '\n');
+    process.stdout.write(`${report}\n`);
     return 0;
   },
 };

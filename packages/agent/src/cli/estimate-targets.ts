@@ -17,7 +17,10 @@ export const ESTIMATE_TARGETS: readonly EstimateTarget[] = [
   { label: 'gemini gemini-3.1-pro-preview', options: { provider: 'gemini', model: 'gemini-3.1-pro-preview' } },
   { label: 'bedrock claude-sonnet-5-5', options: { provider: 'bedrock', model: 'global.anthropic.claude-sonnet-5-5' } },
   { label: 'ollama gemma3', options: { provider: 'ollama', model: 'gemma3' } },
-  { label: 'fixed 4,800 chars per image', options: { provider: 'anthropic', model: 'claude-sonnet-5-5', images: 'fixed' } },
+  {
+    label: 'fixed 4,800 chars per image',
+    options: { provider: 'anthropic', model: 'claude-sonnet-5-5', images: 'fixed' },
+  },
 ];
 
 /** The model the demo's replay agent stands in for on each route: current ids (the SDKs' model lists, 2026-11-30). */

@@ -5,11 +5,12 @@
  */
 export function printFailure(error: unknown): number {
   const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(JSON.stringify({ error: { code: stableCode(error), message } }) + '\n');
+  process.stderr.write(`${JSON.stringify({ error: { code: stableCode(error), message } })}\n`);
   return 1;
 }
 
 function stableCode(error: unknown): string {
-  if (error instanceof Error && 'code' in error && typeof error.code === 'string' && error.code.startsWith('E_')) return error.code;
+  if (error instanceof Error && 'code' in error && typeof error.code === 'string' && error.code.startsWith('E_'))
+    return error.code;
   return 'E_INTERNAL';
 }

@@ -41,7 +41,7 @@ export const inspectCommand: Command = {
       summary.pages = info.pages ?? null;
       summary.encrypted = info.encrypted ?? false;
     }
-    process.stdout.write(JSON.stringify(summary) + '\n');
+    process.stdout.write(`${JSON.stringify(summary)}\n`);
     return 0;
   },
 };

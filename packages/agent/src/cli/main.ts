@@ -22,7 +22,7 @@ export function overview(): string {
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    (name === undefined ? process.stderr : process.stdout).write(overview() + '\n');
+    (name === undefined ? process.stderr : process.stdout).write(`${overview()}\n`);
     return name === undefined ? 2 : 0;
   }
   if (name === '--version' || name === '-v') {
@@ -36,7 +36,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const command = await entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {
-    process.stdout.write(command.usage + '\n');
+    process.stdout.write(`${command.usage}\n`);
     return 0;
   }
   try {

@@ -41,16 +41,28 @@ Logs go to stderr; stdout carries only the protocol.`;
 function presetFor(name: string): PresetName {
   if (isPresetName(name)) return name;
   if (isProviderName(name)) return ROUTES[name].preset;
-  throw new UsageError(`--provider must be one of ${[...PRESET_NAMES, ...PROVIDER_NAMES.filter((p) => !isPresetName(p))].join(', ')}, got ${JSON.stringify(name)}`);
+  throw new UsageError(
+    `--provider must be one of ${[...PRESET_NAMES, ...PROVIDER_NAMES.filter((p) => !isPresetName(p))].join(', ')}, got ${JSON.stringify(name)}`,
+  );
 }
 
 export const mcpCommand: Command = {
   usage,
   async run(args) {
-    const { positionals, flags } = parseArgs(args, { values: ['--root', '--provider', '--max-file-bytes', '--timeout-ms', '--http'], booleans: ['--strict'] });
+    const { positionals, flags } = parseArgs(args, {
+      values: ['--root', '--provider', '--max-file-bytes', '--timeout-ms', '--http'],
+      booleans: ['--strict'],
+    });
     if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
     const root = stringFlag(flags, '--root');
-    if (root !== undefined && !(await stat(root).then((s) => s.isDirectory(), () => false))) throw new UsageError(`--root ${JSON.stringify(root)} is not a directory`);
+    if (
+      root !== undefined &&
+      !(await stat(root).then(
+        (s) => s.isDirectory(),
+        () => false,
+      ))
+    )
+      throw new UsageError(`--root ${JSON.stringify(root)} is not a directory`);
     const provider = stringFlag(flags, '--provider');
     const timeoutMs = positiveInteger(flags, '--timeout-ms');
     const httpPort = positiveInteger(flags, '--http');

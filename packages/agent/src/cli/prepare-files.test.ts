@@ -10,13 +10,19 @@ import { prepareConversation } from './prepare.js';
 let dir: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'glimpse-prepare-'));
-  await sharp({ create: { width: 300, height: 200, channels: 3, background: '#123456' } }).png().toFile(join(dir, 'Screenshot 2026-11-29 at 10.41.07\u202FPM.png'));
+  await sharp({ create: { width: 300, height: 200, channels: 3, background: '#123456' } })
+    .png()
+    .toFile(join(dir, 'Screenshot 2026-11-29 at 10.41.07\u202FPM.png'));
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 describe('prepareConversation', () => {
   it('finds a screenshot typed with a plain space and says which file it read', async () => {
-    const messages = await prepareConversation([join(dir, 'Screenshot 2026-11-29 at 10.41.07 PM.png')], 'anthropic', 'claude-sonnet-5-5');
+    const messages = await prepareConversation(
+      [join(dir, 'Screenshot 2026-11-29 at 10.41.07 PM.png')],
+      'anthropic',
+      'claude-sonnet-5-5',
+    );
     const result = messages[2]!;
     if (result.role !== 'toolResult') throw new Error('expected a tool result');
     expect(result.isError).toBe(false);
@@ -25,13 +31,22 @@ describe('prepareConversation', () => {
   });
 
   it('fails on a FILE over --max-file-bytes without reading it', async () => {
-    const error = await prepareConversation([join(dir, 'Screenshot 2026-11-29 at 10.41.07\u202FPM.png')], 'gemini', undefined, { maxFileBytes: 100 }).catch((e: unknown) => e);
+    const error = await prepareConversation(
+      [join(dir, 'Screenshot 2026-11-29 at 10.41.07\u202FPM.png')],
+      'gemini',
+      undefined,
+      { maxFileBytes: 100 },
+    ).catch((e: unknown) => e);
     expect(isFileError(error) && error.code).toBe('E_FILE_TOO_LARGE');
   });
 
   it('keeps bad content as an error note in its result', async () => {
     await writeFile(join(dir, 'junk.png'), new Uint8Array(64).fill(7));
     const [, , result] = await prepareConversation([join(dir, 'junk.png')], 'openai-chat', 'gpt-5');
-    expect(result).toMatchObject({ role: 'toolResult', isError: true, parts: [{ type: 'text', text: expect.stringMatching(/^E_UNSUPPORTED: junk\.png/) }] });
+    expect(result).toMatchObject({
+      role: 'toolResult',
+      isError: true,
+      parts: [{ type: 'text', text: expect.stringMatching(/^E_UNSUPPORTED: junk\.png/) }],
+    });
   });
 });

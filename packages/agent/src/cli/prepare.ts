@@ -50,32 +50,58 @@ export async function prepareConversation(
   model: string | undefined,
   { maxFileBytes = DEFAULT_MAX_FILE_BYTES, noVision = false }: { maxFileBytes?: number; noVision?: boolean } = {},
 ): Promise<Message[]> {
-  const calls: ToolCall[] = files.map((path, i) => ({ id: `call_${i + 1}`, name: VIEW_FILE_TOOL_DEFINITION.name, arguments: { path } }));
+  const calls: ToolCall[] = files.map((path, i) => ({
+    id: `call_${i + 1}`,
+    name: VIEW_FILE_TOOL_DEFINITION.name,
+    arguments: { path },
+  }));
   // The route's real capabilities: a PDF for a model without PDF input comes as text (and page images if it sees).
-  const capabilities = capabilitiesFor({ provider, model, ...(noVision ? { overrides: { imageInput: false, pdfInput: false } } : {}) });
+  const capabilities = capabilitiesFor({
+    provider,
+    model,
+    ...(noVision ? { overrides: { imageInput: false, pdfInput: false } } : {}),
+  });
   const results: Message[] = [];
   for (const call of calls) {
     let outcome = await viewFile(call.arguments, { capabilities, maxFileBytes });
     // view_file refuses an image for a text-only model; attach it anyway, so the output shows the serializer's placeholder.
-    if (isFileError(outcome.error) && outcome.error.code === 'E_NO_IMAGE_INPUT') outcome = await viewFile(call.arguments, { capabilities: { ...capabilities, imageInput: true }, maxFileBytes });
+    if (isFileError(outcome.error) && outcome.error.code === 'E_NO_IMAGE_INPUT')
+      outcome = await viewFile(call.arguments, { capabilities: { ...capabilities, imageInput: true }, maxFileBytes });
     // A FILE that cannot be read at all (missing, too large, ambiguous name) fails the command; bad content is a note.
     if (isFileError(outcome.error)) throw outcome.error;
-    results.push({ role: 'toolResult', toolCallId: call.id, toolName: call.name, parts: outcome.parts, isError: outcome.isError });
+    results.push({
+      role: 'toolResult',
+      toolCallId: call.id,
+      toolName: call.name,
+      parts: outcome.parts,
+      isError: outcome.isError,
+    });
   }
   const ask = files.length === 1 ? `Please look at ${files[0]}.` : `Please look at these files: ${files.join(', ')}.`;
-  return [{ role: 'user', parts: [{ type: 'text', text: ask }] }, { role: 'assistant', text: '', toolCalls: calls }, ...results];
+  return [
+    { role: 'user', parts: [{ type: 'text', text: ask }] },
+    { role: 'assistant', text: '', toolCalls: calls },
+    ...results,
+  ];
 }
 
 export const prepareCommand: Command = {
   usage,
   async run(args) {
-    const { positionals, flags } = parseArgs(args, { values: ['--provider', '--model', '--system', '--max-file-bytes'], booleans: ['--no-vision', '--lift-tool-media'] });
+    const { positionals, flags } = parseArgs(args, {
+      values: ['--provider', '--model', '--system', '--max-file-bytes'],
+      booleans: ['--no-vision', '--lift-tool-media'],
+    });
     if (positionals.length === 0) throw new UsageError('expected at least one FILE');
     const provider = stringFlag(flags, '--provider');
     if (provider === undefined) throw new UsageError(`--provider is required: ${PROVIDER_NAMES.join(', ')}`);
-    if (!isProviderName(provider)) throw new UsageError(`--provider must be one of ${PROVIDER_NAMES.join(', ')}, got ${JSON.stringify(provider)}`);
+    if (!isProviderName(provider))
+      throw new UsageError(`--provider must be one of ${PROVIDER_NAMES.join(', ')}, got ${JSON.stringify(provider)}`);
     const model = stringFlag(flags, '--model');
-    const messages = await prepareConversation(positionals, provider, model, { maxFileBytes: positiveInteger(flags, '--max-file-bytes'), noVision: flags.has('--no-vision') });
+    const messages = await prepareConversation(positionals, provider, model, {
+      maxFileBytes: positiveInteger(flags, '--max-file-bytes'),
+      noVision: flags.has('--no-vision'),
+    });
     const system = stringFlag(flags, '--system');
     const request = serialize(provider, {
       ...(system !== undefined && { system }),
@@ -86,7 +112,7 @@ export const prepareCommand: Command = {
       ...(flags.has('--lift-tool-media') ? { liftToolMedia: true } : {}),
     });
     for (const warning of request.warnings) process.stderr.write(`glimpse prepare: warning: ${warning.message}\n`);
-    process.stdout.write(requestJson({ provider, ...request.body }) + '\n');
+    process.stdout.write(`${requestJson({ provider, ...request.body })}\n`);
     return 0;
   },
 };

@@ -38,7 +38,16 @@ export const processCommand: Command = {
   usage,
   async run(args) {
     const { positionals, flags } = parseArgs(args, {
-      values: ['--output', '--page', '--timeout-ms', '--max-edge', '--max-bytes', '--provider', '--max-input-pixels', '--max-file-bytes'],
+      values: [
+        '--output',
+        '--page',
+        '--timeout-ms',
+        '--max-edge',
+        '--max-bytes',
+        '--provider',
+        '--max-input-pixels',
+        '--max-file-bytes',
+      ],
       aliases: { '-o': '--output' },
     });
     if (positionals.length !== 1) throw new UsageError('expected exactly one FILE');
@@ -61,14 +70,19 @@ export const processCommand: Command = {
       ...(maxBytes !== undefined ? { maxBytes } : {}),
       ...(maxInputPixels !== undefined ? { maxInputPixels } : {}),
     };
-    const result = page === undefined ? await processMedia(input, options) : await renderPdfPage(input, page, { ...options, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
+    const result =
+      page === undefined
+        ? await processMedia(input, options)
+        : await renderPdfPage(input, page, { ...options, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
     if (output !== undefined) {
       await writeOutput(target.toStdout ? '-' : output, result.data);
       const warning = output === '-' ? undefined : extensionWarning(output, result.mediaType);
-      if (warning !== undefined) process.stderr.write(warning + '\n');
+      if (warning !== undefined) process.stderr.write(`${warning}\n`);
     }
     const { data: _data, ...summary } = result;
-    target.summary.write(JSON.stringify({ ...summary, ...(page !== undefined ? { page } : {}), output: output ?? null }) + '\n');
+    target.summary.write(
+      `${JSON.stringify({ ...summary, ...(page !== undefined ? { page } : {}), output: output ?? null })}\n`,
+    );
     return 0;
   },
 };

@@ -30,6 +30,7 @@ export async function resolveInputPath(path: string): Promise<string> {
  */
 export async function readInputFile(path: string, flags: Map<string, string | true>): Promise<Uint8Array> {
   const maxBytes = positiveInteger(flags, '--max-file-bytes') ?? DEFAULT_MAX_FILE_BYTES;
-  if (path === '-') return readStreamBounded(Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>, { path: 'stdin', maxBytes });
+  if (path === '-')
+    return readStreamBounded(Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>, { path: 'stdin', maxBytes });
   return nodeFileSystem.readBytes(await resolveInputPath(path), { maxBytes });
 }

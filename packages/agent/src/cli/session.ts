@@ -36,17 +36,30 @@ async function withPixelSizes(messages: readonly Message[]): Promise<Message[]> 
     if (part.type !== 'image' || (part.width !== undefined && part.height !== undefined)) return part;
     const bytes = base64ToBytes(part.data);
     const facts = bytes ? await probe(bytes).catch(() => undefined) : undefined;
-    return facts?.width !== undefined && facts.height !== undefined ? { ...part, width: facts.width, height: facts.height } : part;
+    return facts?.width !== undefined && facts.height !== undefined
+      ? { ...part, width: facts.width, height: facts.height }
+      : part;
   };
-  return Promise.all(messages.map(async (message) => (message.role === 'assistant' ? message : { ...message, parts: await Promise.all(message.parts.map(sized)) })));
+  return Promise.all(
+    messages.map(async (message) =>
+      message.role === 'assistant' ? message : { ...message, parts: await Promise.all(message.parts.map(sized)) },
+    ),
+  );
 }
 
-export async function summariseSession(path: string, session: LoadedSession, provider: string | undefined): Promise<string> {
+export async function summariseSession(
+  path: string,
+  session: LoadedSession,
+  provider: string | undefined,
+): Promise<string> {
   const { header, messages } = session;
   const roles = { user: 0, assistant: 0, toolResult: 0 };
   let errors = 0;
   let toolCalls = 0;
-  const media = { image: { count: 0, bytes: 0, unique: new Set<string>() }, document: { count: 0, bytes: 0, unique: new Set<string>() } };
+  const media = {
+    image: { count: 0, bytes: 0, unique: new Set<string>() },
+    document: { count: 0, bytes: 0, unique: new Set<string>() },
+  };
   for (const message of messages) {
     roles[message.role]++;
     if (message.role === 'assistant') {
@@ -65,8 +78,12 @@ export async function summariseSession(path: string, session: LoadedSession, pro
   const fileBytes = (await stat(path)).size;
   const sized = await withPixelSizes(messages);
   const targets = estimateTargets(provider !== undefined && isProviderName(provider) ? provider : undefined);
-  const estimates = targets.map((target) => [target.label, formatCount(sized.reduce((sum, message) => sum + estimateMessageTokens(message, target.options), 0))]);
-  const unique = (tally: { count: number; unique: Set<string> }) => (tally.unique.size < tally.count ? ` (${tally.unique.size} unique)` : '');
+  const estimates = targets.map((target) => [
+    target.label,
+    formatCount(sized.reduce((sum, message) => sum + estimateMessageTokens(message, target.options), 0)),
+  ]);
+  const unique = (tally: { count: number; unique: Set<string> }) =>
+    tally.unique.size < tally.count ? ` (${tally.unique.size} unique)` : '';
   return [
     `${path}: glimpse-session v${header.version}, created ${header.created}, app ${JSON.stringify(header.app)}`,
     `entries: ${messages.length} (user ${roles.user}, assistant ${roles.assistant} with ${toolCalls} tool calls, tool results ${roles.toolResult} of which ${errors} errors)`,
@@ -85,11 +102,15 @@ export const sessionCommand: Command = {
     const { positionals, flags } = parseArgs(args, { values: ['--provider'] });
     if (positionals.length !== 1) throw new UsageError('expected exactly one FILE');
     const provider = stringFlag(flags, '--provider');
-    if (provider !== undefined && !isProviderName(provider)) throw new UsageError(`--provider must be one of ${PROVIDER_NAMES.join(', ')}, got ${JSON.stringify(provider)}`);
+    if (provider !== undefined && !isProviderName(provider))
+      throw new UsageError(`--provider must be one of ${PROVIDER_NAMES.join(', ')}, got ${JSON.stringify(provider)}`);
     const path = await resolveInputPath(positionals[0]!);
     const session = await loadSession(path);
-    if (session.tornTail) process.stderr.write(`glimpse session: warning: torn last line ${session.tornTail.line} dropped (${session.tornTail.bytes} bytes)\n`);
-    process.stdout.write((await summariseSession(path, session, provider)) + '\n');
+    if (session.tornTail)
+      process.stderr.write(
+        `glimpse session: warning: torn last line ${session.tornTail.line} dropped (${session.tornTail.bytes} bytes)\n`,
+      );
+    process.stdout.write(`${await summariseSession(path, session, provider)}\n`);
     return 0;
   },
 };

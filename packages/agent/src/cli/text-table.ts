@@ -3,15 +3,16 @@ export function textTable(rows: readonly (readonly string[])[], indent = ''): st
   const widths: number[] = [];
   for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, [...cell].length)));
   return rows
-    .map((row) =>
-      indent +
-      row
-        .map((cell, i) => {
-          const pad = ' '.repeat(widths[i]! - [...cell].length);
-          return /^[\d,.]+( |$)/.test(cell) && i > 0 ? pad + cell : cell + pad;
-        })
-        .join('  ')
-        .trimEnd(),
+    .map(
+      (row) =>
+        indent +
+        row
+          .map((cell, i) => {
+            const pad = ' '.repeat(widths[i]! - [...cell].length);
+            return /^[\d,.]+( |$)/.test(cell) && i > 0 ? pad + cell : cell + pad;
+          })
+          .join('  ')
+          .trimEnd(),
     )
     .join('\n');
 }

@@ -23,22 +23,30 @@ PDF E_UNSUPPORTED, …; one JSON line on stderr: {"error":{"code":"E_…","messa
 export const textCommand: Command = {
   usage,
   async run(args) {
-    const { positionals, flags } = parseArgs(args, { values: ['--pages', '--timeout-ms', '--max-file-bytes'], booleans: ['--json'] });
+    const { positionals, flags } = parseArgs(args, {
+      values: ['--pages', '--timeout-ms', '--max-file-bytes'],
+      booleans: ['--json'],
+    });
     if (positionals.length !== 1) throw new UsageError('expected exactly one FILE');
     const range = stringFlag(flags, '--pages');
     const timeoutMs = positiveInteger(flags, '--timeout-ms');
     const bytes = await readInputFile(positionals[0]!, flags);
     // A range like "4-" needs the page count first.
-    const pages = range === undefined ? undefined : parsePageRange(range, (await pdfText(bytes, { pages: [] })).pageCount).map((index) => index + 1);
+    const pages =
+      range === undefined
+        ? undefined
+        : parsePageRange(range, (await pdfText(bytes, { pages: [] })).pageCount).map((index) => index + 1);
     const text = await pdfText(bytes, { ...(pages ? { pages } : {}), ...(timeoutMs ? { timeoutMs } : {}) });
     if (flags.has('--json')) {
-      process.stdout.write(JSON.stringify(text) + '\n');
+      process.stdout.write(`${JSON.stringify(text)}\n`);
     } else {
       for (const page of text.pages) process.stdout.write(`${page.text}${page.text === '' ? '' : '\n'}\f`);
     }
     const blank = text.pages.filter((page) => page.text.trim() === '').map((page) => page.page);
     if (blank.length > 0) {
-      process.stderr.write(`glimpse text: page${blank.length === 1 ? '' : 's'} ${blank.join(', ')} of ${text.pageCount} ha${blank.length === 1 ? 's' : 've'} no text layer (a scan or a drawing); see ${blank.length === 1 ? 'it' : 'them'} with glimpse process FILE --page N -o page.png\n`);
+      process.stderr.write(
+        `glimpse text: page${blank.length === 1 ? '' : 's'} ${blank.join(', ')} of ${text.pageCount} ha${blank.length === 1 ? 's' : 've'} no text layer (a scan or a drawing); see ${blank.length === 1 ? 'it' : 'them'} with glimpse process FILE --page N -o page.png\n`,
+      );
     }
     return 0;
   },

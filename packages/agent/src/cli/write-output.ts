@@ -24,18 +24,30 @@ function isStdout(path: string): boolean {
  */
 export function outputTarget(output: string | undefined): { toStdout: boolean; summary: NodeJS.WriteStream } {
   const toStdout = output === '-' || (output !== undefined && isStdout(output));
-  if (toStdout && process.stdout.isTTY) throw new UsageError('-o - writes binary data to stdout, which is a terminal here: redirect stdout (> out.jpg, | …) or give -o a file name');
+  if (toStdout && process.stdout.isTTY)
+    throw new UsageError(
+      '-o - writes binary data to stdout, which is a terminal here: redirect stdout (> out.jpg, | …) or give -o a file name',
+    );
   return { toStdout, summary: toStdout ? process.stderr : process.stdout };
 }
 
 /** Writes the result bytes to `output` (stdout for `-`); a folder that is missing or not writable is a typed FileError. */
 export async function writeOutput(output: string, bytes: Uint8Array): Promise<void> {
   if (output === '-') {
-    await new Promise<void>((resolve, reject) => process.stdout.write(bytes, (error) => (error ? reject(error) : resolve())));
+    await new Promise<void>((resolve, reject) =>
+      process.stdout.write(bytes, (error) => (error ? reject(error) : resolve())),
+    );
     return;
   }
   await nodeFileSystem.writeBytes(output, bytes).catch((error: unknown) => {
-    throw isFileError(error) ? new FileError(error.code, `Cannot write ${output}: its folder is missing or not writable (${error.code}).`, error.details, { cause: error }) : error;
+    throw isFileError(error)
+      ? new FileError(
+          error.code,
+          `Cannot write ${output}: its folder is missing or not writable (${error.code}).`,
+          error.details,
+          { cause: error },
+        )
+      : error;
   });
 }
 

@@ -2,7 +2,13 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { ModelClient, ModelRequest, ModelTurn } from '../loop/model-client.js';
 import type { ToolCall } from '../parts.js';
 import { credentialFromEnv, describeCredentials } from './credentials.js';
-import { attemptSignal, DEFAULT_TIMEOUT_MS, inputModalitiesFor, processEnv, type LiveClientOptions } from './live-client-options.js';
+import {
+  attemptSignal,
+  DEFAULT_TIMEOUT_MS,
+  inputModalitiesFor,
+  processEnv,
+  type LiveClientOptions,
+} from './live-client-options.js';
 import { loadSdk } from './load-sdk.js';
 import { ModelClientError } from './model-client-error.js';
 import { withRetries } from './with-retries.js';
@@ -11,11 +17,16 @@ import { wrongRoute } from './wrong-route.js';
 /** Anthropic needs `max_tokens` on every request; this is enough for a long answer with tool calls. */
 export const ANTHROPIC_DEFAULT_MAX_TOKENS = 8192;
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function toTurn(message: Anthropic.Message): ModelTurn {
   const text = message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('');
-  const toolCalls = message.content.flatMap((block): ToolCall[] => (block.type === 'tool_use' ? [{ id: block.id, name: block.name, arguments: isRecord(block.input) ? { ...block.input } : {} }] : []));
+  const toolCalls = message.content.flatMap((block): ToolCall[] =>
+    block.type === 'tool_use'
+      ? [{ id: block.id, name: block.name, arguments: isRecord(block.input) ? { ...block.input } : {} }]
+      : [],
+  );
   return { text, toolCalls };
 }
 
@@ -28,17 +39,30 @@ export function createAnthropicClient(options: LiveClientOptions): ModelClient {
   let sdk: Promise<Anthropic> | undefined;
   const client = () =>
     (sdk ??= loadSdk('anthropic', '@anthropic-ai/sdk', () => import('@anthropic-ai/sdk')).then(
-      ({ default: Sdk }) => new Sdk({ apiKey: apiKey ?? 'none', ...(options.baseUrl !== undefined && { baseURL: options.baseUrl }), maxRetries: 0 }),
+      ({ default: Sdk }) =>
+        new Sdk({
+          apiKey: apiKey ?? 'none',
+          ...(options.baseUrl !== undefined && { baseURL: options.baseUrl }),
+          maxRetries: 0,
+        }),
     ));
   return {
     inputModalities: inputModalitiesFor('anthropic', options),
     async next(request: ModelRequest, signal?: AbortSignal): Promise<ModelTurn> {
       if (request.serialized.provider !== 'anthropic') throw wrongRoute('anthropic', request.serialized.provider);
-      if (apiKey === undefined && options.baseUrl === undefined) throw new ModelClientError('E_AUTH', `No Anthropic API key: set ${describeCredentials('anthropic')} or pass apiKey.`, { provider: 'anthropic' });
+      if (apiKey === undefined && options.baseUrl === undefined)
+        throw new ModelClientError(
+          'E_AUTH',
+          `No Anthropic API key: set ${describeCredentials('anthropic')} or pass apiKey.`,
+          { provider: 'anthropic' },
+        );
       const { body } = request.serialized;
       const anthropic = await client();
       return withRetries('anthropic', describeCredentials('anthropic'), { ...options, signal }, async (emit) => {
-        const stream = anthropic.messages.stream({ model: options.model, max_tokens: options.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS, ...body }, { signal: attemptSignal(signal, options.timeoutMs ?? DEFAULT_TIMEOUT_MS) });
+        const stream = anthropic.messages.stream(
+          { model: options.model, max_tokens: options.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS, ...body },
+          { signal: attemptSignal(signal, options.timeoutMs ?? DEFAULT_TIMEOUT_MS) },
+        );
         stream.on('text', emit);
         return toTurn(await stream.finalMessage());
       });

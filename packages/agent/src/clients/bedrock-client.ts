@@ -1,7 +1,13 @@
 import type { BedrockRuntimeClient, ConverseStreamOutput } from '@aws-sdk/client-bedrock-runtime';
 import type { ModelClient, ModelRequest, ModelTurn } from '../loop/model-client.js';
 import { describeCredentials } from './credentials.js';
-import { attemptSignal, DEFAULT_TIMEOUT_MS, inputModalitiesFor, processEnv, type LiveClientOptions } from './live-client-options.js';
+import {
+  attemptSignal,
+  DEFAULT_TIMEOUT_MS,
+  inputModalitiesFor,
+  processEnv,
+  type LiveClientOptions,
+} from './live-client-options.js';
 import { loadSdk } from './load-sdk.js';
 import { ModelClientError } from './model-client-error.js';
 import { parseToolArguments } from './parse-tool-arguments.js';
@@ -37,7 +43,14 @@ class ConverseTurn {
   }
 
   turn(): ModelTurn {
-    return { text: this.text, toolCalls: [...this.calls.values()].map((call) => ({ id: call.id, name: call.name, arguments: parseToolArguments(call.json) })) };
+    return {
+      text: this.text,
+      toolCalls: [...this.calls.values()].map((call) => ({
+        id: call.id,
+        name: call.name,
+        arguments: parseToolArguments(call.json),
+      })),
+    };
   }
 }
 
@@ -49,9 +62,18 @@ export function createBedrockClient(options: BedrockClientOptions): ModelClient 
   const env = options.env ?? processEnv();
   const region = options.region ?? env.AWS_REGION ?? env.AWS_DEFAULT_REGION;
   const token = options.apiKey ?? env.AWS_BEARER_TOKEN_BEDROCK;
-  let sdk: Promise<{ client: BedrockRuntimeClient; Command: typeof import('@aws-sdk/client-bedrock-runtime').ConverseStreamCommand }> | undefined;
+  let sdk:
+    | Promise<{
+        client: BedrockRuntimeClient;
+        Command: typeof import('@aws-sdk/client-bedrock-runtime').ConverseStreamCommand;
+      }>
+    | undefined;
   const client = () =>
-    (sdk ??= loadSdk('bedrock', '@aws-sdk/client-bedrock-runtime', () => import('@aws-sdk/client-bedrock-runtime')).then((aws) => ({
+    (sdk ??= loadSdk(
+      'bedrock',
+      '@aws-sdk/client-bedrock-runtime',
+      () => import('@aws-sdk/client-bedrock-runtime'),
+    ).then((aws) => ({
       client: new aws.BedrockRuntimeClient({
         region,
         maxAttempts: 1,
@@ -65,12 +87,21 @@ export function createBedrockClient(options: BedrockClientOptions): ModelClient 
     inputModalities: inputModalitiesFor('bedrock', options),
     async next(request: ModelRequest, signal?: AbortSignal): Promise<ModelTurn> {
       if (request.serialized.provider !== 'bedrock') throw wrongRoute('bedrock', request.serialized.provider);
-      if (region === undefined) throw new ModelClientError('E_AUTH', 'No AWS region for Bedrock: set AWS_REGION or pass region.', { provider: 'bedrock' });
+      if (region === undefined)
+        throw new ModelClientError('E_AUTH', 'No AWS region for Bedrock: set AWS_REGION or pass region.', {
+          provider: 'bedrock',
+        });
       const { body } = request.serialized;
       const { client: bedrock, Command } = await client();
       return withRetries('bedrock', describeCredentials('bedrock'), { ...options, signal }, async (emit) => {
-        const command = new Command({ modelId: options.model, ...body, ...(options.maxTokens !== undefined && { inferenceConfig: { maxTokens: options.maxTokens } }) });
-        const response = await bedrock.send(command, { abortSignal: attemptSignal(signal, options.timeoutMs ?? DEFAULT_TIMEOUT_MS) });
+        const command = new Command({
+          modelId: options.model,
+          ...body,
+          ...(options.maxTokens !== undefined && { inferenceConfig: { maxTokens: options.maxTokens } }),
+        });
+        const response = await bedrock.send(command, {
+          abortSignal: attemptSignal(signal, options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+        });
         const turn = new ConverseTurn();
         for await (const event of response.stream ?? []) turn.add(event, emit);
         return turn.turn();

@@ -16,13 +16,17 @@ export const CREDENTIAL_VARIABLES: Readonly<Record<ProviderName, readonly string
 /** How to say which credentials a route needs, for error messages: "ANTHROPIC_API_KEY", "GEMINI_API_KEY or GOOGLE_API_KEY". */
 export function describeCredentials(provider: ProviderName): string {
   const variables = CREDENTIAL_VARIABLES[provider];
-  if (provider === 'bedrock') return 'the AWS credentials (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, AWS_PROFILE, or AWS_BEARER_TOKEN_BEDROCK) and AWS_REGION';
+  if (provider === 'bedrock')
+    return 'the AWS credentials (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, AWS_PROFILE, or AWS_BEARER_TOKEN_BEDROCK) and AWS_REGION';
   if (variables.length === 0) return 'the Ollama server (OLLAMA_HOST)';
   return variables.join(' or ');
 }
 
 /** The key for a route from the environment, or undefined. Ollama needs none; Bedrock's chain is the SDK's. */
-export function credentialFromEnv(provider: ProviderName, env: Readonly<Record<string, string | undefined>>): string | undefined {
+export function credentialFromEnv(
+  provider: ProviderName,
+  env: Readonly<Record<string, string | undefined>>,
+): string | undefined {
   for (const name of CREDENTIAL_VARIABLES[provider]) {
     const value = env[name];
     if (value !== undefined && value !== '') return value;
@@ -34,7 +38,10 @@ export function credentialFromEnv(provider: ProviderName, env: Readonly<Record<s
  * The variables a live run is missing, for `glimpse demo --live`: empty when it can start. Bedrock also needs
  * a region; a secret key goes with an access key id.
  */
-export function missingCredentials(provider: ProviderName, env: Readonly<Record<string, string | undefined>>): string[] {
+export function missingCredentials(
+  provider: ProviderName,
+  env: Readonly<Record<string, string | undefined>>,
+): string[] {
   const set = (name: string) => (env[name] ?? '') !== '';
   switch (provider) {
     case 'ollama':

@@ -3,7 +3,13 @@ import type { ModelClient, ModelRequest, ModelTurn } from '../loop/model-client.
 import type { ToolCall } from '../parts.js';
 import { toGeminiParameters } from '../providers/gemini-parameters.js';
 import { credentialFromEnv, describeCredentials } from './credentials.js';
-import { attemptSignal, DEFAULT_TIMEOUT_MS, inputModalitiesFor, processEnv, type LiveClientOptions } from './live-client-options.js';
+import {
+  attemptSignal,
+  DEFAULT_TIMEOUT_MS,
+  inputModalitiesFor,
+  processEnv,
+  type LiveClientOptions,
+} from './live-client-options.js';
 import { loadSdk } from './load-sdk.js';
 import { ModelClientError } from './model-client-error.js';
 import { withRetries } from './with-retries.js';
@@ -19,7 +25,11 @@ function collect(chunk: GenerateContentResponse, turn: ModelTurn, emit: (delta: 
     const call = part.functionCall;
     if (call?.name !== undefined) {
       // Gemini names a call's id only sometimes; the loop needs one to pair the result.
-      const toolCall: ToolCall = { id: call.id ?? `call_${crypto.randomUUID()}`, name: call.name, arguments: { ...call.args } };
+      const toolCall: ToolCall = {
+        id: call.id ?? `call_${crypto.randomUUID()}`,
+        name: call.name,
+        arguments: { ...call.args },
+      };
       // Gemini 3 wants its thought signature back exactly as it came, or it loses its reasoning between steps.
       if (part.thoughtSignature !== undefined) toolCall.signature = part.thoughtSignature;
       turn.toolCalls.push(toolCall);
@@ -36,19 +46,37 @@ export function createGeminiClient(options: LiveClientOptions): ModelClient {
   let sdk: Promise<GoogleGenAI> | undefined;
   const client = () =>
     (sdk ??= loadSdk('gemini', '@google/genai', () => import('@google/genai')).then(
-      ({ GoogleGenAI: Sdk }) => new Sdk({ apiKey: apiKey ?? 'none', httpOptions: { retryOptions: { attempts: 1 }, ...(options.baseUrl !== undefined && { baseUrl: options.baseUrl }) } }),
+      ({ GoogleGenAI: Sdk }) =>
+        new Sdk({
+          apiKey: apiKey ?? 'none',
+          httpOptions: {
+            retryOptions: { attempts: 1 },
+            ...(options.baseUrl !== undefined && { baseUrl: options.baseUrl }),
+          },
+        }),
     ));
   return {
     inputModalities: inputModalitiesFor('gemini', options),
     async next(request: ModelRequest, signal?: AbortSignal): Promise<ModelTurn> {
       if (request.serialized.provider !== 'gemini') throw wrongRoute('gemini', request.serialized.provider);
-      if (apiKey === undefined && options.baseUrl === undefined) throw new ModelClientError('E_AUTH', `No Gemini API key: set ${describeCredentials('gemini')} or pass apiKey.`, { provider: 'gemini' });
+      if (apiKey === undefined && options.baseUrl === undefined)
+        throw new ModelClientError(
+          'E_AUTH',
+          `No Gemini API key: set ${describeCredentials('gemini')} or pass apiKey.`,
+          { provider: 'gemini' },
+        );
       const { body } = request.serialized;
       const gemini = await client();
       return withRetries('gemini', describeCredentials('gemini'), { ...options, signal }, async (emit) => {
-        const config = { abortSignal: attemptSignal(signal, options.timeoutMs ?? DEFAULT_TIMEOUT_MS), ...(options.maxTokens !== undefined && { maxOutputTokens: options.maxTokens }) };
+        const config = {
+          abortSignal: attemptSignal(signal, options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+          ...(options.maxTokens !== undefined && { maxOutputTokens: options.maxTokens }),
+        };
         const turn: ModelTurn = { text: '', toolCalls: [] };
-        for await (const chunk of await gemini.models.generateContentStream(toGeminiParameters(body, options.model, config))) collect(chunk, turn, emit);
+        for await (const chunk of await gemini.models.generateContentStream(
+          toGeminiParameters(body, options.model, config),
+        ))
+          collect(chunk, turn, emit);
         return turn;
       });
     },

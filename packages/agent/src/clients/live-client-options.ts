@@ -25,10 +25,17 @@ export interface LiveClientOptions extends RetryOptions {
 export const DEFAULT_TIMEOUT_MS = 600_000;
 
 /** The registry's modalities for the model, unless the app named them. */
-export function inputModalitiesFor(provider: ProviderName, options: Pick<LiveClientOptions, 'model' | 'inputModalities'>): readonly InputModality[] {
+export function inputModalitiesFor(
+  provider: ProviderName,
+  options: Pick<LiveClientOptions, 'model' | 'inputModalities'>,
+): readonly InputModality[] {
   if (options.inputModalities !== undefined) return options.inputModalities;
   const capabilities = capabilitiesFor({ provider, model: options.model });
-  return ['text', ...(capabilities.imageInput ? ['image' as const] : []), ...(capabilities.pdfInput ? ['pdf' as const] : [])];
+  return [
+    'text',
+    ...(capabilities.imageInput ? ['image' as const] : []),
+    ...(capabilities.pdfInput ? ['pdf' as const] : []),
+  ];
 }
 
 /** The process environment where the runtime has one (Node, Deno with --allow-env, Bun); empty elsewhere. */

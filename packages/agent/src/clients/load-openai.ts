@@ -5,16 +5,28 @@ import { loadSdk } from './load-sdk.js';
 import { ModelClientError } from './model-client-error.js';
 
 /** One `openai` SDK client for Chat or Responses, made on first use; its own retries off (see withRetries). */
-export function loadOpenAI(provider: 'openai-chat' | 'openai-responses', options: LiveClientOptions): () => Promise<OpenAI> {
+export function loadOpenAI(
+  provider: 'openai-chat' | 'openai-responses',
+  options: LiveClientOptions,
+): () => Promise<OpenAI> {
   const apiKey = options.apiKey ?? credentialFromEnv(provider, options.env ?? processEnv());
   let sdk: Promise<OpenAI> | undefined;
   return () => {
     if (apiKey === undefined && options.baseUrl === undefined) {
-      return Promise.reject(new ModelClientError('E_AUTH', `No OpenAI API key: set ${describeCredentials(provider)} or pass apiKey.`, { provider }));
+      return Promise.reject(
+        new ModelClientError('E_AUTH', `No OpenAI API key: set ${describeCredentials(provider)} or pass apiKey.`, {
+          provider,
+        }),
+      );
     }
     // A local OpenAI-compatible server takes any key.
     return (sdk ??= loadSdk(provider, 'openai', () => import('openai')).then(
-      ({ default: Sdk }) => new Sdk({ apiKey: apiKey ?? 'none', ...(options.baseUrl !== undefined && { baseURL: options.baseUrl }), maxRetries: 0 }),
+      ({ default: Sdk }) =>
+        new Sdk({
+          apiKey: apiKey ?? 'none',
+          ...(options.baseUrl !== undefined && { baseURL: options.baseUrl }),
+          maxRetries: 0,
+        }),
     ));
   };
 }

@@ -9,6 +9,10 @@ export async function loadSdk<T>(provider: ProviderName, packageName: string, lo
   try {
     return await load();
   } catch (error) {
-    throw new ModelClientError('E_SDK_MISSING', `The ${provider} client needs ${packageName}: npm install ${packageName}`, { provider, cause: error });
+    throw new ModelClientError(
+      'E_SDK_MISSING',
+      `The ${provider} client needs ${packageName}: npm install ${packageName}`,
+      { provider, cause: error },
+    );
   }
 }

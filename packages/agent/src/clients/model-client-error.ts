@@ -10,7 +10,15 @@ import type { ProviderName } from '../capabilities.js';
  * - `E_ABORTED`: the caller's signal stopped the call.
  * - `E_BAD_RESPONSE`: the API answered with something the client cannot read.
  */
-export type ModelClientErrorCode = 'E_AUTH' | 'E_BAD_REQUEST' | 'E_RATE_LIMITED' | 'E_PROVIDER' | 'E_NETWORK' | 'E_SDK_MISSING' | 'E_ABORTED' | 'E_BAD_RESPONSE';
+export type ModelClientErrorCode =
+  | 'E_AUTH'
+  | 'E_BAD_REQUEST'
+  | 'E_RATE_LIMITED'
+  | 'E_PROVIDER'
+  | 'E_NETWORK'
+  | 'E_SDK_MISSING'
+  | 'E_ABORTED'
+  | 'E_BAD_RESPONSE';
 
 /** A live model call that failed, with what to do about it in the message. */
 export class ModelClientError extends Error {

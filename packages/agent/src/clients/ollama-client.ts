@@ -1,7 +1,13 @@
 import type { ChatResponse, Ollama } from 'ollama';
 import type { ModelClient, ModelRequest, ModelTurn } from '../loop/model-client.js';
 import { describeCredentials } from './credentials.js';
-import { attemptSignal, DEFAULT_TIMEOUT_MS, inputModalitiesFor, processEnv, type LiveClientOptions } from './live-client-options.js';
+import {
+  attemptSignal,
+  DEFAULT_TIMEOUT_MS,
+  inputModalitiesFor,
+  processEnv,
+  type LiveClientOptions,
+} from './live-client-options.js';
 import { loadSdk } from './load-sdk.js';
 import { withRetries } from './with-retries.js';
 import { wrongRoute } from './wrong-route.js';
@@ -12,7 +18,12 @@ function collect(part: ChatResponse, turn: ModelTurn, emit: (delta: string) => v
   turn.text += part.message.content;
   emit(part.message.content);
   // Ollama sends each call whole, without an id; the loop needs one to pair the result.
-  for (const call of part.message.tool_calls ?? []) turn.toolCalls.push({ id: `call_${crypto.randomUUID()}`, name: call.function.name, arguments: { ...call.function.arguments } });
+  for (const call of part.message.tool_calls ?? [])
+    turn.toolCalls.push({
+      id: `call_${crypto.randomUUID()}`,
+      name: call.function.name,
+      arguments: { ...call.function.arguments },
+    });
 }
 
 /**
@@ -32,9 +43,18 @@ export function createOllamaClient(options: LiveClientOptions): ModelClient {
       return withRetries('ollama', describeCredentials('ollama'), { ...options, signal }, async (emit) => {
         const attempt = attemptSignal(signal, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
         // The SDK takes no signal; a fetch that carries ours stops the request and the stream alike.
-        const ollama = new Sdk({ host, fetch: (input, init) => fetch(input, { ...init, signal: attempt }), ...(options.apiKey !== undefined && { headers: { Authorization: `Bearer ${options.apiKey}` } }) });
+        const ollama = new Sdk({
+          host,
+          fetch: (input, init) => fetch(input, { ...init, signal: attempt }),
+          ...(options.apiKey !== undefined && { headers: { Authorization: `Bearer ${options.apiKey}` } }),
+        });
         const turn: ModelTurn = { text: '', toolCalls: [] };
-        const stream = await ollama.chat({ model: options.model, ...body, stream: true, ...(options.maxTokens !== undefined && { options: { num_predict: options.maxTokens } }) });
+        const stream = await ollama.chat({
+          model: options.model,
+          ...body,
+          stream: true,
+          ...(options.maxTokens !== undefined && { options: { num_predict: options.maxTokens } }),
+        });
         for await (const part of stream) collect(part, turn, emit);
         return turn;
       });

@@ -2,7 +2,12 @@ import type OpenAI from 'openai';
 import type { ModelClient, ModelRequest, ModelTurn } from '../loop/model-client.js';
 import type { ToolCall } from '../parts.js';
 import { loadOpenAI } from './load-openai.js';
-import { attemptSignal, DEFAULT_TIMEOUT_MS, inputModalitiesFor, type LiveClientOptions } from './live-client-options.js';
+import {
+  attemptSignal,
+  DEFAULT_TIMEOUT_MS,
+  inputModalitiesFor,
+  type LiveClientOptions,
+} from './live-client-options.js';
 import { parseToolArguments } from './parse-tool-arguments.js';
 import { withRetries } from './with-retries.js';
 import { describeCredentials } from './credentials.js';
@@ -10,7 +15,11 @@ import { wrongRoute } from './wrong-route.js';
 
 function toTurn(completion: OpenAI.Chat.ChatCompletion): ModelTurn {
   const message = completion.choices[0]?.message;
-  const toolCalls = (message?.tool_calls ?? []).flatMap((call): ToolCall[] => (call.type === 'function' ? [{ id: call.id, name: call.function.name, arguments: parseToolArguments(call.function.arguments) }] : []));
+  const toolCalls = (message?.tool_calls ?? []).flatMap((call): ToolCall[] =>
+    call.type === 'function'
+      ? [{ id: call.id, name: call.function.name, arguments: parseToolArguments(call.function.arguments) }]
+      : [],
+  );
   return { text: message?.content ?? '', toolCalls };
 }
 
@@ -27,8 +36,14 @@ export function createOpenAIChatClient(options: LiveClientOptions): ModelClient 
       const { body } = request.serialized;
       const openai = await client();
       return withRetries('openai-chat', describeCredentials('openai-chat'), { ...options, signal }, async (emit) => {
-        const params = { model: options.model, ...body, ...(options.maxTokens !== undefined && { max_completion_tokens: options.maxTokens }) };
-        const stream = openai.chat.completions.stream(params, { signal: attemptSignal(signal, options.timeoutMs ?? DEFAULT_TIMEOUT_MS) });
+        const params = {
+          model: options.model,
+          ...body,
+          ...(options.maxTokens !== undefined && { max_completion_tokens: options.maxTokens }),
+        };
+        const stream = openai.chat.completions.stream(params, {
+          signal: attemptSignal(signal, options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+        });
         stream.on('content.delta', ({ delta }) => emit(delta));
         return toTurn(await stream.finalChatCompletion());
       });

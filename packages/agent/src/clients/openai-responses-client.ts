@@ -3,14 +3,27 @@ import type { ModelClient, ModelRequest, ModelTurn } from '../loop/model-client.
 import type { ToolCall } from '../parts.js';
 import { describeCredentials } from './credentials.js';
 import { loadOpenAI } from './load-openai.js';
-import { attemptSignal, DEFAULT_TIMEOUT_MS, inputModalitiesFor, type LiveClientOptions } from './live-client-options.js';
+import {
+  attemptSignal,
+  DEFAULT_TIMEOUT_MS,
+  inputModalitiesFor,
+  type LiveClientOptions,
+} from './live-client-options.js';
 import { parseToolArguments } from './parse-tool-arguments.js';
 import { withRetries } from './with-retries.js';
 import { wrongRoute } from './wrong-route.js';
 
 function toTurn(response: OpenAI.Responses.Response): ModelTurn {
-  const text = response.output.flatMap((item) => (item.type === 'message' ? item.content.flatMap((part) => (part.type === 'output_text' ? [part.text] : [])) : [])).join('');
-  const toolCalls = response.output.flatMap((item): ToolCall[] => (item.type === 'function_call' ? [{ id: item.call_id, name: item.name, arguments: parseToolArguments(item.arguments) }] : []));
+  const text = response.output
+    .flatMap((item) =>
+      item.type === 'message' ? item.content.flatMap((part) => (part.type === 'output_text' ? [part.text] : [])) : [],
+    )
+    .join('');
+  const toolCalls = response.output.flatMap((item): ToolCall[] =>
+    item.type === 'function_call'
+      ? [{ id: item.call_id, name: item.name, arguments: parseToolArguments(item.arguments) }]
+      : [],
+  );
   return { text, toolCalls };
 }
 
@@ -20,15 +33,27 @@ export function createOpenAIResponsesClient(options: LiveClientOptions): ModelCl
   return {
     inputModalities: inputModalitiesFor('openai-responses', options),
     async next(request: ModelRequest, signal?: AbortSignal): Promise<ModelTurn> {
-      if (request.serialized.provider !== 'openai-responses') throw wrongRoute('openai-responses', request.serialized.provider);
+      if (request.serialized.provider !== 'openai-responses')
+        throw wrongRoute('openai-responses', request.serialized.provider);
       const { body } = request.serialized;
       const openai = await client();
-      return withRetries('openai-responses', describeCredentials('openai-responses'), { ...options, signal }, async (emit) => {
-        const params = { model: options.model, ...body, ...(options.maxTokens !== undefined && { max_output_tokens: options.maxTokens }) };
-        const stream = openai.responses.stream(params, { signal: attemptSignal(signal, options.timeoutMs ?? DEFAULT_TIMEOUT_MS) });
-        stream.on('response.output_text.delta', (event) => emit(event.delta));
-        return toTurn(await stream.finalResponse());
-      });
+      return withRetries(
+        'openai-responses',
+        describeCredentials('openai-responses'),
+        { ...options, signal },
+        async (emit) => {
+          const params = {
+            model: options.model,
+            ...body,
+            ...(options.maxTokens !== undefined && { max_output_tokens: options.maxTokens }),
+          };
+          const stream = openai.responses.stream(params, {
+            signal: attemptSignal(signal, options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+          });
+          stream.on('response.output_text.delta', (event) => emit(event.delta));
+          return toTurn(await stream.finalResponse());
+        },
+      );
     },
   };
 }

@@ -3,7 +3,8 @@ import { readApiFailure } from './api-failure.js';
 import { missingCredentials } from './credentials.js';
 import { withRetries } from './with-retries.js';
 
-const httpError = (status: number, headers: Record<string, string> = {}) => Object.assign(new Error(`HTTP ${status}`), { status, headers: new Headers(headers) });
+const httpError = (status: number, headers: Record<string, string> = {}) =>
+  Object.assign(new Error(`HTTP ${status}`), { status, headers: new Headers(headers) });
 
 describe('withRetries', () => {
   it('retries retryable failures and honours Retry-After', async () => {
@@ -22,34 +23,66 @@ describe('withRetries', () => {
   it('never retries once text has reached the caller: the retry would show it twice', async () => {
     const seen: string[] = [];
     let calls = 0;
-    const failing = withRetries('openai-chat', 'OPENAI_API_KEY', { retryDelayMs: 1, onText: (d) => seen.push(d) }, async (emit) => {
-      calls++;
-      emit('Hel');
-      throw httpError(503);
-    });
+    const failing = withRetries(
+      'openai-chat',
+      'OPENAI_API_KEY',
+      { retryDelayMs: 1, onText: (d) => seen.push(d) },
+      async (emit) => {
+        calls++;
+        emit('Hel');
+        throw httpError(503);
+      },
+    );
     await expect(failing).rejects.toMatchObject({ code: 'E_PROVIDER', details: { attempts: 1, status: 503 } });
     expect([seen, calls]).toEqual([['Hel'], 1]);
   });
 
   it('fails at once on a Retry-After longer than a minute, and on a 4xx', async () => {
-    await expect(withRetries('gemini', 'GEMINI_API_KEY', {}, async () => Promise.reject(httpError(429, { 'retry-after': '3600' })))).rejects.toMatchObject({ code: 'E_RATE_LIMITED', details: { attempts: 1 } });
-    await expect(withRetries('gemini', 'GEMINI_API_KEY', {}, async () => Promise.reject(httpError(404)))).rejects.toMatchObject({ code: 'E_BAD_REQUEST', message: expect.stringContaining('Gemini answered 404') });
+    await expect(
+      withRetries('gemini', 'GEMINI_API_KEY', {}, async () =>
+        Promise.reject(httpError(429, { 'retry-after': '3600' })),
+      ),
+    ).rejects.toMatchObject({ code: 'E_RATE_LIMITED', details: { attempts: 1 } });
+    await expect(
+      withRetries('gemini', 'GEMINI_API_KEY', {}, async () => Promise.reject(httpError(404))),
+    ).rejects.toMatchObject({ code: 'E_BAD_REQUEST', message: expect.stringContaining('Gemini answered 404') });
   });
 });
 
 describe('readApiFailure', () => {
   it('reads the status and Retry-After of every SDK error shape', () => {
     expect(readApiFailure(httpError(429, { 'retry-after': '2' }))).toMatchObject({ status: 429, retryAfter: '2' });
-    expect(readApiFailure(Object.assign(new Error('Throttled'), { name: 'ThrottlingException', $metadata: { httpStatusCode: 429 }, $response: { headers: { 'retry-after': '1' } } }))).toMatchObject({ status: 429, retryAfter: '1' });
-    expect(readApiFailure(Object.assign(new Error('model "x" not found'), { status_code: 404 }))).toMatchObject({ status: 404 });
-    expect(readApiFailure(Object.assign(new Error('This operation was aborted'), { name: 'AbortError' }))).toMatchObject({ aborted: true });
-    expect(readApiFailure('boom')).toEqual({ message: 'boom', aborted: false, unreachable: false, noCredentials: false });
+    expect(
+      readApiFailure(
+        Object.assign(new Error('Throttled'), {
+          name: 'ThrottlingException',
+          $metadata: { httpStatusCode: 429 },
+          $response: { headers: { 'retry-after': '1' } },
+        }),
+      ),
+    ).toMatchObject({ status: 429, retryAfter: '1' });
+    expect(readApiFailure(Object.assign(new Error('model "x" not found'), { status_code: 404 }))).toMatchObject({
+      status: 404,
+    });
+    expect(
+      readApiFailure(Object.assign(new Error('This operation was aborted'), { name: 'AbortError' })),
+    ).toMatchObject({ aborted: true });
+    expect(readApiFailure('boom')).toEqual({
+      message: 'boom',
+      aborted: false,
+      unreachable: false,
+      noCredentials: false,
+    });
   });
 
   it('tells a connection that failed from an answer the client cannot read', () => {
-    const refused = Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }) });
+    const refused = Object.assign(new TypeError('fetch failed'), {
+      cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }),
+    });
     expect(readApiFailure(refused)).toMatchObject({ unreachable: true });
-    expect(readApiFailure(Object.assign(new Error('Connection error.'), { name: 'APIConnectionError' }))).toMatchObject({ unreachable: true });
+    expect(readApiFailure(Object.assign(new Error('Connection error.'), { name: 'APIConnectionError' }))).toMatchObject(
+      { unreachable: true },
+    );
     expect(readApiFailure(new TypeError('chunk.choices is not iterable'))).toMatchObject({ unreachable: false });
     expect(readApiFailure(new Error('missing output at index 0'))).toMatchObject({ unreachable: false });
   });
@@ -77,8 +110,14 @@ describe('withRetries, when the API did not answer with a status', () => {
   });
 
   it('names the credentials when the AWS SDK finds none', async () => {
-    const missing = Object.assign(new Error('Could not load credentials from any providers'), { name: 'CredentialsProviderError' });
-    await expect(withRetries('bedrock', 'AWS_REGION, AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY', {}, async () => Promise.reject(missing))).rejects.toMatchObject({
+    const missing = Object.assign(new Error('Could not load credentials from any providers'), {
+      name: 'CredentialsProviderError',
+    });
+    await expect(
+      withRetries('bedrock', 'AWS_REGION, AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY', {}, async () =>
+        Promise.reject(missing),
+      ),
+    ).rejects.toMatchObject({
       code: 'E_AUTH',
       details: { attempts: 1 },
       message: expect.stringContaining('AWS_ACCESS_KEY_ID'),

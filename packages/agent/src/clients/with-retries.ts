@@ -63,7 +63,8 @@ export async function withRetries<T>(
       const failure = readApiFailure(error);
       if (options.signal?.aborted) failure.aborted = true;
       const wait = retryAfterMs(failure.retryAfter) ?? baseDelay * 2 ** (attempts - 1) * (0.75 + Math.random() / 2);
-      if (delivered || attempts > maxRetries || !isRetryable(failure) || wait > MAX_RETRY_AFTER_MS) throw toModelClientError(provider, failure, { attempts, credentials, cause: error });
+      if (delivered || attempts > maxRetries || !isRetryable(failure) || wait > MAX_RETRY_AFTER_MS)
+        throw toModelClientError(provider, failure, { attempts, credentials, cause: error });
       await sleep(wait, options.signal).catch(() => {
         throw toModelClientError(provider, { ...failure, aborted: true }, { attempts, credentials, cause: error });
       });

@@ -17,13 +17,20 @@ const PATCH = 28;
 const patches = (width: number, height: number) => Math.ceil(width / PATCH) * Math.ceil(height / PATCH);
 
 /** The size Anthropic's model works at: the image itself, or its server-side downscale. */
-export function anthropicWorkingSize(width: number, height: number, tier: AnthropicTier = ANTHROPIC_STANDARD): { width: number; height: number } {
+export function anthropicWorkingSize(
+  width: number,
+  height: number,
+  tier: AnthropicTier = ANTHROPIC_STANDARD,
+): { width: number; height: number } {
   const long = Math.max(width, height);
   const scale = Math.min(1, tier.maxEdge / long, Math.sqrt((tier.maxTokens * PATCH * PATCH) / (width * height)));
   if (scale === 1 && patches(width, height) <= tier.maxTokens) return { width, height };
   // The area bound leaves patch rounding over the cap at times; step the long edge down until it fits.
   for (let edge = Math.floor(long * scale); edge > 1; edge--) {
-    const candidate = { width: Math.max(1, Math.floor((width * edge) / long)), height: Math.max(1, Math.floor((height * edge) / long)) };
+    const candidate = {
+      width: Math.max(1, Math.floor((width * edge) / long)),
+      height: Math.max(1, Math.floor((height * edge) / long)),
+    };
     if (patches(candidate.width, candidate.height) <= tier.maxTokens) return candidate;
   }
   return { width: 1, height: 1 };

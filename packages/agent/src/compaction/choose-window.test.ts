@@ -4,17 +4,33 @@ import { chooseWindow } from './choose-window.js';
 import { estimateMessageTokens } from './estimate-tokens.js';
 
 const text = (role: 'user', words: string): Message => ({ role, parts: [{ type: 'text', text: words }] });
-const call = (id: string): Message => ({ role: 'assistant', text: '', toolCalls: [{ id, name: 'shot', arguments: {} }] });
+const call = (id: string): Message => ({
+  role: 'assistant',
+  text: '',
+  toolCalls: [{ id, name: 'shot', arguments: {} }],
+});
 const shot = (id: string): Message => ({
   role: 'toolResult',
   toolCallId: id,
   toolName: 'shot',
   isError: false,
-  parts: [{ type: 'text', text: `screen ${id}` }, { type: 'image', mediaType: 'image/png', data: 'iVBORw0KGgo=', width: 1000, height: 1000 }],
+  parts: [
+    { type: 'text', text: `screen ${id}` },
+    { type: 'image', mediaType: 'image/png', data: 'iVBORw0KGgo=', width: 1000, height: 1000 },
+  ],
 });
 const estimate = (message: Message) => estimateMessageTokens(message, { provider: 'anthropic' });
 
-const conversation: Message[] = [text('user', 'start'), call('a'), shot('a'), call('b'), shot('b'), text('user', 'x'.repeat(400)), call('c'), shot('c')];
+const conversation: Message[] = [
+  text('user', 'start'),
+  call('a'),
+  shot('a'),
+  call('b'),
+  shot('b'),
+  text('user', 'x'.repeat(400)),
+  call('c'),
+  shot('c'),
+];
 
 describe('chooseWindow', () => {
   it('keeps everything within budget untouched', () => {
@@ -29,7 +45,9 @@ describe('chooseWindow', () => {
     expect(window.droppedMessages).toBe(0);
     expect(window.replacedMedia).toBe(2);
     expect(window.fits).toBe(true);
-    const placeholders = window.messages.flatMap((m) => (m.role === 'toolResult' ? m.parts : [])).filter((p) => p.type === 'text' && p.text.startsWith('[image omitted'));
+    const placeholders = window.messages
+      .flatMap((m) => (m.role === 'toolResult' ? m.parts : []))
+      .filter((p) => p.type === 'text' && p.text.startsWith('[image omitted'));
     expect(placeholders).toHaveLength(2);
     expect(window.messages[7]).toEqual(conversation[7]);
     expect(window.tokens).toBe(window.messages.reduce((sum, m) => sum + estimate(m), 0));
@@ -45,11 +63,21 @@ describe('chooseWindow', () => {
   it('then drops whole older turns, never a call without its result', () => {
     const window = chooseWindow({ messages: conversation, budget: 1296 + 40, estimate });
     expect(window.fits).toBe(true);
-    expect(window.messages[0]).toMatchObject({ role: 'user', parts: [{ type: 'text', text: expect.stringMatching(/^\[\d+ earlier messages omitted/) }] });
+    expect(window.messages[0]).toMatchObject({
+      role: 'user',
+      parts: [{ type: 'text', text: expect.stringMatching(/^\[\d+ earlier messages omitted/) }],
+    });
     for (let i = 0; i < window.messages.length; i++) {
       const message = window.messages[i]!;
-      if (message.role === 'toolResult') expect(window.messages.slice(0, i).some((m) => m.role === 'assistant' && m.toolCalls.some((c) => c.id === message.toolCallId))).toBe(true);
-      if (message.role === 'assistant') for (const c of message.toolCalls) expect(window.messages.some((m) => m.role === 'toolResult' && m.toolCallId === c.id)).toBe(true);
+      if (message.role === 'toolResult')
+        expect(
+          window.messages
+            .slice(0, i)
+            .some((m) => m.role === 'assistant' && m.toolCalls.some((c) => c.id === message.toolCallId)),
+        ).toBe(true);
+      if (message.role === 'assistant')
+        for (const c of message.toolCalls)
+          expect(window.messages.some((m) => m.role === 'toolResult' && m.toolCallId === c.id)).toBe(true);
     }
     expect(window.messages.slice(-2)).toEqual(conversation.slice(-2));
     expect(window.droppedMessages).toBe(conversation.length - (window.messages.length - 1));
@@ -64,7 +92,13 @@ describe('chooseWindow', () => {
 
 describe('chooseWindow with thumbnails', () => {
   it('keeps an image whose placeholder would cost more than it does', () => {
-    const tiny: Message = { role: 'toolResult', toolCallId: 'a', toolName: 'shot', isError: false, parts: [{ type: 'image', mediaType: 'image/png', data: 'iVBORw0KGgo=', width: 28, height: 28 }] };
+    const tiny: Message = {
+      role: 'toolResult',
+      toolCallId: 'a',
+      toolName: 'shot',
+      isError: false,
+      parts: [{ type: 'image', mediaType: 'image/png', data: 'iVBORw0KGgo=', width: 28, height: 28 }],
+    };
     const messages: Message[] = [text('user', 'go'), call('a'), tiny, text('user', 'y'.repeat(4000))];
     const window = chooseWindow({ messages, budget: 1000, estimate });
     expect(window.replacedMedia).toBe(0);

@@ -53,7 +53,11 @@ export function chooseWindow({ messages, budget, estimate }: ChooseWindowInput):
 
   let first = 0;
   let notice: UserMessage | undefined;
-  const windowCost = () => costs.slice(first).flat().reduce((sum, cost) => sum + cost, 0) + (notice ? estimate(notice) : 0);
+  const windowCost = () =>
+    costs
+      .slice(first)
+      .flat()
+      .reduce((sum, cost) => sum + cost, 0) + (notice ? estimate(notice) : 0);
   while (first < units.length - 1 && windowCost() > budget) {
     first++;
     notice = omissionNotice(units.slice(0, first).flat().length);
@@ -80,5 +84,8 @@ function groupUnits(messages: readonly Message[]): Message[][] {
 
 /** Opens the window with a user turn (some providers require one first) that says history was cut. */
 function omissionNotice(count: number): UserMessage {
-  return { role: 'user', parts: [{ type: 'text', text: `[${count} earlier message${count === 1 ? '' : 's'} omitted to save context]` }] };
+  return {
+    role: 'user',
+    parts: [{ type: 'text', text: `[${count} earlier message${count === 1 ? '' : 's'} omitted to save context]` }],
+  };
 }

@@ -1,7 +1,13 @@
 import { capabilitiesFor, type ProviderName } from '../capabilities.js';
 import type { DocumentPart, ImagePart, Message, Part } from '../parts.js';
 import { ANTHROPIC_HIGH_RESOLUTION, ANTHROPIC_STANDARD, anthropicImageTokens } from './anthropic-image-tokens.js';
-import { GEMINI_MEDIA_RESOLUTION_TOKENS, GEMINI_TILE_TOKENS, geminiTileTokens, usesMediaResolution, type GeminiMediaResolution } from './gemini-image-tokens.js';
+import {
+  GEMINI_MEDIA_RESOLUTION_TOKENS,
+  GEMINI_TILE_TOKENS,
+  geminiTileTokens,
+  usesMediaResolution,
+  type GeminiMediaResolution,
+} from './gemini-image-tokens.js';
 import { openAIImageRule, openAIImageTokens } from './openai-image-tokens.js';
 
 /** The seed's rule, kept as an option: every image counts as 4,800 characters (1,200 tokens), whatever its size. */
@@ -42,12 +48,18 @@ export function estimateImageTokens(image: Pick<ImagePart, 'width' | 'height'>, 
     case 'anthropic':
     case 'bedrock':
       // Bedrock's vision models are mostly Claude; its rule is the one to plan with.
-      return anthropicImageTokens(width, height, options.highResolution ? ANTHROPIC_HIGH_RESOLUTION : ANTHROPIC_STANDARD);
+      return anthropicImageTokens(
+        width,
+        height,
+        options.highResolution ? ANTHROPIC_HIGH_RESOLUTION : ANTHROPIC_STANDARD,
+      );
     case 'openai-chat':
     case 'openai-responses':
       return openAIImageTokens(width, height, openAIImageRule(options.model), options.detail);
     case 'gemini':
-      return usesMediaResolution(options.model) ? GEMINI_MEDIA_RESOLUTION_TOKENS[options.mediaResolution ?? 'high'] : geminiTileTokens(width, height);
+      return usesMediaResolution(options.model)
+        ? GEMINI_MEDIA_RESOLUTION_TOKENS[options.mediaResolution ?? 'high']
+        : geminiTileTokens(width, height);
     case 'ollama':
       return OLLAMA_IMAGE_TOKENS;
     default: {
@@ -78,7 +90,12 @@ export function estimateDocumentTokens(document: Pick<DocumentPart, 'pages'>, op
       return pages * (PDF_PAGE_TEXT_TOKENS + pageImage);
     }
     case 'gemini':
-      return pages * (usesMediaResolution(options.model) ? GEMINI_MEDIA_RESOLUTION_TOKENS[options.mediaResolution ?? 'medium'] : GEMINI_TILE_TOKENS);
+      return (
+        pages *
+        (usesMediaResolution(options.model)
+          ? GEMINI_MEDIA_RESOLUTION_TOKENS[options.mediaResolution ?? 'medium']
+          : GEMINI_TILE_TOKENS)
+      );
     case 'ollama':
       return PLACEHOLDER_TOKENS;
     default: {
@@ -110,7 +127,10 @@ export function estimateMessageTokens(message: Message, options: EstimateOptions
     case 'toolResult':
       return message.parts.reduce((sum, part) => sum + estimatePartTokens(part, options), 0);
     case 'assistant':
-      return estimateTextTokens(message.text) + message.toolCalls.reduce((sum, call) => sum + estimateTextTokens(call.name + JSON.stringify(call.arguments)), 0);
+      return (
+        estimateTextTokens(message.text) +
+        message.toolCalls.reduce((sum, call) => sum + estimateTextTokens(call.name + JSON.stringify(call.arguments)), 0)
+      );
     default: {
       const exhaustive: never = message;
       return exhaustive;

@@ -8,7 +8,11 @@ import { GEMINI_3_MODELS } from '@glimpse/media';
  */
 export type GeminiMediaResolution = 'low' | 'medium' | 'high';
 
-export const GEMINI_MEDIA_RESOLUTION_TOKENS: Readonly<Record<GeminiMediaResolution, number>> = { low: 280, medium: 560, high: 1120 };
+export const GEMINI_MEDIA_RESOLUTION_TOKENS: Readonly<Record<GeminiMediaResolution, number>> = {
+  low: 280,
+  medium: 560,
+  high: 1120,
+};
 
 export const GEMINI_TILE_TOKENS = 258;
 

@@ -8,11 +8,17 @@ export function mediaPlaceholder(part: MediaPart): TextPart {
   switch (part.type) {
     case 'image': {
       const pixels = part.width !== undefined && part.height !== undefined ? ` ${part.width}×${part.height}` : '';
-      return { type: 'text', text: `[image omitted to save context: ${part.mediaType}${pixels}, ${size}; view it again if you need it]` };
+      return {
+        type: 'text',
+        text: `[image omitted to save context: ${part.mediaType}${pixels}, ${size}; view it again if you need it]`,
+      };
     }
     case 'document': {
       const pages = part.pages === undefined ? '' : `, ${part.pages} page${part.pages === 1 ? '' : 's'}`;
-      return { type: 'text', text: `[document omitted to save context: ${part.filename ?? 'PDF'}${pages}, ${size}; view it again if you need it]` };
+      return {
+        type: 'text',
+        text: `[document omitted to save context: ${part.filename ?? 'PDF'}${pages}, ${size}; view it again if you need it]`,
+      };
     }
     default: {
       const exhaustive: never = part;

@@ -19,7 +19,12 @@ export interface OpenAIPatchRule {
 
 export type OpenAIImageRule = OpenAITileRule | OpenAIPatchRule;
 
-export function openAITileTokens(width: number, height: number, rule: OpenAITileRule, detail: 'high' | 'low' = 'high'): number {
+export function openAITileTokens(
+  width: number,
+  height: number,
+  rule: OpenAITileRule,
+  detail: 'high' | 'low' = 'high',
+): number {
   if (detail === 'low') return rule.base;
   let w = width;
   let h = height;
@@ -42,7 +47,10 @@ export function openAIPatchTokens(width: number, height: number, rule: OpenAIPat
   if (Math.ceil(w / PATCH) * Math.ceil(h / PATCH) > rule.patchBudget) {
     const shrink = Math.sqrt((PATCH * PATCH * rule.patchBudget) / (w * h));
     // Shrink a little more so a whole number of patches spans the limiting side.
-    const wholePatches = Math.min(Math.floor((w * shrink) / PATCH) / ((w * shrink) / PATCH), Math.floor((h * shrink) / PATCH) / ((h * shrink) / PATCH));
+    const wholePatches = Math.min(
+      Math.floor((w * shrink) / PATCH) / ((w * shrink) / PATCH),
+      Math.floor((h * shrink) / PATCH) / ((h * shrink) / PATCH),
+    );
     w *= shrink * wholePatches;
     h *= shrink * wholePatches;
   }
@@ -50,7 +58,12 @@ export function openAIPatchTokens(width: number, height: number, rule: OpenAIPat
   return Math.ceil(patches * rule.multiplier);
 }
 
-export function openAIImageTokens(width: number, height: number, rule: OpenAIImageRule, detail: 'high' | 'low' = 'high'): number {
+export function openAIImageTokens(
+  width: number,
+  height: number,
+  rule: OpenAIImageRule,
+  detail: 'high' | 'low' = 'high',
+): number {
   return rule.kind === 'tiles' ? openAITileTokens(width, height, rule, detail) : openAIPatchTokens(width, height, rule);
 }
 

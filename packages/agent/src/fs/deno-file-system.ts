@@ -7,7 +7,10 @@ import { readStreamBounded } from './read-stream-bounded.js';
 export interface DenoFileApi {
   cwd(): string;
   stat(path: string): Promise<{ isFile: boolean; isDirectory: boolean; size: number }>;
-  open(path: string, options: { read: true }): Promise<{
+  open(
+    path: string,
+    options: { read: true },
+  ): Promise<{
     stat(): Promise<{ isFile: boolean; isDirectory: boolean; size: number }>;
     readable: ReadableStream<Uint8Array>;
     close(): void;
@@ -20,10 +23,17 @@ export interface DenoFileApi {
 /** Deno's error classes are told apart by name (`Deno.errors.NotFound` …). */
 function fromDenoError(error: unknown, path: string): unknown {
   const name = error instanceof Error ? error.name : undefined;
-  if (name === 'NotFound' || name === 'NotADirectory') return new FileError('E_FILE_NOT_FOUND', `No file at ${path}.`, { path }, { cause: error });
-  if (name === 'IsADirectory') return new FileError('E_NOT_A_FILE', `${path} is a directory, not a file.`, { path }, { cause: error });
+  if (name === 'NotFound' || name === 'NotADirectory')
+    return new FileError('E_FILE_NOT_FOUND', `No file at ${path}.`, { path }, { cause: error });
+  if (name === 'IsADirectory')
+    return new FileError('E_NOT_A_FILE', `${path} is a directory, not a file.`, { path }, { cause: error });
   if (name === 'PermissionDenied' || name === 'NotCapable') {
-    return new FileError('E_PERMISSION_DENIED', `Permission denied for ${path} (run Deno with --allow-read / --allow-write).`, { path }, { cause: error });
+    return new FileError(
+      'E_PERMISSION_DENIED',
+      `Permission denied for ${path} (run Deno with --allow-read / --allow-write).`,
+      { path },
+      { cause: error },
+    );
   }
   return error;
 }
@@ -34,14 +44,19 @@ function isDenoFileApi(value: unknown): value is DenoFileApi {
 
 /** The Deno implementation of the seam. Pass `Deno` explicitly, or let it find the global. */
 export function denoFileSystem(deno: unknown = Reflect.get(globalThis, 'Deno')): FileSystem {
-  if (!isDenoFileApi(deno)) throw new TypeError('denoFileSystem() needs the Deno namespace: call it under Deno or pass Deno.');
-  const wrap = <T>(path: string, promise: Promise<T>) => promise.catch((error: unknown) => Promise.reject(fromDenoError(error, path)));
+  if (!isDenoFileApi(deno))
+    throw new TypeError('denoFileSystem() needs the Deno namespace: call it under Deno or pass Deno.');
+  const wrap = <T>(path: string, promise: Promise<T>) =>
+    promise.catch((error: unknown) => Promise.reject(fromDenoError(error, path)));
   return {
     paths: posixPaths,
     cwd: () => deno.cwd(),
     async stat(path): Promise<FileStat> {
       const info = await wrap(path, deno.stat(path));
-      return { kind: info.isFile ? 'file' : info.isDirectory ? 'directory' : 'other', size: info.isFile ? info.size : undefined };
+      return {
+        kind: info.isFile ? 'file' : info.isDirectory ? 'directory' : 'other',
+        size: info.isFile ? info.size : undefined,
+      };
     },
     async readBytes(path, { maxBytes, signal }: ReadBytesOptions) {
       if (signal?.aborted) throw aborted(path, signal.reason);

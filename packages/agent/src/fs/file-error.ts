@@ -25,7 +25,12 @@ export class FileError extends Error {
   readonly code: FileErrorCode;
   readonly details: Record<string, unknown>;
 
-  constructor(code: FileErrorCode, message: string, details: Record<string, unknown> = {}, options?: { cause?: unknown }) {
+  constructor(
+    code: FileErrorCode,
+    message: string,
+    details: Record<string, unknown> = {},
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
     this.name = 'FileError';
     this.code = code;
@@ -39,7 +44,10 @@ export function isFileError(error: unknown): error is FileError {
 
 /** The cap error, shared by every implementation so the message is the same everywhere. */
 export function fileTooLarge(path: string, size: { exact: number } | { atLeast: number }, maxBytes: number): FileError {
-  const found = 'exact' in size ? `${size.exact} bytes` : `at least ${size.atLeast} bytes (it grew after stat, or its size was not known in advance)`;
+  const found =
+    'exact' in size
+      ? `${size.exact} bytes`
+      : `at least ${size.atLeast} bytes (it grew after stat, or its size was not known in advance)`;
   return new FileError(
     'E_FILE_TOO_LARGE',
     `${path} is ${found}, over the ${maxBytes}-byte read limit. Use a smaller file or raise the limit (--max-file-bytes / maxFileBytes).`,

@@ -64,7 +64,10 @@ describe('node file system', () => {
     const fifo = join(dir, 'growing.fifo');
     execFileSync('mkfifo', [fifo]);
     // A writer that would push 50 MB; the reader must stop one chunk past the 100 KB cap.
-    const writer = spawn(process.execPath, ['-e', `const fs=require('fs');const fd=fs.openSync(${JSON.stringify(fifo)},'w');const b=Buffer.alloc(65536,66);try{for(let i=0;i<800;i++)fs.writeSync(fd,b)}catch{}`]);
+    const writer = spawn(process.execPath, [
+      '-e',
+      `const fs=require('fs');const fd=fs.openSync(${JSON.stringify(fifo)},'w');const b=Buffer.alloc(65536,66);try{for(let i=0;i<800;i++)fs.writeSync(fd,b)}catch{}`,
+    ]);
     const error = await failure(nodeFileSystem.readBytes(fifo, { maxBytes: 100_000 }));
     writer.kill();
     expect(error.code).toBe('E_FILE_TOO_LARGE');
@@ -74,13 +77,18 @@ describe('node file system', () => {
 
   it('honours an abort signal, before and during the read', async () => {
     await writeFile(join(dir, 'b.txt'), 'x');
-    const before = await failure(nodeFileSystem.readBytes(join(dir, 'b.txt'), { maxBytes: 10, signal: AbortSignal.abort() }));
+    const before = await failure(
+      nodeFileSystem.readBytes(join(dir, 'b.txt'), { maxBytes: 10, signal: AbortSignal.abort() }),
+    );
     expect(before.code).toBe('E_ABORTED');
 
     const fifo = join(dir, 'slow.fifo');
     execFileSync('mkfifo', [fifo]);
     // The writer sends one chunk then stalls: only the abort can end the read.
-    const writer = spawn(process.execPath, ['-e', `const fs=require('fs');const fd=fs.openSync(${JSON.stringify(fifo)},'w');fs.writeSync(fd,'first');setTimeout(()=>{},30000)`]);
+    const writer = spawn(process.execPath, [
+      '-e',
+      `const fs=require('fs');const fd=fs.openSync(${JSON.stringify(fifo)},'w');fs.writeSync(fd,'first');setTimeout(()=>{},30000)`,
+    ]);
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 200);
     const during = await failure(nodeFileSystem.readBytes(fifo, { maxBytes: 1_000_000, signal: controller.signal }));
@@ -94,7 +102,9 @@ describe('node file system', () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
     const started = Date.now();
-    expect((await failure(nodeFileSystem.readBytes(fifo, { maxBytes: 10, signal: controller.signal }))).code).toBe('E_ABORTED');
+    expect((await failure(nodeFileSystem.readBytes(fifo, { maxBytes: 10, signal: controller.signal }))).code).toBe(
+      'E_ABORTED',
+    );
     expect(Date.now() - started).toBeLessThan(5_000);
     // Release the open still pending in libuv's thread pool: a writer lets it complete (and the seam closes it).
     const writer = await open(fifo, 'w');
@@ -102,7 +112,9 @@ describe('node file system', () => {
   });
 
   it('maps missing files and directories to stable codes', async () => {
-    expect((await failure(nodeFileSystem.readBytes(join(dir, 'nope'), { maxBytes: 10 }))).code).toBe('E_FILE_NOT_FOUND');
+    expect((await failure(nodeFileSystem.readBytes(join(dir, 'nope'), { maxBytes: 10 }))).code).toBe(
+      'E_FILE_NOT_FOUND',
+    );
     expect((await failure(nodeFileSystem.readBytes(dir, { maxBytes: 10 }))).code).toBe('E_NOT_A_FILE');
     expect((await failure(nodeFileSystem.stat(join(dir, 'nope')))).code).toBe('E_FILE_NOT_FOUND');
   });
@@ -128,21 +140,30 @@ describe('memory file system', () => {
   });
 
   it('reads Blobs (browser File objects) and Uint8Arrays', async () => {
-    const fs = new MemoryFileSystem({ files: { '/a.txt': new Blob(['blob text']), '/b.bin': new Uint8Array([1, 2, 3]) } });
+    const fs = new MemoryFileSystem({
+      files: { '/a.txt': new Blob(['blob text']), '/b.bin': new Uint8Array([1, 2, 3]) },
+    });
     expect(new TextDecoder().decode(await fs.readBytes('/a.txt', { maxBytes: 100 }))).toBe('blob text');
     expect([...(await fs.readBytes('/b.bin', { maxBytes: 3 }))]).toEqual([1, 2, 3]);
     expect((await failure(fs.readBytes('/a.txt', { maxBytes: 3 }))).code).toBe('E_FILE_TOO_LARGE');
   });
 
   it('aborts a read that is waiting on a source that never answers', async () => {
-    const fs = new MemoryFileSystem({ files: { '/stuck': { stream: () => new ReadableStream<Uint8Array>({ pull: () => new Promise(() => {}) }) } } });
+    const fs = new MemoryFileSystem({
+      files: { '/stuck': { stream: () => new ReadableStream<Uint8Array>({ pull: () => new Promise(() => {}) }) } },
+    });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
-    expect((await failure(fs.readBytes('/stuck', { maxBytes: 100, signal: controller.signal }))).code).toBe('E_ABORTED');
+    expect((await failure(fs.readBytes('/stuck', { maxBytes: 100, signal: controller.signal }))).code).toBe(
+      'E_ABORTED',
+    );
   });
 
   it('lists directories and follows symlinks to real paths', async () => {
-    const fs = new MemoryFileSystem({ files: { '/root/a.txt': new Uint8Array(1), '/root/sub/b.txt': new Uint8Array(2) }, symlinks: { '/root/link': '/etc' } });
+    const fs = new MemoryFileSystem({
+      files: { '/root/a.txt': new Uint8Array(1), '/root/sub/b.txt': new Uint8Array(2) },
+      symlinks: { '/root/link': '/etc' },
+    });
     expect(await fs.readDirectory('/root')).toEqual(['a.txt', 'link', 'sub']);
     expect(await fs.realPath('/root/sub/../a.txt')).toBe('/root/a.txt');
     expect((await failure(fs.realPath('/root/link/passwd'))).code).toBe('E_FILE_NOT_FOUND');
@@ -177,7 +198,14 @@ describe('deno file system', () => {
       logLevel: 'silent',
     });
     const output = execFileSync(deno, ['run', '--allow-read', '--allow-write', script, dir], { encoding: 'utf8' });
-    expect(JSON.parse(output)).toEqual({ text: 'deno bytes', tooLarge: 'E_FILE_TOO_LARGE', missing: 'E_FILE_NOT_FOUND', directory: 'E_NOT_A_FILE', aborted: 'E_ABORTED', listed: true });
+    expect(JSON.parse(output)).toEqual({
+      text: 'deno bytes',
+      tooLarge: 'E_FILE_TOO_LARGE',
+      missing: 'E_FILE_NOT_FOUND',
+      directory: 'E_NOT_A_FILE',
+      aborted: 'E_ABORTED',
+      listed: true,
+    });
   });
 });
 

@@ -55,7 +55,7 @@ export class MemoryFileSystem implements FileSystem {
 
   private isDirectory(path: string): boolean {
     if (path === '/') return true;
-    const prefix = path + '/';
+    const prefix = `${path}/`;
     for (const key of [...this.files.keys(), ...this.symlinks.keys()]) if (key.startsWith(prefix)) return true;
     return false;
   }
@@ -68,7 +68,8 @@ export class MemoryFileSystem implements FileSystem {
     const resolved = this.follow(path);
     if (resolved === undefined) throw this.notFound(path);
     const source = this.files.get(resolved);
-    if (source !== undefined) return { kind: 'file', size: source instanceof Uint8Array ? source.byteLength : source.size };
+    if (source !== undefined)
+      return { kind: 'file', size: source instanceof Uint8Array ? source.byteLength : source.size };
     if (this.isDirectory(resolved)) return { kind: 'directory', size: undefined };
     throw this.notFound(path);
   }
@@ -87,7 +88,7 @@ export class MemoryFileSystem implements FileSystem {
   async readDirectory(path: string): Promise<string[]> {
     const resolved = this.follow(path);
     if (resolved === undefined || !this.isDirectory(resolved)) throw this.notFound(path);
-    const prefix = resolved === '/' ? '/' : resolved + '/';
+    const prefix = resolved === '/' ? '/' : `${resolved}/`;
     const names = new Set<string>();
     for (const key of [...this.files.keys(), ...this.symlinks.keys()]) {
       if (key.startsWith(prefix)) names.add(key.slice(prefix.length).split('/')[0]!);
@@ -104,7 +105,8 @@ export class MemoryFileSystem implements FileSystem {
   async writeBytes(path: string, bytes: Uint8Array): Promise<void> {
     const resolved = this.follow(path);
     if (resolved === undefined) throw this.notFound(path);
-    if (this.isDirectory(resolved)) throw new FileError('E_NOT_A_FILE', `${path} is a directory, not a file.`, { path });
+    if (this.isDirectory(resolved))
+      throw new FileError('E_NOT_A_FILE', `${path} is a directory, not a file.`, { path });
     this.files.set(resolved, bytes.slice());
   }
 }

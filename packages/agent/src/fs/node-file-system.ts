@@ -15,7 +15,12 @@ function fromNodeError(error: unknown, target: string): unknown {
       return new FileError('E_NOT_A_FILE', `${target} is a directory, not a file.`, { path: target }, { cause: error });
     case 'EACCES':
     case 'EPERM':
-      return new FileError('E_PERMISSION_DENIED', `Permission denied for ${target}.`, { path: target }, { cause: error });
+      return new FileError(
+        'E_PERMISSION_DENIED',
+        `Permission denied for ${target}.`,
+        { path: target },
+        { cause: error },
+      );
     case 'ABORT_ERR':
       return aborted(target, error);
     default:
@@ -48,7 +53,8 @@ async function readBytes(target: string, { maxBytes, signal }: ReadBytesOptions)
   let closeLater = false;
   try {
     const info = await handle.stat();
-    if (info.isDirectory()) throw new FileError('E_NOT_A_FILE', `${target} is a directory, not a file.`, { path: target });
+    if (info.isDirectory())
+      throw new FileError('E_NOT_A_FILE', `${target} is a directory, not a file.`, { path: target });
     // Regular files know their size: refuse before reading a byte. Pipes and devices report 0 and are caught below.
     if (info.isFile() && info.size > maxBytes) throw fileTooLarge(target, { exact: info.size }, maxBytes);
     const chunks: Uint8Array[] = [];
@@ -85,10 +91,14 @@ export const nodeFileSystem: FileSystem = {
   cwd: () => process.cwd(),
   async stat(target): Promise<FileStat> {
     const info = await stat(target).catch((error: unknown) => Promise.reject(fromNodeError(error, target)));
-    return { kind: info.isFile() ? 'file' : info.isDirectory() ? 'directory' : 'other', size: info.isFile() ? info.size : undefined };
+    return {
+      kind: info.isFile() ? 'file' : info.isDirectory() ? 'directory' : 'other',
+      size: info.isFile() ? info.size : undefined,
+    };
   },
   readBytes,
   readDirectory: (target) => readdir(target).catch((error: unknown) => Promise.reject(fromNodeError(error, target))),
   realPath: (target) => realpath(target).catch((error: unknown) => Promise.reject(fromNodeError(error, target))),
-  writeBytes: (target, bytes) => writeFile(target, bytes).catch((error: unknown) => Promise.reject(fromNodeError(error, target))),
+  writeBytes: (target, bytes) =>
+    writeFile(target, bytes).catch((error: unknown) => Promise.reject(fromNodeError(error, target))),
 };

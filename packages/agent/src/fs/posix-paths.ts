@@ -18,7 +18,7 @@ export const posixPaths: PathOps = {
   resolve(...paths) {
     let joined = '';
     for (const path of paths) joined = path.startsWith('/') ? path : `${joined}/${path}`;
-    return '/' + normalizeSegments(joined).join('/');
+    return `/${normalizeSegments(joined).join('/')}`;
   },
   relative(from, to) {
     const a = normalizeSegments(from);

@@ -17,8 +17,14 @@ export class ReplayModel implements ModelClient {
 
   async next(request: ModelRequest): Promise<ModelTurn> {
     const turn = this.script.turns[this.requests.length];
-    if (turn === undefined) throw new ReplayScriptError(`the script has ${this.script.turns.length} turns and the loop asked for turn ${this.requests.length + 1}; end the script with a turn without tool calls`);
+    if (turn === undefined)
+      throw new ReplayScriptError(
+        `the script has ${this.script.turns.length} turns and the loop asked for turn ${this.requests.length + 1}; end the script with a turn without tool calls`,
+      );
     this.requests.push(request);
-    return { text: turn.text, toolCalls: turn.toolCalls.map((call) => ({ ...call, arguments: { ...call.arguments } })) };
+    return {
+      text: turn.text,
+      toolCalls: turn.toolCalls.map((call) => ({ ...call, arguments: { ...call.arguments } })),
+    };
   }
 }

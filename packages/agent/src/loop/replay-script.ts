@@ -24,11 +24,16 @@ export function parseReplayScript(value: unknown): ReplayScript {
   if (!Array.isArray(script.inputModalities)) throw new ReplayScriptError('inputModalities is not an array');
   const inputModalities = script.inputModalities.map((item, i) => {
     const modality = MODALITIES.find((known) => known === item);
-    if (modality === undefined) throw new ReplayScriptError(`inputModalities[${i}] is ${JSON.stringify(item)}; expected one of ${MODALITIES.join(', ')}`);
+    if (modality === undefined)
+      throw new ReplayScriptError(
+        `inputModalities[${i}] is ${JSON.stringify(item)}; expected one of ${MODALITIES.join(', ')}`,
+      );
     return modality;
   });
-  if (script.prompt !== undefined && typeof script.prompt !== 'string') throw new ReplayScriptError('prompt is not a string');
-  if (!Array.isArray(script.turns) || script.turns.length === 0) throw new ReplayScriptError('turns is not a non-empty array');
+  if (script.prompt !== undefined && typeof script.prompt !== 'string')
+    throw new ReplayScriptError('prompt is not a string');
+  if (!Array.isArray(script.turns) || script.turns.length === 0)
+    throw new ReplayScriptError('turns is not a non-empty array');
   const turns = script.turns.map((item, t) => {
     const turn = record(item, `turns[${t}]`);
     const text = turn.text ?? '';
@@ -38,7 +43,8 @@ export function parseReplayScript(value: unknown): ReplayScript {
     const toolCalls = calls.map((callValue, c): ToolCall => {
       const where = `turns[${t}].toolCalls[${c}]`;
       const call = record(callValue, where);
-      if (typeof call.name !== 'string' || call.name === '') throw new ReplayScriptError(`${where}.name is not a non-empty string`);
+      if (typeof call.name !== 'string' || call.name === '')
+        throw new ReplayScriptError(`${where}.name is not a non-empty string`);
       const id = call.id ?? `call_${t}_${c}`;
       if (typeof id !== 'string') throw new ReplayScriptError(`${where}.id is not a string`);
       return { id, name: call.name, arguments: record(call.arguments ?? {}, `${where}.arguments`) };
@@ -49,6 +55,7 @@ export function parseReplayScript(value: unknown): ReplayScript {
 }
 
 function record(value: unknown, where: string): Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ReplayScriptError(`${where} is not a JSON object`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new ReplayScriptError(`${where} is not a JSON object`);
   return { ...value };
 }

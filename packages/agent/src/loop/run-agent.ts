@@ -62,18 +62,36 @@ export async function runAgent(input: RunAgentInput): Promise<AgentRun> {
     messages.push(message);
     await session?.append(message);
   };
-  await add({ role: 'user', parts: typeof input.prompt === 'string' ? [{ type: 'text', text: input.prompt }] : input.prompt });
+  await add({
+    role: 'user',
+    parts: typeof input.prompt === 'string' ? [{ type: 'text', text: input.prompt }] : input.prompt,
+  });
 
   const maxSteps = input.maxSteps ?? 20;
-  const capabilities = { imageInput: model.inputModalities.includes('image'), pdfInput: model.inputModalities.includes('pdf') };
+  const capabilities = {
+    imageInput: model.inputModalities.includes('image'),
+    pdfInput: model.inputModalities.includes('pdf'),
+  };
   const modelId = input.modelId !== undefined ? { model: input.modelId } : {};
   // History fitted for a roomier route is fitted again for this one, once per image for the whole run.
   const fitCache = createFitCache();
   for (let step = 1; step <= maxSteps; step++) {
     input.signal?.throwIfAborted();
-    const fitted = await fitConversation({ messages: window(messages, input), provider, ...modelId, capabilities, cache: fitCache });
+    const fitted = await fitConversation({
+      messages: window(messages, input),
+      provider,
+      ...modelId,
+      capabilities,
+      cache: fitCache,
+    });
     const system = input.system ? { system: input.system } : {};
-    const serialized = serialize(provider, { ...system, messages: fitted.messages, tools: definitions, ...modelId, capabilities });
+    const serialized = serialize(provider, {
+      ...system,
+      messages: fitted.messages,
+      tools: definitions,
+      ...modelId,
+      capabilities,
+    });
     const request: ModelRequest = {
       ...system,
       messages: fitted.messages,
@@ -96,23 +114,43 @@ export async function runAgent(input: RunAgentInput): Promise<AgentRun> {
 /** The messages a request carries: all of them, or the window within `contextBudget`. */
 function window(messages: readonly Message[], { contextBudget, provider, modelId }: RunAgentInput): Message[] {
   if (contextBudget === undefined) return [...messages];
-  const estimate = (message: Message) => estimateMessageTokens(message, { provider, ...(modelId !== undefined && { model: modelId }) });
+  const estimate = (message: Message) =>
+    estimateMessageTokens(message, { provider, ...(modelId !== undefined && { model: modelId }) });
   return chooseWindow({ messages, budget: contextBudget, estimate }).messages;
 }
 
 /** Runs one call; an unknown tool or a thrown error becomes an error result the model can read. */
-async function runTool(tools: readonly AgentTool[], call: ToolCall, { provider, modelId, signal }: RunAgentInput): Promise<ToolResultMessage> {
-  const message = (parts: Part[], isError: boolean): ToolResultMessage => ({ role: 'toolResult', toolCallId: call.id, toolName: call.name, parts, isError });
+async function runTool(
+  tools: readonly AgentTool[],
+  call: ToolCall,
+  { provider, modelId, signal }: RunAgentInput,
+): Promise<ToolResultMessage> {
+  const message = (parts: Part[], isError: boolean): ToolResultMessage => ({
+    role: 'toolResult',
+    toolCallId: call.id,
+    toolName: call.name,
+    parts,
+    isError,
+  });
   const tool = tools.find((candidate) => candidate.definition.name === call.name);
   if (tool === undefined) {
     const known = tools.map((candidate) => candidate.definition.name).join(', ') || 'none';
-    return message([{ type: 'text', text: `There is no tool named ${JSON.stringify(call.name)}. Available tools: ${known}.` }], true);
+    return message(
+      [{ type: 'text', text: `There is no tool named ${JSON.stringify(call.name)}. Available tools: ${known}.` }],
+      true,
+    );
   }
   try {
     const context = signal ? { signal } : {};
     if ('handler' in tool) {
       const output = await tool.handler(call.arguments, context);
-      return await toolResultFrom({ toolCallId: call.id, toolName: call.name, output, provider, ...(modelId !== undefined && { model: modelId }) });
+      return await toolResultFrom({
+        toolCallId: call.id,
+        toolName: call.name,
+        output,
+        provider,
+        ...(modelId !== undefined && { model: modelId }),
+      });
     }
     const result = await tool.execute(call.arguments, context);
     return message(result.parts, result.isError);

@@ -27,9 +27,11 @@ const REQUEST_SCHEMAS = {
   'tools/call': CallToolRequestSchema,
 } as const;
 
-const isServedMethod = (method: string): method is keyof typeof REQUEST_SCHEMAS => Object.prototype.hasOwnProperty.call(REQUEST_SCHEMAS, method);
+const isServedMethod = (method: string): method is keyof typeof REQUEST_SCHEMAS =>
+  Object.hasOwn(REQUEST_SCHEMAS, method);
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function errorResponse(id: unknown, code: number, message: string): { reply: JsonRpcErrorResponse } {
   const usable = typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
@@ -56,17 +58,31 @@ export function checkJsonRpc(text: string): CheckedJsonRpc {
   } catch {
     return errorResponse(null, ErrorCode.ParseError, 'Parse error: the message is not valid JSON.');
   }
-  if (Array.isArray(value)) return errorResponse(null, ErrorCode.InvalidRequest, 'Invalid Request: JSON-RPC batches are not supported; send one message at a time.');
+  if (Array.isArray(value))
+    return errorResponse(
+      null,
+      ErrorCode.InvalidRequest,
+      'Invalid Request: JSON-RPC batches are not supported; send one message at a time.',
+    );
   const id = isRecord(value) ? value.id : undefined;
   const parsed = JSONRPCMessageSchema.safeParse(value);
   if (!parsed.success) {
-    const why = !isRecord(value) ? 'a JSON-RPC message is an object' : value.jsonrpc !== '2.0' ? '"jsonrpc" must be "2.0"' : firstIssue(parsed.error);
+    const why = !isRecord(value)
+      ? 'a JSON-RPC message is an object'
+      : value.jsonrpc !== '2.0'
+        ? '"jsonrpc" must be "2.0"'
+        : firstIssue(parsed.error);
     return errorResponse(id, ErrorCode.InvalidRequest, `Invalid Request: ${why}.`);
   }
   const message = parsed.data;
   if ('method' in message && 'id' in message && isServedMethod(message.method)) {
     const request = REQUEST_SCHEMAS[message.method].safeParse({ method: message.method, params: message.params });
-    if (!request.success) return errorResponse(message.id, ErrorCode.InvalidParams, `Invalid params for ${message.method}: ${firstIssue(request.error)}.`);
+    if (!request.success)
+      return errorResponse(
+        message.id,
+        ErrorCode.InvalidParams,
+        `Invalid params for ${message.method}: ${firstIssue(request.error)}.`,
+      );
   }
   return { message };
 }

@@ -49,7 +49,12 @@ function relativeUri(relativePath: string): string {
  * Failures are text content with `isError: true`. Connect it to any transport (`glimpse mcp` uses stdio).
  */
 export function createGlimpseMcpServer(options: GlimpseMcpServerOptions = {}): Server {
-  const { preset = 'portable', fileSystem = defaultFileSystem(), maxFileBytes = DEFAULT_MAX_FILE_BYTES, strict } = options;
+  const {
+    preset = 'portable',
+    fileSystem = defaultFileSystem(),
+    maxFileBytes = DEFAULT_MAX_FILE_BYTES,
+    strict,
+  } = options;
   const root = fileSystem.paths.resolve(fileSystem.cwd(), options.root ?? '.');
   // The client chose to call view_file; the server declares what its preset carries (PDFs: not for Ollama).
   const viewOptions: PortableViewOptions = {
@@ -60,7 +65,8 @@ export function createGlimpseMcpServer(options: GlimpseMcpServerOptions = {}): S
   };
   const read = createReadTool({ fileSystem, root, maxFileBytes });
   const viewQueue = options.viewQueue ?? limitConcurrency(2);
-  const runView: ViewFileRunner = options.viewFileRunner ?? ((args, portable, signal) => viewFile(args, { ...portable, fileSystem }, signal));
+  const runView: ViewFileRunner =
+    options.viewFileRunner ?? ((args, portable, signal) => viewFile(args, { ...portable, fileSystem }, signal));
 
   const server = new Server(GLIMPSE_MCP_SERVER_INFO, {
     capabilities: { tools: {} },
@@ -95,12 +101,25 @@ export function createGlimpseMcpServer(options: GlimpseMcpServerOptions = {}): S
           return answer(result.parts, result.isError, undefined);
         }
         default:
-          return answer([{ type: 'text', text: `Unknown tool ${JSON.stringify(request.params.name)}: this server has view_file and read.` }], true, undefined);
+          return answer(
+            [
+              {
+                type: 'text',
+                text: `Unknown tool ${JSON.stringify(request.params.name)}: this server has view_file and read.`,
+              },
+            ],
+            true,
+            undefined,
+          );
       }
     } catch (error) {
       // A failure of the server itself (a crashed worker): one line the model can read, never a stack or a path.
       const message = error instanceof Error ? error.message : String(error);
-      return answer([{ type: 'text', text: `The ${request.params.name} call failed inside the server: ${message.split('\n')[0]}` }], true, undefined);
+      return answer(
+        [{ type: 'text', text: `The ${request.params.name} call failed inside the server: ${message.split('\n')[0]}` }],
+        true,
+        undefined,
+      );
     }
   });
   return server;

@@ -1,6 +1,6 @@
 import type { PathOps } from '../fs/file-system.js';
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * A text filter for what an MCP client sees: every mention of the served root's absolute path becomes a path
@@ -11,6 +11,6 @@ export function hideServerPaths(paths: Pick<PathOps, 'sep'>, root: string): (tex
   const bare = root.endsWith(paths.sep) ? root.slice(0, -paths.sep.length) : root;
   if (bare === '') return (text) => text; // a server of "/" has no private prefix to hide
   // The root followed by a separator, or standing alone (not the start of a longer name like /srv/database).
-  const mention = new RegExp(`${escape(bare)}(?:${escape(paths.sep)}|(?![\\w.-]))`, 'g');
+  const mention = new RegExp(`${escapeRegExp(bare)}(?:${escapeRegExp(paths.sep)}|(?![\\w.-]))`, 'g');
   return (text) => text.replace(mention, (found) => (found === bare ? '.' : ''));
 }

@@ -6,7 +6,10 @@ import type { Part } from '../parts.js';
  * PDFs as an embedded `resource` with a `blob` (MCP has no document content type). `uri` names the PDF's
  * source so a client can show where it came from.
  */
-export function partsToMcpContent(parts: readonly Part[], pdfUri: (filename: string | undefined) => string): ContentBlock[] {
+export function partsToMcpContent(
+  parts: readonly Part[],
+  pdfUri: (filename: string | undefined) => string,
+): ContentBlock[] {
   return parts.map((part): ContentBlock => {
     switch (part.type) {
       case 'text':
@@ -14,7 +17,10 @@ export function partsToMcpContent(parts: readonly Part[], pdfUri: (filename: str
       case 'image':
         return { type: 'image', data: part.data, mimeType: part.mediaType };
       case 'document':
-        return { type: 'resource', resource: { uri: pdfUri(part.filename), mimeType: part.mediaType, blob: part.data } };
+        return {
+          type: 'resource',
+          resource: { uri: pdfUri(part.filename), mimeType: part.mediaType, blob: part.data },
+        };
       default: {
         const exhaustive: never = part;
         return exhaustive;

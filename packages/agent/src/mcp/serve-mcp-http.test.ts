@@ -16,7 +16,13 @@ function postWithHost(url: string, host: string): Promise<number> {
     const target = new URL(url);
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
     const req = request(
-      { hostname: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers: { host, 'content-type': 'application/json', accept: 'application/json, text/event-stream' } },
+      {
+        hostname: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        method: 'POST',
+        headers: { host, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      },
       (res) => {
         res.resume();
         resolve(res.statusCode ?? 0);
@@ -28,9 +34,15 @@ function postWithHost(url: string, host: string): Promise<number> {
 }
 
 beforeAll(async () => {
-  const photo = new Uint8Array(await sharp({ create: { width: 3000, height: 1000, channels: 3, background: '#08f' } }).png().toBuffer());
+  const photo = new Uint8Array(
+    await sharp({ create: { width: 3000, height: 1000, channels: 3, background: '#08f' } })
+      .png()
+      .toBuffer(),
+  );
   const fileSystem = new MemoryFileSystem({ files: { '/srv/wide.png': photo }, cwd: '/srv' });
-  endpoint = await serveMcpOverHttp(() => createGlimpseMcpServer({ fileSystem, root: '/srv', preset: 'openai' }), { port: 0 });
+  endpoint = await serveMcpOverHttp(() => createGlimpseMcpServer({ fileSystem, root: '/srv', preset: 'openai' }), {
+    port: 0,
+  });
 });
 afterAll(() => endpoint.close());
 
@@ -57,12 +69,31 @@ describe('glimpse mcp over Streamable HTTP', () => {
 
   it('answers malformed JSON-RPC with its proper error, one line each', async () => {
     const post = async (body: string) => {
-      const response = await fetch(endpoint.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body });
-      return { status: response.status, body: (await response.json()) as { id: unknown; error: { code: number; message: string } } };
+      const response = await fetch(endpoint.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body,
+      });
+      return {
+        status: response.status,
+        body: (await response.json()) as { id: unknown; error: { code: number; message: string } },
+      };
     };
     expect(await post('{"jsonrpc":')).toMatchObject({ status: 400, body: { id: null, error: { code: -32700 } } });
-    expect(await post('{"jsonrpc":"2.0","id":1,"params":{}}')).toMatchObject({ status: 400, body: { id: 1, error: { code: -32600 } } });
+    expect(await post('{"jsonrpc":"2.0","id":1,"params":{}}')).toMatchObject({
+      status: 400,
+      body: { id: 1, error: { code: -32600 } },
+    });
     const bad = await post(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { arguments: {} } }));
-    expect(bad).toMatchObject({ status: 400, body: { id: 2, error: { code: -32602, message: expect.stringMatching(/^Invalid params for tools\/call: params\.name: [^\n]+$/) } } });
+    expect(bad).toMatchObject({
+      status: 400,
+      body: {
+        id: 2,
+        error: {
+          code: -32602,
+          message: expect.stringMatching(/^Invalid params for tools\/call: params\.name: [^\n]+$/),
+        },
+      },
+    });
   });
 });

@@ -39,7 +39,9 @@ export async function serveMcpOverHttp(makeServer: () => Server, { port }: { por
     }
     if (request.method !== 'POST') {
       // Stateless: no server-initiated streams (GET) and no sessions to end (DELETE).
-      response.writeHead(405, { allow: 'POST', 'content-type': 'text/plain' }).end('Method not allowed: POST JSON-RPC to /mcp\n');
+      response
+        .writeHead(405, { allow: 'POST', 'content-type': 'text/plain' })
+        .end('Method not allowed: POST JSON-RPC to /mcp\n');
       return;
     }
     if (!allowedHosts.includes(request.headers.host ?? '')) {
@@ -48,17 +50,28 @@ export async function serveMcpOverHttp(makeServer: () => Server, { port }: { por
       return;
     }
     const server = makeServer();
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, enableDnsRebindingProtection: true, allowedHosts });
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+      enableDnsRebindingProtection: true,
+      allowedHosts,
+    });
     response.on('close', () => {
       void transport.close();
       void server.close();
     });
     // Checked here, as over stdio: the SDK answers valid JSON that is no JSON-RPC message with -32700, and bad
     // params with -32603 and a multi-line dump.
-    const json = (status: number, body: unknown) => response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    const json = (status: number, body: unknown) =>
+      response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     readBody(request)
       .then(async (text) => {
-        if (text === undefined) return json(413, { jsonrpc: '2.0', id: null, error: { code: -32600, message: `Invalid Request: the body is over ${MAX_BODY_BYTES} bytes.` } });
+        if (text === undefined)
+          return json(413, {
+            jsonrpc: '2.0',
+            id: null,
+            error: { code: -32600, message: `Invalid Request: the body is over ${MAX_BODY_BYTES} bytes.` },
+          });
         const checked = checkJsonRpc(text);
         if ('reply' in checked) return json(400, checked.reply);
         await server.connect(transport);

@@ -30,7 +30,9 @@ export class StdioJsonRpcTransport implements Transport {
     for (let newline = data.indexOf(0x0a); newline !== -1; newline = data.indexOf(0x0a)) {
       const tail = data.subarray(0, newline);
       data = data.subarray(newline + 1);
-      const line = Buffer.concat([...this.pending, tail]).toString('utf8').replace(/\r$/, '');
+      const line = Buffer.concat([...this.pending, tail])
+        .toString('utf8')
+        .replace(/\r$/, '');
       const skipped = this.skipping;
       this.pending = [];
       this.pendingBytes = 0;
@@ -44,7 +46,11 @@ export class StdioJsonRpcTransport implements Transport {
       this.pending = [];
       this.pendingBytes = 0;
       this.skipping = true;
-      void this.write({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `Invalid Request: a message longer than ${MAX_LINE_BYTES} bytes was skipped.` } });
+      void this.write({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32600, message: `Invalid Request: a message longer than ${MAX_LINE_BYTES} bytes was skipped.` },
+      });
     }
   };
 
@@ -67,7 +73,7 @@ export class StdioJsonRpcTransport implements Transport {
 
   private write(message: JSONRPCMessage | JsonRpcErrorResponse): Promise<void> {
     return new Promise((resolve) => {
-      if (this.output.write(JSON.stringify(message) + '\n')) resolve();
+      if (this.output.write(`${JSON.stringify(message)}\n`)) resolve();
       else this.output.once('drain', resolve);
     });
   }

@@ -18,7 +18,10 @@ port.on('message', (message: unknown) => {
 
 async function answer(message: unknown): Promise<void> {
   if (!isViewRequest(message)) {
-    port.postMessage({ kind: 'failed', message: 'mcp-worker got a message that is not a view request' } satisfies ViewReply);
+    port.postMessage({
+      kind: 'failed',
+      message: 'mcp-worker got a message that is not a view request',
+    } satisfies ViewReply);
     return;
   }
   try {

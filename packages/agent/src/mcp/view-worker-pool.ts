@@ -10,7 +10,11 @@ import type { PortableViewOptions, ViewRequest } from './view-worker-protocol.js
 export const DEFAULT_VIEW_TIMEOUT_MS = 30_000;
 
 /** Runs one view_file call; the MCP server's seam for where the media work happens. */
-export type ViewFileRunner = (args: Record<string, unknown>, options: PortableViewOptions, signal?: AbortSignal) => Promise<ViewFileOutcome>;
+export type ViewFileRunner = (
+  args: Record<string, unknown>,
+  options: PortableViewOptions,
+  signal?: AbortSignal,
+) => Promise<ViewFileOutcome>;
 
 export interface ViewWorkerPoolOptions {
   /** Worker threads at most. Default: min(2, cores), as many as the server views at once. */
@@ -49,7 +53,11 @@ interface Running {
  * A cancelled call (the client's AbortSignal) stops its worker the same way.
  */
 export function createViewWorkerPool(options: ViewWorkerPoolOptions = {}): ViewWorkerPool {
-  const { size = Math.min(2, availableParallelism()), timeoutMs = DEFAULT_VIEW_TIMEOUT_MS, workerUrl = siblingWorkerUrl() } = options;
+  const {
+    size = Math.min(2, availableParallelism()),
+    timeoutMs = DEFAULT_VIEW_TIMEOUT_MS,
+    workerUrl = siblingWorkerUrl(),
+  } = options;
   const idle: Worker[] = [];
   const busy = new Map<Worker, Running>();
   const queue: Job[] = [];
@@ -98,7 +106,8 @@ export function createViewWorkerPool(options: ViewWorkerPoolOptions = {}): ViewW
       answered(message) {
         finish(true);
         if (!isViewReply(message)) job.reject(new Error('the view_file worker sent an unknown message'));
-        else if (message.kind === 'failed') job.reject(Object.assign(new Error(message.message), { stack: message.stack }));
+        else if (message.kind === 'failed')
+          job.reject(Object.assign(new Error(message.message), { stack: message.stack }));
         else {
           try {
             job.resolve(outcomeFromReply(message));
@@ -165,5 +174,8 @@ function timedOutOutcome(request: ViewRequest, timeoutMs: number): ViewFileOutco
 }
 
 function abortedOutcome(request: ViewRequest): ViewFileOutcome {
-  return { parts: [{ type: 'text', text: `E_ABORTED: view_file of ${requestedName(request)} was cancelled.` }], isError: true };
+  return {
+    parts: [{ type: 'text', text: `E_ABORTED: view_file of ${requestedName(request)} was cancelled.` }],
+    isError: true,
+  };
 }

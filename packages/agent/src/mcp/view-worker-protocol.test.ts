@@ -22,8 +22,16 @@ beforeAll(async () => {
   fileSystem = new MemoryFileSystem({
     cwd: '/desk',
     files: {
-      '/desk/wide.png': new Uint8Array(await sharp({ create: { width: 2400, height: 600, channels: 3, background: '#c60' } }).png().toBuffer()),
-      '/desk/small.png': new Uint8Array(await sharp({ create: { width: 40, height: 30, channels: 3, background: '#0c6' } }).png().toBuffer()),
+      '/desk/wide.png': new Uint8Array(
+        await sharp({ create: { width: 2400, height: 600, channels: 3, background: '#c60' } })
+          .png()
+          .toBuffer(),
+      ),
+      '/desk/small.png': new Uint8Array(
+        await sharp({ create: { width: 40, height: 30, channels: 3, background: '#0c6' } })
+          .png()
+          .toBuffer(),
+      ),
       '/desk/report.pdf': await pdf.save(),
       '/desk/notes.txt': new TextEncoder().encode('not an image\n'),
     },
@@ -39,16 +47,20 @@ function acrossThreads(outcome: ViewFileOutcome): ViewFileOutcome {
 }
 
 describe('view_file outcomes across the worker boundary', () => {
-  it.each<Record<string, string>>([{ path: 'wide.png' }, { path: 'small.png' }, { path: 'report.pdf' }, { path: 'report.pdf', pages: '2-3' }, { path: 'notes.txt' }, { path: 'missing.png' }])(
-    'gives the same parts as an in-thread view: %o',
-    async (args) => {
-      const inThread = await viewFile(args, { ...OPTIONS, fileSystem });
-      const fromWorker = acrossThreads(await viewFile(args, { ...OPTIONS, fileSystem }));
-      expect(fromWorker.parts).toEqual(inThread.parts);
-      expect(fromWorker.isError).toBe(inThread.isError);
-      expect(fromWorker.path).toBe(inThread.path);
-    },
-  );
+  it.each<Record<string, string>>([
+    { path: 'wide.png' },
+    { path: 'small.png' },
+    { path: 'report.pdf' },
+    { path: 'report.pdf', pages: '2-3' },
+    { path: 'notes.txt' },
+    { path: 'missing.png' },
+  ])('gives the same parts as an in-thread view: %o', async (args) => {
+    const inThread = await viewFile(args, { ...OPTIONS, fileSystem });
+    const fromWorker = acrossThreads(await viewFile(args, { ...OPTIONS, fileSystem }));
+    expect(fromWorker.parts).toEqual(inThread.parts);
+    expect(fromWorker.isError).toBe(inThread.isError);
+    expect(fromWorker.path).toBe(inThread.path);
+  });
 
   it('moves the result bytes instead of copying their base64', async () => {
     const outcome = await viewFile({ path: 'wide.png' }, { ...OPTIONS, fileSystem });
@@ -65,7 +77,10 @@ describe('view_file outcomes across the worker boundary', () => {
     const outcome = await viewFile({ path: 'small.png' }, { ...OPTIONS, fileSystem });
     const shared = new Uint8Array(outcome.processed!.data.byteLength + 16);
     shared.set(outcome.processed!.data, 8);
-    const sliced = { ...outcome, processed: { ...outcome.processed!, data: shared.subarray(8, 8 + outcome.processed!.data.byteLength) } };
+    const sliced = {
+      ...outcome,
+      processed: { ...outcome.processed!, data: shared.subarray(8, 8 + outcome.processed!.data.byteLength) },
+    };
     const { reply, transfer } = replyFromOutcome(sliced);
     structuredClone(reply, { transfer });
     expect(shared.byteLength).toBe(outcome.processed!.data.byteLength + 16);

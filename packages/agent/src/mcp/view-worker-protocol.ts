@@ -18,7 +18,10 @@ export interface ViewRequest {
 }
 
 /** A media part whose base64 stayed behind in the worker: its bytes travel once, as the transferred `processed.data`. */
-export type WirePart = TextPart | (Omit<ImagePart, 'data'> & { data?: string }) | (Omit<DocumentPart, 'data'> & { data?: string });
+export type WirePart =
+  | TextPart
+  | (Omit<ImagePart, 'data'> & { data?: string })
+  | (Omit<DocumentPart, 'data'> & { data?: string });
 
 export type ViewReply =
   | { kind: 'done'; parts: WirePart[]; isError: boolean; path?: string; processed?: ProcessResult }
@@ -27,11 +30,23 @@ export type ViewReply =
 export function isViewRequest(message: unknown): message is ViewRequest {
   if (typeof message !== 'object' || message === null || !('args' in message) || !('options' in message)) return false;
   const { args, options } = message;
-  return typeof args === 'object' && args !== null && typeof options === 'object' && options !== null && 'root' in options && 'capabilities' in options;
+  return (
+    typeof args === 'object' &&
+    args !== null &&
+    typeof options === 'object' &&
+    options !== null &&
+    'root' in options &&
+    'capabilities' in options
+  );
 }
 
 export function isViewReply(message: unknown): message is ViewReply {
-  return typeof message === 'object' && message !== null && 'kind' in message && (message.kind === 'done' || message.kind === 'failed');
+  return (
+    typeof message === 'object' &&
+    message !== null &&
+    'kind' in message &&
+    (message.kind === 'done' || message.kind === 'failed')
+  );
 }
 
 /**
@@ -41,11 +56,17 @@ export function isViewReply(message: unknown): message is ViewReply {
 export function replyFromOutcome(outcome: ViewFileOutcome): { reply: ViewReply; transfer: ArrayBuffer[] } {
   const { processed } = outcome;
   if (processed === undefined) {
-    return { reply: { kind: 'done', parts: outcome.parts, isError: outcome.isError, path: outcome.path }, transfer: [] };
+    return {
+      reply: { kind: 'done', parts: outcome.parts, isError: outcome.isError, path: outcome.path },
+      transfer: [],
+    };
   }
   const parts = outcome.parts.map((part): WirePart => (part.type === 'text' ? part : { ...part, data: undefined }));
   const data = ownBuffer(processed.data);
-  return { reply: { kind: 'done', parts, isError: outcome.isError, path: outcome.path, processed: { ...processed, data } }, transfer: [data.buffer] };
+  return {
+    reply: { kind: 'done', parts, isError: outcome.isError, path: outcome.path, processed: { ...processed, data } },
+    transfer: [data.buffer],
+  };
 }
 
 /** The outcome back from a `done` reply: media parts get their base64 again from `processed.data`. */
@@ -54,10 +75,14 @@ export function outcomeFromReply(reply: Extract<ViewReply, { kind: 'done' }>): V
   let base64: string | undefined;
   const mediaBase64 = (): string => {
     if (processed === undefined) throw new Error('view_file worker sent a media part without its bytes');
-    base64 ??= Buffer.from(processed.data.buffer, processed.data.byteOffset, processed.data.byteLength).toString('base64');
+    base64 ??= Buffer.from(processed.data.buffer, processed.data.byteOffset, processed.data.byteLength).toString(
+      'base64',
+    );
     return base64;
   };
-  const parts = reply.parts.map((part): Part => (part.type === 'text' ? part : { ...part, data: part.data ?? mediaBase64() }));
+  const parts = reply.parts.map(
+    (part): Part => (part.type === 'text' ? part : { ...part, data: part.data ?? mediaBase64() }),
+  );
   return { parts, isError: reply.isError, path: reply.path, processed };
 }
 
@@ -67,6 +92,7 @@ export function outcomeFromReply(reply: Extract<ViewReply, { kind: 'done' }>): V
  */
 function ownBuffer(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
   const { buffer } = bytes;
-  if (buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === buffer.byteLength) return new Uint8Array(buffer);
+  if (buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === buffer.byteLength)
+    return new Uint8Array(buffer);
   return bytes.slice();
 }

@@ -16,26 +16,49 @@ let tools: WrappedMcpTool[];
 
 /** A small third-party-style MCP server whose tools return raw, oversized media. */
 async function startRemoteServer(): Promise<Client> {
-  const huge = (await sharp({ create: { width: 4000, height: 2500, channels: 3, background: '#c33' } }).png().toBuffer()).toString('base64');
+  const huge = (
+    await sharp({ create: { width: 4000, height: 2500, channels: 3, background: '#c33' } })
+      .png()
+      .toBuffer()
+  ).toString('base64');
   const pdf = await PDFDocument.create();
   pdf.addPage([200, 200]);
   const pdfBase64 = Buffer.from(await pdf.save()).toString('base64');
   const results: Record<string, CallToolResult> = {
-    screenshot: { content: [{ type: 'text', text: 'here it is' }, { type: 'image', data: huge, mimeType: 'image/png' }] },
+    screenshot: {
+      content: [
+        { type: 'text', text: 'here it is' },
+        { type: 'image', data: huge, mimeType: 'image/png' },
+      ],
+    },
     mixed: {
       content: [
         { type: 'audio', data: 'AAAA', mimeType: 'audio/wav' },
         { type: 'resource', resource: { uri: 'mem://docs/spec.pdf', mimeType: 'application/pdf', blob: pdfBase64 } },
-        { type: 'resource', resource: { uri: 'mem://docs/bad.png', mimeType: 'image/png', blob: Buffer.from('not a png').toString('base64') } },
+        {
+          type: 'resource',
+          resource: {
+            uri: 'mem://docs/bad.png',
+            mimeType: 'image/png',
+            blob: Buffer.from('not a png').toString('base64'),
+          },
+        },
       ],
     },
     broken: { content: [{ type: 'text', text: 'remote failure' }], isError: true },
   };
   const server = new Server({ name: 'remote', version: '1.0.0' }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: Object.keys(results).map((name) => ({ name, description: `remote ${name}`, inputSchema: { type: 'object' as const, properties: {} } })),
+    tools: Object.keys(results).map((name) => ({
+      name,
+      description: `remote ${name}`,
+      inputSchema: { type: 'object' as const, properties: {} },
+    })),
   }));
-  server.setRequestHandler(CallToolRequestSchema, (request) => results[request.params.name] ?? { content: [], isError: true });
+  server.setRequestHandler(
+    CallToolRequestSchema,
+    (request) => results[request.params.name] ?? { content: [], isError: true },
+  );
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const remote = new Client({ name: 'glimpse', version: '0.0.0' });

@@ -35,7 +35,10 @@ export interface WrapMcpToolsOptions {
  * through raw — text stays text, and audio or unknown content becomes a note. A failed call (thrown or
  * `isError`) is an error result the model can read; the turn goes on.
  */
-export async function wrapMcpTools(client: McpToolClient, options: WrapMcpToolsOptions = {}): Promise<WrappedMcpTool[]> {
+export async function wrapMcpTools(
+  client: McpToolClient,
+  options: WrapMcpToolsOptions = {},
+): Promise<WrappedMcpTool[]> {
   const { prefix = '' } = options;
   const tools: WrappedMcpTool[] = [];
   let cursor: string | undefined;
@@ -43,7 +46,11 @@ export async function wrapMcpTools(client: McpToolClient, options: WrapMcpToolsO
     const page = await client.listTools(cursor === undefined ? undefined : { cursor });
     for (const tool of page.tools) {
       tools.push({
-        definition: { name: prefix + tool.name, description: tool.description ?? tool.title ?? tool.name, parameters: { ...tool.inputSchema } },
+        definition: {
+          name: prefix + tool.name,
+          description: tool.description ?? tool.title ?? tool.name,
+          parameters: { ...tool.inputSchema },
+        },
         execute: (args, context = {}) => callWrapped(client, tool.name, args, options, context.signal),
       });
     }
@@ -52,17 +59,41 @@ export async function wrapMcpTools(client: McpToolClient, options: WrapMcpToolsO
   return tools;
 }
 
-async function callWrapped(client: McpToolClient, name: string, args: Record<string, unknown>, options: WrapMcpToolsOptions, signal: AbortSignal | undefined): Promise<WrappedMcpToolResult> {
+async function callWrapped(
+  client: McpToolClient,
+  name: string,
+  args: Record<string, unknown>,
+  options: WrapMcpToolsOptions,
+  signal: AbortSignal | undefined,
+): Promise<WrappedMcpToolResult> {
   let output: Parameters<typeof toolResultFrom>[0]['output'];
   try {
     const result = await client.callTool({ name, arguments: args }, undefined, { signal });
     // Servers on protocol 2024-10-07 and older answer `{ toolResult }` instead of content.
-    output = 'content' in result && Array.isArray(result.content)
-      ? { content: result.content, isError: result.isError === true }
-      : { content: [{ type: 'text', text: JSON.stringify('toolResult' in result ? result.toolResult : result) }] };
+    output =
+      'content' in result && Array.isArray(result.content)
+        ? { content: result.content, isError: result.isError === true }
+        : { content: [{ type: 'text', text: JSON.stringify('toolResult' in result ? result.toolResult : result) }] };
   } catch (error) {
-    return { parts: [{ type: 'text', text: `The MCP tool ${name} failed: ${error instanceof Error ? error.message : String(error)}` }], isError: true };
+    return {
+      parts: [
+        {
+          type: 'text',
+          text: `The MCP tool ${name} failed: ${error instanceof Error ? error.message : String(error)}`,
+        },
+      ],
+      isError: true,
+    };
   }
-  const message = await toolResultFrom({ toolCallId: '', toolName: name, output, provider: options.provider, model: options.model, preset: options.preset, limits: options.limits, truncate: false });
+  const message = await toolResultFrom({
+    toolCallId: '',
+    toolName: name,
+    output,
+    provider: options.provider,
+    model: options.model,
+    preset: options.preset,
+    limits: options.limits,
+    truncate: false,
+  });
   return { parts: message.parts, isError: message.isError };
 }

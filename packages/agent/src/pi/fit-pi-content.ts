@@ -18,10 +18,20 @@ export interface FitPiContentOptions {
  * resized image gets the factor that maps coordinates back. pi's `ImageContent` is read like MCP image content
  * (`data` + `mimeType`), so nothing bypasses the pipeline whatever produced it.
  */
-export async function fitPiContent(content: readonly PiContent[], options: FitPiContentOptions = {}): Promise<PiContent[]> {
+export async function fitPiContent(
+  content: readonly PiContent[],
+  options: FitPiContentOptions = {},
+): Promise<PiContent[]> {
   if (!content.some((item) => item.type === 'image')) return [...content];
   const preset = options.preset ?? (options.model === undefined ? 'portable' : presetForPiModel(options.model));
   // Tool text is pi's to truncate (it does, per tool); glimpse only fits the media.
-  const fitted = await toolResultFrom({ toolCallId: '', toolName: '', output: content, preset, ...(options.limits && { limits: options.limits }), truncate: false });
+  const fitted = await toolResultFrom({
+    toolCallId: '',
+    toolName: '',
+    output: content,
+    preset,
+    ...(options.limits && { limits: options.limits }),
+    truncate: false,
+  });
   return toPiContent(fitted.parts, { ...options.limits, provider: preset });
 }

@@ -40,7 +40,8 @@ export function fromPiContent(content: readonly PiContent[]): Part[] {
   return content.map((item): Part => {
     if (item.type === 'text') return { type: 'text', text: item.text };
     const { mimeType, data } = item;
-    if (mimeType === 'image/png' || mimeType === 'image/jpeg' || mimeType === 'image/gif' || mimeType === 'image/webp') return { type: 'image', mediaType: mimeType, data };
+    if (mimeType === 'image/png' || mimeType === 'image/jpeg' || mimeType === 'image/gif' || mimeType === 'image/webp')
+      return { type: 'image', mediaType: mimeType, data };
     return { type: 'text', text: `[an image of type ${mimeType} was not kept: fit it with fitPiContent first]` };
   });
 }

@@ -8,7 +8,9 @@ import { fitOptionsNow, type PiToolOptions } from './pi-tools.js';
  * pi-agent-core's `afterToolCall` hook that fits the result of every tool the agent runs, wrapped or not:
  * `new Agent({ afterToolCall: fitPiToolResults({ model: () => agent.state.model }) })`.
  */
-export function fitPiToolResults(options: PiToolOptions = {}): (context: AfterToolCallContext) => Promise<AfterToolCallResult | undefined> {
+export function fitPiToolResults(
+  options: PiToolOptions = {},
+): (context: AfterToolCallContext) => Promise<AfterToolCallResult | undefined> {
   return async ({ result }) => {
     const content: PiContent[] = result.content;
     if (!content.some((item) => item.type === 'image')) return undefined;
@@ -20,7 +22,10 @@ export function fitPiToolResults(options: PiToolOptions = {}): (context: AfterTo
 export interface PiExtensionApi {
   on(
     event: 'tool_result',
-    handler: (event: { content: PiContent[] }, context: { model: Model<Api> | undefined }) => Promise<{ content?: PiContent[] } | undefined>,
+    handler: (
+      event: { content: PiContent[] },
+      context: { model: Model<Api> | undefined },
+    ) => Promise<{ content?: PiContent[] } | undefined>,
   ): void;
 }
 
@@ -34,7 +39,12 @@ export function glimpsePiExtension(options: Omit<FitPiContentOptions, 'model'> =
   return (pi) => {
     pi.on('tool_result', async (event, context) => {
       if (!event.content.some((item) => item.type === 'image')) return undefined;
-      return { content: await fitPiContent(event.content, { ...options, ...(context.model !== undefined && { model: context.model }) }) };
+      return {
+        content: await fitPiContent(event.content, {
+          ...options,
+          ...(context.model !== undefined && { model: context.model }),
+        }),
+      };
     });
   };
 }

@@ -9,7 +9,14 @@ import { fromPiContent, toPiContent } from './pi-content.js';
  */
 export const GLIMPSE_ORIGIN = { api: 'glimpse-session', provider: 'glimpse', model: 'glimpse-session' } as const;
 
-const NO_USAGE: Usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+const NO_USAGE: Usage = {
+  input: 0,
+  output: 0,
+  cacheRead: 0,
+  cacheWrite: 0,
+  totalTokens: 0,
+  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+};
 
 export interface ToPiMessagesOptions {
   /** Stamped on every message (pi requires one). Default: now. */
@@ -22,7 +29,15 @@ export interface ToPiMessagesOptions {
 export function toPiAssistantMessage(message: AssistantMessage, timestamp = Date.now()): PiAssistantMessage {
   return {
     role: 'assistant',
-    content: [...(message.text === '' ? [] : [{ type: 'text' as const, text: message.text }]), ...message.toolCalls.map((call) => ({ type: 'toolCall' as const, id: call.id, name: call.name, arguments: { ...call.arguments } }))],
+    content: [
+      ...(message.text === '' ? [] : [{ type: 'text' as const, text: message.text }]),
+      ...message.toolCalls.map((call) => ({
+        type: 'toolCall' as const,
+        id: call.id,
+        name: call.name,
+        arguments: { ...call.arguments },
+      })),
+    ],
     ...GLIMPSE_ORIGIN,
     usage: NO_USAGE,
     stopReason: message.toolCalls.length > 0 ? 'toolUse' : 'stop',
@@ -34,7 +49,10 @@ export function toPiAssistantMessage(message: AssistantMessage, timestamp = Date
  * A glimpse conversation (a loaded session, `runAgent`'s messages) as pi messages: images named the way pi
  * reads them, PDFs as text and page images, assistant turns complete (a bare logged entry makes pi-ai throw).
  */
-export async function toPiMessages(messages: readonly Message[], options: ToPiMessagesOptions = {}): Promise<PiMessage[]> {
+export async function toPiMessages(
+  messages: readonly Message[],
+  options: ToPiMessagesOptions = {},
+): Promise<PiMessage[]> {
   const timestamp = options.timestamp ?? Date.now();
   const content = (parts: readonly Part[]) => toPiContent(parts, options.limits);
   const out: PiMessage[] = [];
@@ -47,7 +65,14 @@ export async function toPiMessages(messages: readonly Message[], options: ToPiMe
         out.push(toPiAssistantMessage(message, timestamp));
         break;
       case 'toolResult':
-        out.push({ role: 'toolResult', toolCallId: message.toolCallId, toolName: message.toolName, content: await content(message.parts), isError: message.isError, timestamp });
+        out.push({
+          role: 'toolResult',
+          toolCallId: message.toolCallId,
+          toolName: message.toolName,
+          content: await content(message.parts),
+          isError: message.isError,
+          timestamp,
+        });
         break;
       default: {
         const exhaustive: never = message;
@@ -65,15 +90,29 @@ export async function toPiMessages(messages: readonly Message[], options: ToPiMe
 export function fromPiMessage(message: PiMessage): Message {
   switch (message.role) {
     case 'user':
-      return { role: 'user', parts: typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : fromPiContent(message.content) };
+      return {
+        role: 'user',
+        parts:
+          typeof message.content === 'string'
+            ? [{ type: 'text', text: message.content }]
+            : fromPiContent(message.content),
+      };
     case 'assistant':
       return {
         role: 'assistant',
         text: message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join(''),
-        toolCalls: message.content.flatMap((block) => (block.type === 'toolCall' ? [{ id: block.id, name: block.name, arguments: { ...block.arguments } }] : [])),
+        toolCalls: message.content.flatMap((block) =>
+          block.type === 'toolCall' ? [{ id: block.id, name: block.name, arguments: { ...block.arguments } }] : [],
+        ),
       };
     case 'toolResult':
-      return { role: 'toolResult', toolCallId: message.toolCallId, toolName: message.toolName, parts: fromPiContent(message.content), isError: message.isError };
+      return {
+        role: 'toolResult',
+        toolCallId: message.toolCallId,
+        toolName: message.toolName,
+        parts: fromPiContent(message.content),
+        isError: message.isError,
+      };
     default: {
       const exhaustive: never = message;
       return exhaustive;

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { presetForPiModel, routeOfPiModel } from './pi-route.js';
 
-const model = (api: string, provider: string, id: string) => ({ api, provider, id, input: ['text' as const, 'image' as const] });
+const model = (api: string, provider: string, id: string) => ({
+  api,
+  provider,
+  id,
+  input: ['text' as const, 'image' as const],
+});
 
 describe('routeOfPiModel', () => {
   it.each([

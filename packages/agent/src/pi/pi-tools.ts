@@ -16,14 +16,21 @@ export interface PiToolOptions extends Omit<FitPiContentOptions, 'model'> {
 /** The fit options for this call: the model read now. */
 export function fitOptionsNow(options: PiToolOptions): FitPiContentOptions {
   const model = typeof options.model === 'function' ? options.model() : options.model;
-  return { ...(options.preset !== undefined && { preset: options.preset }), ...(options.limits !== undefined && { limits: options.limits }), ...(model !== undefined && { model }) };
+  return {
+    ...(options.preset !== undefined && { preset: options.preset }),
+    ...(options.limits !== undefined && { limits: options.limits }),
+    ...(model !== undefined && { model }),
+  };
 }
 
 /**
  * A pi tool whose results are fitted: whatever its `execute` returns (a screenshot from a browser, an image
  * from an MCP server), every image reaches the model through `@glimpse/media`. Everything else is the tool's own.
  */
-export function fitPiTool<P extends TSchema, D>(tool: PiAgentTool<P, D>, options: PiToolOptions = {}): PiAgentTool<P, D> {
+export function fitPiTool<P extends TSchema, D>(
+  tool: PiAgentTool<P, D>,
+  options: PiToolOptions = {},
+): PiAgentTool<P, D> {
   return {
     ...tool,
     execute: async (toolCallId, params, signal, onUpdate) => {
@@ -43,7 +50,10 @@ export interface GlimpseTool {
  * A glimpse tool as a pi tool. Its parts are fitted already; a PDF becomes text and page images (pi has no
  * document type). A failed call throws its text, which is how pi wants tools to fail.
  */
-export function toPiTool(tool: GlimpseTool, options: PiToolOptions & { label?: string } = {}): PiAgentTool<TSchema, undefined> {
+export function toPiTool(
+  tool: GlimpseTool,
+  options: PiToolOptions & { label?: string } = {},
+): PiAgentTool<TSchema, undefined> {
   const { name, description, parameters } = tool.definition;
   return {
     name,
@@ -54,7 +64,8 @@ export function toPiTool(tool: GlimpseTool, options: PiToolOptions & { label?: s
     execute: async (_toolCallId, params, signal) => {
       const args: Record<string, unknown> = typeof params === 'object' && params !== null ? { ...params } : {};
       const result = await tool.execute(args, signal ? { signal } : {});
-      if (result.isError) throw new Error(result.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n'));
+      if (result.isError)
+        throw new Error(result.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n'));
       const { model } = fitOptionsNow(options);
       const preset = options.preset ?? (model === undefined ? 'portable' : presetForPiModel(model));
       return { content: await toPiContent(result.parts, { ...options.limits, provider: preset }), details: undefined };

@@ -1,4 +1,12 @@
-import type { ContentBlockParam, DocumentBlockParam, ImageBlockParam, MessageParam, TextBlockParam, Tool, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import type {
+  ContentBlockParam,
+  DocumentBlockParam,
+  ImageBlockParam,
+  MessageParam,
+  TextBlockParam,
+  Tool,
+  ToolResultBlockParam,
+} from '@anthropic-ai/sdk/resources/messages';
 import { ROUTES } from '@glimpse/media';
 import type { ImagePart, Message, Part, ToolDefinition } from '../parts.js';
 import { EMPTY_RESULT, liftedMediaParts, splitToolResult } from './lift-media.js';
@@ -22,7 +30,11 @@ function toBlock(part: Part): Block {
     case 'image':
       return { type: 'image', source: { type: 'base64', media_type: part.mediaType, data: part.data } };
     case 'document':
-      return { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: part.data }, ...(part.filename === undefined ? {} : { title: part.filename }) };
+      return {
+        type: 'document',
+        source: { type: 'base64', media_type: 'application/pdf', data: part.data },
+        ...(part.filename === undefined ? {} : { title: part.filename }),
+      };
     default: {
       const exhaustive: never = part;
       return exhaustive;
@@ -31,7 +43,8 @@ function toBlock(part: Part): Block {
 }
 
 // Anthropic rejects empty text blocks.
-const toBlocks = (parts: readonly Part[]): Block[] => parts.filter((part) => part.type !== 'text' || part.text !== '').map(toBlock);
+const toBlocks = (parts: readonly Part[]): Block[] =>
+  parts.filter((part) => part.type !== 'text' || part.text !== '').map(toBlock);
 
 const { imagesPerRequest = Infinity, manyImages } = ROUTES.anthropic.limits;
 
@@ -42,10 +55,17 @@ const { imagesPerRequest = Infinity, manyImages } = ROUTES.anthropic.limits;
  * reaches the serializer unfitted becomes a placeholder. Images without a recorded size are let through.
  */
 function applyImageLimits(messages: Message[], warnings: SerializeWarning[]): Message[] {
-  const total = messages.reduce((sum, message) => sum + (message.role === 'assistant' ? 0 : message.parts.filter((part) => part.type === 'image').length), 0);
+  const total = messages.reduce(
+    (sum, message) =>
+      sum + (message.role === 'assistant' ? 0 : message.parts.filter((part) => part.type === 'image').length),
+    0,
+  );
   let excess = Math.max(0, total - imagesPerRequest);
   const remaining = total - excess;
-  const tooLarge = (part: ImagePart) => manyImages !== undefined && remaining > manyImages.above && Math.max(part.width ?? 0, part.height ?? 0) > manyImages.maxEdge;
+  const tooLarge = (part: ImagePart) =>
+    manyImages !== undefined &&
+    remaining > manyImages.above &&
+    Math.max(part.width ?? 0, part.height ?? 0) > manyImages.maxEdge;
   return messages.map((message, index) => {
     if (message.role === 'assistant') return message;
     const parts = message.parts.map((part): Part => {
@@ -95,11 +115,15 @@ export function serializeAnthropic(input: SerializeInput): Serialized<AnthropicR
         break;
       case 'assistant': {
         if (pendingResults.length > 0) messages.push({ role: 'user', content: pendingResults });
-        const content: ContentBlockParam[] = turn.message.text === '' ? [] : [{ type: 'text', text: turn.message.text }];
-        for (const call of turn.message.toolCalls) content.push({ type: 'tool_use', id: call.id, name: call.name, input: call.arguments });
+        const content: ContentBlockParam[] =
+          turn.message.text === '' ? [] : [{ type: 'text', text: turn.message.text }];
+        for (const call of turn.message.toolCalls)
+          content.push({ type: 'tool_use', id: call.id, name: call.name, input: call.arguments });
         // An empty assistant turn is invalid; dropping it leaves two user turns, which the API joins.
         if (content.length > 0) messages.push({ role: 'assistant', content });
-        const errorMedia = liftedMediaParts(turn.results.filter((entry) => entry.result.isError).map((entry) => entry.result));
+        const errorMedia = liftedMediaParts(
+          turn.results.filter((entry) => entry.result.isError).map((entry) => entry.result),
+        );
         pendingResults = [...turn.results.map(toolResultBlock), ...toBlocks(errorMedia)];
         break;
       }
@@ -112,8 +136,16 @@ export function serializeAnthropic(input: SerializeInput): Serialized<AnthropicR
   if (pendingResults.length > 0) messages.push({ role: 'user', content: pendingResults });
   const tools = (input.tools ?? []).map(toTool);
   if (tools.length === 0 && input.messages.some((m) => m.role === 'assistant' && m.toolCalls.length > 0)) {
-    warnings.push({ type: 'tools-missing', message: 'the history has tool calls but no tools were given: Anthropic refuses tool_use blocks unless the request defines tools (pass tools)' });
+    warnings.push({
+      type: 'tools-missing',
+      message:
+        'the history has tool calls but no tools were given: Anthropic refuses tool_use blocks unless the request defines tools (pass tools)',
+    });
   }
-  const body: AnthropicRequestBody = { ...(input.system ? { system: input.system } : {}), ...(tools.length > 0 ? { tools } : {}), messages };
+  const body: AnthropicRequestBody = {
+    ...(input.system ? { system: input.system } : {}),
+    ...(tools.length > 0 ? { tools } : {}),
+    messages,
+  };
   return { body, warnings };
 }

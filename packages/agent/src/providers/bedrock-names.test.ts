@@ -17,7 +17,7 @@ describe('sanitizeDocumentName', () => {
 
   it('cuts to 200 characters and keeps names unique within a request', () => {
     const taken = new Set<string>();
-    const long = 'x'.repeat(300) + '.pdf';
+    const long = `${'x'.repeat(300)}.pdf`;
     const first = sanitizeDocumentName(long, taken);
     const second = sanitizeDocumentName(long, taken);
     expect(first).toHaveLength(MAX_DOCUMENT_NAME);

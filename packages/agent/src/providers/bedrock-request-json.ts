@@ -1,10 +1,13 @@
 import { base64ToBytes } from '../base64.js';
 import type { BedrockRequestBody } from './bedrock.js';
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function fail(where: string, what: string): never {
-  throw new TypeError(`Not a Bedrock request in its JSON form: ${where} ${what}. Pass the JSON that glimpse prepare --provider bedrock prints (or requestJson of a serializeBedrock body).`);
+  throw new TypeError(
+    `Not a Bedrock request in its JSON form: ${where} ${what}. Pass the JSON that glimpse prepare --provider bedrock prints (or requestJson of a serializeBedrock body).`,
+  );
 }
 
 /** The media block kinds whose `source.bytes` the JSON wire format writes as base64. */
@@ -28,7 +31,10 @@ function decodeBlock(block: unknown, where: string): Record<string, unknown> {
   const result = block.toolResult;
   if (result !== undefined) {
     if (!isRecord(result) || !Array.isArray(result.content)) fail(`${where}.toolResult`, 'has no content list');
-    out.toolResult = { ...result, content: result.content.map((item, i) => decodeBlock(item, `${where}.toolResult.content[${i}]`)) };
+    out.toolResult = {
+      ...result,
+      content: result.content.map((item, i) => decodeBlock(item, `${where}.toolResult.content[${i}]`)),
+    };
   }
   return out;
 }
@@ -50,8 +56,13 @@ export function bedrockRequestFromJson(json: string | unknown): BedrockRequestBo
   if (!Array.isArray(messages)) fail('"messages"', 'is not a list');
   const decoded = messages.map((message, m) => {
     if (!isRecord(message) || !Array.isArray(message.content)) fail(`messages[${m}]`, 'has no content list');
-    if (message.role !== 'user' && message.role !== 'assistant') fail(`messages[${m}].role`, 'is neither "user" nor "assistant"');
-    return { ...message, role: message.role, content: message.content.map((block, b) => decodeBlock(block, `messages[${m}].content[${b}]`)) };
+    if (message.role !== 'user' && message.role !== 'assistant')
+      fail(`messages[${m}].role`, 'is neither "user" nor "assistant"');
+    return {
+      ...message,
+      role: message.role,
+      content: message.content.map((block, b) => decodeBlock(block, `messages[${m}].content[${b}]`)),
+    };
   });
   // Only the media bytes are this function's business; the API checks every other field, as it would from JSON.
   const body = { ...rest, messages: decoded };

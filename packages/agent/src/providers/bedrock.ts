@@ -1,4 +1,11 @@
-import type { ContentBlock, Message, SystemContentBlock, Tool, ToolResultContentBlock, ToolUseBlock } from '@aws-sdk/client-bedrock-runtime';
+import type {
+  ContentBlock,
+  Message,
+  SystemContentBlock,
+  Tool,
+  ToolResultContentBlock,
+  ToolUseBlock,
+} from '@aws-sdk/client-bedrock-runtime';
 import { ROUTES } from '@glimpse/media';
 import { base64ToBytes } from '../base64.js';
 import type { MediaPart, Part, ToolDefinition } from '../parts.js';
@@ -66,16 +73,25 @@ class UserMessageBuilder {
       switch (part.type) {
         case 'text':
           return part.text === '' ? [] : [{ text: part.text }];
-        case 'image':
+        case 'image': {
           const bytes = base64ToBytes(part.data);
-          if (bytes === undefined) return [{ text: omitMedia(part, 'invalid-data', this.messageIndex(), this.warnings).text }];
+          if (bytes === undefined)
+            return [{ text: omitMedia(part, 'invalid-data', this.messageIndex(), this.warnings).text }];
           return [this.media(part, { image: { format: FORMAT[part.mediaType], source: { bytes } } })];
+        }
         case 'document': {
           const bytes = base64ToBytes(part.data);
-          if (bytes === undefined) return [{ text: omitMedia(part, 'invalid-data', this.messageIndex(), this.warnings).text }];
+          if (bytes === undefined)
+            return [{ text: omitMedia(part, 'invalid-data', this.messageIndex(), this.warnings).text }];
           const name = sanitizeDocumentName(part.filename, this.names);
           if (part.filename !== undefined && name !== part.filename.replace(/\.pdf$/i, '')) {
-            this.warnings.push({ type: 'document-renamed', from: part.filename, to: name, messageIndex: this.messageIndex(), message: `document name "${part.filename}" sent as "${name}" (Bedrock's character rules)` });
+            this.warnings.push({
+              type: 'document-renamed',
+              from: part.filename,
+              to: name,
+              messageIndex: this.messageIndex(),
+              message: `document name "${part.filename}" sent as "${name}" (Bedrock's character rules)`,
+            });
           }
           return [this.media(part, { document: { format: 'pdf', name, source: { bytes } } })];
         }
@@ -120,7 +136,11 @@ class UserMessageBuilder {
   }
 
   /** Over a cap, the oldest blocks of that kind become placeholders: the newest media are the ones the turn is about. */
-  private enforceCap(kind: 'image' | 'document', cap: number, reason: 'too-many-images' | 'too-many-documents'): number {
+  private enforceCap(
+    kind: 'image' | 'document',
+    cap: number,
+    reason: 'too-many-images' | 'too-many-documents',
+  ): number {
     const slots = [...this.slots].filter(([block]) => block[kind] !== undefined);
     for (const [block, slot] of slots.slice(0, Math.max(0, slots.length - cap))) {
       const at = slot.holder.indexOf(block);
@@ -133,13 +153,18 @@ class UserMessageBuilder {
     if (this.blocks.length === 0) return undefined;
     this.enforceCap('image', BEDROCK_MAX_IMAGES, 'too-many-images');
     const documents = this.enforceCap('document', BEDROCK_MAX_DOCUMENTS, 'too-many-documents');
-    if (documents > 0 && !this.topLevelText) this.blocks.push({ text: documents === 1 ? 'The document is attached above.' : 'The documents are attached above.' });
+    if (documents > 0 && !this.topLevelText)
+      this.blocks.push({
+        text: documents === 1 ? 'The document is attached above.' : 'The documents are attached above.',
+      });
     return { role: 'user', content: this.blocks };
   }
 }
 
 function toTool(tool: ToolDefinition): Tool {
-  return { toolSpec: { name: tool.name, description: tool.description, inputSchema: { json: toDocument(tool.parameters) } } };
+  return {
+    toolSpec: { name: tool.name, description: tool.description, inputSchema: { json: toDocument(tool.parameters) } },
+  };
 }
 
 /**
@@ -167,26 +192,43 @@ export function serializeBedrock(input: SerializeInput): Serialized<BedrockReque
     switch (turn.role) {
       case 'user':
         if (previousRole === 'user') {
-          warnings.push({ type: 'turns-merged', role: 'user', messageIndex: turn.messageIndex, message: 'two user turns in a row were merged (Bedrock needs strict alternation)' });
+          warnings.push({
+            type: 'turns-merged',
+            role: 'user',
+            messageIndex: turn.messageIndex,
+            message: 'two user turns in a row were merged (Bedrock needs strict alternation)',
+          });
         }
         user.addParts(turn.message.parts);
         break;
       case 'assistant': {
         flushUser();
         const content: ContentBlock[] = turn.message.text === '' ? [] : [{ text: turn.message.text }];
-        for (const call of turn.message.toolCalls) content.push({ toolUse: { toolUseId: call.id, name: call.name, input: toDocument(call.arguments) } });
+        for (const call of turn.message.toolCalls)
+          content.push({ toolUse: { toolUseId: call.id, name: call.name, input: toDocument(call.arguments) } });
         if (content.length === 0) break;
         const previous = messages[messages.length - 1];
         if (previous?.role === 'assistant') {
           previous.content = [...(previous.content ?? []), ...content];
-          warnings.push({ type: 'turns-merged', role: 'assistant', messageIndex: turn.messageIndex, message: 'two assistant turns in a row were merged (Bedrock needs strict alternation)' });
+          warnings.push({
+            type: 'turns-merged',
+            role: 'assistant',
+            messageIndex: turn.messageIndex,
+            message: 'two assistant turns in a row were merged (Bedrock needs strict alternation)',
+          });
         } else {
           messages.push({ role: 'assistant', content });
         }
-        const lifted = turn.results.filter(({ result }) => result.isError || !capabilities.mediaInToolResults).map(({ result }) => result);
+        const lifted = turn.results
+          .filter(({ result }) => result.isError || !capabilities.mediaInToolResults)
+          .map(({ result }) => result);
         for (const { result, messageIndex } of turn.results) {
           currentIndex = messageIndex;
-          user.addToolResult(result.toolCallId, lifted.includes(result) ? splitToolResult(result).text : result.parts, result.isError);
+          user.addToolResult(
+            result.toolCallId,
+            lifted.includes(result) ? splitToolResult(result).text : result.parts,
+            result.isError,
+          );
         }
         user.addParts(liftedMediaParts(lifted));
         break;
@@ -201,8 +243,16 @@ export function serializeBedrock(input: SerializeInput): Serialized<BedrockReque
   flushUser();
   const tools = (input.tools ?? []).map(toTool);
   if (tools.length === 0 && input.messages.some((m) => m.role === 'assistant' && m.toolCalls.length > 0)) {
-    warnings.push({ type: 'tools-missing', message: 'the history has tool calls but no tools were given: Bedrock refuses toolUse blocks without toolConfig (pass tools)' });
+    warnings.push({
+      type: 'tools-missing',
+      message:
+        'the history has tool calls but no tools were given: Bedrock refuses toolUse blocks without toolConfig (pass tools)',
+    });
   }
-  const body: BedrockRequestBody = { ...(input.system ? { system: [{ text: input.system }] } : {}), ...(tools.length > 0 ? { toolConfig: { tools } } : {}), messages };
+  const body: BedrockRequestBody = {
+    ...(input.system ? { system: [{ text: input.system }] } : {}),
+    ...(tools.length > 0 ? { toolConfig: { tools } } : {}),
+    messages,
+  };
   return { body, warnings };
 }

@@ -6,11 +6,19 @@ import type { GeminiRequestBody } from './gemini.js';
  * instruction and tools inside `config`; at the top level, where the REST body has them, it drops them silently.
  * `config` adds generation settings (temperature, thinking, …).
  */
-export function toGeminiParameters(body: GeminiRequestBody, model: string, config: GenerateContentConfig = {}): GenerateContentParameters {
+export function toGeminiParameters(
+  body: GeminiRequestBody,
+  model: string,
+  config: GenerateContentConfig = {},
+): GenerateContentParameters {
   const { systemInstruction, tools, contents } = body;
   return {
     model,
     contents,
-    config: { ...config, ...(systemInstruction === undefined ? {} : { systemInstruction }), ...(tools === undefined ? {} : { tools }) },
+    config: {
+      ...config,
+      ...(systemInstruction === undefined ? {} : { systemInstruction }),
+      ...(tools === undefined ? {} : { tools }),
+    },
   };
 }

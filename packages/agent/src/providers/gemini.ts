@@ -36,14 +36,26 @@ function toPart(part: Part): GeminiPart {
 }
 
 function toResponsePart(part: MediaPart): FunctionResponsePart {
-  return { inlineData: { mimeType: part.mediaType, data: part.data, ...(part.type === 'document' && part.filename !== undefined ? { displayName: part.filename } : {}) } };
+  return {
+    inlineData: {
+      mimeType: part.mediaType,
+      data: part.data,
+      ...(part.type === 'document' && part.filename !== undefined ? { displayName: part.filename } : {}),
+    },
+  };
 }
 
 /** `response` is `{output}` or `{error}`, the keys Gemini's docs use; text only, media goes elsewhere. */
 function functionResponse({ call, result }: CallWithResult, mediaInside: boolean): GeminiPart {
   const { text, media } = splitToolResult(result);
   const ownText = result.parts.filter((part) => part.type === 'text');
-  const body = mediaInside ? (ownText.length > 0 ? joinText(ownText) : media.length > 0 ? attachedLine(media) : EMPTY_RESULT) : joinText(text);
+  const body = mediaInside
+    ? ownText.length > 0
+      ? joinText(ownText)
+      : media.length > 0
+        ? attachedLine(media)
+        : EMPTY_RESULT
+    : joinText(text);
   return {
     functionResponse: {
       id: call.id,
@@ -56,7 +68,15 @@ function functionResponse({ call, result }: CallWithResult, mediaInside: boolean
 
 function toTool(tools: readonly ToolDefinition[]): Tool[] {
   if (tools.length === 0) return [];
-  return [{ functionDeclarations: tools.map((tool) => ({ name: tool.name, description: tool.description, parametersJsonSchema: tool.parameters })) }];
+  return [
+    {
+      functionDeclarations: tools.map((tool) => ({
+        name: tool.name,
+        description: tool.description,
+        parametersJsonSchema: tool.parameters,
+      })),
+    },
+  ];
 }
 
 /**
@@ -101,6 +121,10 @@ export function serializeGemini(input: SerializeInput): Serialized<GeminiRequest
   }
   if (pending.length > 0) contents.push({ role: 'user', parts: pending });
   const tools = toTool(input.tools ?? []);
-  const body: GeminiRequestBody = { ...(input.system ? { systemInstruction: { parts: [{ text: input.system }] } } : {}), ...(tools.length > 0 ? { tools } : {}), contents };
+  const body: GeminiRequestBody = {
+    ...(input.system ? { systemInstruction: { parts: [{ text: input.system }] } } : {}),
+    ...(tools.length > 0 ? { tools } : {}),
+    contents,
+  };
   return { body, warnings };
 }

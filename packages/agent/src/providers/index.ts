@@ -42,7 +42,21 @@ export function serialize(provider: ProviderName, input: SerializeInput): Serial
   }
 }
 
-export { serializeAnthropic, serializeBedrock, serializeGemini, serializeOllama, serializeOpenAIChat, serializeOpenAIResponses };
-export type { AnthropicRequestBody, BedrockRequestBody, GeminiRequestBody, OllamaRequestBody, OpenAIChatRequestBody, OpenAIResponsesRequestBody };
+export {
+  serializeAnthropic,
+  serializeBedrock,
+  serializeGemini,
+  serializeOllama,
+  serializeOpenAIChat,
+  serializeOpenAIResponses,
+};
+export type {
+  AnthropicRequestBody,
+  BedrockRequestBody,
+  GeminiRequestBody,
+  OllamaRequestBody,
+  OpenAIChatRequestBody,
+  OpenAIResponsesRequestBody,
+};
 export { placeholderFor } from './placeholders.js';
 export type { OmitReason, SerializeInput, Serialized, SerializeWarning } from './types.js';

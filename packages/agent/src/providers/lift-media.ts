@@ -28,7 +28,10 @@ export function splitToolResult(result: ToolResultMessage): SplitResult {
   const text = result.parts.filter((part): part is TextPart => part.type === 'text');
   const media = result.parts.filter((part): part is MediaPart => part.type !== 'text');
   if (media.length > 0) {
-    text.push({ type: 'text', text: `[${count(media)} from this result ${media.length === 1 ? 'is' : 'are'} attached after the tool results, labelled ${result.toolCallId}]` });
+    text.push({
+      type: 'text',
+      text: `[${count(media)} from this result ${media.length === 1 ? 'is' : 'are'} attached after the tool results, labelled ${result.toolCallId}]`,
+    });
   }
   return { text: text.length > 0 ? text : [{ type: 'text', text: EMPTY_RESULT }], media };
 }
@@ -41,7 +44,10 @@ export function liftedMediaParts(results: readonly ToolResultMessage[]): Part[] 
   return results.flatMap((result) => {
     const { media } = splitToolResult(result);
     if (media.length === 0) return [];
-    return [{ type: 'text', text: `Attached from tool result ${result.toolCallId} (${result.toolName}):` } satisfies TextPart, ...media];
+    return [
+      { type: 'text', text: `Attached from tool result ${result.toolCallId} (${result.toolName}):` } satisfies TextPart,
+      ...media,
+    ];
   });
 }
 

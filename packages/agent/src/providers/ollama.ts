@@ -1,6 +1,6 @@
 import type { Message, Tool } from 'ollama';
 import type { Part, ToolDefinition } from '../parts.js';
-import { EMPTY_RESULT, joinText, liftedMediaParts, markError, splitToolResult } from './lift-media.js';
+import { EMPTY_RESULT, liftedMediaParts, markError, splitToolResult } from './lift-media.js';
 import { placeholderFor } from './placeholders.js';
 import { prepareConversation } from './turns.js';
 import type { SerializeInput, Serialized, SerializeWarning } from './types.js';
@@ -44,13 +44,19 @@ function userMessage(parts: readonly Part[]): Message {
 type OllamaParameters = NonNullable<Tool['function']['parameters']>;
 type OllamaProperty = NonNullable<OllamaParameters['properties']>[string];
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const isStringArray = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === 'string');
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isStringArray = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.every((item) => typeof item === 'string');
 
 function isOllamaProperty(value: unknown): value is OllamaProperty {
   if (!isRecord(value)) return false;
   const { type, description, enum: choices } = value;
-  return (type === undefined || typeof type === 'string' || isStringArray(type)) && (description === undefined || typeof description === 'string') && (choices === undefined || Array.isArray(choices));
+  return (
+    (type === undefined || typeof type === 'string' || isStringArray(type)) &&
+    (description === undefined || typeof description === 'string') &&
+    (choices === undefined || Array.isArray(choices))
+  );
 }
 
 /** The JSON schema in the shape the `ollama` client types; properties it cannot type are dropped, with a warning. */
@@ -59,9 +65,19 @@ function toParameters(tool: ToolDefinition, warnings: SerializeWarning[]): Ollam
   const typed: Record<string, OllamaProperty> = {};
   for (const [key, value] of Object.entries(isRecord(properties) ? properties : {})) {
     if (isOllamaProperty(value)) typed[key] = value;
-    else warnings.push({ type: 'tool-schema-adjusted', toolName: tool.name, message: `dropped property "${key}" of ${tool.name}: not a JSON-schema object Ollama can take` });
+    else
+      warnings.push({
+        type: 'tool-schema-adjusted',
+        toolName: tool.name,
+        message: `dropped property "${key}" of ${tool.name}: not a JSON-schema object Ollama can take`,
+      });
   }
-  return { ...rest, type: typeof type === 'string' ? type : 'object', ...(isStringArray(required) ? { required } : {}), properties: typed };
+  return {
+    ...rest,
+    type: typeof type === 'string' ? type : 'object',
+    ...(isStringArray(required) ? { required } : {}),
+    properties: typed,
+  };
 }
 
 /**
@@ -82,11 +98,22 @@ export function serializeOllama(input: SerializeInput): Serialized<OllamaRequest
       case 'assistant': {
         if (lifted.length > 0) messages.push(userMessage(lifted));
         const { text, toolCalls } = turn.message;
-        messages.push({ role: 'assistant', content: text, ...(toolCalls.length > 0 ? { tool_calls: toolCalls.map((call) => ({ function: { name: call.name, arguments: call.arguments } })) } : {}) });
+        messages.push({
+          role: 'assistant',
+          content: text,
+          ...(toolCalls.length > 0
+            ? { tool_calls: toolCalls.map((call) => ({ function: { name: call.name, arguments: call.arguments } })) }
+            : {}),
+        });
         for (const { result } of turn.results) {
           const parts = capabilities.mediaInToolResults ? result.parts : splitToolResult(result).text;
           const { content, images } = flatten(parts);
-          messages.push({ role: 'tool', content: markError(content === '' ? EMPTY_RESULT : content, result.isError), ...(images.length > 0 ? { images } : {}), tool_name: result.toolName });
+          messages.push({
+            role: 'tool',
+            content: markError(content === '' ? EMPTY_RESULT : content, result.isError),
+            ...(images.length > 0 ? { images } : {}),
+            tool_name: result.toolName,
+          });
         }
         lifted = capabilities.mediaInToolResults ? [] : liftedMediaParts(turn.results.map((entry) => entry.result));
         break;
@@ -98,6 +125,11 @@ export function serializeOllama(input: SerializeInput): Serialized<OllamaRequest
     }
   }
   if (lifted.length > 0) messages.push(userMessage(lifted));
-  const tools = (input.tools ?? []).map((tool): Tool => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: toParameters(tool, warnings) } }));
+  const tools = (input.tools ?? []).map(
+    (tool): Tool => ({
+      type: 'function',
+      function: { name: tool.name, description: tool.description, parameters: toParameters(tool, warnings) },
+    }),
+  );
   return { body: { messages, ...(tools.length > 0 ? { tools } : {}) }, warnings };
 }

@@ -24,7 +24,10 @@ function toContentPart(part: Part): ChatCompletionContentPart {
     case 'image':
       return { type: 'image_url', image_url: { url: dataUrl(part.mediaType, part.data) } };
     case 'document':
-      return { type: 'file', file: { filename: part.filename ?? 'document.pdf', file_data: dataUrl(part.mediaType, part.data) } };
+      return {
+        type: 'file',
+        file: { filename: part.filename ?? 'document.pdf', file_data: dataUrl(part.mediaType, part.data) },
+      };
     default: {
       const exhaustive: never = part;
       return exhaustive;
@@ -34,12 +37,16 @@ function toContentPart(part: Part): ChatCompletionContentPart {
 
 function userMessage(parts: readonly Part[]): ChatCompletionMessageParam {
   // Plain text stays a string: every OpenAI-compatible server takes that.
-  if (parts.every((part) => part.type === 'text')) return { role: 'user', content: parts.map((part) => part.text).join('\n') };
+  if (parts.every((part) => part.type === 'text'))
+    return { role: 'user', content: parts.map((part) => part.text).join('\n') };
   return { role: 'user', content: parts.map(toContentPart) };
 }
 
 function toTool(tool: ToolDefinition): ChatCompletionFunctionTool {
-  return { type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } };
+  return {
+    type: 'function',
+    function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+  };
 }
 
 /**
@@ -64,10 +71,22 @@ export function serializeOpenAIChat(input: SerializeInput): Serialized<OpenAICha
         messages.push({
           role: 'assistant',
           content: text === '' && toolCalls.length > 0 ? null : text,
-          ...(toolCalls.length === 0 ? {} : { tool_calls: toolCalls.map((call) => ({ id: call.id, type: 'function' as const, function: { name: call.name, arguments: JSON.stringify(call.arguments) } })) }),
+          ...(toolCalls.length === 0
+            ? {}
+            : {
+                tool_calls: toolCalls.map((call) => ({
+                  id: call.id,
+                  type: 'function' as const,
+                  function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+                })),
+              }),
         });
         for (const { result } of turn.results) {
-          messages.push({ role: 'tool', tool_call_id: result.toolCallId, content: markError(joinText(splitToolResult(result).text), result.isError) });
+          messages.push({
+            role: 'tool',
+            tool_call_id: result.toolCallId,
+            content: markError(joinText(splitToolResult(result).text), result.isError),
+          });
         }
         lifted = liftedMediaParts(turn.results.map((entry) => entry.result));
         break;

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { CHART, CONVERSATION, CRASH, PLACEHOLDER, REPORT, TEXT_ONLY, TOOLS, USER_IMAGE } from './__golden__/conversation.js';
+import {
+  CHART,
+  CONVERSATION,
+  CRASH,
+  PLACEHOLDER,
+  REPORT,
+  TEXT_ONLY,
+  TOOLS,
+  USER_IMAGE,
+} from './__golden__/conversation.js';
 import { serializeOpenAIResponses } from './openai-responses.js';
 
 const url = (part: { mediaType: string; data: string }) => `data:${part.mediaType};base64,${part.data}`;
@@ -14,27 +23,74 @@ describe('serializeOpenAIResponses', () => {
     expect(serializeOpenAIResponses({ messages: CONVERSATION, tools: TOOLS, model: 'gpt-5' })).toEqual({
       body: {
         input: [
-          { role: 'user', content: [{ type: 'input_text', text: 'What changed?' }, { type: 'input_image', image_url: url(USER_IMAGE), detail: 'auto' }] },
+          {
+            role: 'user',
+            content: [
+              { type: 'input_text', text: 'What changed?' },
+              { type: 'input_image', image_url: url(USER_IMAGE), detail: 'auto' },
+            ],
+          },
           { role: 'assistant', content: 'Let me look.' },
           ...calls,
-          { type: 'function_call_output', call_id: 'call_a', output: [{ type: 'input_text', text: 'chart.jpg' }, { type: 'input_image', image_url: url(CHART) }] },
-          { type: 'function_call_output', call_id: 'call_b', output: [{ type: 'input_file', filename: 'Q3 report.v2.pdf', file_data: url(REPORT) }] },
-          { type: 'function_call_output', call_id: 'call_c', output: [{ type: 'input_text', text: 'Error: make failed: exit 2' }, { type: 'input_image', image_url: url(CRASH) }] },
+          {
+            type: 'function_call_output',
+            call_id: 'call_a',
+            output: [
+              { type: 'input_text', text: 'chart.jpg' },
+              { type: 'input_image', image_url: url(CHART) },
+            ],
+          },
+          {
+            type: 'function_call_output',
+            call_id: 'call_b',
+            output: [{ type: 'input_file', filename: 'Q3 report.v2.pdf', file_data: url(REPORT) }],
+          },
+          {
+            type: 'function_call_output',
+            call_id: 'call_c',
+            output: [
+              { type: 'input_text', text: 'Error: make failed: exit 2' },
+              { type: 'input_image', image_url: url(CRASH) },
+            ],
+          },
           { role: 'assistant', content: 'Revenue grew; the build fails.' },
           { role: 'user', content: 'Why does it fail?' },
         ],
-        tools: [{ type: 'function', name: 'view_file', description: 'Look at a file.', parameters: TOOLS[0]!.parameters, strict: false }],
+        tools: [
+          {
+            type: 'function',
+            name: 'view_file',
+            description: 'Look at a file.',
+            parameters: TOOLS[0]!.parameters,
+            strict: false,
+          },
+        ],
       },
       warnings: [],
     });
   });
 
   it('lifts media into one user message after the outputs when asked (gateways that drop arrays)', () => {
-    const { body: { input: messages } } = serializeOpenAIResponses({ messages: CONVERSATION, liftToolMedia: true });
+    const {
+      body: { input: messages },
+    } = serializeOpenAIResponses({ messages: CONVERSATION, liftToolMedia: true });
     expect(messages.slice(5, 9)).toEqual([
-      { type: 'function_call_output', call_id: 'call_a', output: 'chart.jpg\n[1 image from this result is attached after the tool results, labelled call_a]' },
-      { type: 'function_call_output', call_id: 'call_b', output: '[1 PDF from this result is attached after the tool results, labelled call_b]' },
-      { type: 'function_call_output', call_id: 'call_c', output: 'Error: make failed: exit 2\n[1 image from this result is attached after the tool results, labelled call_c]' },
+      {
+        type: 'function_call_output',
+        call_id: 'call_a',
+        output: 'chart.jpg\n[1 image from this result is attached after the tool results, labelled call_a]',
+      },
+      {
+        type: 'function_call_output',
+        call_id: 'call_b',
+        output: '[1 PDF from this result is attached after the tool results, labelled call_b]',
+      },
+      {
+        type: 'function_call_output',
+        call_id: 'call_c',
+        output:
+          'Error: make failed: exit 2\n[1 image from this result is attached after the tool results, labelled call_c]',
+      },
       {
         role: 'user',
         content: [
@@ -50,7 +106,9 @@ describe('serializeOpenAIResponses', () => {
   });
 
   it('sends plain string outputs with placeholders for a text-only model', () => {
-    const { body: { input: messages } } = serializeOpenAIResponses({ messages: CONVERSATION, ...TEXT_ONLY });
+    const {
+      body: { input: messages },
+    } = serializeOpenAIResponses({ messages: CONVERSATION, ...TEXT_ONLY });
     expect(messages[0]).toEqual({ role: 'user', content: `What changed?\n${PLACEHOLDER.userImage}` });
     expect(messages.slice(5, 8)).toEqual([
       { type: 'function_call_output', call_id: 'call_a', output: `chart.jpg\n${PLACEHOLDER.chart}` },
@@ -60,12 +118,21 @@ describe('serializeOpenAIResponses', () => {
   });
 
   it('flags an error result whose first part is media with a leading Error line', () => {
-    const { body: { input: messages } } = serializeOpenAIResponses({
+    const {
+      body: { input: messages },
+    } = serializeOpenAIResponses({
       messages: [
         { role: 'assistant', text: '', toolCalls: [{ id: 'x', name: 'shot', arguments: {} }] },
         { role: 'toolResult', toolCallId: 'x', toolName: 'shot', parts: [CRASH], isError: true },
       ],
     });
-    expect(messages[1]).toEqual({ type: 'function_call_output', call_id: 'x', output: [{ type: 'input_text', text: 'Error:' }, { type: 'input_image', image_url: url(CRASH) }] });
+    expect(messages[1]).toEqual({
+      type: 'function_call_output',
+      call_id: 'x',
+      output: [
+        { type: 'input_text', text: 'Error:' },
+        { type: 'input_image', image_url: url(CRASH) },
+      ],
+    });
   });
 });

@@ -25,7 +25,11 @@ function toInputContent(part: Part): ResponseInputContent {
     case 'image':
       return { type: 'input_image', image_url: dataUrl(part.mediaType, part.data), detail: 'auto' };
     case 'document':
-      return { type: 'input_file', filename: part.filename ?? 'document.pdf', file_data: dataUrl(part.mediaType, part.data) };
+      return {
+        type: 'input_file',
+        filename: part.filename ?? 'document.pdf',
+        file_data: dataUrl(part.mediaType, part.data),
+      };
     default: {
       const exhaustive: never = part;
       return exhaustive;
@@ -40,7 +44,11 @@ function toOutputItem(part: Part): ResponseFunctionCallOutputItem {
     case 'image':
       return { type: 'input_image', image_url: dataUrl(part.mediaType, part.data) };
     case 'document':
-      return { type: 'input_file', filename: part.filename ?? 'document.pdf', file_data: dataUrl(part.mediaType, part.data) };
+      return {
+        type: 'input_file',
+        filename: part.filename ?? 'document.pdf',
+        file_data: dataUrl(part.mediaType, part.data),
+      };
     default: {
       const exhaustive: never = part;
       return exhaustive;
@@ -49,7 +57,8 @@ function toOutputItem(part: Part): ResponseFunctionCallOutputItem {
 }
 
 function userMessage(parts: readonly Part[]): ResponseInputItem {
-  if (parts.every((part) => part.type === 'text')) return { role: 'user', content: parts.map((part) => part.text).join('\n') };
+  if (parts.every((part) => part.type === 'text'))
+    return { role: 'user', content: parts.map((part) => part.text).join('\n') };
   return { role: 'user', content: parts.map(toInputContent) };
 }
 
@@ -61,7 +70,13 @@ function output(result: ToolResultMessage, liftMedia: boolean): string | Respons
 }
 
 function toTool(tool: ToolDefinition): FunctionTool {
-  return { type: 'function', name: tool.name, description: tool.description, parameters: tool.parameters, strict: false };
+  return {
+    type: 'function',
+    name: tool.name,
+    description: tool.description,
+    parameters: tool.parameters,
+    strict: false,
+  };
 }
 
 /**
@@ -84,7 +99,12 @@ export function serializeOpenAIResponses(input: SerializeInput): Serialized<Open
         if (lifted.length > 0) items.push(userMessage(lifted));
         if (turn.message.text !== '') items.push({ role: 'assistant', content: turn.message.text });
         for (const call of turn.message.toolCalls) {
-          items.push({ type: 'function_call', call_id: call.id, name: call.name, arguments: JSON.stringify(call.arguments) });
+          items.push({
+            type: 'function_call',
+            call_id: call.id,
+            name: call.name,
+            arguments: JSON.stringify(call.arguments),
+          });
         }
         for (const { result } of turn.results) {
           items.push({ type: 'function_call_output', call_id: result.toolCallId, output: output(result, liftMedia) });
@@ -100,5 +120,12 @@ export function serializeOpenAIResponses(input: SerializeInput): Serialized<Open
   }
   if (lifted.length > 0) items.push(userMessage(lifted));
   const tools = (input.tools ?? []).map(toTool);
-  return { body: { ...(input.system ? { instructions: input.system } : {}), ...(tools.length > 0 ? { tools } : {}), input: items }, warnings };
+  return {
+    body: {
+      ...(input.system ? { instructions: input.system } : {}),
+      ...(tools.length > 0 ? { tools } : {}),
+      input: items,
+    },
+    warnings,
+  };
 }

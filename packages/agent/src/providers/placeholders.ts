@@ -6,20 +6,27 @@ import type { OmitReason, SerializeWarning } from './types.js';
 const WHY: Readonly<Record<OmitReason, string>> = {
   'no-image-input': 'this model does not accept images',
   'no-pdf-input': 'this model does not accept PDF documents',
-  'format-not-accepted': 'this provider does not accept that image format (build tool results with toolResultFrom for this provider to convert it)',
+  'format-not-accepted':
+    'this provider does not accept that image format (build tool results with toolResultFrom for this provider to convert it)',
   'invalid-data': 'its data is not valid base64',
-  'too-large-for-many-images': 'with more than 20 images in the conversation the provider takes no side over 2000 px (fitConversation fits such images again instead)',
+  'too-large-for-many-images':
+    'with more than 20 images in the conversation the provider takes no side over 2000 px (fitConversation fits such images again instead)',
   'too-many-images': 'the message already carries as many images as the provider allows',
   'too-many-documents': 'the message already carries as many documents as the provider allows',
-  'cannot-fit': 'it could not be fitted to this provider\'s limits',
+  'cannot-fit': "it could not be fitted to this provider's limits",
 };
 
 function describe(part: MediaPart): string {
   switch (part.type) {
     case 'image':
-      return part.width !== undefined && part.height !== undefined ? `an image (${part.mediaType}, ${part.width}x${part.height} px)` : `an image (${part.mediaType})`;
+      return part.width !== undefined && part.height !== undefined
+        ? `an image (${part.mediaType}, ${part.width}x${part.height} px)`
+        : `an image (${part.mediaType})`;
     case 'document': {
-      const details = [part.filename, part.pages === undefined ? undefined : `${part.pages} page${part.pages === 1 ? '' : 's'}`].filter((d) => d !== undefined);
+      const details = [
+        part.filename,
+        part.pages === undefined ? undefined : `${part.pages} page${part.pages === 1 ? '' : 's'}`,
+      ].filter((d) => d !== undefined);
       return details.length > 0 ? `a PDF (${details.join(', ')})` : 'a PDF';
     }
     default: {
@@ -35,14 +42,29 @@ export function placeholderFor(part: MediaPart, reason: OmitReason): TextPart {
 }
 
 /** A placeholder plus the matching structured warning. */
-export function omitMedia(part: MediaPart, reason: OmitReason, messageIndex: number, warnings: SerializeWarning[]): TextPart {
+export function omitMedia(
+  part: MediaPart,
+  reason: OmitReason,
+  messageIndex: number,
+  warnings: SerializeWarning[],
+): TextPart {
   const placeholder = placeholderFor(part, reason);
-  warnings.push({ type: 'media-omitted', reason, mediaType: part.mediaType, messageIndex, message: placeholder.text.slice(1, -1) });
+  warnings.push({
+    type: 'media-omitted',
+    reason,
+    mediaType: part.mediaType,
+    messageIndex,
+    message: placeholder.text.slice(1, -1),
+  });
   return placeholder;
 }
 
 /** Why this model on this route cannot take this part, or undefined when it can. */
-export function unreadableReason(part: Part, provider: ProviderName, capabilities: ModelCapabilities): OmitReason | undefined {
+export function unreadableReason(
+  part: Part,
+  provider: ProviderName,
+  capabilities: ModelCapabilities,
+): OmitReason | undefined {
   switch (part.type) {
     case 'text':
       return undefined;
@@ -62,7 +84,12 @@ export function unreadableReason(part: Part, provider: ProviderName, capabilitie
  * The conversation as this model can read it: every image or PDF it cannot take, in the newest result and in
  * all earlier turns alike, becomes a placeholder. That is what lets a conversation move to a text-only model.
  */
-export function projectForModel(messages: readonly Message[], provider: ProviderName, capabilities: ModelCapabilities, warnings: SerializeWarning[]): Message[] {
+export function projectForModel(
+  messages: readonly Message[],
+  provider: ProviderName,
+  capabilities: ModelCapabilities,
+  warnings: SerializeWarning[],
+): Message[] {
   const project = (parts: Part[], index: number): Part[] =>
     parts.map((part) => {
       const reason = unreadableReason(part, provider, capabilities);

@@ -6,5 +6,9 @@ import { bytesToBase64 } from '../base64.js';
  * a `Uint8Array` as an object of numbered keys, which no API reads.
  */
 export function requestJson(value: unknown, space?: number): string {
-  return JSON.stringify(value, (_key, item: unknown) => (item instanceof Uint8Array ? bytesToBase64(item) : item), space);
+  return JSON.stringify(
+    value,
+    (_key, item: unknown) => (item instanceof Uint8Array ? bytesToBase64(item) : item),
+    space,
+  );
 }

@@ -60,10 +60,16 @@ describe('the SDKs send the serialized body unchanged', () => {
   it('OpenAI Chat and Responses', async () => {
     const client = new OpenAI({ apiKey: 'test', fetch: captureFetch, maxRetries: 0 });
     const chat = serializeOpenAIChat(input('gpt-4.1')).body;
-    expect(await captured(() => client.chat.completions.create({ model: 'gpt-4.1', ...chat }))).toEqual({ model: 'gpt-4.1', ...plain(chat) });
+    expect(await captured(() => client.chat.completions.create({ model: 'gpt-4.1', ...chat }))).toEqual({
+      model: 'gpt-4.1',
+      ...plain(chat),
+    });
     expect(chat.messages[0]).toEqual({ role: 'system', content: SYSTEM });
     const responses = serializeOpenAIResponses(input('gpt-5')).body;
-    expect(await captured(() => client.responses.create({ model: 'gpt-5', ...responses }))).toEqual({ model: 'gpt-5', ...plain(responses) });
+    expect(await captured(() => client.responses.create({ model: 'gpt-5', ...responses }))).toEqual({
+      model: 'gpt-5',
+      ...plain(responses),
+    });
     expect(responses.instructions).toBe(SYSTEM);
   });
 
@@ -92,7 +98,8 @@ describe('the SDKs send the serialized body unchanged', () => {
         },
       },
     });
-    const send = (messages: BedrockRequestBody) => client.send(new ConverseCommand({ modelId: 'us.anthropic.claude-sonnet-4-6', ...messages }));
+    const send = (messages: BedrockRequestBody) =>
+      client.send(new ConverseCommand({ modelId: 'us.anthropic.claude-sonnet-4-6', ...messages }));
     await expect(send(bedrockRequestFromJson(printed))).rejects.toThrow('captured');
     const { provider: _, ...printedBody } = JSON.parse(printed);
     expect(sent).toEqual(printedBody);
@@ -104,14 +111,22 @@ describe('the SDKs send the serialized body unchanged', () => {
 
   it('Bedrock: bedrockRequestFromJson keeps the keys a user adds to the printed JSON', () => {
     const { body } = serializeBedrock(input('us.anthropic.claude-sonnet-4-6'));
-    const edited = { ...JSON.parse(requestJson({ provider: 'bedrock', ...body })), modelId: 'm', inferenceConfig: { maxTokens: 512 } };
+    const edited = {
+      ...JSON.parse(requestJson({ provider: 'bedrock', ...body })),
+      modelId: 'm',
+      inferenceConfig: { maxTokens: 512 },
+    };
     expect(bedrockRequestFromJson(edited)).toMatchObject({ modelId: 'm', inferenceConfig: { maxTokens: 512 } });
   });
 
   it('Ollama', async () => {
     const { body } = serializeOllama(input('qwen2.5vl:7b'));
     const client = new Ollama({ host: 'http://127.0.0.1:9', fetch: captureFetch });
-    expect(await captured(() => client.chat({ model: 'qwen2.5vl:7b', ...body, stream: false }))).toEqual({ model: 'qwen2.5vl:7b', ...plain(body), stream: false });
+    expect(await captured(() => client.chat({ model: 'qwen2.5vl:7b', ...body, stream: false }))).toEqual({
+      model: 'qwen2.5vl:7b',
+      ...plain(body),
+      stream: false,
+    });
   });
 });
 
@@ -124,10 +139,16 @@ describe('bedrockRequestFromJson', () => {
 
   it('refuses what is not a Bedrock request in JSON form, saying where', () => {
     expect(() => bedrockRequestFromJson({ provider: 'anthropic', messages: [] })).toThrow(/"provider" is "anthropic"/);
-    expect(() => bedrockRequestFromJson({ messages: [{ role: 'user', content: [{ image: { format: 'png', source: { bytes: '%%' } } }] }] })).toThrow(
-      /messages\[0\]\.content\[0\]\.image\.source\.bytes is not valid base64/,
-    );
-    expect(() => bedrockRequestFromJson({ messages: [{ role: 'user', content: [{ image: { format: 'png', source: { bytes: 7 } } }] }] })).toThrow(TypeError);
+    expect(() =>
+      bedrockRequestFromJson({
+        messages: [{ role: 'user', content: [{ image: { format: 'png', source: { bytes: '%%' } } }] }],
+      }),
+    ).toThrow(/messages\[0\]\.content\[0\]\.image\.source\.bytes is not valid base64/);
+    expect(() =>
+      bedrockRequestFromJson({
+        messages: [{ role: 'user', content: [{ image: { format: 'png', source: { bytes: 7 } } }] }],
+      }),
+    ).toThrow(TypeError);
     expect(() => bedrockRequestFromJson('{"messages": {}}')).toThrow(/"messages" is not a list/);
   });
 });

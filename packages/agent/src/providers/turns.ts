@@ -44,8 +44,23 @@ export function groupTurns(messages: readonly Message[], warnings: SerializeWarn
         const results = message.toolCalls.map((call): CallWithResult => {
           const found = pending.get(call.id);
           if (found) return { call, ...found };
-          warnings.push({ type: 'missing-tool-result', toolCallId: call.id, toolName: call.name, message: `tool call ${call.id} (${call.name}) had no result; sent an error result instead` });
-          return { call, messageIndex: -1, result: { role: 'toolResult', toolCallId: call.id, toolName: call.name, parts: [{ type: 'text', text: INTERRUPTED }], isError: true } };
+          warnings.push({
+            type: 'missing-tool-result',
+            toolCallId: call.id,
+            toolName: call.name,
+            message: `tool call ${call.id} (${call.name}) had no result; sent an error result instead`,
+          });
+          return {
+            call,
+            messageIndex: -1,
+            result: {
+              role: 'toolResult',
+              toolCallId: call.id,
+              toolName: call.name,
+              parts: [{ type: 'text', text: INTERRUPTED }],
+              isError: true,
+            },
+          };
         });
         turns.push({ role: 'assistant', message, messageIndex: assistantIndex, results });
         break;
@@ -63,7 +78,12 @@ export function groupTurns(messages: readonly Message[], warnings: SerializeWarn
 }
 
 function orphan(result: ToolResultMessage, messageIndex: number): SerializeWarning {
-  return { type: 'orphan-tool-result', toolCallId: result.toolCallId, messageIndex, message: `dropped the result for ${result.toolCallId}: no assistant turn before it made that call` };
+  return {
+    type: 'orphan-tool-result',
+    toolCallId: result.toolCallId,
+    messageIndex,
+    message: `dropped the result for ${result.toolCallId}: no assistant turn before it made that call`,
+  };
 }
 
 /** The steps every serializer starts with: resolve capabilities, project media the model cannot read, group turns. */
@@ -74,7 +94,12 @@ export function prepareConversation(
   routeRule?: (messages: Message[], warnings: SerializeWarning[]) => Message[],
 ): { capabilities: ModelCapabilities; turns: Turn[]; warnings: SerializeWarning[] } {
   const warnings: SerializeWarning[] = [];
-  const capabilities = capabilitiesFor({ provider, model: input.model, rules: input.rules, overrides: input.capabilities });
+  const capabilities = capabilitiesFor({
+    provider,
+    model: input.model,
+    rules: input.rules,
+    overrides: input.capabilities,
+  });
   const projected = projectForModel(input.messages, provider, capabilities, warnings);
   const turns = groupTurns(routeRule ? routeRule(projected, warnings) : projected, warnings);
   return { capabilities, turns, warnings };

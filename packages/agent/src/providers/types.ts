@@ -30,7 +30,14 @@ export type OmitReason =
 /** Something the serializer changed so the request stays valid. Structured, so apps can log or surface it. */
 export type SerializeWarning =
   | { type: 'media-omitted'; reason: OmitReason; mediaType: string; messageIndex: number; message: string }
-  | { type: 'media-refitted'; mediaType: string; messageIndex: number; from: { width: number; height: number }; to: { width: number; height: number }; message: string }
+  | {
+      type: 'media-refitted';
+      mediaType: string;
+      messageIndex: number;
+      from: { width: number; height: number };
+      to: { width: number; height: number };
+      message: string;
+    }
   | { type: 'document-renamed'; from: string; to: string; messageIndex: number; message: string }
   | { type: 'turns-merged'; role: 'user' | 'assistant'; messageIndex: number; message: string }
   | { type: 'missing-tool-result'; toolCallId: string; toolName: string; message: string }

@@ -11,7 +11,14 @@ import type { z } from 'zod';
 import type { ProviderName } from '../capabilities.js';
 import { main } from '../cli/main.js';
 import { CONVERSATION, TOOLS } from './__golden__/conversation.js';
-import { anthropicRequest, bedrockRequest, geminiRequest, ollamaRequest, openAIChatRequest, openAIResponsesRequest } from './__wire__/request-schemas.js';
+import {
+  anthropicRequest,
+  bedrockRequest,
+  geminiRequest,
+  ollamaRequest,
+  openAIChatRequest,
+  openAIResponsesRequest,
+} from './__wire__/request-schemas.js';
 import { serialize } from './index.js';
 import { requestJson } from './request-json.js';
 import type { SerializeInput } from './types.js';
@@ -91,20 +98,58 @@ describe('each serialized request satisfies its provider’s documented schema',
 });
 
 describe('the schemas catch a serializer that emits a wrong field', () => {
-  const valid = (provider: ProviderName, model: string) => wireBody(provider, serialize(provider, { system: SYSTEM, messages: CONVERSATION, tools: TOOLS, model }).body, model);
-  const edit = (body: Record<string, unknown>, change: (json: string) => string) => JSON.parse(change(JSON.stringify(body))) as Record<string, unknown>;
+  const valid = (provider: ProviderName, model: string) =>
+    wireBody(
+      provider,
+      serialize(provider, { system: SYSTEM, messages: CONVERSATION, tools: TOOLS, model }).body,
+      model,
+    );
+  const edit = (body: Record<string, unknown>, change: (json: string) => string) =>
+    JSON.parse(change(JSON.stringify(body))) as Record<string, unknown>;
 
   it.each([
-    ['anthropic', 'claude-sonnet-5-5', (json: string) => json.replace('"media_type":"image/png"', '"mediaType":"image/png"')],
+    [
+      'anthropic',
+      'claude-sonnet-5-5',
+      (json: string) => json.replace('"media_type":"image/png"', '"mediaType":"image/png"'),
+    ],
     ['anthropic', 'claude-sonnet-5-5', (json: string) => JSON.stringify({ ...JSON.parse(json), tools: undefined })],
-    ['anthropic', 'claude-sonnet-5-5', (json: string) => json.replace('"tool_use_id":"call_a"', '"tool_call_id":"call_a"')],
-    ['openai-chat', 'gpt-5.5', (json: string) => json.replace('"content":"chart.jpg', '"content":[{"type":"image_url","image_url":{"url":"data:image/png;base64,AAAA"}}],"x":"')],
+    [
+      'anthropic',
+      'claude-sonnet-5-5',
+      (json: string) => json.replace('"tool_use_id":"call_a"', '"tool_call_id":"call_a"'),
+    ],
+    [
+      'openai-chat',
+      'gpt-5.5',
+      (json: string) =>
+        json.replace(
+          '"content":"chart.jpg',
+          '"content":[{"type":"image_url","image_url":{"url":"data:image/png;base64,AAAA"}}],"x":"',
+        ),
+    ],
     ['openai-chat', 'gpt-5.5', (json: string) => json.replace('data:image/png;base64,', '')],
     ['openai-responses', 'gpt-5.5', (json: string) => json.replace('"detail":"auto"', '"details":"auto"')],
-    ['gemini', 'gemini-3.1-pro-preview', (json: string) => json.replace(',"thoughtSignature":"skip_thought_signature_validator"', '')],
-    ['gemini', 'gemini-3.1-pro-preview', (json: string) => json.replace(/"inlineData":\{"mimeType"/, '"inline_data":{"mimeType"')],
-    ['bedrock', 'global.anthropic.claude-sonnet-5-5', (json: string) => json.replace('"name":"Q3 report-v2"', '"name":"Q3 report.v2.pdf"')],
-    ['bedrock', 'global.anthropic.claude-sonnet-5-5', (json: string) => json.replace('"status":"error"', '"status":"failed"')],
+    [
+      'gemini',
+      'gemini-3.1-pro-preview',
+      (json: string) => json.replace(',"thoughtSignature":"skip_thought_signature_validator"', ''),
+    ],
+    [
+      'gemini',
+      'gemini-3.1-pro-preview',
+      (json: string) => json.replace(/"inlineData":\{"mimeType"/, '"inline_data":{"mimeType"'),
+    ],
+    [
+      'bedrock',
+      'global.anthropic.claude-sonnet-5-5',
+      (json: string) => json.replace('"name":"Q3 report-v2"', '"name":"Q3 report.v2.pdf"'),
+    ],
+    [
+      'bedrock',
+      'global.anthropic.claude-sonnet-5-5',
+      (json: string) => json.replace('"status":"error"', '"status":"failed"'),
+    ],
     ['ollama', 'qwen2.5vl:7b', (json: string) => json.replace(/"images":\["/, '"images":["data:image/png;base64,')],
     ['ollama', 'qwen2.5vl:7b', (json: string) => json.replace('"tool_name":"view_file"', '"name":"view_file"')],
   ] as const)('%s %s mutation %#', (provider, model, change) => {
@@ -116,7 +161,9 @@ describe('the schemas catch a serializer that emits a wrong field', () => {
 
   it('older Gemini models refuse media inside functionResponse', () => {
     const { body } = serialize('gemini', { messages: CONVERSATION, model: 'gemini-3.1-pro-preview' });
-    expect(problems('gemini', 'gemini-2.5-flash', wireBody('gemini', body, 'gemini-2.5-flash'))).toContain(': this model refuses media inside functionResponse');
+    expect(problems('gemini', 'gemini-2.5-flash', wireBody('gemini', body, 'gemini-2.5-flash'))).toContain(
+      ': this model refuses media inside functionResponse',
+    );
   });
 });
 
@@ -124,7 +171,9 @@ describe('glimpse prepare prints, for every provider, a body that plus the model
   let dir = '';
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'glimpse-wire-'));
-    await sharp({ create: { width: 2600, height: 1300, channels: 3, background: { r: 20, g: 90, b: 200 } } }).png().toFile(join(dir, 'screen.png'));
+    await sharp({ create: { width: 2600, height: 1300, channels: 3, background: { r: 20, g: 90, b: 200 } } })
+      .png()
+      .toFile(join(dir, 'screen.png'));
     const doc = await PDFDocument.create();
     doc.addPage([300, 400]);
     await writeFile(join(dir, 'notes.v1.pdf'), await doc.save());
@@ -142,9 +191,22 @@ describe('glimpse prepare prints, for every provider, a body that plus the model
 
   it.each(Object.entries(MODELS) as [ProviderName, string][])('%s', async (provider, model) => {
     let stdout = '';
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => ((stdout += String(chunk)), true));
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+      stdout += String(chunk);
+      return true;
+    });
     vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-    const code = await main(['prepare', join(dir, 'screen.png'), join(dir, 'notes.v1.pdf'), '--provider', provider, '--model', model, '--system', SYSTEM]);
+    const code = await main([
+      'prepare',
+      join(dir, 'screen.png'),
+      join(dir, 'notes.v1.pdf'),
+      '--provider',
+      provider,
+      '--model',
+      model,
+      '--system',
+      SYSTEM,
+    ]);
     vi.restoreAllMocks();
     expect(code).toBe(0);
     const { provider: printed, ...body } = JSON.parse(stdout) as Record<string, unknown>;

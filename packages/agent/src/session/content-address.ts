@@ -11,7 +11,10 @@ export function sha256OfBase64(data: string): string {
  * (`sha256` without `data`); new media keep `data` and gain `sha256`. Returns the hashes this line
  * introduces, which the writer marks stored only once the line is on disk.
  */
-export function addressMedia(message: LoggedMessage, stored: ReadonlySet<string>): { message: LoggedMessage; introduced: string[] } {
+export function addressMedia(
+  message: LoggedMessage,
+  stored: ReadonlySet<string>,
+): { message: LoggedMessage; introduced: string[] } {
   if (message.role === 'assistant') return { message, introduced: [] };
   const introduced: string[] = [];
   const content = message.content.map((part): LoggedPart => {

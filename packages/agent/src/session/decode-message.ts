@@ -39,7 +39,11 @@ function toolCalls(value: unknown): ToolCall[] {
   if (!Array.isArray(value)) throw new EntryShapeError('assistant toolCalls is not an array');
   return value.map((item) => {
     const call = object(item, 'tool call');
-    const decoded: ToolCall = { id: string(call.id, 'tool call id'), name: string(call.name, 'tool call name'), arguments: object(call.arguments, 'tool call arguments') };
+    const decoded: ToolCall = {
+      id: string(call.id, 'tool call id'),
+      name: string(call.name, 'tool call name'),
+      arguments: object(call.arguments, 'tool call arguments'),
+    };
     if (call.signature !== undefined) decoded.signature = string(call.signature, 'tool call signature');
     return decoded;
   });
@@ -58,14 +62,16 @@ function part(value: unknown, media: Map<string, string>): Part {
     case 'image': {
       const mimeType = record.mimeType;
       const mediaType = IMAGE_TYPES.find((type) => type === mimeType);
-      if (mediaType === undefined) throw new EntryShapeError(`image mimeType ${JSON.stringify(mimeType)} is not png, jpeg, gif or webp`);
+      if (mediaType === undefined)
+        throw new EntryShapeError(`image mimeType ${JSON.stringify(mimeType)} is not png, jpeg, gif or webp`);
       const image: ImagePart = { type: 'image', mediaType, data: mediaData(record, media) };
       if (record.width !== undefined) image.width = positiveInteger(record.width, 'image width');
       if (record.height !== undefined) image.height = positiveInteger(record.height, 'image height');
       return image;
     }
     case 'document': {
-      if (record.mimeType !== 'application/pdf') throw new EntryShapeError(`document mimeType ${JSON.stringify(record.mimeType)} is not application/pdf`);
+      if (record.mimeType !== 'application/pdf')
+        throw new EntryShapeError(`document mimeType ${JSON.stringify(record.mimeType)} is not application/pdf`);
       const document: DocumentPart = { type: 'document', mediaType: 'application/pdf', data: mediaData(record, media) };
       if (record.filename !== undefined) document.filename = string(record.filename, 'document filename');
       if (record.pages !== undefined) document.pages = positiveInteger(record.pages, 'document pages');
@@ -79,25 +85,30 @@ function part(value: unknown, media: Map<string, string>): Part {
 /** Inline base64, or the bytes an earlier line stored under `sha256`. */
 function mediaData(record: Record<string, unknown>, media: Map<string, string>): string {
   const sha256 = record.sha256 === undefined ? undefined : string(record.sha256, 'sha256');
-  if (sha256 !== undefined && !SHA256_HEX.test(sha256)) throw new EntryShapeError(`sha256 ${JSON.stringify(sha256)} is not 64 lowercase hex digits`);
+  if (sha256 !== undefined && !SHA256_HEX.test(sha256))
+    throw new EntryShapeError(`sha256 ${JSON.stringify(sha256)} is not 64 lowercase hex digits`);
   if (record.data === undefined) {
     if (sha256 === undefined) throw new EntryShapeError(`${String(record.type)} part has neither data nor sha256`);
     const stored = media.get(sha256);
-    if (stored === undefined) throw new EntryShapeError(`${String(record.type)} part refers to sha256 ${sha256}, which no earlier line stores`);
+    if (stored === undefined)
+      throw new EntryShapeError(`${String(record.type)} part refers to sha256 ${sha256}, which no earlier line stores`);
     return stored;
   }
   const data = string(record.data, 'media data');
-  if (data.length % 4 !== 0 || !BASE64.test(data)) throw new EntryShapeError(`${String(record.type)} data is not base64`);
+  if (data.length % 4 !== 0 || !BASE64.test(data))
+    throw new EntryShapeError(`${String(record.type)} data is not base64`);
   if (sha256 !== undefined) {
     const actual = sha256OfBase64(data);
-    if (actual !== sha256) throw new EntryShapeError(`${String(record.type)} data hashes to ${actual}, not the sha256 ${sha256} it claims`);
+    if (actual !== sha256)
+      throw new EntryShapeError(`${String(record.type)} data hashes to ${actual}, not the sha256 ${sha256} it claims`);
     media.set(sha256, data);
   }
   return data;
 }
 
 export function object(value: unknown, what: string): Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new EntryShapeError(`${what} is not a JSON object`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new EntryShapeError(`${what} is not a JSON object`);
   return value as Record<string, unknown>;
 }
 
@@ -112,6 +123,7 @@ function boolean(value: unknown, what: string): boolean {
 }
 
 function positiveInteger(value: unknown, what: string): number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) throw new EntryShapeError(`${what} is not a positive integer`);
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0)
+    throw new EntryShapeError(`${what} is not a positive integer`);
   return value;
 }

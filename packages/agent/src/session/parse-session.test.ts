@@ -1,8 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { parseSession } from './parse-session.js';
 
-const header = JSON.stringify({ type: 'header', format: 'glimpse-session', version: 1, created: '2026-01-01T00:00:00.000Z', app: {} });
-const user = (text: string) => JSON.stringify({ type: 'message', at: '2026-01-01T00:00:01.000Z', message: { role: 'user', content: [{ type: 'text', text }] } });
+const header = JSON.stringify({
+  type: 'header',
+  format: 'glimpse-session',
+  version: 1,
+  created: '2026-01-01T00:00:00.000Z',
+  app: {},
+});
+const user = (text: string) =>
+  JSON.stringify({
+    type: 'message',
+    at: '2026-01-01T00:00:01.000Z',
+    message: { role: 'user', content: [{ type: 'text', text }] },
+  });
 const bytes = (text: string) => new TextEncoder().encode(text);
 
 describe('parseSession', () => {
@@ -22,11 +33,26 @@ describe('parseSession', () => {
     const cases: [string, RegExp][] = [
       [`${header}\n${user('a')}\n{"type":"message"\n${user('c')}\n`, /line 3: not valid JSON/],
       [`${header}\n\n${user('c')}\n`, /line 2: empty line/],
-      [`${header}\n${user('a')}\n{"type":"message","at":"x","message":{"role":"robot"}}\n`, /line 3: unknown message role "robot"/],
-      [`${header}\n{"type":"message","at":"x","message":{"role":"user","content":[{"type":"image","data":"AAAA","mimeType":"image/tiff"}]}}\n`, /line 2: image mimeType "image\/tiff"/],
-      [`${header}\n{"type":"message","at":"x","message":{"role":"user","content":[{"type":"image","mimeType":"image/png","sha256":"${'a'.repeat(64)}"}]}}\n`, /line 2: .*no earlier line stores/],
-      [`${header}\n{"type":"message","at":"x","message":{"role":"user","content":[{"type":"image","data":"AAAA","mimeType":"image/png","sha256":"${'a'.repeat(64)}"}]}}\n`, /line 2: image data hashes to/],
-      [`${header}\n{"type":"message","at":"x","message":{"role":"user","content":[{"type":"image","data":"not base64!","mimeType":"image/png"}]}}\n`, /line 2: image data is not base64/],
+      [
+        `${header}\n${user('a')}\n{"type":"message","at":"x","message":{"role":"robot"}}\n`,
+        /line 3: unknown message role "robot"/,
+      ],
+      [
+        `${header}\n{"type":"message","at":"x","message":{"role":"user","content":[{"type":"image","data":"AAAA","mimeType":"image/tiff"}]}}\n`,
+        /line 2: image mimeType "image\/tiff"/,
+      ],
+      [
+        `${header}\n{"type":"message","at":"x","message":{"role":"user","content":[{"type":"image","mimeType":"image/png","sha256":"${'a'.repeat(64)}"}]}}\n`,
+        /line 2: .*no earlier line stores/,
+      ],
+      [
+        `${header}\n{"type":"message","at":"x","message":{"role":"user","content":[{"type":"image","data":"AAAA","mimeType":"image/png","sha256":"${'a'.repeat(64)}"}]}}\n`,
+        /line 2: image data hashes to/,
+      ],
+      [
+        `${header}\n{"type":"message","at":"x","message":{"role":"user","content":[{"type":"image","data":"not base64!","mimeType":"image/png"}]}}\n`,
+        /line 2: image data is not base64/,
+      ],
       [`{"type":"header"}\n`, /line 1: not a glimpse session header/],
       [``, /line 1: not a glimpse session: the header is missing/],
     ];
@@ -41,6 +67,8 @@ describe('parseSession', () => {
 
   it('refuses logs from a newer format version', () => {
     const newer = JSON.stringify({ type: 'header', format: 'glimpse-session', version: 99, created: 'x', app: {} });
-    expect(() => parseSession(bytes(`${newer}\n`))).toThrowError(expect.objectContaining({ code: 'E_SESSION_VERSION', line: 1 }));
+    expect(() => parseSession(bytes(`${newer}\n`))).toThrowError(
+      expect.objectContaining({ code: 'E_SESSION_VERSION', line: 1 }),
+    );
   });
 });

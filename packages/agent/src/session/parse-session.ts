@@ -47,7 +47,11 @@ export function parseSession(bytes: Uint8Array): LoadedSession {
   const tornTail = start < bytes.length ? { line: line + 1, bytes: bytes.length - start } : undefined;
   if (header === undefined) {
     const found = tornTail ? 'only an unterminated first line (a crash while creating it)' : 'nothing';
-    throw new SessionError('E_SESSION_CORRUPT', `not a glimpse session: the header is missing, the file holds ${found}`, 1);
+    throw new SessionError(
+      'E_SESSION_CORRUPT',
+      `not a glimpse session: the header is missing, the file holds ${found}`,
+      1,
+    );
   }
   return {
     header,
@@ -60,7 +64,8 @@ export function parseSession(bytes: Uint8Array): LoadedSession {
 }
 
 function parseLine(decoder: TextDecoder, bytes: Uint8Array, line: number): unknown {
-  if (bytes.length === 0) throw new SessionError('E_SESSION_CORRUPT', 'empty line; every committed line must hold one entry', line);
+  if (bytes.length === 0)
+    throw new SessionError('E_SESSION_CORRUPT', 'empty line; every committed line must hold one entry', line);
   let text: string;
   try {
     text = decoder.decode(bytes);
@@ -70,19 +75,31 @@ function parseLine(decoder: TextDecoder, bytes: Uint8Array, line: number): unkno
   try {
     return JSON.parse(text);
   } catch (cause) {
-    throw new SessionError('E_SESSION_CORRUPT', `not valid JSON (${cause instanceof Error ? cause.message : String(cause)})`, line, { cause });
+    throw new SessionError(
+      'E_SESSION_CORRUPT',
+      `not valid JSON (${cause instanceof Error ? cause.message : String(cause)})`,
+      line,
+      { cause },
+    );
   }
 }
 
 function parseHeader(value: unknown): SessionHeader {
-  const shapeError = (what: string) => new SessionError('E_SESSION_CORRUPT', `not a glimpse session header: ${what}`, 1);
+  const shapeError = (what: string) =>
+    new SessionError('E_SESSION_CORRUPT', `not a glimpse session header: ${what}`, 1);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw shapeError('not a JSON object');
   const record: Record<string, unknown> = { ...value };
-  if (record.type !== 'header' || record.format !== SESSION_FORMAT_NAME) throw shapeError(`expected type "header" and format "${SESSION_FORMAT_NAME}"`);
+  if (record.type !== 'header' || record.format !== SESSION_FORMAT_NAME)
+    throw shapeError(`expected type "header" and format "${SESSION_FORMAT_NAME}"`);
   const { version, created, app } = record;
-  if (typeof version !== 'number' || !Number.isSafeInteger(version) || version < 1) throw shapeError('version is not a positive integer');
+  if (typeof version !== 'number' || !Number.isSafeInteger(version) || version < 1)
+    throw shapeError('version is not a positive integer');
   if (version > SESSION_FORMAT_VERSION) {
-    throw new SessionError('E_SESSION_VERSION', `written by format version ${version}; this glimpse reads up to ${SESSION_FORMAT_VERSION}, upgrade it`, 1);
+    throw new SessionError(
+      'E_SESSION_VERSION',
+      `written by format version ${version}; this glimpse reads up to ${SESSION_FORMAT_VERSION}, upgrade it`,
+      1,
+    );
   }
   if (typeof created !== 'string') throw shapeError('created is not a string');
   if (typeof app !== 'object' || app === null || Array.isArray(app)) throw shapeError('app is not a JSON object');
@@ -96,7 +113,8 @@ function parseEntry(value: unknown, media: Map<string, string>, line: number): L
     if (typeof record.at !== 'string') throw new EntryShapeError('entry time "at" is not a string');
     return { line, at: record.at, message: decodeMessage(record.message, media) };
   } catch (error) {
-    if (error instanceof EntryShapeError) throw new SessionError('E_SESSION_CORRUPT', error.message, line, { cause: error });
+    if (error instanceof EntryShapeError)
+      throw new SessionError('E_SESSION_CORRUPT', error.message, line, { cause: error });
     throw error;
   }
 }

@@ -14,8 +14,16 @@ beforeAll(async () => {
   // A noisy 400×300 screenshot-sized PNG: big enough that storing it 50 times would show.
   const noise = Buffer.alloc(400 * 300 * 3);
   for (let i = 0; i < noise.length; i++) noise[i] = (i * 2654435761) >>> 24;
-  screenshot = (await sharp(noise, { raw: { width: 400, height: 300, channels: 3 } }).png().toBuffer()).toString('base64');
-  otherImage = (await sharp({ create: { width: 20, height: 10, channels: 3, background: '#c04020' } }).jpeg().toBuffer()).toString('base64');
+  screenshot = (
+    await sharp(noise, { raw: { width: 400, height: 300, channels: 3 } })
+      .png()
+      .toBuffer()
+  ).toString('base64');
+  otherImage = (
+    await sharp({ create: { width: 20, height: 10, channels: 3, background: '#c04020' } })
+      .jpeg()
+      .toBuffer()
+  ).toString('base64');
 });
 
 async function tempLog(): Promise<string> {
@@ -28,23 +36,41 @@ function screenshotResult(index: number, data: string): Message {
     toolCallId: `call-${index}`,
     toolName: 'screenshot',
     isError: false,
-    parts: [{ type: 'text', text: `screen ${index}` }, { type: 'image', mediaType: 'image/png', data, width: 400, height: 300 }],
+    parts: [
+      { type: 'text', text: `screen ${index}` },
+      { type: 'image', mediaType: 'image/png', data, width: 400, height: 300 },
+    ],
   };
 }
 
 describe('SessionWriter', () => {
   it('writes a header line and one line per entry, in pi image shape', async () => {
     const path = await tempLog();
-    const writer = await SessionWriter.open(path, { app: { name: 'test-app', version: '1.2.3' }, now: () => new Date('2026-01-02T03:04:05Z') });
+    const writer = await SessionWriter.open(path, {
+      app: { name: 'test-app', version: '1.2.3' },
+      now: () => new Date('2026-01-02T03:04:05Z'),
+    });
     await writer.append({ role: 'user', parts: [{ type: 'text', text: 'look' }] });
     await writer.append(screenshotResult(1, otherImage));
     await writer.close();
     const lines = (await readFile(path, 'utf8')).split('\n');
     expect(lines).toHaveLength(4);
     expect(lines[3]).toBe('');
-    expect(JSON.parse(lines[0]!)).toEqual({ type: 'header', format: 'glimpse-session', version: 1, created: '2026-01-02T03:04:05.000Z', app: { name: 'test-app', version: '1.2.3' } });
+    expect(JSON.parse(lines[0]!)).toEqual({
+      type: 'header',
+      format: 'glimpse-session',
+      version: 1,
+      created: '2026-01-02T03:04:05.000Z',
+      app: { name: 'test-app', version: '1.2.3' },
+    });
     const result = JSON.parse(lines[2]!);
-    expect(result.message.content[1]).toEqual({ type: 'image', data: otherImage, mimeType: 'image/png', width: 400, height: 300 });
+    expect(result.message.content[1]).toEqual({
+      type: 'image',
+      data: otherImage,
+      mimeType: 'image/png',
+      width: 400,
+      height: 300,
+    });
     expect(Object.keys(result.message.content[1]).slice(0, 3)).toEqual(['type', 'data', 'mimeType']);
   });
 
@@ -63,7 +89,10 @@ describe('SessionWriter', () => {
     const inlinePath = await tempLog();
     const addressedPath = await tempLog();
     const messages = Array.from({ length: 50 }, (_, i) => screenshotResult(i, screenshot));
-    for (const [path, contentAddressed] of [[inlinePath, false], [addressedPath, true]] as const) {
+    for (const [path, contentAddressed] of [
+      [inlinePath, false],
+      [addressedPath, true],
+    ] as const) {
       const writer = await SessionWriter.open(path, { contentAddressed });
       await Promise.all(messages.map((message) => writer.append(message)));
       await writer.close();
@@ -91,7 +120,10 @@ describe('SessionWriter', () => {
     await second.close();
     const text = await readFile(path, 'utf8');
     expect(text.split(screenshot).length - 1).toBe(1);
-    expect((await loadSession(path)).messages).toStrictEqual([screenshotResult(1, screenshot), screenshotResult(2, screenshot)]);
+    expect((await loadSession(path)).messages).toStrictEqual([
+      screenshotResult(1, screenshot),
+      screenshotResult(2, screenshot),
+    ]);
   });
 
   it('cuts a torn tail before resuming, so the next line does not glue onto it', async () => {
@@ -107,7 +139,9 @@ describe('SessionWriter', () => {
     await resumed.close();
     const loaded = await loadSession(path);
     expect(loaded.tornTail).toBeUndefined();
-    expect(loaded.messages.map((m) => (m.role === 'user' && m.parts[0]?.type === 'text' ? m.parts[0].text : ''))).toEqual(['one', 'two']);
+    expect(
+      loaded.messages.map((m) => (m.role === 'user' && m.parts[0]?.type === 'text' ? m.parts[0].text : '')),
+    ).toEqual(['one', 'two']);
   });
 
   it('starts afresh when a crash left only part of the header', async () => {

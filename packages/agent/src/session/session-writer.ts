@@ -4,7 +4,12 @@ import { addressMedia } from './content-address.js';
 import { encodeMessage } from './encode-message.js';
 import { parseSession, type LoadedSession } from './parse-session.js';
 import { SessionError } from './session-error.js';
-import { SESSION_FORMAT_NAME, SESSION_FORMAT_VERSION, type SessionEntry, type SessionHeader } from './session-format.js';
+import {
+  SESSION_FORMAT_NAME,
+  SESSION_FORMAT_VERSION,
+  type SessionEntry,
+  type SessionHeader,
+} from './session-format.js';
 
 export interface SessionWriterOptions {
   /** Free-form metadata for the header of a new log (app name, version, model…). */
@@ -74,12 +79,19 @@ export class SessionWriter {
     const logged = encodeMessage(message);
     const step = this.queue.then(async () => {
       if (this.failure) throw this.failure;
-      const { message: addressed, introduced } = this.options.contentAddressed ? addressMedia(logged, this.storedMedia) : { message: logged, introduced: [] };
+      const { message: addressed, introduced } = this.options.contentAddressed
+        ? addressMedia(logged, this.storedMedia)
+        : { message: logged, introduced: [] };
       const entry: SessionEntry = { type: 'message', at: this.now().toISOString(), message: addressed };
       try {
         await writeLine(this.handle, entry, this.options.fsync ?? false);
       } catch (cause) {
-        this.failure = new SessionError('E_SESSION_CLOSED', 'an earlier append failed; reopen the log to continue', undefined, { cause });
+        this.failure = new SessionError(
+          'E_SESSION_CLOSED',
+          'an earlier append failed; reopen the log to continue',
+          undefined,
+          { cause },
+        );
         throw cause;
       }
       for (const sha256 of introduced) this.storedMedia.add(sha256);
@@ -134,7 +146,7 @@ async function writeHeader(handle: FileHandle, options: SessionWriterOptions): P
 
 /** One line, newline included, in one write; the loop only continues a short write the OS returned. */
 async function writeLine(handle: FileHandle, value: SessionHeader | SessionEntry, fsync: boolean): Promise<void> {
-  const bytes = Buffer.from(JSON.stringify(value) + '\n', 'utf8');
+  const bytes = Buffer.from(`${JSON.stringify(value)}\n`, 'utf8');
   let offset = 0;
   while (offset < bytes.length) {
     const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset, null);

@@ -13,7 +13,9 @@ export interface CapabilitySource {
   capabilities?: ModelCapabilities | (() => ModelCapabilities | undefined);
 }
 
-export type CapabilityAnswer = { known: true; capabilities: ModelCapabilities } | { known: false; model: string | undefined };
+export type CapabilityAnswer =
+  | { known: true; capabilities: ModelCapabilities }
+  | { known: false; model: string | undefined };
 
 /** What the current model can take, or `known: false` when neither the app nor a registry rule says whether it sees images. */
 export function currentCapabilities({ route, capabilities }: CapabilitySource): CapabilityAnswer {
@@ -23,7 +25,8 @@ export function currentCapabilities({ route, capabilities }: CapabilitySource): 
   if (query === undefined) return { known: false, model: undefined };
   // A route default ("hosted routes are vision") is a guess, not knowledge: only a rule or an override counts.
   const rule = matchCapabilityRule(query);
-  if (rule?.capabilities.imageInput === undefined && query.overrides?.imageInput === undefined) return { known: false, model: query.model };
+  if (rule?.capabilities.imageInput === undefined && query.overrides?.imageInput === undefined)
+    return { known: false, model: query.model };
   return { known: true, capabilities: capabilitiesFor(query) };
 }
 
@@ -42,7 +45,11 @@ export function requireImageInput(source: CapabilitySource): ModelCapabilities {
 
 /** A text-only model cannot take what view_file sends for images; the error says what to use instead. */
 export function noImageInput(): FileError {
-  return new FileError('E_NO_IMAGE_INPUT', 'view_file is disabled: the current model cannot see images or PDFs. Use read for text files, or switch to a vision model.', {});
+  return new FileError(
+    'E_NO_IMAGE_INPUT',
+    'view_file is disabled: the current model cannot see images or PDFs. Use read for text files, or switch to a vision model.',
+    {},
+  );
 }
 
 /** The capabilities of the current model, known from the app or a registry rule; otherwise E_CAPABILITY_UNKNOWN. */

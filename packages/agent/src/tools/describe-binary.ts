@@ -48,5 +48,6 @@ export function mediaLabel(type: MediaType): string {
 
 /** A human name for a non-media binary, or `undefined` when no signature matches. */
 export function describeBinary(bytes: Uint8Array): string | undefined {
-  return SIGNATURES.find(({ offset, bytes: signature }) => signature.every((value, i) => bytes[offset + i] === value))?.label;
+  return SIGNATURES.find(({ offset, bytes: signature }) => signature.every((value, i) => bytes[offset + i] === value))
+    ?.label;
 }

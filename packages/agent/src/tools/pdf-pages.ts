@@ -6,7 +6,11 @@ import { FileError } from '../fs/file-error.js';
  */
 export function parsePageRange(spec: string, pageCount: number): number[] {
   const invalid = (why: string) =>
-    new FileError('E_INVALID_ARGUMENTS', `pages ${JSON.stringify(spec)} ${why}. Give pages like "1-3" or "2,5-7" within 1-${pageCount}.`, { pages: spec, pageCount });
+    new FileError(
+      'E_INVALID_ARGUMENTS',
+      `pages ${JSON.stringify(spec)} ${why}. Give pages like "1-3" or "2,5-7" within 1-${pageCount}.`,
+      { pages: spec, pageCount },
+    );
   const indices: number[] = [];
   for (const piece of spec.split(',').map((p) => p.trim())) {
     const match = /^(\d+)(?:\s*-\s*(\d*))?$/.exec(piece);
@@ -14,7 +18,8 @@ export function parsePageRange(spec: string, pageCount: number): number[] {
     const first = Number(match[1]);
     const last = match[2] === undefined ? first : match[2] === '' ? pageCount : Number(match[2]);
     if (first < 1 || last < first) throw invalid(`has an empty or reversed range "${piece}"`);
-    if (last > pageCount) throw invalid(`asks for page ${last}, but the PDF has ${pageCount} page${pageCount === 1 ? '' : 's'}`);
+    if (last > pageCount)
+      throw invalid(`asks for page ${last}, but the PDF has ${pageCount} page${pageCount === 1 ? '' : 's'}`);
     for (let page = first; page <= last; page++) if (!indices.includes(page - 1)) indices.push(page - 1);
   }
   return indices;

@@ -10,11 +10,13 @@ function textOf(result: FileToolResult): string {
   return result.parts.map((part) => (part.type === 'text' ? part.text : `<${part.type}>`)).join('\n');
 }
 
-const lines = Array.from({ length: 5000 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
+const lines = `${Array.from({ length: 5000 }, (_, i) => `line ${i + 1}`).join('\n')}\n`;
 let fileSystem: MemoryFileSystem;
 
 beforeAll(async () => {
-  const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#f00' } }).png().toBuffer();
+  const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#f00' } })
+    .png()
+    .toBuffer();
   const pdf = await PDFDocument.create();
   pdf.addPage([200, 200]);
   fileSystem = new MemoryFileSystem({
@@ -22,16 +24,23 @@ beforeAll(async () => {
     files: {
       '/w/lines.txt': new TextEncoder().encode(lines),
       '/w/short.txt': new TextEncoder().encode('alpha\r\nbeta\r\ngamma'),
-      '/w/long-line.txt': new TextEncoder().encode('x'.repeat(5000) + '\nok\n'),
+      '/w/long-line.txt': new TextEncoder().encode(`${'x'.repeat(5000)}\nok\n`),
       '/w/empty.txt': new Uint8Array(0),
       '/w/shot.png': new Uint8Array(png),
       '/w/doc.pdf': await pdf.save(),
       '/w/book.pdf': await textPdf({ pages: 3, lines: 2 }),
-      '/w/logo.svg': new TextEncoder().encode('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>'),
+      '/w/logo.svg': new TextEncoder().encode(
+        '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>',
+      ),
       '/w/archive.zip': new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0, 0, 0, 0, 1, 2, 3]),
       '/w/blob.bin': new Uint8Array([0, 159, 146, 150, 0, 1, 2, 3, 4]),
       '/w/photo.tiff': new Uint8Array([0x49, 0x49, 0x2a, 0x00, 8, 0, 0, 0, 0, 0]),
-      '/w/latin1.txt': new Uint8Array([...new TextEncoder().encode('caf'), 0xe9, 0x0a, ...new TextEncoder().encode('plain text follows here and goes on')]),
+      '/w/latin1.txt': new Uint8Array([
+        ...new TextEncoder().encode('caf'),
+        0xe9,
+        0x0a,
+        ...new TextEncoder().encode('plain text follows here and goes on'),
+      ]),
     },
   });
 });
@@ -89,24 +98,39 @@ describe('read', () => {
     expect(whole.isError).toBe(false);
     expect(textOf(whole)).toBe(
       [1, 2, 3]
-        .flatMap((page) => [`--- page ${page} of 3 ---`, `Chapter ${page} heading`, lineOfText(page - 1, 0), lineOfText(page - 1, 1)])
+        .flatMap((page) => [
+          `--- page ${page} of 3 ---`,
+          `Chapter ${page} heading`,
+          lineOfText(page - 1, 0),
+          lineOfText(page - 1, 1),
+        ])
         .map((line, i) => `${String(i + 1).padStart(2)}\t${line}`)
         .join('\n'),
     );
-    expect(textOf(await read.execute({ path: 'book.pdf', offset: 5, limit: 2 }))).toBe(`5\t--- page 2 of 3 ---\n6\tChapter 2 heading\n[Showing lines 5-6 of 12. Call read with offset=7 to continue.]`);
-    expect(textOf(await read.execute({ path: 'doc.pdf' }))).toContain('2\t(no text layer on this page: a scan or a drawing; view_file with as: "images" shows it)');
+    expect(textOf(await read.execute({ path: 'book.pdf', offset: 5, limit: 2 }))).toBe(
+      `5\t--- page 2 of 3 ---\n6\tChapter 2 heading\n[Showing lines 5-6 of 12. Call read with offset=7 to continue.]`,
+    );
+    expect(textOf(await read.execute({ path: 'doc.pdf' }))).toContain(
+      '2\t(no text layer on this page: a scan or a drawing; view_file with as: "images" shows it)',
+    );
   });
 
   it('describes other binaries by type and size, never dumping them', async () => {
     const read = createReadTool({ fileSystem });
-    expect(textOf(await read.execute({ path: 'archive.zip' }))).toBe('archive.zip is a ZIP archive (also .docx, .xlsx, .jar, …), 11 bytes; its bytes are not shown as text.');
-    expect(textOf(await read.execute({ path: 'blob.bin' }))).toBe('blob.bin is a binary file of unknown type, 9 bytes; its bytes are not shown as text.');
+    expect(textOf(await read.execute({ path: 'archive.zip' }))).toBe(
+      'archive.zip is a ZIP archive (also .docx, .xlsx, .jar, …), 11 bytes; its bytes are not shown as text.',
+    );
+    expect(textOf(await read.execute({ path: 'blob.bin' }))).toBe(
+      'blob.bin is a binary file of unknown type, 9 bytes; its bytes are not shown as text.',
+    );
     expect(textOf(await read.execute({ path: 'photo.tiff' }))).toContain('TIFF image (a format view_file cannot show)');
   });
 
   it('shows text with a stray Latin-1 byte, and reports empty files', async () => {
     const read = createReadTool({ fileSystem });
-    expect(textOf(await read.execute({ path: 'latin1.txt' }))).toBe('1\tcaf\uFFFD\n2\tplain text follows here and goes on');
+    expect(textOf(await read.execute({ path: 'latin1.txt' }))).toBe(
+      '1\tcaf\uFFFD\n2\tplain text follows here and goes on',
+    );
     expect(textOf(await read.execute({ path: 'empty.txt' }))).toBe('(empty file)');
   });
 
@@ -116,7 +140,9 @@ describe('read', () => {
     expect(tooLarge.isError).toBe(true);
     expect(textOf(tooLarge)).toMatch(/^E_FILE_TOO_LARGE: .*over the 1000-byte read limit/);
     expect(textOf(await read.execute({ path: 'missing.txt' }))).toMatch(/^E_FILE_NOT_FOUND/);
-    expect(textOf(await read.execute({ path: 'lines.txt', offset: 0 }))).toMatch(/^E_INVALID_ARGUMENTS: read needs "offset" as a whole number/);
+    expect(textOf(await read.execute({ path: 'lines.txt', offset: 0 }))).toMatch(
+      /^E_INVALID_ARGUMENTS: read needs "offset" as a whole number/,
+    );
     expect(textOf(await read.execute({}))).toMatch(/^E_INVALID_ARGUMENTS/);
     expect(textOf(await read.execute({ path: 'short.txt', offset: 10 }))).toContain('offset 10 is past its end');
   });

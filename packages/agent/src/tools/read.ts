@@ -19,7 +19,10 @@ export const READ_TOOL_DEFINITION: ToolDefinition = {
   parameters: {
     type: 'object',
     properties: {
-      path: { type: 'string', description: 'Path of the file: absolute, or relative to the working directory (the root, when one is set).' },
+      path: {
+        type: 'string',
+        description: 'Path of the file: absolute, or relative to the working directory (the root, when one is set).',
+      },
       offset: { type: 'integer', minimum: 1, description: 'First line to show, counting from 1. Default 1.' },
       limit: { type: 'integer', minimum: 1, description: 'How many lines to show. Default 2000.' },
     },
@@ -46,11 +49,17 @@ export interface ReadToolOptions {
 }
 
 /** Formats the lines from `offset` on, within the limits, with the notes that say how to read more. */
-function formatLines(text: string, offset: number, limit: number, { maxLineChars, maxOutputChars }: { maxLineChars: number; maxOutputChars: number }): string {
+function formatLines(
+  text: string,
+  offset: number,
+  limit: number,
+  { maxLineChars, maxOutputChars }: { maxLineChars: number; maxOutputChars: number },
+): string {
   const lines = text.split(/\r?\n/);
   if (lines.length > 1 && lines.at(-1) === '') lines.pop();
   if (text === '') return '(empty file)';
-  if (offset > lines.length) return `The file has ${lines.length} lines; offset ${offset} is past its end. Call read with an offset between 1 and ${lines.length}.`;
+  if (offset > lines.length)
+    return `The file has ${lines.length} lines; offset ${offset} is past its end. Call read with an offset between 1 and ${lines.length}.`;
   const width = String(Math.min(lines.length, offset + limit - 1)).length;
   const out: string[] = [];
   let size = 0;
@@ -72,13 +81,23 @@ function formatLines(text: string, offset: number, limit: number, { maxLineChars
   if (last < lines.length) {
     notes.push(`[Showing lines ${offset}-${last} of ${lines.length}. Call read with offset=${last + 1} to continue.]`);
   }
-  if (cutLines > 0) notes.push(`[${cutLines} line(s) longer than ${maxLineChars} characters were cut; use a search or a text-processing tool to see the rest of them.]`);
+  if (cutLines > 0)
+    notes.push(
+      `[${cutLines} line(s) longer than ${maxLineChars} characters were cut; use a search or a text-processing tool to see the rest of them.]`,
+    );
   return [...out, ...notes].join('\n');
 }
 
 /** The `read` tool: numbered text, paged; binaries described in one line, never dumped. */
 export function createReadTool(options: ReadToolOptions = {}): FileTool {
-  const { fileSystem = defaultFileSystem(), root, maxFileBytes = DEFAULT_MAX_FILE_BYTES, maxLines = 2000, maxLineChars = 2000, maxOutputChars = 50_000 } = options;
+  const {
+    fileSystem = defaultFileSystem(),
+    root,
+    maxFileBytes = DEFAULT_MAX_FILE_BYTES,
+    maxLines = 2000,
+    maxLineChars = 2000,
+    maxOutputChars = 50_000,
+  } = options;
   return {
     definition: READ_TOOL_DEFINITION,
     async execute(args, context = {}): Promise<FileToolResult> {
@@ -92,14 +111,27 @@ export function createReadTool(options: ReadToolOptions = {}): FileTool {
         resolvedNote = resolved.note === undefined ? [] : [resolved.note];
         const bytes = await fileSystem.readBytes(resolved.path, { maxBytes: maxFileBytes, signal: context.signal });
         const media = detect(bytes);
-        if (media === 'application/pdf') return text([...resolvedNote, formatLines(await pdfAsText(bytes), offset, limit, { maxLineChars, maxOutputChars })]);
+        if (media === 'application/pdf')
+          return text([
+            ...resolvedNote,
+            formatLines(await pdfAsText(bytes), offset, limit, { maxLineChars, maxOutputChars }),
+          ]);
         if (media !== undefined && VIEWABLE.has(media)) {
-          return text([...resolvedNote, `${requested} is a ${mediaLabel(media)} (${formatBytes(bytes.byteLength)}), not text. Call view_file with this path to see it.`]);
+          return text([
+            ...resolvedNote,
+            `${requested} is a ${mediaLabel(media)} (${formatBytes(bytes.byteLength)}), not text. Call view_file with this path to see it.`,
+          ]);
         }
         const decoded = media === undefined ? decodeText(bytes) : undefined;
         if (decoded === undefined) {
-          const kind = media !== undefined ? `${mediaLabel(media)} (a format view_file cannot show)` : (describeBinary(bytes) ?? 'binary file of unknown type');
-          return text([...resolvedNote, `${requested} is a ${kind}, ${formatBytes(bytes.byteLength)}; its bytes are not shown as text.`]);
+          const kind =
+            media !== undefined
+              ? `${mediaLabel(media)} (a format view_file cannot show)`
+              : (describeBinary(bytes) ?? 'binary file of unknown type');
+          return text([
+            ...resolvedNote,
+            `${requested} is a ${kind}, ${formatBytes(bytes.byteLength)}; its bytes are not shown as text.`,
+          ]);
         }
         return text([...resolvedNote, formatLines(decoded, offset, limit, { maxLineChars, maxOutputChars })]);
       } catch (error) {
@@ -113,7 +145,12 @@ export function createReadTool(options: ReadToolOptions = {}): FileTool {
 async function pdfAsText(bytes: Uint8Array): Promise<string> {
   const { pageCount, pages } = await pdfText(bytes);
   return pages
-    .flatMap(({ page, text: body }) => [`--- page ${page} of ${pageCount} ---`, body.trim() === '' ? '(no text layer on this page: a scan or a drawing; view_file with as: "images" shows it)' : body.trim()])
+    .flatMap(({ page, text: body }) => [
+      `--- page ${page} of ${pageCount} ---`,
+      body.trim() === ''
+        ? '(no text layer on this page: a scan or a drawing; view_file with as: "images" shows it)'
+        : body.trim(),
+    ])
     .join('\n');
 }
 

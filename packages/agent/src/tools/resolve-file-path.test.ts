@@ -69,9 +69,13 @@ describe('resolveFilePath', () => {
   });
 
   it('refuses .. out of the root, and resolves relative paths against it', async () => {
-    const rooted = new MemoryFileSystem({ files: { '/work/a.txt': new Uint8Array(1), '/secret.txt': new Uint8Array(1) } });
+    const rooted = new MemoryFileSystem({
+      files: { '/work/a.txt': new Uint8Array(1), '/secret.txt': new Uint8Array(1) },
+    });
     expect(await resolveFilePath(rooted, 'a.txt', { root: '/work' })).toEqual({ path: '/work/a.txt' });
-    expect((await failure(resolveFilePath(rooted, '../secret.txt', { root: '/work' }))).code).toBe('E_PATH_OUTSIDE_ROOT');
+    expect((await failure(resolveFilePath(rooted, '../secret.txt', { root: '/work' }))).code).toBe(
+      'E_PATH_OUTSIDE_ROOT',
+    );
     expect((await failure(resolveFilePath(rooted, '/secret.txt', { root: '/work' }))).code).toBe('E_PATH_OUTSIDE_ROOT');
   });
 });
@@ -96,10 +100,14 @@ describe('resolveFilePath on a real disk', () => {
   });
 
   it('refuses a symlinked directory that leads out of the root', async () => {
-    expect((await failure(resolveFilePath(nodeFileSystem, 'up/outside.txt', { root: join(dir, 'root') }))).code).toBe('E_PATH_OUTSIDE_ROOT');
+    expect((await failure(resolveFilePath(nodeFileSystem, 'up/outside.txt', { root: join(dir, 'root') }))).code).toBe(
+      'E_PATH_OUTSIDE_ROOT',
+    );
   });
 
   it('allows a symlink that stays inside', async () => {
-    expect(await resolveFilePath(nodeFileSystem, 'alias.txt', { root: join(dir, 'root') })).toEqual({ path: join(dir, 'root', 'alias.txt') });
+    expect(await resolveFilePath(nodeFileSystem, 'alias.txt', { root: join(dir, 'root') })).toEqual({
+      path: join(dir, 'root', 'alias.txt'),
+    });
   });
 });

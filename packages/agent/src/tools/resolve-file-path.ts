@@ -15,7 +15,11 @@ function isInside(paths: FileSystem['paths'], root: string, target: string): boo
 }
 
 function outsideRoot(requested: string, root: string, how: string): FileError {
-  return new FileError('E_PATH_OUTSIDE_ROOT', `${requested} is outside the allowed directory ${root} (${how}). Use a path inside it.`, { path: requested, root });
+  return new FileError(
+    'E_PATH_OUTSIDE_ROOT',
+    `${requested} is outside the allowed directory ${root} (${how}). Use a path inside it.`,
+    { path: requested, root },
+  );
 }
 
 /**
@@ -26,13 +30,19 @@ function outsideRoot(requested: string, root: string, how: string): FileError {
  *    Unicode space folded to ASCII (and in NFC). One match is used (and a note says so); several are an error that
  *    lists them.
  */
-export async function resolveFilePath(fileSystem: FileSystem, requested: string, { root }: { root?: string } = {}): Promise<ResolvedFilePath> {
+export async function resolveFilePath(
+  fileSystem: FileSystem,
+  requested: string,
+  { root }: { root?: string } = {},
+): Promise<ResolvedFilePath> {
   const { paths } = fileSystem;
-  if (requested === '' || requested.includes('\0')) throw new FileError('E_INVALID_ARGUMENTS', 'path must be a non-empty file path.', { path: requested });
+  if (requested === '' || requested.includes('\0'))
+    throw new FileError('E_INVALID_ARGUMENTS', 'path must be a non-empty file path.', { path: requested });
   const base = root === undefined ? fileSystem.cwd() : paths.resolve(fileSystem.cwd(), root);
   const target = paths.resolve(base, requested);
   const realRoot = root === undefined ? undefined : await fileSystem.realPath(base);
-  if (root !== undefined && !isInside(paths, base, target)) throw outsideRoot(requested, base, 'the path leads out of it');
+  if (root !== undefined && !isInside(paths, base, target))
+    throw outsideRoot(requested, base, 'the path leads out of it');
 
   const confine = async (candidate: string) => {
     if (realRoot === undefined) return;
@@ -68,7 +78,9 @@ export async function resolveFilePath(fileSystem: FileSystem, requested: string,
     return {
       path: found,
       note: `No file is named exactly ${showUnicodeSpaces(paths.basename(target))}; read ${showUnicodeSpaces(matches[0]!)} instead, the one file whose name matches once ${
-        foldUnicodeSpaces(matches[0]!) === foldUnicodeSpaces(paths.basename(target)) ? 'Unicode spaces are read as plain spaces' : 'spaces and accents are compared loosely'
+        foldUnicodeSpaces(matches[0]!) === foldUnicodeSpaces(paths.basename(target))
+          ? 'Unicode spaces are read as plain spaces'
+          : 'spaces and accents are compared loosely'
       }.`,
     };
   }

@@ -23,6 +23,8 @@ describe('toAiSdkModelOutput', () => {
   });
 
   it('turns an error result into error-text', () => {
-    expect(toAiSdkModelOutput({ isError: true, parts: [{ type: 'text', text: 'E_FILE_NOT_FOUND: No file at x.png.' }] })).toEqual({ type: 'error-text', value: 'E_FILE_NOT_FOUND: No file at x.png.' });
+    expect(
+      toAiSdkModelOutput({ isError: true, parts: [{ type: 'text', text: 'E_FILE_NOT_FOUND: No file at x.png.' }] }),
+    ).toEqual({ type: 'error-text', value: 'E_FILE_NOT_FOUND: No file at x.png.' });
   });
 });

@@ -19,7 +19,10 @@ export type AiSdkModelOutput = { type: 'content'; value: AiSdkContentItem[] } | 
  */
 export function toAiSdkModelOutput(result: FileToolResult): AiSdkModelOutput {
   if (result.isError) {
-    return { type: 'error-text', value: result.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n') };
+    return {
+      type: 'error-text',
+      value: result.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n'),
+    };
   }
   return {
     type: 'content',
@@ -30,7 +33,12 @@ export function toAiSdkModelOutput(result: FileToolResult): AiSdkModelOutput {
         case 'image':
           return { type: 'file', data: { type: 'data', data: part.data }, mediaType: part.mediaType };
         case 'document':
-          return { type: 'file', data: { type: 'data', data: part.data }, mediaType: part.mediaType, ...(part.filename !== undefined ? { filename: part.filename } : {}) };
+          return {
+            type: 'file',
+            data: { type: 'data', data: part.data },
+            mediaType: part.mediaType,
+            ...(part.filename !== undefined ? { filename: part.filename } : {}),
+          };
         default: {
           const exhaustive: never = part;
           return exhaustive;

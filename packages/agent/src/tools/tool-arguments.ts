@@ -5,7 +5,11 @@ import type { ToolDefinition } from '../parts.js';
 export function requiredString(args: Record<string, unknown>, name: string, tool: string): string {
   const value = args[name];
   if (typeof value !== 'string' || value === '') {
-    throw new FileError('E_INVALID_ARGUMENTS', `${tool} needs "${name}" as a non-empty string, got ${JSON.stringify(value) ?? 'nothing'}.`, { argument: name });
+    throw new FileError(
+      'E_INVALID_ARGUMENTS',
+      `${tool} needs "${name}" as a non-empty string, got ${JSON.stringify(value) ?? 'nothing'}.`,
+      { argument: name },
+    );
   }
   return value;
 }
@@ -20,7 +24,11 @@ export function optionalPositiveInteger(args: Record<string, unknown>, name: str
   if (value === undefined || value === null) return undefined;
   const number = typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : value;
   if (typeof number !== 'number' || !Number.isSafeInteger(number) || number < 1) {
-    throw new FileError('E_INVALID_ARGUMENTS', `${tool} needs "${name}" as a whole number of at least 1, got ${JSON.stringify(value)}.`, { argument: name });
+    throw new FileError(
+      'E_INVALID_ARGUMENTS',
+      `${tool} needs "${name}" as a whole number of at least 1, got ${JSON.stringify(value)}.`,
+      { argument: name },
+    );
   }
   return number;
 }
@@ -35,5 +43,9 @@ export function refuseUndeclared(args: Record<string, unknown>, definition: Tool
   const extra = Object.keys(args).filter((name) => !declared.includes(name));
   if (extra.length === 0) return;
   const list = (names: string[]) => names.map((name) => JSON.stringify(name)).join(', ');
-  throw new FileError('E_INVALID_ARGUMENTS', `${definition.name} takes only ${list(declared)}; it does not know ${list(extra)}. Call it again without ${extra.length === 1 ? 'it' : 'them'}.`, { argument: extra[0] });
+  throw new FileError(
+    'E_INVALID_ARGUMENTS',
+    `${definition.name} takes only ${list(declared)}; it does not know ${list(extra)}. Call it again without ${extra.length === 1 ? 'it' : 'them'}.`,
+    { argument: extra[0] },
+  );
 }

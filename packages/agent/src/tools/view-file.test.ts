@@ -13,7 +13,8 @@ const CLAUDE: CapabilitiesQuery = { provider: 'anthropic', model: 'claude-sonnet
 const SCREENSHOT = 'Screenshot 2026-11-29 at 10.41.07\u202FPM.png';
 
 const textOf = (result: FileToolResult) => result.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
-const media = (result: FileToolResult) => result.parts.filter((p): p is Exclude<Part, { type: 'text' }> => p.type !== 'text');
+const media = (result: FileToolResult) =>
+  result.parts.filter((p): p is Exclude<Part, { type: 'text' }> => p.type !== 'text');
 const decoded = (part: Part) => sharp(Buffer.from(part.type === 'text' ? '' : part.data, 'base64')).metadata();
 
 let fileSystem: MemoryFileSystem;
@@ -21,11 +22,23 @@ let jpegBytes: Uint8Array;
 
 beforeAll(async () => {
   const noise = { type: 'gaussian' as const, mean: 128, sigma: 40 };
-  jpegBytes = new Uint8Array(await sharp({ create: { width: 3000, height: 2000, channels: 3, background: '#000', noise } }).jpeg({ quality: 90 }).toBuffer());
-  const screenshot = new Uint8Array(await sharp({ create: { width: 2880, height: 1800, channels: 4, background: '#3366ccff' } }).png().toBuffer());
+  jpegBytes = new Uint8Array(
+    await sharp({ create: { width: 3000, height: 2000, channels: 3, background: '#000', noise } })
+      .jpeg({ quality: 90 })
+      .toBuffer(),
+  );
+  const screenshot = new Uint8Array(
+    await sharp({ create: { width: 2880, height: 1800, channels: 4, background: '#3366ccff' } })
+      .png()
+      .toBuffer(),
+  );
   const pdf = await PDFDocument.create();
   for (let i = 1; i <= 5; i++) pdf.addPage([100 + i, 200]);
-  const png = new Uint8Array(await sharp({ create: { width: 64, height: 48, channels: 3, background: '#0f0' } }).png().toBuffer());
+  const png = new Uint8Array(
+    await sharp({ create: { width: 64, height: 48, channels: 3, background: '#0f0' } })
+      .png()
+      .toBuffer(),
+  );
   fileSystem = new MemoryFileSystem({
     cwd: '/desk',
     files: {
@@ -33,7 +46,9 @@ beforeAll(async () => {
       '/desk/photo.jpg': jpegBytes,
       '/desk/mislabelled.png': jpegBytes,
       '/desk/report.pdf': await pdf.save(),
-      '/desk/logo.svg': new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg" width="300" height="100"><rect width="300" height="100" fill="#c00"/></svg>'),
+      '/desk/logo.svg': new TextEncoder().encode(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="300" height="100"><rect width="300" height="100" fill="#c00"/></svg>',
+      ),
       '/desk/garbage.png': Uint8Array.from({ length: 4096 }, (_, i) => (i * 7919 + 13) % 251),
       '/desk/notes.png': new TextEncoder().encode('these are notes, not pixels\n'),
       '/desk/truncated.png': png.slice(0, 60),
@@ -51,7 +66,9 @@ describe('view_file', () => {
     expect(image).toMatchObject({ type: 'image', mediaType: 'image/jpeg', width: 1568, height: 1045 });
     const meta = await decoded(image!);
     expect([meta.width, meta.height]).toEqual([1568, 1045]);
-    expect(Buffer.from(image!.type === 'image' ? image!.data : '', 'base64').byteLength).toBeLessThanOrEqual(PRESETS.anthropic.maxBytes);
+    expect(Buffer.from(image!.type === 'image' ? image!.data : '', 'base64').byteLength).toBeLessThanOrEqual(
+      PRESETS.anthropic.maxBytes,
+    );
     expect(textOf(result)).toContain('resized from 3000x2000 to 1568x1045');
   });
 
@@ -71,7 +88,9 @@ describe('view_file', () => {
     expect(textOf(lenient)).toContain('mislabelled.png is named like a PNG image but contains a JPEG image');
     expect(media(lenient)[0]).toMatchObject({ type: 'image', mediaType: 'image/jpeg' });
 
-    const strict = await createFileTools({ fileSystem, route: CLAUDE, strict: true }).viewFile.execute({ path: 'mislabelled.png' });
+    const strict = await createFileTools({ fileSystem, route: CLAUDE, strict: true }).viewFile.execute({
+      path: 'mislabelled.png',
+    });
     expect(strict.isError).toBe(true);
     expect(media(strict)).toHaveLength(0);
     expect(textOf(strict)).toMatch(/^E_FILE_TYPE_MISMATCH: .*Rename it to mislabelled\.jpg/);
@@ -80,7 +99,12 @@ describe('view_file', () => {
   it('sends a PDF page range as a smaller PDF holding exactly those pages', async () => {
     const { viewFile } = createFileTools({ fileSystem, route: CLAUDE });
     const whole = await viewFile.execute({ path: 'report.pdf' });
-    expect(media(whole)[0]).toMatchObject({ type: 'document', mediaType: 'application/pdf', filename: 'report.pdf', pages: 5 });
+    expect(media(whole)[0]).toMatchObject({
+      type: 'document',
+      mediaType: 'application/pdf',
+      filename: 'report.pdf',
+      pages: 5,
+    });
 
     const part = await viewFile.execute({ path: 'report.pdf', pages: '2-3' });
     expect(part.isError).toBe(false);
@@ -102,7 +126,9 @@ describe('view_file', () => {
     const { viewFile } = createFileTools({ fileSystem: fs, route: CLAUDE });
     const refused = await viewFile.execute({ path: '/book.pdf' });
     expect(refused.isError).toBe(true);
-    expect(textOf(refused)).toMatch(/^E_TOO_LARGE: The PDF has 120 pages.*\nCall view_file again with pages \(for example "1-10"\), or with as: "text" to read its text\.$/);
+    expect(textOf(refused)).toMatch(
+      /^E_TOO_LARGE: The PDF has 120 pages.*\nCall view_file again with pages \(for example "1-10"\), or with as: "text" to read its text\.$/,
+    );
     const range = await viewFile.execute({ path: '/book.pdf', pages: '101-120' });
     expect(range.isError).toBe(false);
     expect(media(range)[0]).toMatchObject({ type: 'document', pages: 20 });
@@ -123,7 +149,9 @@ describe('view_file', () => {
     expect(garbage).toMatchObject({ isError: true });
     expect(media(garbage)).toHaveLength(0);
     expect(textOf(garbage)).toMatch(/^E_UNSUPPORTED: garbage\.png .*matches no known format/);
-    expect(textOf(await viewFile.execute({ path: 'notes.png' }))).toContain('notes.png is a text file, not an image, SVG or PDF. Use read to see it.');
+    expect(textOf(await viewFile.execute({ path: 'notes.png' }))).toContain(
+      'notes.png is a text file, not an image, SVG or PDF. Use read to see it.',
+    );
     const corrupt = await viewFile.execute({ path: 'truncated.png' });
     expect(corrupt.isError).toBe(true);
     expect(textOf(corrupt)).toMatch(/^E_CORRUPT/);
@@ -149,15 +177,22 @@ describe('view_file', () => {
   it('refuses an unknown model unless the app declares what it sees', async () => {
     const unknown = createFileTools({ fileSystem, route: { provider: 'anthropic', model: 'acme-vision-7b' } });
     expect(unknown.definitions().map((d) => d.name)).toEqual(['read']);
-    expect(textOf(await unknown.viewFile.execute({ path: 'small.png' }))).toMatch(/^E_CAPABILITY_UNKNOWN: .*"acme-vision-7b".*capabilities: \{ imageInput: true/);
+    expect(textOf(await unknown.viewFile.execute({ path: 'small.png' }))).toMatch(
+      /^E_CAPABILITY_UNKNOWN: .*"acme-vision-7b".*capabilities: \{ imageInput: true/,
+    );
 
-    const declared = createFileTools({ fileSystem, capabilities: { imageInput: true, pdfInput: false, mediaInToolResults: true, preset: 'ollama' } });
+    const declared = createFileTools({
+      fileSystem,
+      capabilities: { imageInput: true, pdfInput: false, mediaInToolResults: true, preset: 'ollama' },
+    });
     expect(media(await declared.viewFile.execute({ path: 'small.png' }))).toHaveLength(1);
     // No PDF input: the PDF is read instead (its blank pages have no text layer, so images carry it).
     const read = await declared.viewFile.execute({ path: 'report.pdf' });
     expect(textOf(read)).toContain('report.pdf: PDF, 5 pages');
     expect(media(read)).toHaveLength(3);
-    expect(textOf(await createFileTools({ fileSystem }).viewFile.execute({ path: 'small.png' }))).toMatch(/^E_CAPABILITY_UNKNOWN/);
+    expect(textOf(await createFileTools({ fileSystem }).viewFile.execute({ path: 'small.png' }))).toMatch(
+      /^E_CAPABILITY_UNKNOWN/,
+    );
   });
 });
 
@@ -178,11 +213,17 @@ describe('view_file: PDFs read by glimpse (routes without PDF input, or as: "ima
   });
 
   it('gives a vision model on Ollama the text of every page and an image of each of three pages', async () => {
-    const result = await createFileTools({ fileSystem: pdfs, route: OLLAMA_VISION }).viewFile.execute({ path: 'three.pdf' });
+    const result = await createFileTools({ fileSystem: pdfs, route: OLLAMA_VISION }).viewFile.execute({
+      path: 'three.pdf',
+    });
     expect(result.isError).toBe(false);
     const text = textOf(result);
-    expect(text.split('\n')[0]).toMatch(/^three\.pdf: PDF, 3 pages, [\d.]+ KB; text of all 3 pages and images of all 3 pages shown below\.$/);
-    expect(text).toContain(['--- page 2 of 3 ---', 'Chapter 2 heading', ...[0, 1, 2, 3].map((line) => lineOfText(1, line))].join('\n'));
+    expect(text.split('\n')[0]).toMatch(
+      /^three\.pdf: PDF, 3 pages, [\d.]+ KB; text of all 3 pages and images of all 3 pages shown below\.$/,
+    );
+    expect(text).toContain(
+      ['--- page 2 of 3 ---', 'Chapter 2 heading', ...[0, 1, 2, 3].map((line) => lineOfText(1, line))].join('\n'),
+    );
     expect(text).toContain('[The images follow in page order: 1, 2, 3.]');
     const images = media(result);
     expect(images.map((part) => [part.type, part.mediaType])).toEqual(Array(3).fill(['image', 'image/png']));
@@ -190,7 +231,9 @@ describe('view_file: PDFs read by glimpse (routes without PDF input, or as: "ima
   });
 
   it('gives a text-only model the text alone', async () => {
-    const result = await createFileTools({ fileSystem: pdfs, route: OLLAMA_TEXT }).viewFile.execute({ path: 'three.pdf' });
+    const result = await createFileTools({ fileSystem: pdfs, route: OLLAMA_TEXT }).viewFile.execute({
+      path: 'three.pdf',
+    });
     expect(result.isError).toBe(false);
     expect(media(result)).toHaveLength(0);
     expect(textOf(result)).toContain('text of all 3 pages shown below');
@@ -209,11 +252,15 @@ describe('view_file: PDFs read by glimpse (routes without PDF input, or as: "ima
     expect(textOf(later)).toContain('text of pages 30-31 of 40 and images of pages 30-31 of 40');
     expect(textOf(later)).toContain('--- page 31 of 40 ---\nChapter 31 heading');
     expect(media(later)).toHaveLength(2);
-    expect(textOf(await tools.viewFile.execute({ path: 'long.pdf', pages: '41' }))).toMatch(/^E_INVALID_ARGUMENTS: pages "41" asks for page 41, but the PDF has 40 pages/);
+    expect(textOf(await tools.viewFile.execute({ path: 'long.pdf', pages: '41' }))).toMatch(
+      /^E_INVALID_ARGUMENTS: pages "41" asks for page 41, but the PDF has 40 pages/,
+    );
   });
 
   it('says a scan has no text layer and relies on the page image', async () => {
-    const result = await createFileTools({ fileSystem: pdfs, route: OLLAMA_VISION }).viewFile.execute({ path: 'scan.pdf' });
+    const result = await createFileTools({ fileSystem: pdfs, route: OLLAMA_VISION }).viewFile.execute({
+      path: 'scan.pdf',
+    });
     expect(textOf(result)).toContain('[Page 1 has no text layer (scanned or drawn); read them from the page images.]');
     expect(media(result).map((part) => part.mediaType)).toEqual(['image/jpeg']);
   });
@@ -228,13 +275,24 @@ describe('view_file: PDFs read by glimpse (routes without PDF input, or as: "ima
     const text = await tools.viewFile.execute({ path: 'three.pdf', as: 'text' });
     expect(media(text)).toHaveLength(0);
     expect(textOf(text)).toContain('Chapter 1 heading');
-    expect(textOf(await tools.viewFile.execute({ path: 'three.pdf', as: 'pictures' }))).toMatch(/^E_INVALID_ARGUMENTS: view_file needs "as" to be one of "document", "images", "text"/);
+    expect(textOf(await tools.viewFile.execute({ path: 'three.pdf', as: 'pictures' }))).toMatch(
+      /^E_INVALID_ARGUMENTS: view_file needs "as" to be one of "document", "images", "text"/,
+    );
   });
 
   it('turns a password-protected PDF into an error result', async () => {
     const { readFile } = await import('node:fs/promises');
-    const locked = new MemoryFileSystem({ cwd: '/', files: { '/locked.pdf': new Uint8Array(await readFile(new URL('../../../../test/fixtures/encrypted-aes256-password.pdf', import.meta.url))) } });
-    const result = await createFileTools({ fileSystem: locked, route: OLLAMA_VISION }).viewFile.execute({ path: 'locked.pdf' });
+    const locked = new MemoryFileSystem({
+      cwd: '/',
+      files: {
+        '/locked.pdf': new Uint8Array(
+          await readFile(new URL('../../../../test/fixtures/encrypted-aes256-password.pdf', import.meta.url)),
+        ),
+      },
+    });
+    const result = await createFileTools({ fileSystem: locked, route: OLLAMA_VISION }).viewFile.execute({
+      path: 'locked.pdf',
+    });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/^E_PDF_ENCRYPTED: The PDF is password-protected/);
   });

@@ -29,12 +29,20 @@ export const VIEW_FILE_TOOL_DEFINITION: ToolDefinition = {
   parameters: {
     type: 'object',
     properties: {
-      path: { type: 'string', description: 'Path of the file: absolute, or relative to the working directory (the root, when one is set).' },
-      pages: { type: 'string', description: 'PDFs only: the pages, like "1-3" or "2,5-7". Default: all pages as a document; the first pages as text or images.' },
+      path: {
+        type: 'string',
+        description: 'Path of the file: absolute, or relative to the working directory (the root, when one is set).',
+      },
+      pages: {
+        type: 'string',
+        description:
+          'PDFs only: the pages, like "1-3" or "2,5-7". Default: all pages as a document; the first pages as text or images.',
+      },
       as: {
         type: 'string',
         enum: ['document', 'images', 'text'],
-        description: 'PDFs only: "document" attaches the PDF (where you read PDFs); "images" renders pages as images (to read a chart or a scan; up to 10 per call); "text" gives the text of each page.',
+        description:
+          'PDFs only: "document" attaches the PDF (where you read PDFs); "images" renders pages as images (to read a chart or a scan; up to 10 per call); "text" gives the text of each page.',
       },
     },
     required: ['path'],
@@ -74,7 +82,9 @@ function summary(name: string, result: ProcessResult, pagesNote: string | undefi
   const sent = mediaLabel(result.mediaType).replace(/ image$/, '');
   const from = result.original;
   const upright = uprightOriginal(result);
-  const changed = result.reencoded ? ` (original ${mediaLabel(from.mediaType)} ${upright.width}x${upright.height}, ${formatBytes(from.bytes)})` : '';
+  const changed = result.reencoded
+    ? ` (original ${mediaLabel(from.mediaType)} ${upright.width}x${upright.height}, ${formatBytes(from.bytes)})`
+    : '';
   return `${name}: ${sent} ${result.width}x${result.height}, ${formatBytes(result.bytes)} attached${changed}.`;
 }
 
@@ -82,7 +92,13 @@ function summary(name: string, result: ProcessResult, pagesNote: string | undefi
 export function mediaPart(result: ProcessResult, filename: string): Part {
   const data = bytesToBase64(result.data);
   if (result.mediaType === 'application/pdf') {
-    return { type: 'document', mediaType: 'application/pdf', data, filename, ...(result.pages !== undefined ? { pages: result.pages } : {}) };
+    return {
+      type: 'document',
+      mediaType: 'application/pdf',
+      data,
+      filename,
+      ...(result.pages !== undefined ? { pages: result.pages } : {}),
+    };
   }
   return { type: 'image', mediaType: result.mediaType, data, width: result.width, height: result.height };
 }
@@ -91,7 +107,11 @@ export function mediaPart(result: ProcessResult, filename: string): Part {
  * Reads one file and turns it into parts for the current model: media through the pipeline with the
  * model's preset, mismatches and name fallbacks told in notes, failures as error results.
  */
-export async function viewFile(args: Record<string, unknown>, options: ViewFileToolOptions = {}, signal?: AbortSignal): Promise<ViewFileOutcome> {
+export async function viewFile(
+  args: Record<string, unknown>,
+  options: ViewFileToolOptions = {},
+  signal?: AbortSignal,
+): Promise<ViewFileOutcome> {
   const { fileSystem = defaultFileSystem(), root, maxFileBytes = DEFAULT_MAX_FILE_BYTES, strict = false } = options;
   const notes: string[] = [];
   try {
@@ -117,7 +137,9 @@ export async function viewFile(args: Record<string, unknown>, options: ViewFileT
           { path: resolved.path, claimed, actual, rename },
         );
       }
-      notes.push(`Note: ${name} is named like a ${mediaLabel(claimed)} but contains a ${mediaLabel(actual)}; it was read as a ${mediaLabel(actual)} (the content decides). Renaming it to ${rename} would match.`);
+      notes.push(
+        `Note: ${name} is named like a ${mediaLabel(claimed)} but contains a ${mediaLabel(actual)}; it was read as a ${mediaLabel(actual)} (the content decides). Renaming it to ${rename} would match.`,
+      );
     }
     if (actual === undefined) return { ...notFileMedia(name, bytes, notes), path: resolved.path };
 
@@ -125,12 +147,31 @@ export async function viewFile(args: Record<string, unknown>, options: ViewFileT
     if (actual === 'application/pdf') {
       // Without PDF input, or when asked, glimpse reads the PDF itself: text, and page images for a model that sees.
       if (as === 'images' || as === 'text' || !capabilities.pdfInput) {
-        if (as === 'document') notes.push(`Note: the current model cannot read PDFs as documents, so ${name} is shown as ${capabilities.imageInput ? 'text and page images' : 'text'}.`);
-        if (as === 'images' && !capabilities.imageInput) notes.push(`Note: the current model cannot see images, so ${name} is shown as text.`);
-        const form = as === 'images' && capabilities.imageInput ? 'images' : as === 'text' || !capabilities.imageInput ? 'text' : 'both';
-        const parts = await viewPdfPages(bytes, { name, ...(pages !== undefined ? { pages } : {}), text: form !== 'images', images: form !== 'text', preset: capabilities.preset });
+        if (as === 'document')
+          notes.push(
+            `Note: the current model cannot read PDFs as documents, so ${name} is shown as ${capabilities.imageInput ? 'text and page images' : 'text'}.`,
+          );
+        if (as === 'images' && !capabilities.imageInput)
+          notes.push(`Note: the current model cannot see images, so ${name} is shown as text.`);
+        const form =
+          as === 'images' && capabilities.imageInput
+            ? 'images'
+            : as === 'text' || !capabilities.imageInput
+              ? 'text'
+              : 'both';
+        const parts = await viewPdfPages(bytes, {
+          name,
+          ...(pages !== undefined ? { pages } : {}),
+          text: form !== 'images',
+          images: form !== 'text',
+          preset: capabilities.preset,
+        });
         const [first, ...rest] = parts;
-        return { parts: first?.type === 'text' ? [{ type: 'text', text: [...notes, first.text].join('\n') }, ...rest] : parts, isError: false, path: resolved.path };
+        return {
+          parts: first?.type === 'text' ? [{ type: 'text', text: [...notes, first.text].join('\n') }, ...rest] : parts,
+          isError: false,
+          path: resolved.path,
+        };
       }
       if (pages !== undefined) {
         const total = await countPdfPages(bytes).catch(() => undefined);
@@ -143,17 +184,29 @@ export async function viewFile(args: Record<string, unknown>, options: ViewFileT
       }
     } else {
       if (!capabilities.imageInput) throw noImageInput();
-      if (pages !== undefined) notes.push(`Note: pages applies to PDFs only; ${name} is a ${mediaLabel(actual)}, so it was ignored.`);
-      if (as !== undefined) notes.push(`Note: as applies to PDFs only; ${name} is a ${mediaLabel(actual)}, so it was ignored.`);
+      if (pages !== undefined)
+        notes.push(`Note: pages applies to PDFs only; ${name} is a ${mediaLabel(actual)}, so it was ignored.`);
+      if (as !== undefined)
+        notes.push(`Note: as applies to PDFs only; ${name} is a ${mediaLabel(actual)}, so it was ignored.`);
     }
 
     const processed = await process(bytes, { provider: capabilities.preset });
     const resize = processNote(name, processed);
     const text = [...notes, summary(name, processed, pagesNote), ...(resize === undefined ? [] : [resize])].join('\n');
-    return { parts: [{ type: 'text', text }, mediaPart(processed, name)], isError: false, processed, path: resolved.path };
+    return {
+      parts: [{ type: 'text', text }, mediaPart(processed, name)],
+      isError: false,
+      processed,
+      path: resolved.path,
+    };
   } catch (error) {
     if (isMediaError(error) && error.code === 'E_TOO_LARGE' && typeof error.details.pages === 'number') {
-      return { ...errorResult(error, notes, [`Call view_file again with pages (for example "1-${Math.min(10, Number(error.details.maxPdfPages) || 10)}"), or with as: "text" to read its text.`]), error };
+      return {
+        ...errorResult(error, notes, [
+          `Call view_file again with pages (for example "1-${Math.min(10, Number(error.details.maxPdfPages) || 10)}"), or with as: "text" to read its text.`,
+        ]),
+        error,
+      };
     }
     return { ...errorResult(error, notes), error };
   }
@@ -166,7 +219,12 @@ function pdfForm(args: Record<string, unknown>): (typeof PDF_FORMS)[number] | un
   const value = optionalString(args, 'as', 'view_file');
   if (value === undefined) return undefined;
   const form = PDF_FORMS.find((candidate) => candidate === value);
-  if (form === undefined) throw new FileError('E_INVALID_ARGUMENTS', `view_file needs "as" to be one of ${PDF_FORMS.map((f) => `"${f}"`).join(', ')}, got ${JSON.stringify(value)}.`, { argument: 'as' });
+  if (form === undefined)
+    throw new FileError(
+      'E_INVALID_ARGUMENTS',
+      `view_file needs "as" to be one of ${PDF_FORMS.map((f) => `"${f}"`).join(', ')}, got ${JSON.stringify(value)}.`,
+      { argument: 'as' },
+    );
   return form;
 }
 

@@ -33,7 +33,8 @@ export interface PdfPagesRequest {
  */
 export async function viewPdfPages(bytes: Uint8Array, request: PdfPagesRequest): Promise<Part[]> {
   const { pageCount } = await pdfText(bytes, { pages: [] });
-  const named = request.pages === undefined ? undefined : parsePageRange(request.pages, pageCount).map((index) => index + 1);
+  const named =
+    request.pages === undefined ? undefined : parsePageRange(request.pages, pageCount).map((index) => index + 1);
   const chosen = named ?? Array.from({ length: pageCount }, (_, i) => i + 1);
   const notes: string[] = [];
   const lines: string[] = [];
@@ -41,21 +42,38 @@ export async function viewPdfPages(bytes: Uint8Array, request: PdfPagesRequest):
   let shownText: number[] = [];
   let scans: number[] = [];
   if (request.text) {
-    const read = await readText(bytes, chosen, named === undefined ? PDF_VIEW_LIMITS.defaultCharacters : PDF_VIEW_LIMITS.namedCharacters);
+    const read = await readText(
+      bytes,
+      chosen,
+      named === undefined ? PDF_VIEW_LIMITS.defaultCharacters : PDF_VIEW_LIMITS.namedCharacters,
+    );
     shownText = read.shown;
     scans = read.scans;
     lines.push(...read.lines);
     if (read.cut !== undefined) notes.push(`The text of page ${read.cut} is cut at the character budget.`);
   }
 
-  const imagePages = request.images ? chosen.slice(0, named === undefined ? PDF_VIEW_LIMITS.defaultImages : PDF_VIEW_LIMITS.maxImages) : [];
+  const imagePages = request.images
+    ? chosen.slice(0, named === undefined ? PDF_VIEW_LIMITS.defaultImages : PDF_VIEW_LIMITS.maxImages)
+    : [];
   const images: Part[] = [];
   for (const page of imagePages) {
     const result = await renderPdfPage(bytes, page, { provider: request.preset });
-    images.push({ type: 'image', mediaType: result.mediaType, data: bytesToBase64(result.data), width: result.width, height: result.height });
+    images.push({
+      type: 'image',
+      mediaType: result.mediaType,
+      data: bytesToBase64(result.data),
+      width: result.width,
+      height: result.height,
+    });
   }
 
-  const what = [request.text ? `text of ${describe(shownText, pageCount)}` : undefined, imagePages.length > 0 ? `images of ${describe(imagePages, pageCount)}` : undefined].filter(Boolean).join(' and ');
+  const what = [
+    request.text ? `text of ${describe(shownText, pageCount)}` : undefined,
+    imagePages.length > 0 ? `images of ${describe(imagePages, pageCount)}` : undefined,
+  ]
+    .filter(Boolean)
+    .join(' and ');
   const header = `${request.name}: PDF, ${pageCount} page${pageCount === 1 ? '' : 's'}, ${formatBytes(bytes.byteLength)}; ${what || 'nothing'} shown below.`;
   if (request.text && scans.length > 0) {
     notes.push(
@@ -84,7 +102,10 @@ async function readText(bytes: Uint8Array, pages: number[], budget: number) {
       const body = text.trim();
       if (body === '') scans.push(page);
       const room = budget - used;
-      lines.push(`--- page ${page} of ${pageCount} ---`, body.length > room ? `${body.slice(0, room)}…` : body === '' ? '(no text on this page)' : body);
+      lines.push(
+        `--- page ${page} of ${pageCount} ---`,
+        body.length > room ? `${body.slice(0, room)}…` : body === '' ? '(no text on this page)' : body,
+      );
       if (body.length > room) cut = page;
       used += Math.min(body.length, room);
       shown.push(page);
@@ -105,11 +126,21 @@ function describe(pages: number[], pageCount: number, subject = false): string {
   }
   const noun = pages.length === 1 ? 'Page' : 'Pages';
   const listed = `${subject ? noun : noun.toLowerCase()} ${runs.join(', ')}`;
-  return subject ? `${listed} ${pages.length === 1 ? 'has' : 'have'}` : pages.length === pageCount && pageCount > 1 ? `all ${pageCount} pages` : `${listed} of ${pageCount}`;
+  return subject
+    ? `${listed} ${pages.length === 1 ? 'has' : 'have'}`
+    : pages.length === pageCount && pageCount > 1
+      ? `all ${pageCount} pages`
+      : `${listed} of ${pageCount}`;
 }
 
 /** How to ask for what was not shown, or nothing when everything was. */
-function morePages(chosen: number[], shownText: number[], shownImages: number[], pageCount: number, images: boolean): string | undefined {
+function morePages(
+  chosen: number[],
+  shownText: number[],
+  shownImages: number[],
+  pageCount: number,
+  images: boolean,
+): string | undefined {
   const missingText = chosen.filter((page) => !shownText.includes(page));
   const missingImages = images ? chosen.filter((page) => !shownImages.includes(page)) : [];
   const unchosen = pageCount - chosen.length;

@@ -11,7 +11,8 @@ registerHeif(async () => {
   const url = heifUrl();
   const response = await fetch(url);
   if (!response.ok) throw new Error(`GET ${url} answered ${response.status}`);
-  if (response.headers.get('content-type')?.split(';')[0]?.trim() === 'application/wasm') return WebAssembly.compileStreaming(response);
+  if (response.headers.get('content-type')?.split(';')[0]?.trim() === 'application/wasm')
+    return WebAssembly.compileStreaming(response);
   return WebAssembly.compile(await response.arrayBuffer());
 });
 

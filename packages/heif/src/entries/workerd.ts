@@ -4,7 +4,8 @@ import heifWasm from '../../wasm/heif.wasm';
 import { registerHeif } from '../register-heif.js';
 
 registerHeif(async () => {
-  if (!(heifWasm instanceof WebAssembly.Module)) throw new Error('the Worker was bundled without a CompiledWasm rule for heif.wasm');
+  if (!(heifWasm instanceof WebAssembly.Module))
+    throw new Error('the Worker was bundled without a CompiledWasm rule for heif.wasm');
   return heifWasm;
 });
 

@@ -29,11 +29,21 @@ function withAlpha(pixels: Pixels): Pixels {
   return { data, width: pixels.width, height: pixels.height, channels: 4 };
 }
 
-async function decodedAgainstOracle(file: Uint8Array): Promise<{ psnr: number; hasAlpha: boolean; width: number; height: number }> {
+async function decodedAgainstOracle(
+  file: Uint8Array,
+): Promise<{ psnr: number; hasAlpha: boolean; width: number; height: number }> {
   const decoded = await decodeAvif(file, FULL, 100_000_000);
   const expected = await avifDec(file);
-  expect({ width: decoded.raster.width, height: decoded.raster.height }).toEqual({ width: expected.width, height: expected.height });
-  return { psnr: psnr(decoded.raster.data, expected.data), hasAlpha: decoded.hasAlpha, width: decoded.raster.width, height: decoded.raster.height };
+  expect({ width: decoded.raster.width, height: decoded.raster.height }).toEqual({
+    width: expected.width,
+    height: expected.height,
+  });
+  return {
+    psnr: psnr(decoded.raster.data, expected.data),
+    hasAlpha: decoded.hasAlpha,
+    width: decoded.raster.width,
+    height: decoded.raster.height,
+  };
 }
 
 async function errorCode(input: Uint8Array): Promise<string | undefined> {
@@ -60,16 +70,23 @@ describe('AVIF pixels match avifdec', () => {
     ['lossless (identity matrix)', ['-l']],
     ['BT.709 matrix', ['--cicp', '1/13/1']],
     ['BT.2020 matrix, 10-bit', ['-d', '10', '--cicp', '9/16/9']],
-  ])('%s', async (_name, args) => {
-    const file = await avifEnc(photo, args);
-    const result = await decodedAgainstOracle(file);
-    console.log(`PSNR ${_name}: ${result.psnr.toFixed(1)} dB`);
-    expect(result.psnr).toBeGreaterThan(40);
-    expect(result.hasAlpha).toBe(false);
-  }, 60_000);
+  ])(
+    '%s',
+    async (_name, args) => {
+      const file = await avifEnc(photo, args);
+      const result = await decodedAgainstOracle(file);
+      console.log(`PSNR ${_name}: ${result.psnr.toFixed(1)} dB`);
+      expect(result.psnr).toBeGreaterThan(40);
+      expect(result.hasAlpha).toBe(false);
+    },
+    60_000,
+  );
 
   it('10-bit with alpha, straight and premultiplied', async () => {
-    for (const args of [['-d', '10'], ['-d', '10', '-p']]) {
+    for (const args of [
+      ['-d', '10'],
+      ['-d', '10', '-p'],
+    ]) {
       const file = await avifEnc(withAlpha(photo), args);
       const info = await probe(file);
       expect(info).toMatchObject({ mediaType: 'image/avif', width: 257, height: 171, hasAlpha: true, bitDepth: 10 });
@@ -92,7 +109,10 @@ describe('AVIF pixels match avifdec', () => {
   it('shrinks by a whole factor on the way when the target is at least twice smaller', async () => {
     const decoded = await decodeAvif(eightBit, { width: 100, height: 60 }, 100_000_000);
     expect({ width: decoded.raster.width, height: decoded.raster.height }).toEqual({ width: 129, height: 86 });
-    const expected = await sharp((await avifDec(eightBit)).data, { raw: { width: 257, height: 171, channels: 4 } }).resize(129, 86, { kernel: 'linear' }).raw().toBuffer();
+    const expected = await sharp((await avifDec(eightBit)).data, { raw: { width: 257, height: 171, channels: 4 } })
+      .resize(129, 86, { kernel: 'linear' })
+      .raw()
+      .toBuffer();
     expect(psnr(decoded.raster.data, new Uint8Array(expected))).toBeGreaterThan(30);
   }, 60_000);
 });
@@ -100,10 +120,15 @@ describe('AVIF pixels match avifdec', () => {
 describe('AVIF through process()', () => {
   it('writes a JPEG for an opaque photo and a PNG where there is alpha', async () => {
     const opaque = await process(eightBit, { maxBytes: 10_000_000 });
-    expect(opaque).toMatchObject({ mediaType: 'image/jpeg', width: 257, height: 171, reencoded: true, original: { mediaType: 'image/avif' } });
+    expect(opaque).toMatchObject({
+      mediaType: 'image/jpeg',
+      width: 257,
+      height: 171,
+      reencoded: true,
+      original: { mediaType: 'image/avif' },
+    });
     const transparent = await process(await avifEnc(withAlpha(photo), ['-d', '10']), { maxBytes: 10_000_000 });
     expect(transparent).toMatchObject({ mediaType: 'image/png', width: 257, height: 171 });
-
   }, 60_000);
 
   it('turns irot/imir upright', async () => {
@@ -129,7 +154,8 @@ describe('AVIF through process()', () => {
     // Damage inside the AV1 data: garbage where the coded frame is.
     for (const seed of [1, 2, 3, 4, 5]) {
       const damaged = eightBit.slice();
-      for (let i = eightBit.length - 2000; i < eightBit.length; i += 7) damaged[i] = (damaged[i]! * 31 + seed * 17) & 255;
+      for (let i = eightBit.length - 2000; i < eightBit.length; i += 7)
+        damaged[i] = (damaged[i]! * 31 + seed * 17) & 255;
       const code = await errorCode(damaged);
       expect([undefined, 'E_CORRUPT', 'E_UNSUPPORTED'], `seed ${seed}`).toContain(code);
     }

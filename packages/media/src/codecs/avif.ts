@@ -2,9 +2,22 @@
 // AV1 image item (the primary image, or one grid tile, and its alpha) is decoded by glimpse's dav1d build
 // (wasm/avif), which turns it into RGBA rows. A grid is decoded a tile at a time, so the instance holds
 // one tile's planes and one band of RGBA, never the whole picture. A fresh instance per call.
-import { heifItemBytes, heifPartsPresent, readHeifLayout, type HeifGrid, type HeifItem, type HeifLayout } from '../containers/heif-items.js';
+import {
+  heifItemBytes,
+  heifPartsPresent,
+  readHeifLayout,
+  type HeifGrid,
+  type HeifItem,
+  type HeifLayout,
+} from '../containers/heif-items.js';
 import { MediaError } from '../errors.js';
-import { copyIn, instantiateKernel, KernelFailure, kernelOutOfMemory, type KernelExports } from '../kernels/kernel-instance.js';
+import {
+  copyIn,
+  instantiateKernel,
+  KernelFailure,
+  kernelOutOfMemory,
+  type KernelExports,
+} from '../kernels/kernel-instance.js';
 import { anyTransparent } from '../pixels.js';
 import type { Raster } from '../types.js';
 
@@ -12,7 +25,13 @@ interface AvifExports extends KernelExports {
   release(pointer: number): void;
   error_message(): number;
   decode_item(slot: number, data: number, size: number, maxPixels: number, info: number): number;
-  prepare_rgba(matrix: number, fullRange: number, alphaFullRange: number, primaries: number, premultiplied: number): number;
+  prepare_rgba(
+    matrix: number,
+    fullRange: number,
+    alphaFullRange: number,
+    primaries: number,
+    premultiplied: number,
+  ): number;
   rgba_rows(out: number, stride: number, y: number, rows: number, columns: number, factor: number): number;
 }
 
@@ -63,10 +82,18 @@ class AvifFailure extends Error {
  * target: where the image is at least twice as large, it is shrunk on the way by a whole factor (each
  * pixel the mean of a block) and comes back smaller than the probe's size, never smaller than `cover`.
  */
-export async function decodeAvif(bytes: Uint8Array, cover: { width: number; height: number }, maxInputPixels: number): Promise<DecodedAvif> {
+export async function decodeAvif(
+  bytes: Uint8Array,
+  cover: { width: number; height: number },
+  maxInputPixels: number,
+): Promise<DecodedAvif> {
   const layout = readHeifLayout(bytes, 'AVIF');
   if (!heifPartsPresent(layout, bytes.length)) {
-    throw new MediaError('E_CORRUPT', 'The AVIF file is truncated: its image data runs past the end of the file. Re-export or re-download it.', { format: 'AVIF' });
+    throw new MediaError(
+      'E_CORRUPT',
+      'The AVIF file is truncated: its image data runs past the end of the file. Re-export or re-download it.',
+      { format: 'AVIF' },
+    );
   }
   assertDecodable(layout, maxInputPixels);
   const codec = await instantiateKernel<AvifExports>('avif', FUNCTIONS);
@@ -84,11 +111,17 @@ export async function decodeAvif(bytes: Uint8Array, cover: { width: number; heig
 function assertDecodable(layout: HeifLayout, maxInputPixels: number): void {
   for (const item of [layout.primary, layout.alpha?.item]) {
     if (item && item.type !== 'av01' && item.type !== 'grid') {
-      throw new MediaError('E_UNSUPPORTED', `The AVIF's ${item === layout.primary ? 'primary' : 'alpha'} image is a '${item.type}' item, which glimpse does not decode (it decodes AV1 images and grids of them). Convert it to PNG or JPEG with the app that made it.`, { format: 'AVIF' });
+      throw new MediaError(
+        'E_UNSUPPORTED',
+        `The AVIF's ${item === layout.primary ? 'primary' : 'alpha'} image is a '${item.type}' item, which glimpse does not decode (it decodes AV1 images and grids of them). Convert it to PNG or JPEG with the app that made it.`,
+        { format: 'AVIF' },
+      );
     }
   }
   const grid = layout.grid;
-  const stored = grid ? Math.max(grid.outputWidth * grid.outputHeight, grid.tileWidth * grid.tileHeight) : layout.width * layout.height;
+  const stored = grid
+    ? Math.max(grid.outputWidth * grid.outputHeight, grid.tileWidth * grid.tileHeight)
+    : layout.width * layout.height;
   if (stored > maxInputPixels) {
     throw new MediaError(
       'E_TOO_MANY_PIXELS',
@@ -97,8 +130,22 @@ function assertDecodable(layout: HeifLayout, maxInputPixels: number): void {
     );
   }
   const alphaGrid = layout.alpha?.grid;
-  if (grid && layout.alpha && !(alphaGrid && alphaGrid.rows === grid.rows && alphaGrid.columns === grid.columns && alphaGrid.tileWidth === grid.tileWidth && alphaGrid.tileHeight === grid.tileHeight)) {
-    throw new MediaError('E_UNSUPPORTED', "The AVIF's alpha image is not tiled like its colour image, which glimpse does not decode. Convert it to PNG with the app that made it.", { format: 'AVIF' });
+  if (
+    grid &&
+    layout.alpha &&
+    !(
+      alphaGrid &&
+      alphaGrid.rows === grid.rows &&
+      alphaGrid.columns === grid.columns &&
+      alphaGrid.tileWidth === grid.tileWidth &&
+      alphaGrid.tileHeight === grid.tileHeight
+    )
+  ) {
+    throw new MediaError(
+      'E_UNSUPPORTED',
+      "The AVIF's alpha image is not tiled like its colour image, which glimpse does not decode. Convert it to PNG with the app that made it.",
+      { format: 'AVIF' },
+    );
   }
 }
 
@@ -120,14 +167,25 @@ class ItemDecoder {
     const picture = this.decode(COLOUR, colour);
     const alphaPicture = alpha && this.decode(ALPHA, alpha);
     if (alphaPicture && (alphaPicture.width !== picture.width || alphaPicture.height !== picture.height)) {
-      throw new AvifFailure(1, `the alpha image is ${alphaPicture.width}×${alphaPicture.height}, the colour image ${picture.width}×${picture.height}`);
+      throw new AvifFailure(
+        1,
+        `the alpha image is ${alphaPicture.width}×${alphaPicture.height}, the colour image ${picture.width}×${picture.height}`,
+      );
     }
     // The container's nclx describes the colour; without one, the AV1 sequence header does.
     const nclx = this.layout.nclx;
     const matrix = nclx?.matrix ?? picture.matrix;
     const fullRange = nclx?.fullRange ?? picture.fullRange;
     const primaries = nclx?.primaries ?? picture.primaries;
-    this.check(this.codec.prepare_rgba(matrix, fullRange ? 1 : 0, alphaPicture?.fullRange ? 1 : 0, primaries, this.layout.premultiplied ? 1 : 0));
+    this.check(
+      this.codec.prepare_rgba(
+        matrix,
+        fullRange ? 1 : 0,
+        alphaPicture?.fullRange ? 1 : 0,
+        primaries,
+        this.layout.premultiplied ? 1 : 0,
+      ),
+    );
     return picture;
   }
 
@@ -139,7 +197,8 @@ class ItemDecoder {
     } finally {
       this.codec.release(pointer);
     }
-    const [width = 0, height = 0, bits = 8, , matrix = 2, fullRange = 0, primaries = 2, , lossless = 0] = new Uint32Array(this.codec.memory.buffer, this.info, 9);
+    const [width = 0, height = 0, bits = 8, , matrix = 2, fullRange = 0, primaries = 2, , lossless = 0] =
+      new Uint32Array(this.codec.memory.buffer, this.info, 9);
     this.allLossless &&= lossless !== 0;
     return { width, height, bits, matrix, fullRange: fullRange !== 0, primaries, lossless: lossless !== 0 };
   }
@@ -171,18 +230,29 @@ class ItemDecoder {
 
 /** The largest whole factor that shrinks `size` no smaller than `cover` (1: decode at full size). */
 function shrinkFactor(size: { width: number; height: number }, cover: { width: number; height: number }): number {
-  return Math.max(1, Math.floor(Math.min(size.width / Math.max(1, cover.width), size.height / Math.max(1, cover.height))));
+  return Math.max(
+    1,
+    Math.floor(Math.min(size.width / Math.max(1, cover.width), size.height / Math.max(1, cover.height))),
+  );
 }
 
 function decodeSingle(decoder: ItemDecoder, layout: HeifLayout, cover: { width: number; height: number }): DecodedAvif {
   const picture = decoder.load(layout.primary, layout.alpha?.item);
   if (picture.width !== layout.width || picture.height !== layout.height) {
-    throw new AvifFailure(1, `the image decodes to ${picture.width}×${picture.height} but declares ${layout.width}×${layout.height}`);
+    throw new AvifFailure(
+      1,
+      `the image decodes to ${picture.width}×${picture.height} but declares ${layout.width}×${layout.height}`,
+    );
   }
   // A clean aperture is cut at full size; otherwise the whole image may be shrunk on the way.
   const crop = layout.crop;
   const factor = crop ? 1 : shrinkFactor(layout, cover);
-  const region = crop ?? { x: 0, y: 0, width: Math.ceil(layout.width / factor), height: Math.ceil(layout.height / factor) };
+  const region = crop ?? {
+    x: 0,
+    y: 0,
+    width: Math.ceil(layout.width / factor),
+    height: Math.ceil(layout.height / factor),
+  };
   const raster = ownedRaster(region.width, region.height);
   const columns = region.x + region.width;
   const stride = columns * 4;
@@ -203,7 +273,12 @@ function decodeSingle(decoder: ItemDecoder, layout: HeifLayout, cover: { width: 
  * A grid, a row of tiles at a time. Shrinking needs a factor that divides the tile size, so blocks never
  * straddle two tiles; a clean aperture is cut at full size.
  */
-function decodeGrid(decoder: ItemDecoder, layout: HeifLayout, grid: HeifGrid, cover: { width: number; height: number }): DecodedAvif {
+function decodeGrid(
+  decoder: ItemDecoder,
+  layout: HeifLayout,
+  grid: HeifGrid,
+  cover: { width: number; height: number },
+): DecodedAvif {
   const crop = layout.crop;
   let factor = crop ? 1 : shrinkFactor({ width: grid.outputWidth, height: grid.outputHeight }, cover);
   while (factor > 1 && (grid.tileWidth % factor !== 0 || grid.tileHeight % factor !== 0)) factor--;
@@ -229,7 +304,10 @@ function decodeGrid(decoder: ItemDecoder, layout: HeifLayout, grid: HeifGrid, co
       if (!tile || (alphaTiles && !alphaTile)) throw new AvifFailure(1, `grid tile ${index} is missing`);
       const picture = decoder.load(tile, alphaTile);
       if (picture.width !== grid.tileWidth || picture.height !== grid.tileHeight) {
-        throw new AvifFailure(1, `tile ${tile.id} is ${picture.width}×${picture.height}, not the grid's ${grid.tileWidth}×${grid.tileHeight}`);
+        throw new AvifFailure(
+          1,
+          `tile ${tile.id} is ${picture.width}×${picture.height}, not the grid's ${grid.tileWidth}×${grid.tileHeight}`,
+        );
       }
       decoder.rows(band + left * 4, stride, 0, rows, columns, factor);
     }
@@ -256,15 +334,34 @@ function typedError(cause: unknown): unknown {
   if (cause instanceof AvifFailure) {
     if (cause.status === OUT_OF_MEMORY) return kernelOutOfMemory('AVIF');
     if (cause.status === TOO_MANY_PIXELS) {
-      return new MediaError('E_TOO_MANY_PIXELS', `An image inside the AVIF is larger than its header declares and over the pixel limit (${cause.message}). The file is damaged or hostile: do not send it.`, { format: 'AVIF' });
+      return new MediaError(
+        'E_TOO_MANY_PIXELS',
+        `An image inside the AVIF is larger than its header declares and over the pixel limit (${cause.message}). The file is damaged or hostile: do not send it.`,
+        { format: 'AVIF' },
+      );
     }
     if (cause.status === UNSUPPORTED) {
-      return new MediaError('E_UNSUPPORTED', `The AVIF uses something glimpse's decoder does not support (${cause.message}). Convert it to PNG or JPEG with the app that made it.`, { format: 'AVIF' }, { cause });
+      return new MediaError(
+        'E_UNSUPPORTED',
+        `The AVIF uses something glimpse's decoder does not support (${cause.message}). Convert it to PNG or JPEG with the app that made it.`,
+        { format: 'AVIF' },
+        { cause },
+      );
     }
-    return new MediaError('E_CORRUPT', `The AVIF data could not be decoded (${cause.message}). The file is truncated or damaged: re-export or re-download it.`, { format: 'AVIF' }, { cause });
+    return new MediaError(
+      'E_CORRUPT',
+      `The AVIF data could not be decoded (${cause.message}). The file is truncated or damaged: re-export or re-download it.`,
+      { format: 'AVIF' },
+      { cause },
+    );
   }
   if (cause instanceof KernelFailure || cause instanceof WebAssembly.RuntimeError) {
-    return new MediaError('E_CORRUPT', `The AVIF decoder stopped (${cause.message}): the file is damaged, or too large for this runtime's memory. Re-export it, or send a smaller image.`, { format: 'AVIF' }, { cause });
+    return new MediaError(
+      'E_CORRUPT',
+      `The AVIF decoder stopped (${cause.message}): the file is damaged, or too large for this runtime's memory. Re-export it, or send a smaller image.`,
+      { format: 'AVIF' },
+      { cause },
+    );
   }
   return cause;
 }

@@ -4,7 +4,15 @@ import sharp from 'sharp';
 import { process as fit } from '@glimpse/media';
 import { decodeBmp } from './bmp.js';
 import { MediaError } from '../errors.js';
-import { type BmpOptions, type Pixels, bmp, encodeBmp, expectedBmpPixels, naturalPixels, screenshotPixels } from '../../../../test/fixtures/make.js';
+import {
+  type BmpOptions,
+  type Pixels,
+  bmp,
+  encodeBmp,
+  expectedBmpPixels,
+  naturalPixels,
+  screenshotPixels,
+} from '../../../../test/fixtures/make.js';
 
 function expectCode(run: () => unknown, code: string): void {
   let caught: unknown;
@@ -146,7 +154,12 @@ describe('decodeBmp: files written by ImageMagick', () => {
     ['rgb555-v5', 1],
   ])('%s matches what ImageMagick reads back', async (name, tolerance) => {
     const { raster, hasAlpha } = decodeBmp(new Uint8Array(readFileSync(new URL(`${name}.bmp`, directory))));
-    const expected = new Uint8Array(await sharp(readFileSync(new URL(`${name}.expected.png`, directory))).ensureAlpha().raw().toBuffer());
+    const expected = new Uint8Array(
+      await sharp(readFileSync(new URL(`${name}.expected.png`, directory)))
+        .ensureAlpha()
+        .raw()
+        .toBuffer(),
+    );
     expect(raster.data.length).toBe(expected.length);
     let worst = 0;
     for (let i = 0; i < expected.length; i++) worst = Math.max(worst, Math.abs(raster.data[i] - expected[i]));

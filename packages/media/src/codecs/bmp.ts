@@ -32,7 +32,8 @@ export function decodeBmpRows(bytes: Uint8Array, sink: RowSink): { hasAlpha: boo
   }
   // Check the pixel data is all there before the first row goes out.
   const stride = bmpRowStride(header);
-  const needed = header.pixelOffset + stride * (header.height - 1) + Math.ceil((header.bitsPerPixel * header.width) / 8);
+  const needed =
+    header.pixelOffset + stride * (header.height - 1) + Math.ceil((header.bitsPerPixel * header.width) / 8);
   if (needed > bytes.length) throw truncated(FORMAT, 'pixel data', needed, bytes.length);
   const decodeRow = rowDecoder(bytes, header);
   sink.start({ width: header.width, height: header.height, mayHaveAlpha: decodeRow.mayHaveAlpha });
@@ -60,7 +61,11 @@ class RowBands {
   /** Whether any row handed over has a pixel that is not fully opaque. */
   sawTransparent = false;
 
-  constructor(private readonly sink: RowSink, private readonly width: number, private readonly height: number) {
+  constructor(
+    private readonly sink: RowSink,
+    private readonly width: number,
+    private readonly height: number,
+  ) {
     this.bandRows = Math.max(1, Math.min(height, Math.floor(BAND_BYTES / (width * 4))));
     this.band = new Uint8Array(this.bandRows * width * 4);
   }
@@ -181,14 +186,19 @@ function channelValue(pixel: number, c: Channel, fallback: number): number {
 
 function maskedRows(bytes: Uint8Array, header: BmpHeader): RowDecoder {
   const bytesPerPixel = header.bitsPerPixel / 8;
-  const pixelAt = (at: number) => (bytesPerPixel === 2 ? bytes[at]! | (bytes[at + 1]! << 8) : (bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16) | (bytes[at + 3]! << 24)) >>> 0);
+  const pixelAt = (at: number) =>
+    bytesPerPixel === 2
+      ? bytes[at]! | (bytes[at + 1]! << 8)
+      : (bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16) | (bytes[at + 3]! << 24)) >>> 0;
   const red = channel(header.masks.red);
   const green = channel(header.masks.green);
   const blue = channel(header.masks.blue);
   // An alpha channel that is zero everywhere is a writer that did not fill it, not an invisible image:
   // looked for before the first row goes out, so such a file reads as opaque.
   const declared = channel(header.alphaIfPresent ? 0xff000000 : header.masks.alpha);
-  const used = header.alphaIfPresent ? anyAlphaByteSet(bytes, header) : declared.max !== 0 && anyAlphaValue(bytes, header, pixelAt, declared);
+  const used = header.alphaIfPresent
+    ? anyAlphaByteSet(bytes, header)
+    : declared.max !== 0 && anyAlphaValue(bytes, header, pixelAt, declared);
   const alpha = used ? declared : channel(0);
   return {
     mayHaveAlpha: used,
@@ -209,7 +219,12 @@ function maskedRows(bytes: Uint8Array, header: BmpHeader): RowDecoder {
 }
 
 /** Whether any pixel has a non-zero value in the alpha channel `alpha`. */
-function anyAlphaValue(bytes: Uint8Array, header: BmpHeader, pixelAt: (at: number) => number, alpha: Channel): boolean {
+function anyAlphaValue(
+  _bytes: Uint8Array,
+  header: BmpHeader,
+  pixelAt: (at: number) => number,
+  alpha: Channel,
+): boolean {
   const stride = bmpRowStride(header);
   const bytesPerPixel = header.bitsPerPixel / 8;
   for (let row = 0; row < header.height; row++) {
@@ -266,7 +281,8 @@ function decodeRle(bytes: Uint8Array, header: BmpHeader, rows: RowBands): void {
     } else {
       const dataBytes = four ? Math.ceil(value / 2) : value;
       if (at + dataBytes > bytes.length) throw truncated(FORMAT, 'RLE absolute run', at + dataBytes, bytes.length);
-      for (let i = 0; i < value; i++) put(four ? (i & 1 ? bytes[at + (i >> 1)]! & 0x0f : bytes[at + (i >> 1)]! >> 4) : bytes[at + i]!);
+      for (let i = 0; i < value; i++)
+        put(four ? (i & 1 ? bytes[at + (i >> 1)]! & 0x0f : bytes[at + (i >> 1)]! >> 4) : bytes[at + i]!);
       at += dataBytes + (dataBytes & 1); // absolute runs are padded to 16 bits
     }
   }

@@ -28,7 +28,8 @@ export function ownedBuffer(bytes: Uint8Array | Uint8ClampedArray): ArrayBuffer 
 export function corrupt(format: string, cause: unknown): MediaError {
   if (cause instanceof MediaError) return cause;
   // Emscripten throws a non-Error ExitStatus object; its message still says what happened.
-  const detail = typeof cause === 'object' && cause !== null && 'message' in cause ? String(cause.message) : String(cause);
+  const detail =
+    typeof cause === 'object' && cause !== null && 'message' in cause ? String(cause.message) : String(cause);
   return new MediaError(
     'E_CORRUPT',
     `The ${format} data could not be decoded (${detail}). The file is truncated or damaged: re-export or re-capture it.`,

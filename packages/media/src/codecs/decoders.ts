@@ -25,7 +25,10 @@ export type DecodeJob = Omit<DecodeRequest<unknown>, 'facts'>;
  * packages register (they may learn of more pixels than the header said). `undefined` when no decoder
  * is installed for the format (HEIC without @glimpse/heif): the caller says what to do.
  */
-export function decoderFor(info: DecodableInfo, maxInputPixels: number): ((job: DecodeJob) => Promise<DecodeResult>) | undefined {
+export function decoderFor(
+  info: DecodableInfo,
+  maxInputPixels: number,
+): ((job: DecodeJob) => Promise<DecodeResult>) | undefined {
   switch (info.mediaType) {
     case 'image/png':
       return (job) => pngDecoder({ ...job, facts: info });
@@ -51,7 +54,10 @@ export function decoderFor(info: DecodableInfo, maxInputPixels: number): ((job: 
       return async ({ bytes, sink }) => {
         const { raster, hasAlpha } = await registered.decode({ bytes, info, maxInputPixels });
         if (raster.width !== info.width || raster.height !== info.height) {
-          throw new MediaError('E_CORRUPT', `The ${info.mediaType} image decodes to ${raster.width}×${raster.height} but its header declares ${info.width}×${info.height}. The file is damaged: re-export it.`);
+          throw new MediaError(
+            'E_CORRUPT',
+            `The ${info.mediaType} image decodes to ${raster.width}×${raster.height} but its header declares ${info.width}×${info.height}. The file is damaged: re-export it.`,
+          );
         }
         writeRaster(raster, hasAlpha, sink);
         return { hasAlpha };
@@ -82,7 +88,12 @@ const icoDecoder: Decoder<IcoInfo> = async ({ bytes, sink }) => {
  * AVIF through dav1d (codecs/avif.ts): decoded whole, shrunk by a whole factor on the way where the image
  * is at least twice `cover`, then handed on in bands.
  */
-async function avifDecoder({ bytes, cover, sink, maxInputPixels }: DecodeRequest<HeifInfo> & { maxInputPixels: number }): Promise<DecodeResult> {
+async function avifDecoder({
+  bytes,
+  cover,
+  sink,
+  maxInputPixels,
+}: DecodeRequest<HeifInfo> & { maxInputPixels: number }): Promise<DecodeResult> {
   const { raster, hasAlpha } = await decodeAvif(bytes, cover, maxInputPixels);
   writeRaster(raster, hasAlpha, sink);
   return { hasAlpha };

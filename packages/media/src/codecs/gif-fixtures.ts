@@ -69,13 +69,18 @@ export function encodeLzw(indices: Uint8Array, minCodeSize: number, { endCode = 
 export function packCodes(codes: readonly number[], size: number): Uint8Array {
   const out = new Uint8Array(Math.ceil((codes.length * size) / 8));
   codes.forEach((code, n) => {
-    for (let bit = 0; bit < size; bit++) if ((code >> bit) & 1) out[(n * size + bit) >> 3]! |= 1 << ((n * size + bit) & 7);
+    for (let bit = 0; bit < size; bit++)
+      if ((code >> bit) & 1) out[(n * size + bit) >> 3]! |= 1 << ((n * size + bit) & 7);
   });
   return out;
 }
 
 /** A GIF89a from parts: logical screen, optional global table, one GCE + image per frame. */
-export function buildGif(screen: { width: number; height: number }, global: readonly Rgb[] | undefined, frames: FrameSpec[]): Uint8Array {
+export function buildGif(
+  screen: { width: number; height: number },
+  global: readonly Rgb[] | undefined,
+  frames: FrameSpec[],
+): Uint8Array {
   const parts: Uint8Array[] = [];
   let bytes: number[] = [...new TextEncoder().encode('GIF89a')];
   const u16 = (value: number) => bytes.push(value & 0xff, value >> 8);
@@ -105,7 +110,11 @@ export function buildGif(screen: { width: number; height: number }, global: read
   bytes.push(0x3b);
   parts.push(Uint8Array.from(bytes));
   const gif = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  parts.reduce((at, part) => (gif.set(part, at), at + part.length), 0);
+  let at = 0;
+  for (const part of parts) {
+    gif.set(part, at);
+    at += part.length;
+  }
   return gif;
 }
 

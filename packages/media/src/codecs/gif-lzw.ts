@@ -26,7 +26,8 @@ export interface LzwReader {
  * Throws `E_CORRUPT` for a minimum code size outside 1–11.
  */
 export function gifLzwReader(bytes: Uint8Array, offset: number, minCodeSize: number): LzwReader {
-  if (minCodeSize < 1 || minCodeSize > MAX_MIN_CODE_SIZE) throw malformed(`its LZW minimum code size is ${minCodeSize} (1 to ${MAX_MIN_CODE_SIZE} allowed)`);
+  if (minCodeSize < 1 || minCodeSize > MAX_MIN_CODE_SIZE)
+    throw malformed(`its LZW minimum code size is ${minCodeSize} (1 to ${MAX_MIN_CODE_SIZE} allowed)`);
   const clearCode = 1 << minCodeSize;
   const endCode = clearCode + 1;
   // Each code is a string: its last byte, the code of the rest, its first byte and its length.
@@ -159,5 +160,9 @@ export function gifLzwReader(bytes: Uint8Array, offset: number, minCodeSize: num
 }
 
 function malformed(problem: string): MediaError {
-  return new MediaError('E_CORRUPT', `The GIF file is malformed: ${problem}. Re-export it from the original application.`, { format: 'GIF' });
+  return new MediaError(
+    'E_CORRUPT',
+    `The GIF file is malformed: ${problem}. Re-export it from the original application.`,
+    { format: 'GIF' },
+  );
 }

@@ -22,7 +22,10 @@ describe('GIF: a 40 MP first frame decodes with bounded memory', () => {
     const indices = new Uint8Array(WIDTH * HEIGHT);
     for (let y = 0; y < HEIGHT; y++) for (let x = 0; x < WIDTH; x++) indices[y * WIDTH + x] = indexAt(x, y);
     const gifPath = join(dir, '40mp.gif');
-    writeFileSync(gifPath, buildGif({ width: WIDTH, height: HEIGHT }, GREY, [{ width: WIDTH, height: HEIGHT, indices }]));
+    writeFileSync(
+      gifPath,
+      buildGif({ width: WIDTH, height: HEIGHT }, GREY, [{ width: WIDTH, height: HEIGHT, indices }]),
+    );
 
     // A fresh process, so its peak RSS is this decode's alone.
     const script = join(dir, 'decode.mjs');

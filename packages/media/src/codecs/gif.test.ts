@@ -7,7 +7,10 @@ import { buildGif, encodeLzw, GREY, packCodes, type Rgb } from './gif-fixtures.j
 
 /** Sharp's (libvips/libnsgif) RGBA decode of page 0: the reference every decode is held to. */
 async function sharpFirstPage(bytes: Uint8Array) {
-  const { data, info } = await sharp(bytes, { pages: 1, limitInputPixels: false }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(bytes, { pages: 1, limitInputPixels: false })
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   return { data: new Uint8Array(data), width: info.width, height: info.height };
 }
 
@@ -31,12 +34,19 @@ function noise(width: number, height: number, seed = 7): Uint8Array {
 }
 
 async function sharpGif(width: number, height: number, options: GifOptions = {}): Promise<Uint8Array> {
-  const gif = await sharp(noise(width, height), { raw: { width, height, channels: 3 } }).gif({ effort: 1, dither: 0, ...options }).toBuffer();
+  const gif = await sharp(noise(width, height), { raw: { width, height, channels: 3 } })
+    .gif({ effort: 1, dither: 0, ...options })
+    .toBuffer();
   return new Uint8Array(gif);
 }
 
 async function expectCode(run: () => unknown, code: string): Promise<MediaError> {
-  const error = await Promise.resolve().then(run).then(() => undefined, (e: unknown) => e);
+  const error = await Promise.resolve()
+    .then(run)
+    .then(
+      () => undefined,
+      (e: unknown) => e,
+    );
   expect(error).toBeInstanceOf(MediaError);
   if (!(error instanceof MediaError)) throw new Error('unreachable');
   expect(error.code).toBe(code);
@@ -49,14 +59,40 @@ function firstClearPixel(rgba: Uint8Array): number {
   return rgba.length / 4;
 }
 
-
 describe('GIF: decompression bombs refused from the header', () => {
   // A 10×10 logical screen holding a 60000×60000 image descriptor with a tiny LZW stream.
-  const screenBomb = Uint8Array.from([...new TextEncoder().encode('GIF89a'), 10, 0, 10, 0, 0, 0, 0, 0x2c, 0, 0, 0, 0, 0x60, 0xea, 0x60, 0xea, 0, 2, 2, 0x44, 1, 0, 0x3b]);
+  const screenBomb = Uint8Array.from([
+    ...new TextEncoder().encode('GIF89a'),
+    10,
+    0,
+    10,
+    0,
+    0,
+    0,
+    0,
+    0x2c,
+    0,
+    0,
+    0,
+    0,
+    0x60,
+    0xea,
+    0x60,
+    0xea,
+    0,
+    2,
+    2,
+    0x44,
+    1,
+    0,
+    0x3b,
+  ]);
 
   it('probe reports the first frame extent when it is larger than the screen', async () => {
     expect(await probe(screenBomb)).toMatchObject({ width: 60000, height: 60000, frames: 1 });
-    const offset = buildGif({ width: 10, height: 10 }, GREY, [{ left: 70_000 - 65_535, top: 0, width: 65_535, height: 1, indices: new Uint8Array(1) }]);
+    const offset = buildGif({ width: 10, height: 10 }, GREY, [
+      { left: 70_000 - 65_535, top: 0, width: 65_535, height: 1, indices: new Uint8Array(1) },
+    ]);
     expect(await probe(offset)).toMatchObject({ width: 70_000 - 65_535 + 65_535, height: 10 });
   });
 
@@ -67,7 +103,15 @@ describe('GIF: decompression bombs refused from the header', () => {
     expect(performance.now() - started).toBeLessThan(2000);
     expect(error.details).toMatchObject({ width: 60000, height: 60000 });
     // A side past 65,535 px is refused too, however few pixels it has.
-    await expectCode(() => fit(buildGif({ width: 10, height: 10 }, GREY, [{ left: 60_000, width: 10_000, height: 1, indices: new Uint8Array(10_000) }])), 'E_TOO_MANY_PIXELS');
+    await expectCode(
+      () =>
+        fit(
+          buildGif({ width: 10, height: 10 }, GREY, [
+            { left: 60_000, width: 10_000, height: 1, indices: new Uint8Array(10_000) },
+          ]),
+        ),
+      'E_TOO_MANY_PIXELS',
+    );
   });
 });
 
@@ -111,7 +155,9 @@ describe('GIF: first frame decodes pixel-exactly like sharp', () => {
 
   it('a frame offset inside the screen: transparent where it does not cover', async () => {
     const indices = Uint8Array.from({ length: 6 * 4 }, (_, i) => 1 + (i % 3));
-    const gif = buildGif({ width: 10, height: 8 }, GREY.slice(0, 4), [{ left: 3, top: 2, width: 6, height: 4, indices }]);
+    const gif = buildGif({ width: 10, height: 8 }, GREY.slice(0, 4), [
+      { left: 3, top: 2, width: 6, height: 4, indices },
+    ]);
     const { raster, hasAlpha } = decodeGifFirstFrame(gif);
     const theirs = await sharpFirstPage(gif);
     expect(hasAlpha).toBe(true);
@@ -138,7 +184,9 @@ describe('GIF: frames larger than the screen and broken streams', () => {
       for (let x = 0; x < 24; x++) {
         const inside = x >= 4 && y >= 2;
         const grey = inside ? indices[(y - 2) * 20 + (x - 4)]! : 0;
-        expect([...raster.data.subarray((y * 24 + x) * 4, (y * 24 + x) * 4 + 4)]).toEqual(inside ? [grey, grey, grey, 255] : [0, 0, 0, 0]);
+        expect([...raster.data.subarray((y * 24 + x) * 4, (y * 24 + x) * 4 + 4)]).toEqual(
+          inside ? [grey, grey, grey, 255] : [0, 0, 0, 0],
+        );
       }
     }
   });
@@ -156,7 +204,9 @@ describe('GIF: frames larger than the screen and broken streams', () => {
   it('a stream that ends early leaves the rest transparent; one that says more stops at the frame end', async () => {
     const indices = Uint8Array.from({ length: 50 * 40 }, (_, i) => (i * 13) % 251);
     const full = encodeLzw(indices, 8, { endCode: false });
-    const short = buildGif({ width: 50, height: 40 }, GREY, [{ width: 50, height: 40, indices, lzw: full.subarray(0, Math.floor(full.length / 2)) }]);
+    const short = buildGif({ width: 50, height: 40 }, GREY, [
+      { width: 50, height: 40, indices, lzw: full.subarray(0, Math.floor(full.length / 2)) },
+    ]);
     const { raster, hasAlpha } = decodeGifFirstFrame(short);
     expect(hasAlpha).toBe(true);
     const firstClear = firstClearPixel(raster.data);
@@ -165,8 +215,13 @@ describe('GIF: frames larger than the screen and broken streams', () => {
     for (let p = 0; p < firstClear; p++) expect(raster.data[p * 4]).toBe(indices[p]);
     for (let p = firstClear; p < 50 * 40; p++) expect(raster.data[p * 4 + 3]).toBe(0);
 
-    const twice = encodeLzw(Uint8Array.from({ length: 2 * 50 * 40 }, (_, i) => indices[i % indices.length]!), 8);
-    const long = decodeGifFirstFrame(buildGif({ width: 50, height: 40 }, GREY, [{ width: 50, height: 40, indices, lzw: twice }]));
+    const twice = encodeLzw(
+      Uint8Array.from({ length: 2 * 50 * 40 }, (_, i) => indices[i % indices.length]!),
+      8,
+    );
+    const long = decodeGifFirstFrame(
+      buildGif({ width: 50, height: 40 }, GREY, [{ width: 50, height: 40, indices, lzw: twice }]),
+    );
     expect(long.hasAlpha).toBe(false);
     expect(Array.from({ length: 50 * 40 }, (_, p) => long.raster.data[p * 4])).toEqual([...indices]);
   });
@@ -180,7 +235,9 @@ describe('GIF: frames larger than the screen and broken streams', () => {
     const arrived = firstClearPixel(raster.data);
     expect(arrived).toBeGreaterThan(200 * 10);
     expect(arrived).toBeLessThan(200 * 100);
-    expect(Buffer.from(raster.data.subarray(0, arrived * 4)).equals(Buffer.from(whole.data.subarray(0, arrived * 4)))).toBe(true);
+    expect(
+      Buffer.from(raster.data.subarray(0, arrived * 4)).equals(Buffer.from(whole.data.subarray(0, arrived * 4))),
+    ).toBe(true);
     for (let p = arrived; p < 200 * 100; p++) expect(raster.data[p * 4 + 3]).toBe(0);
     await expectCode(() => fit(cut), 'E_CORRUPT');
   });
@@ -196,11 +253,18 @@ describe('GIF: frames larger than the screen and broken streams', () => {
 
   it('decodes LZW minimum code sizes up to 11, as browsers and libnsgif do (sharp agrees on the pixels)', async () => {
     const indices = Uint8Array.from({ length: 64 }, (_, i) => (i * 7) % 4);
-    const colours: Rgb[] = [[255, 0, 0], [0, 255, 0], [0, 0, 255], [255, 255, 255]];
+    const colours: Rgb[] = [
+      [255, 0, 0],
+      [0, 255, 0],
+      [0, 0, 255],
+      [255, 255, 255],
+    ];
     for (const minCodeSize of [2, 9, 11]) {
       const gif = buildGif({ width: 8, height: 8 }, colours, [{ width: 8, height: 8, indices, minCodeSize }]);
       const { data } = await sharp(gif).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-      expect(Array.from(decodeGifFirstFrame(gif).raster.data), `min code size ${minCodeSize}`).toEqual(Array.from(data));
+      expect(Array.from(decodeGifFirstFrame(gif).raster.data), `min code size ${minCodeSize}`).toEqual(
+        Array.from(data),
+      );
     }
   });
 
@@ -208,11 +272,26 @@ describe('GIF: frames larger than the screen and broken streams', () => {
     const indices = new Uint8Array(16);
     const frame = { width: 4, height: 4, indices };
     // 9-bit codes: clear (256), then a code the dictionary does not hold yet.
-    for (const codes of [[256, 300], [256, 5, 300]]) {
-      await expectCode(() => decodeGifFirstFrame(buildGif({ width: 4, height: 4 }, GREY, [{ ...frame, lzw: packCodes(codes, 9) }])), 'E_CORRUPT');
+    for (const codes of [
+      [256, 300],
+      [256, 5, 300],
+    ]) {
+      await expectCode(
+        () => decodeGifFirstFrame(buildGif({ width: 4, height: 4 }, GREY, [{ ...frame, lzw: packCodes(codes, 9) }])),
+        'E_CORRUPT',
+      );
     }
-    await expectCode(() => decodeGifFirstFrame(buildGif({ width: 4, height: 4 }, GREY, [{ ...frame, minCodeSize: 12, lzw: new Uint8Array(4) }])), 'E_CORRUPT');
-    await expectCode(() => decodeGifFirstFrame(buildGif({ width: 4, height: 4 }, GREY, []).subarray(0, 12)), 'E_CORRUPT');
+    await expectCode(
+      () =>
+        decodeGifFirstFrame(
+          buildGif({ width: 4, height: 4 }, GREY, [{ ...frame, minCodeSize: 12, lzw: new Uint8Array(4) }]),
+        ),
+      'E_CORRUPT',
+    );
+    await expectCode(
+      () => decodeGifFirstFrame(buildGif({ width: 4, height: 4 }, GREY, []).subarray(0, 12)),
+      'E_CORRUPT',
+    );
     await expectCode(() => decodeGifFirstFrame(buildGif({ width: 4, height: 4 }, GREY, [])), 'E_CORRUPT');
   });
 
@@ -220,7 +299,17 @@ describe('GIF: frames larger than the screen and broken streams', () => {
     const fixtures = [
       await sharpGif(40, 30, { progressive: true }),
       await make.gif({ width: 40, height: 24, transparent: true }),
-      buildGif({ width: 12, height: 9 }, GREY.slice(0, 8), [{ left: 2, top: 1, width: 9, height: 7, indices: Uint8Array.from({ length: 63 }, (_, i) => i % 8), local: GREY.slice(8, 16), transparentIndex: 3 }]),
+      buildGif({ width: 12, height: 9 }, GREY.slice(0, 8), [
+        {
+          left: 2,
+          top: 1,
+          width: 9,
+          height: 7,
+          indices: Uint8Array.from({ length: 63 }, (_, i) => i % 8),
+          local: GREY.slice(8, 16),
+          transparentIndex: 3,
+        },
+      ]),
     ];
     let state = 11;
     const random = (below: number) => ((state = (state * 1103515245 + 12345) >>> 0) >>> 8) % below;

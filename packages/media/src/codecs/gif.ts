@@ -45,7 +45,11 @@ export function decodeGifRows(bytes: Uint8Array, sink: RowSink): { hasAlpha: boo
     if (!image) throw malformed('GIF', 'it contains no image');
     const { width, height } = gifCanvasSize(screen, image);
     if (width === 0 || height === 0) throw malformed('GIF', `its size is ${width}x${height}`);
-    const palette = rgbaPalette(bytes, image.localColours ?? screen.globalColours ?? DEFAULT_COLOURS, image.transparentIndex);
+    const palette = rgbaPalette(
+      bytes,
+      image.localColours ?? screen.globalColours ?? DEFAULT_COLOURS,
+      image.transparentIndex,
+    );
     sink.start({ width, height, mayHaveAlpha: true });
     const frameRows = image.interlaced ? interlacedRows(bytes, image) : sequentialRows(bytes, image);
     const covers = image.left === 0 && image.top === 0 && image.width === width && image.height === height;
@@ -115,11 +119,15 @@ function interlacedRows(bytes: Uint8Array, image: GifImage): FrameRows {
   // Where each frame row sits in stream order.
   const streamRow = new Uint32Array(image.height);
   let next = 0;
-  for (const { start, step } of INTERLACE_PASSES) for (let r = start; r < image.height; r += step) streamRow[r] = next++;
+  for (const { start, step } of INTERLACE_PASSES)
+    for (let r = start; r < image.height; r += step) streamRow[r] = next++;
   return {
     row(r) {
       const from = streamRow[r]! * image.width;
-      return { indices: indices.subarray(from, from + image.width), count: Math.max(0, Math.min(image.width, decoded - from)) };
+      return {
+        indices: indices.subarray(from, from + image.width),
+        count: Math.max(0, Math.min(image.width, decoded - from)),
+      };
     },
     short: () => decoded < indices.length,
   };
@@ -129,11 +137,16 @@ function interlacedRows(bytes: Uint8Array, image: GifImage): FrameRows {
  * 256 RGBA entries packed in the platform's byte order, so one 32-bit store paints a pixel.
  * The transparent index and indices past the table's end (which name no colour) stay 0: clear.
  */
-function rgbaPalette(bytes: Uint8Array, table: GifColourTable | typeof DEFAULT_COLOURS, transparentIndex: number | undefined): Uint32Array {
+function rgbaPalette(
+  bytes: Uint8Array,
+  table: GifColourTable | typeof DEFAULT_COLOURS,
+  transparentIndex: number | undefined,
+): Uint32Array {
   const palette = new Uint32Array(256);
   const channels = new Uint8Array(palette.buffer);
   if (table === DEFAULT_COLOURS) {
-    for (let entry = 0; entry < 256; entry++) channels.fill(entry === 1 ? 255 : 0, entry * 4, entry * 4 + 3).fill(255, entry * 4 + 3, entry * 4 + 4);
+    for (let entry = 0; entry < 256; entry++)
+      channels.fill(entry === 1 ? 255 : 0, entry * 4, entry * 4 + 3).fill(255, entry * 4 + 3, entry * 4 + 4);
   }
   for (let entry = 0; table !== DEFAULT_COLOURS && entry < table.entries; entry++) {
     const from = table.offset + entry * 3;

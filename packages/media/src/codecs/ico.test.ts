@@ -18,9 +18,11 @@ async function icon(sizes: number[], { cursor = false }: { cursor?: boolean } = 
   const folder = mkdtempSync(join(tmpdir(), 'glimpse-ico-'));
   try {
     const { data, width, height } = naturalPixels(256, 256, { channels: 4 });
-    await sharp(data, { raw: { width, height, channels: 4 } }).png().toFile(join(folder, 'in.png'));
+    await sharp(data, { raw: { width, height, channels: 4 } })
+      .png()
+      .toFile(join(folder, 'in.png'));
     const out = join(folder, cursor ? 'out.cur' : 'out.ico');
-    execFileSync(MAGICK, [join(folder, 'in.png'),  '-define', `icon:auto-resize=${sizes.join(',')}`, out]);
+    execFileSync(MAGICK, [join(folder, 'in.png'), '-define', `icon:auto-resize=${sizes.join(',')}`, out]);
     return new Uint8Array(readFileSync(out));
   } finally {
     rmSync(folder, { recursive: true, force: true });
@@ -61,7 +63,11 @@ function magickRgba(file: Uint8Array, index: number, extension = 'ico'): Uint8Ar
   const folder = mkdtempSync(join(tmpdir(), 'glimpse-ico-'));
   try {
     writeFileSync(join(folder, `in.${extension}`), file);
-    return new Uint8Array(execFileSync(MAGICK, [`${join(folder, `in.${extension}`)}[${index}]`, '-depth', '8', 'rgba:-'], { maxBuffer: 1 << 26 }));
+    return new Uint8Array(
+      execFileSync(MAGICK, [`${join(folder, `in.${extension}`)}[${index}]`, '-depth', '8', 'rgba:-'], {
+        maxBuffer: 1 << 26,
+      }),
+    );
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }
@@ -79,7 +85,11 @@ describe('ICO/CUR', () => {
     const file = await icon([16, 32, 256]);
     expect(await probe(file)).toMatchObject({ mediaType: 'image/x-icon', width: 256, height: 256, lossless: true });
     const { raster, hasAlpha } = await decodeIco(file);
-    expect({ width: raster.width, height: raster.height, hasAlpha }).toEqual({ width: 256, height: 256, hasAlpha: true });
+    expect({ width: raster.width, height: raster.height, hasAlpha }).toEqual({
+      width: 256,
+      height: 256,
+      hasAlpha: true,
+    });
     expect(maxDifference(raster.data, magickRgba(file, 2))).toBe(0);
   });
 
@@ -94,7 +104,11 @@ describe('ICO/CUR', () => {
     for (const bits of [4, 8] as const) {
       const file = paletteIcon(40, bits);
       const { raster, hasAlpha } = await decodeIco(file);
-      expect({ width: raster.width, height: raster.height, hasAlpha }).toEqual({ width: 40, height: 40, hasAlpha: true });
+      expect({ width: raster.width, height: raster.height, hasAlpha }).toEqual({
+        width: 40,
+        height: 40,
+        hasAlpha: true,
+      });
       expect(maxDifference(raster.data, magickRgba(file, 0)), `${bits}-bit`).toBe(0);
     }
   });

@@ -20,7 +20,8 @@ export async function decodeIco(bytes: Uint8Array): Promise<{ raster: Raster; ha
   const compression = view.getUint32(16, true);
   const colorsUsed = view.getUint32(32, true);
   const masks = dibSize === 40 && compression === BI_BITFIELDS ? 12 : 0;
-  const paletteColors = bitsPerPixel <= 8 ? (colorsUsed > 0 && colorsUsed < 1 << bitsPerPixel ? colorsUsed : 1 << bitsPerPixel) : 0;
+  const paletteColors =
+    bitsPerPixel <= 8 ? (colorsUsed > 0 && colorsUsed < 1 << bitsPerPixel ? colorsUsed : 1 << bitsPerPixel) : 0;
   const pixelOffset = dibSize + masks + paletteColors * 4;
 
   // A BMP file: its 14-byte header, then the DIB with the colour image's own height.

@@ -8,9 +8,24 @@ import type { Raster } from '../types.js';
 import { jpegDecoder } from './jpeg.js';
 
 /** What the JPEG decoder delivers for `cover`, before the pipeline's resize. */
-async function decodeJpeg(jpeg: Uint8Array, stored: { width: number; height: number }, cover: { width: number; height: number }): Promise<Raster> {
+async function decodeJpeg(
+  jpeg: Uint8Array,
+  stored: { width: number; height: number },
+  cover: { width: number; height: number },
+): Promise<Raster> {
   const sink = rasterSink();
-  const facts = { mediaType: 'image/jpeg', bytes: jpeg.length, ...stored, orientation: 1, frames: 1, hasAlpha: false, bitDepth: 8, components: 3, progressive: false, complete: true } as const;
+  const facts = {
+    mediaType: 'image/jpeg',
+    bytes: jpeg.length,
+    ...stored,
+    orientation: 1,
+    frames: 1,
+    hasAlpha: false,
+    bitDepth: 8,
+    components: 3,
+    progressive: false,
+    complete: true,
+  } as const;
   await jpegDecoder({ bytes: jpeg, facts, cover, sink });
   return sink.raster();
 }
@@ -31,7 +46,11 @@ async function shrinkScore(width: number, height: number, target: { width: numbe
   const jpeg = await make.photoJpeg({ width, height, seed: 7 });
   const decoded = await decodeJpeg(jpeg, { width, height }, target);
   const resized = await resizeRaster(decoded, target.width, target.height, false);
-  const reference = await sharp(jpeg).resize(target.width, target.height, { fit: 'fill', kernel: 'lanczos3', fastShrinkOnLoad: false }).ensureAlpha().raw().toBuffer();
+  const reference = await sharp(jpeg)
+    .resize(target.width, target.height, { fit: 'fill', kernel: 'lanczos3', fastShrinkOnLoad: false })
+    .ensureAlpha()
+    .raw()
+    .toBuffer();
   return psnr(resized.data, new Uint8Array(reference));
 }
 

@@ -22,7 +22,11 @@ export const SMALL_TARGET_EDGE = 1000;
  */
 export const jpegDecoder: Decoder<JpegInfo> = async ({ bytes, facts, cover, sink }) => {
   const margin = Math.max(cover.width, cover.height) < SMALL_TARGET_EDGE ? 2 : 1;
-  const completeness = await decodeJpegRows(bytes, jpegScaleEighths(facts.width, facts.height, cover.width, cover.height, margin), sink);
+  const completeness = await decodeJpegRows(
+    bytes,
+    jpegScaleEighths(facts.width, facts.height, cover.width, cover.height, margin),
+    sink,
+  );
   return { hasAlpha: false, ...(completeness.eofScan > 0 && { recovered: completeness }) };
 };
 

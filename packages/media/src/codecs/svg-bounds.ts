@@ -59,22 +59,30 @@ function primitiveWork(name: string, attributes: string, pixelsPerUnit: number):
  */
 export function assertSvgBounds(svg: string, drawnText: string, size: SvgSize, scale: number): void {
   if (drawnText.length > MAX_SVG_TEXT_CHARS) {
-    refuse(`it draws ${drawnText.length} characters of text (at most ${MAX_SVG_TEXT_CHARS} are laid out)`, { characters: drawnText.length });
+    refuse(`it draws ${drawnText.length} characters of text (at most ${MAX_SVG_TEXT_CHARS} are laid out)`, {
+      characters: drawnText.length,
+    });
   }
   const { depth, elements } = elementFacts(svg);
   if (depth > MAX_SVG_DEPTH) refuse(`its elements nest ${depth} levels deep (at most ${MAX_SVG_DEPTH})`, { depth });
   if (!(elements <= MAX_SVG_ELEMENTS)) {
-    refuse(`it draws about ${formatNumber(elements)} elements once every <use> is expanded (at most ${MAX_SVG_ELEMENTS})`, { elements });
+    refuse(
+      `it draws about ${formatNumber(elements)} elements once every <use> is expanded (at most ${MAX_SVG_ELEMENTS})`,
+      { elements },
+    );
   }
   assertFilterBounds(svg, size, scale);
 }
 
 function assertFilterBounds(svg: string, size: SvgSize, scale: number): void {
-  const pixelsPerUnit = scale * (size.viewBox ? Math.max(size.width / size.viewBox.width, size.height / size.viewBox.height) : 1);
+  const pixelsPerUnit =
+    scale * (size.viewBox ? Math.max(size.width / size.viewBox.width, size.height / size.viewBox.height) : 1);
   // Reads per pixel of each <filter>: over the part of its region on the canvas, and over all of it.
   const filters = new Map<string, FilterWork>();
   let costliest: FilterWork = { clipped: 0, generated: 0 };
-  for (const [, attributes = '', body = ''] of svg.matchAll(/<(?:\w+:)?filter\b([^>]*)>([\s\S]*?)<\/(?:\w+:)?filter\s*>/g)) {
+  for (const [, attributes = '', body = ''] of svg.matchAll(
+    /<(?:\w+:)?filter\b([^>]*)>([\s\S]*?)<\/(?:\w+:)?filter\s*>/g,
+  )) {
     const work: FilterWork = { clipped: 0, generated: 0 };
     for (const [, name = '', primitive = ''] of body.matchAll(/<(?:\w+:)?(fe[A-Z]\w*)\b([^>]*)>/g)) {
       work[GENERATORS.has(name) ? 'generated' : 'clipped'] += primitiveWork(name, primitive, pixelsPerUnit);
@@ -95,7 +103,8 @@ function assertFilterBounds(svg: string, size: SvgSize, scale: number): void {
     const share = area === undefined ? 1 : (1.44 * area) / canvasArea;
     perPixel += work.clipped * Math.min(1, share) + work.generated * Math.max(1, share);
   };
-  for (const [tag, , value = ''] of svg.matchAll(/<[\w:-]+\s[^>]*\bfilter\s*(=\s*["']|:)([^"';]*)[^>]*>/g)) use(value, elementArea(tag));
+  for (const [tag, , value = ''] of svg.matchAll(/<[\w:-]+\s[^>]*\bfilter\s*(=\s*["']|:)([^"';]*)[^>]*>/g))
+    use(value, elementArea(tag));
   // A filter in a style sheet may apply to any element: counted once over the whole canvas.
   for (const [, sheet = ''] of svg.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style\s*>/g)) {
     for (const [, value = ''] of sheet.matchAll(/\bfilter\s*:\s*([^;}]*)/g)) use(value, undefined);
@@ -163,13 +172,17 @@ export function assertSvgTreeBounds(tree: string): void {
   for (const [tag] of tree.matchAll(/<path\b[^>]*>/g)) {
     const strokeWidth = numbers(attribute(tag, 'stroke-width'))[0];
     if (strokeWidth !== undefined && diagonal > 0 && !(strokeWidth <= MAX_STROKE_TO_CANVAS * diagonal)) {
-      refuse(`a stroke is ${formatNumber(strokeWidth)} units wide, more than ${MAX_STROKE_TO_CANVAS} times the ${formatNumber(diagonal)}-unit canvas`, { strokeWidth });
+      refuse(
+        `a stroke is ${formatNumber(strokeWidth)} units wide, more than ${MAX_STROKE_TO_CANVAS} times the ${formatNumber(diagonal)}-unit canvas`,
+        { strokeWidth },
+      );
     }
     const pattern = numbers(attribute(tag, 'stroke-dasharray'));
     if (pattern.length === 0) continue;
     const period = pattern.reduce((sum, n) => sum + n, 0);
     dashes += period > 0 ? (polylineLength(attribute(tag, 'd')) / period) * Math.max(1, pattern.length / 2) : 0;
-    if (!(dashes <= MAX_SVG_DASHES)) refuse(`its dashed strokes have about ${formatNumber(dashes)} dashes (at most ${MAX_SVG_DASHES})`, { dashes });
+    if (!(dashes <= MAX_SVG_DASHES))
+      refuse(`its dashed strokes have about ${formatNumber(dashes)} dashes (at most ${MAX_SVG_DASHES})`, { dashes });
   }
 }
 
@@ -177,12 +190,17 @@ export function assertSvgTreeBounds(tree: string): void {
 function polylineLength(d: string): number {
   const values = d.match(/-?[\d.]+(?:e[-+]?\d+)?/gi)?.map(Number) ?? [];
   let length = 0;
-  for (let i = 2; i + 1 < values.length; i += 2) length += Math.hypot((values[i] ?? 0) - (values[i - 2] ?? 0), (values[i + 1] ?? 0) - (values[i - 1] ?? 0));
+  for (let i = 2; i + 1 < values.length; i += 2)
+    length += Math.hypot((values[i] ?? 0) - (values[i - 2] ?? 0), (values[i + 1] ?? 0) - (values[i - 1] ?? 0));
   return length;
 }
 
 function refuse(problem: string, details: Record<string, unknown>): never {
-  throw new MediaError('E_TOO_COMPLEX', `The SVG would take too long to render: ${problem}. Simplify it, or render it in a browser and send the PNG.`, { format: 'SVG', ...details });
+  throw new MediaError(
+    'E_TOO_COMPLEX',
+    `The SVG would take too long to render: ${problem}. Simplify it, or render it in a browser and send the PNG.`,
+    { format: 'SVG', ...details },
+  );
 }
 
 function attribute(attributes: string, name: string): string {
@@ -192,10 +210,13 @@ function attribute(attributes: string, name: string): string {
 /** Numbers in an attribute value; anything unparseable counts as infinite, so it is refused rather than guessed. */
 function numbers(value: string): number[] {
   if (value.trim() === '') return [];
-  return value.trim().split(/[\s,]+/).map((token) => {
-    const n = Math.abs(Number(token));
-    return Number.isFinite(n) ? n : Infinity;
-  });
+  return value
+    .trim()
+    .split(/[\s,]+/)
+    .map((token) => {
+      const n = Math.abs(Number(token));
+      return Number.isFinite(n) ? n : Infinity;
+    });
 }
 
 function formatNumber(n: number): string {
@@ -226,7 +247,9 @@ function elementFacts(svg: string): { depth: number; elements: number } {
     parent.subtree.elements += done.subtree.elements;
     for (const id of done.subtree.uses) parent.subtree.uses.push(id);
   };
-  for (const tag of svg.matchAll(/<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>|<[!?][^>]*>|<(\/?)([^\s/>]*)([^>]*?)(\/?)>/g)) {
+  for (const tag of svg.matchAll(
+    /<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>|<[!?][^>]*>|<(\/?)([^\s/>]*)([^>]*?)(\/?)>/g,
+  )) {
     if (tag[0].startsWith('<!') || tag[0].startsWith('<?')) continue;
     if (tag[1] === '/') {
       if (open.length > 1) close();

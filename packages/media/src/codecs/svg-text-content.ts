@@ -58,5 +58,7 @@ export function uncoveredScripts(text: string, coverages: readonly Coverage[]): 
     if (/[\s\p{Cc}\p{Cf}\p{M}]/u.test(char) || coverages.some((coverage) => covers(coverage, codePoint))) continue;
     missing.add(SCRIPTS.find(([, pattern]) => pattern.test(char))?.[0] ?? 'other');
   }
-  return SCRIPTS.map(([name]) => name).filter((name) => missing.has(name)).concat(missing.has('other') ? ['other'] : []);
+  return SCRIPTS.map(([name]) => name)
+    .filter((name) => missing.has(name))
+    .concat(missing.has('other') ? ['other'] : []);
 }

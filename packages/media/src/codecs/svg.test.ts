@@ -12,18 +12,24 @@ describe('SVG rendering', () => {
   it('starts even when the host app initialised resvg-wasm first', async () => {
     const wasm = await readFile(createRequire(import.meta.url).resolve('@resvg/resvg-wasm/index_bg.wasm'));
     await initWasm(wasm);
-    const result = await fit(encode('<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><rect width="4" height="4" fill="red"/></svg>'));
+    const result = await fit(
+      encode(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><rect width="4" height="4" fill="red"/></svg>',
+      ),
+    );
     expect(result.mediaType).toBe('image/png');
   });
 
   it('writes straight alpha: 50 % green is (0,128,0,128), not the premultiplied (0,64,0,128)', async () => {
-    const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="8" height="8" fill="green" fill-opacity="0.5"/></svg>';
+    const svg =
+      '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="8" height="8" fill="green" fill-opacity="0.5"/></svg>';
     const decoded = await decodeIndependently((await fit(encode(svg))).data);
     expect(Array.from(decoded.data.subarray(0, 4))).toEqual([0, 128, 0, 128]);
   });
 
   it('keeps the colour of faint pixels (alpha 10 %)', async () => {
-    const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="8" height="8" fill="#ff8000" fill-opacity="0.1"/></svg>';
+    const svg =
+      '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="8" height="8" fill="#ff8000" fill-opacity="0.1"/></svg>';
     const [r, g, b] = (await decodeIndependently((await fit(encode(svg))).data)).data;
     expect(r).toBe(255);
     expect(Math.abs(g! - 128)).toBeLessThanOrEqual(6);
@@ -33,49 +39,97 @@ describe('SVG rendering', () => {
 
 describe('SVG text no font covers', () => {
   it('warns (W_MISSING_GLYPHS) and names the scripts that could not be drawn; Greek and basic Cyrillic are bundled', async () => {
-    const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="60"><text x="4" y="40">Привет κόσμε 你好 안녕 &#x1F600;</text></svg>';
+    const svg =
+      '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="60"><text x="4" y="40">Привет κόσμε 你好 안녕 &#x1F600;</text></svg>';
     const result = await fit(encode(svg));
-    expect(result.warnings).toEqual([{ code: 'W_MISSING_GLYPHS', message: expect.stringContaining('emoji, Han (Chinese characters), Hangul'), scripts: ['emoji', 'Han (Chinese characters)', 'Hangul'] }]);
-    const latin = await fit(encode('<svg xmlns="http://www.w3.org/2000/svg" width="200" height="40"><text x="4" y="30">Hello, wörld — 10 €</text></svg>'));
+    expect(result.warnings).toEqual([
+      {
+        code: 'W_MISSING_GLYPHS',
+        message: expect.stringContaining('emoji, Han (Chinese characters), Hangul'),
+        scripts: ['emoji', 'Han (Chinese characters)', 'Hangul'],
+      },
+    ]);
+    const latin = await fit(
+      encode(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="40"><text x="4" y="30">Hello, wörld — 10 €</text></svg>',
+      ),
+    );
     expect(latin.warnings).toEqual([]);
   });
 
   const cjkFont = '/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf'; // Debian fonts-droid-fallback
-  it.skipIf(!existsSync(cjkFont))('draws with fonts the caller supplies, and stops warning about what they cover', async () => {
-    const svg = encode('<svg xmlns="http://www.w3.org/2000/svg" width="200" height="60"><rect width="200" height="60" fill="#fff"/><text x="4" y="40" font-size="30">你好</text></svg>');
-    const without = await fit(svg);
-    const withFont = await fit(svg, { fonts: [new Uint8Array(await readFile(cjkFont))] });
-    expect(without.warnings.map((w) => w.code)).toEqual(['W_MISSING_GLYPHS']);
-    expect(withFont.warnings).toEqual([]);
-    const dark = async (png: Uint8Array) => (await decodeIndependently(png)).data.filter((v, i) => i % 4 === 0 && v < 128).length;
-    expect(await dark(without.data)).toBe(0);
-    expect(await dark(withFont.data)).toBeGreaterThan(50);
-  });
+  it.skipIf(!existsSync(cjkFont))(
+    'draws with fonts the caller supplies, and stops warning about what they cover',
+    async () => {
+      const svg = encode(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="60"><rect width="200" height="60" fill="#fff"/><text x="4" y="40" font-size="30">你好</text></svg>',
+      );
+      const without = await fit(svg);
+      const withFont = await fit(svg, { fonts: [new Uint8Array(await readFile(cjkFont))] });
+      expect(without.warnings.map((w) => w.code)).toEqual(['W_MISSING_GLYPHS']);
+      expect(withFont.warnings).toEqual([]);
+      const dark = async (png: Uint8Array) =>
+        (await decodeIndependently(png)).data.filter((v, i) => i % 4 === 0 && v < 128).length;
+      expect(await dark(without.data)).toBe(0);
+      expect(await dark(withFont.data)).toBeGreaterThan(50);
+    },
+  );
 
   it('refuses fonts that are not byte arrays', async () => {
-    await expect(fit(encode('<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"/>'), { fonts: ['Arial'] as unknown as Uint8Array[] })).rejects.toMatchObject({ code: 'E_INVALID_OPTIONS' });
+    await expect(
+      fit(encode('<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"/>'), {
+        fonts: ['Arial'] as unknown as Uint8Array[],
+      }),
+    ).rejects.toMatchObject({ code: 'E_INVALID_OPTIONS' });
   });
 });
 
 describe('hostile SVGs are refused from cheap facts, fast', () => {
   const cases: Array<[string, string]> = [
     ['200,000 characters of text', `<text x="0" y="20">${'a'.repeat(200_000)}</text>`],
-    ['feMorphology radius 1e6', '<filter id="f"><feMorphology radius="1e6"/></filter><rect width="400" height="400" filter="url(#f)"/>'],
-    ['feTurbulence with 1e6 octaves', '<filter id="f"><feTurbulence baseFrequency="0.05" numOctaves="1000000"/></filter><rect width="400" height="400" filter="url(#f)"/>'],
-    ['feConvolveMatrix of order 1000', '<filter id="f"><feConvolveMatrix order="1000"/></filter><rect width="400" height="400" filter="url(#f)"/>'],
-    ['a blur applied to 500 elements', `<filter id="f"><feGaussianBlur stdDeviation="5"/></filter>${'<rect width="400" height="400" filter="url(#f)"/>'.repeat(500)}`],
+    [
+      'feMorphology radius 1e6',
+      '<filter id="f"><feMorphology radius="1e6"/></filter><rect width="400" height="400" filter="url(#f)"/>',
+    ],
+    [
+      'feTurbulence with 1e6 octaves',
+      '<filter id="f"><feTurbulence baseFrequency="0.05" numOctaves="1000000"/></filter><rect width="400" height="400" filter="url(#f)"/>',
+    ],
+    [
+      'feConvolveMatrix of order 1000',
+      '<filter id="f"><feConvolveMatrix order="1000"/></filter><rect width="400" height="400" filter="url(#f)"/>',
+    ],
+    [
+      'a blur applied to 500 elements',
+      `<filter id="f"><feGaussianBlur stdDeviation="5"/></filter>${'<rect width="400" height="400" filter="url(#f)"/>'.repeat(500)}`,
+    ],
     ['elements nested 5,000 deep', `${'<g>'.repeat(5000)}<rect width="4" height="4"/>${'</g>'.repeat(5000)}`],
     ['15,000 characters of text', `<text x="0" y="20">${'M'.repeat(15_000)}</text>`],
     ['<use> fanning out to 10^6 elements', useFanOut(6)],
-    ['a stroke 1e9 wide, set in a style sheet', '<style>circle { stroke-width: 1e9 }</style><circle cx="200" cy="200" r="28" stroke="red"/>'],
+    [
+      'a stroke 1e9 wide, set in a style sheet',
+      '<style>circle { stroke-width: 1e9 }</style><circle cx="200" cy="200" r="28" stroke="red"/>',
+    ],
     ['850,000 dashes', '<path d="M0 0 L 300 300" stroke="black" stroke-dasharray="0.0005"/>'],
-    ['noise over a circle far larger than the canvas', '<filter id="t"><feTurbulence baseFrequency="0.05" numOctaves="2"/></filter><circle cx="32" cy="32" r="9000" filter="url(#t)"/>'],
-    ['CSS blur on 100 full-size elements', `<style>rect { filter: blur(3px) }</style>${'<rect width="400" height="400" style="filter: blur(3px)"/>'.repeat(100)}`],
+    [
+      'noise over a circle far larger than the canvas',
+      '<filter id="t"><feTurbulence baseFrequency="0.05" numOctaves="2"/></filter><circle cx="32" cy="32" r="9000" filter="url(#t)"/>',
+    ],
+    [
+      'CSS blur on 100 full-size elements',
+      `<style>rect { filter: blur(3px) }</style>${'<rect width="400" height="400" style="filter: blur(3px)"/>'.repeat(100)}`,
+    ],
   ];
   for (const [name, body] of cases) {
     it(name, async () => {
       const started = performance.now();
-      await expect(fit(encode(`<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="400" height="400">${body}</svg>`))).rejects.toMatchObject({ code: 'E_TOO_COMPLEX' });
+      await expect(
+        fit(
+          encode(
+            `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="400" height="400">${body}</svg>`,
+          ),
+        ),
+      ).rejects.toMatchObject({ code: 'E_TOO_COMPLEX' });
       expect(performance.now() - started).toBeLessThan(5_000); // seconds of margin on a loaded CI machine; minutes before
     });
   }
@@ -84,27 +138,46 @@ describe('hostile SVGs are refused from cheap facts, fast', () => {
     const body = [
       useFanOut(3),
       `<filter id="b"><feGaussianBlur stdDeviation="8"/></filter><rect width="400" height="400" fill="#eee" filter="url(#b)"/>`,
-      Array.from({ length: 40 }, (_, i) => `<path d="M0 ${i * 10} H400" stroke="#ccc" stroke-dasharray="4 2"/>`).join(''),
+      Array.from({ length: 40 }, (_, i) => `<path d="M0 ${i * 10} H400" stroke="#ccc" stroke-dasharray="4 2"/>`).join(
+        '',
+      ),
       `<text x="0" y="20" font-size="4">${'lorem ipsum '.repeat(416)}</text>`,
     ].join('');
-    expect((await fit(encode(`<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="400" height="400">${body}</svg>`))).mediaType).toBe('image/png');
+    expect(
+      (
+        await fit(
+          encode(
+            `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="400" height="400">${body}</svg>`,
+          ),
+        )
+      ).mediaType,
+    ).toBe('image/png');
   });
 
   it('refuses a filter over a large output, and says to lower maxEdge; the same SVG renders at a smaller maxEdge', async () => {
-    const svg = encode('<svg xmlns="http://www.w3.org/2000/svg" width="2000" height="2000"><filter id="f"><feMorphology radius="4"/></filter><rect width="2000" height="2000" filter="url(#f)"/></svg>');
-    await expect(fit(svg)).rejects.toMatchObject({ code: 'E_TOO_COMPLEX', message: expect.stringMatching(/2000x2000 pixels.*lower maxEdge/) });
+    const svg = encode(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="2000" height="2000"><filter id="f"><feMorphology radius="4"/></filter><rect width="2000" height="2000" filter="url(#f)"/></svg>',
+    );
+    await expect(fit(svg)).rejects.toMatchObject({
+      code: 'E_TOO_COMPLEX',
+      message: expect.stringMatching(/2000x2000 pixels.*lower maxEdge/),
+    });
     expect((await fit(svg, { maxEdge: 500 })).width).toBe(500);
   });
 
   it('still renders ordinary filters: a drop shadow and a small morphology', async () => {
-    const body = '<filter id="f"><feGaussianBlur stdDeviation="3"/><feOffset dx="2" dy="2"/><feMorphology radius="2"/></filter><rect x="10" y="10" width="50" height="50" filter="url(#f)"/>';
-    expect((await fit(encode(`<svg xmlns="http://www.w3.org/2000/svg" width="200" height="200">${body}</svg>`))).mediaType).toBe('image/png');
+    const body =
+      '<filter id="f"><feGaussianBlur stdDeviation="3"/><feOffset dx="2" dy="2"/><feMorphology radius="2"/></filter><rect x="10" y="10" width="50" height="50" filter="url(#f)"/>';
+    expect(
+      (await fit(encode(`<svg xmlns="http://www.w3.org/2000/svg" width="200" height="200">${body}</svg>`))).mediaType,
+    ).toBe('image/png');
   });
 });
 
 /** `levels` levels of ten <use> each of the level below: 10^levels rectangles once expanded. */
 function useFanOut(levels: number): string {
   let defs = '<g id="u0"><rect width="1" height="1"/></g>';
-  for (let level = 1; level <= levels; level++) defs += `<g id="u${level}">${`<use xlink:href="#u${level - 1}" x="1"/>`.repeat(10)}</g>`;
+  for (let level = 1; level <= levels; level++)
+    defs += `<g id="u${level}">${`<use xlink:href="#u${level - 1}" x="1"/>`.repeat(10)}</g>`;
   return `<defs>${defs}</defs><use xlink:href="#u${levels}"/>`;
 }

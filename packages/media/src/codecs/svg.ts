@@ -26,7 +26,12 @@ const ready = lazy(async () => {
   } catch (cause) {
     // resvg-wasm can be initialised once per page or process; a host app that did it first is fine.
     if (cause instanceof Error && /already initiali[sz]ed/i.test(cause.message)) return;
-    throw new MediaError('E_WASM_UNAVAILABLE', `The SVG renderer (resvg) could not start: ${cause instanceof Error ? cause.message : String(cause)}`, { module: 'resvg' }, { cause });
+    throw new MediaError(
+      'E_WASM_UNAVAILABLE',
+      `The SVG renderer (resvg) could not start: ${cause instanceof Error ? cause.message : String(cause)}`,
+      { module: 'resvg' },
+      { cause },
+    );
   }
 });
 
@@ -48,7 +53,10 @@ export interface RasterizeSvgOptions {
  * Refuses (`E_TOO_COMPLEX`) what would render too long, from cheap facts (see `assertSvgBounds`, `assertSvgTreeBounds`).
  * Warns (`W_MISSING_GLYPHS`) about text in scripts no font covers: resvg draws nothing for it.
  */
-export async function rasterizeSvg(bytes: Uint8Array, { maxEdge, fonts = [] }: RasterizeSvgOptions): Promise<{ raster: Raster; warnings: ProcessWarning[] }> {
+export async function rasterizeSvg(
+  bytes: Uint8Array,
+  { maxEdge, fonts = [] }: RasterizeSvgOptions,
+): Promise<{ raster: Raster; warnings: ProcessWarning[] }> {
   await ready();
   // resvg parses UTF-8 only; UTF-16 files (with a BOM) are transcoded first.
   const text = decodeSvgText(bytes, bytes.length);
@@ -70,8 +78,11 @@ export async function rasterizeSvg(bytes: Uint8Array, { maxEdge, fonts = [] }: R
       // Exact target sides for the normal case; a sliver is drawn 1 px thick, then shrunk along its length.
       const fitTo = thin
         ? { mode: 'zoom' as const, value: 1 / Math.min(width, height) }
-        : wide ? { mode: 'width' as const, value: maxEdge } : { mode: 'height' as const, value: maxEdge };
-      if (thin && Math.max(width, height) / Math.min(width, height) > MAX_SLIVER_EDGE) throw new Error(`the SVG is ${width}×${height}: too thin to draw`);
+        : wide
+          ? { mode: 'width' as const, value: maxEdge }
+          : { mode: 'height' as const, value: maxEdge };
+      if (thin && Math.max(width, height) / Math.min(width, height) > MAX_SLIVER_EDGE)
+        throw new Error(`the SVG is ${width}×${height}: too thin to draw`);
       release(svg);
       svg = undefined;
       svg = new Resvg(text, { ...options, fitTo });
@@ -82,11 +93,24 @@ export async function rasterizeSvg(bytes: Uint8Array, { maxEdge, fonts = [] }: R
     unpremultiply(raster.data);
     if (!thin) return { raster, warnings };
     const length = Math.max(1, Math.round(Math.max(width, height) * scale));
-    return { raster: await resizeRaster(raster, width >= height ? length : raster.width, width >= height ? raster.height : length, true), warnings };
+    return {
+      raster: await resizeRaster(
+        raster,
+        width >= height ? length : raster.width,
+        width >= height ? raster.height : length,
+        true,
+      ),
+      warnings,
+    };
   } catch (cause) {
     if (cause instanceof MediaError) throw cause;
     const detail = cause instanceof Error ? cause.message : String(cause);
-    throw new MediaError('E_SVG_INVALID', `The SVG could not be rendered (${detail}). Check that it is well-formed XML with an <svg> root.`, {}, { cause });
+    throw new MediaError(
+      'E_SVG_INVALID',
+      `The SVG could not be rendered (${detail}). Check that it is well-formed XML with an <svg> root.`,
+      {},
+      { cause },
+    );
   } finally {
     if (svg) release(svg);
   }
@@ -109,7 +133,13 @@ function renderOptions(fonts: readonly Uint8Array[]) {
   const family = 'DejaVu Sans';
   return {
     // Caller fonts first: resvg falls back through the list for glyphs the default family lacks.
-    font: { fontBuffers: [...fonts, sansFont()], defaultFontFamily: family, sansSerifFamily: family, serifFamily: family, monospaceFamily: family },
+    font: {
+      fontBuffers: [...fonts, sansFont()],
+      defaultFontFamily: family,
+      sansSerifFamily: family,
+      serifFamily: family,
+      monospaceFamily: family,
+    },
     shapeRendering: 2 as const,
     textRendering: 1 as const,
   };

@@ -17,9 +17,13 @@ let folder: string;
 beforeAll(async () => {
   folder = mkdtempSync(join(tmpdir(), 'glimpse-tiff-'));
   const rgba = naturalPixels(150, 100, { channels: 4 });
-  await sharp(rgba.data, { raw: { width: 150, height: 100, channels: 4 } }).png().toFile(join(folder, 'rgba.png'));
+  await sharp(rgba.data, { raw: { width: 150, height: 100, channels: 4 } })
+    .png()
+    .toFile(join(folder, 'rgba.png'));
   const rgb = naturalPixels(150, 100, { seed: 2 });
-  await sharp(rgb.data, { raw: { width: 150, height: 100, channels: 3 } }).png().toFile(join(folder, 'rgb.png'));
+  await sharp(rgb.data, { raw: { width: 150, height: 100, channels: 3 } })
+    .png()
+    .toFile(join(folder, 'rgb.png'));
   return () => rmSync(folder, { recursive: true, force: true });
 });
 
@@ -46,13 +50,28 @@ function meanDifference(a: Uint8Array, b: Uint8Array): number {
 
 const CASES: { name: string; source: string; args: string[]; tolerance: number }[] = [
   { name: 'RGB, strips, uncompressed', source: 'rgb.png', args: ['-compress', 'none'], tolerance: 0 },
-  { name: 'RGB, strips, LZW with predictor', source: 'rgb.png', args: ['-compress', 'lzw', '-define', 'tiff:predictor=2'], tolerance: 0 },
-  { name: 'RGB, tiles 64×64, Deflate', source: 'rgb.png', args: ['-compress', 'zip', '-define', 'tiff:tile-geometry=64x64'], tolerance: 0 },
+  {
+    name: 'RGB, strips, LZW with predictor',
+    source: 'rgb.png',
+    args: ['-compress', 'lzw', '-define', 'tiff:predictor=2'],
+    tolerance: 0,
+  },
+  {
+    name: 'RGB, tiles 64×64, Deflate',
+    source: 'rgb.png',
+    args: ['-compress', 'zip', '-define', 'tiff:tile-geometry=64x64'],
+    tolerance: 0,
+  },
   { name: 'RGB, PackBits', source: 'rgb.png', args: ['-compress', 'rle'], tolerance: 0 },
   { name: 'RGB, 16-bit, LZW', source: 'rgb.png', args: ['-depth', '16', '-compress', 'lzw'], tolerance: 0.01 },
   { name: 'gray, 8-bit', source: 'rgb.png', args: ['-colorspace', 'gray', '-compress', 'lzw'], tolerance: 0 },
   // 16-bit gray: libtiff keeps the high byte, ImageMagick rounds.
-  { name: 'gray, 16-bit, tiled', source: 'rgb.png', args: ['-colorspace', 'gray', '-depth', '16', '-define', 'tiff:tile-geometry=32x32'], tolerance: 1 },
+  {
+    name: 'gray, 16-bit, tiled',
+    source: 'rgb.png',
+    args: ['-colorspace', 'gray', '-depth', '16', '-define', 'tiff:tile-geometry=32x32'],
+    tolerance: 1,
+  },
   // Palette: 16-bit colour map entries, which the two bring to 8 bits with different rounding (±1).
   { name: 'palette', source: 'rgb.png', args: ['-type', 'palette', '-compress', 'lzw'], tolerance: 0.5 },
   { name: 'bilevel, CCITT G4', source: 'rgb.png', args: ['-monochrome', '-compress', 'group4'], tolerance: 0 },
@@ -73,7 +92,11 @@ describe('TIFF', () => {
   }
 
   it('a multi-page file: the first page, and a step and page count saying so', async () => {
-    const file = tiff('rgb.png', ['-compress', 'lzw'], [join(folder, 'rgb.png'), join(folder, 'rgba.png'), join(folder, 'rgb.png')]);
+    const file = tiff(
+      'rgb.png',
+      ['-compress', 'lzw'],
+      [join(folder, 'rgb.png'), join(folder, 'rgba.png'), join(folder, 'rgb.png')],
+    );
     expect(await probe(file)).toMatchObject({ pages: 3 });
     const result = await process(file);
     expect(result).toMatchObject({ mediaType: 'image/png', width: 150, height: 100, original: { pages: 3 } });
@@ -84,7 +107,11 @@ describe('TIFF', () => {
     const file = tiff('rgb.png', ['-orient', 'right-top']);
     expect(await probe(file)).toMatchObject({ orientation: 6 });
     const result = await process(file);
-    expect({ width: result.width, height: result.height, steps: result.steps }).toEqual({ width: 100, height: 150, steps: ['oriented', 'converted'] });
+    expect({ width: result.width, height: result.height, steps: result.steps }).toEqual({
+      width: 100,
+      height: 150,
+      steps: ['oriented', 'converted'],
+    });
   });
 
   it('JPEG-compressed TIFF comes out as JPEG, lossless ones as PNG', async () => {
@@ -93,7 +120,11 @@ describe('TIFF', () => {
   });
 
   it('refuses truncated and damaged files with a typed error', async () => {
-    for (const args of [['-compress', 'lzw'], ['-compress', 'jpeg'], ['-compress', 'zip', '-define', 'tiff:tile-geometry=64x64']]) {
+    for (const args of [
+      ['-compress', 'lzw'],
+      ['-compress', 'jpeg'],
+      ['-compress', 'zip', '-define', 'tiff:tile-geometry=64x64'],
+    ]) {
       const file = tiff('rgb.png', args);
       for (const length of [8, 40, Math.floor(file.length / 2), file.length - 200]) {
         const error = await process(file.subarray(0, length)).catch((caught: unknown) => caught);

@@ -11,7 +11,10 @@ import { lazy, QUIET_EMSCRIPTEN, type EmscriptenInit } from './codec-support.js'
 
 // jSquash picks its SIMD or plain glue by feature detection inside init; hand it the matching module.
 const encoderReady = lazy(async () =>
-  (initEncoder as unknown as EmscriptenInit)(await wasmModule(wasmSimdSupported() ? 'webp_enc_simd' : 'webp_enc'), QUIET_EMSCRIPTEN),
+  (initEncoder as unknown as EmscriptenInit)(
+    await wasmModule(wasmSimdSupported() ? 'webp_enc_simd' : 'webp_enc'),
+    QUIET_EMSCRIPTEN,
+  ),
 );
 
 /**
@@ -86,6 +89,12 @@ export const encodeWebp: Encoder<WebpEncodeOptions> = async (source, { quality, 
   const data = new Uint8ClampedArray(source.width * source.height * 4);
   data.set(source.rows(0, source.height));
   const image = { data, width: source.width, height: source.height, colorSpace: 'srgb' as const };
-  const encoded = await encodeWasm(image, { quality, lossless: lossless ? 1 : 0, method: WEBP_METHOD, alpha_quality: 100, exact: 0 });
+  const encoded = await encodeWasm(image, {
+    quality,
+    lossless: lossless ? 1 : 0,
+    method: WEBP_METHOD,
+    alpha_quality: 100,
+    exact: 0,
+  });
   return new Uint8Array(encoded);
 };

@@ -6,7 +6,12 @@ import { copyRiffChunk, riffChunk, webpChunks, webpFile } from './riff.js';
 
 describe('containers', () => {
   it('JPEG: walks a real file to its scan, and a written segment reads back', async () => {
-    const jpeg = new Uint8Array(await sharp({ create: { width: 8, height: 8, channels: 3, background: '#336699' } }).withMetadata({ orientation: 6 }).jpeg().toBuffer());
+    const jpeg = new Uint8Array(
+      await sharp({ create: { width: 8, height: 8, channels: 3, background: '#336699' } })
+        .withMetadata({ orientation: 6 })
+        .jpeg()
+        .toBuffer(),
+    );
     const segments = Array.from(jpegSegments(jpeg));
     expect(segments.at(-1)?.marker).toBe(SOS);
     expect(segments.some((segment) => segment.marker === APP1)).toBe(true);
@@ -18,7 +23,11 @@ describe('containers', () => {
   });
 
   it('PNG: lists every chunk through IEND with matching CRCs, and refuses a cut chain', async () => {
-    const png = new Uint8Array(await sharp({ create: { width: 8, height: 8, channels: 4, background: '#33669980' } }).png().toBuffer());
+    const png = new Uint8Array(
+      await sharp({ create: { width: 8, height: 8, channels: 4, background: '#33669980' } })
+        .png()
+        .toBuffer(),
+    );
     const chunks = pngChunkList(png) ?? [];
     expect(chunks[0]?.type).toBe('IHDR');
     expect(chunks.at(-1)?.type).toBe('IEND');
@@ -32,7 +41,11 @@ describe('containers', () => {
 
   it('RIFF: pads odd chunks, and a file written from chunks reads back the same', async () => {
     expect(riffChunk('ABCD', Uint8Array.of(7)).length).toBe(10);
-    const webp = new Uint8Array(await sharp({ create: { width: 8, height: 8, channels: 3, background: '#336699' } }).webp().toBuffer());
+    const webp = new Uint8Array(
+      await sharp({ create: { width: 8, height: 8, channels: 3, background: '#336699' } })
+        .webp()
+        .toBuffer(),
+    );
     const { chunks } = webpChunks(webp);
     const rebuilt = webpFile(chunks.map((chunk) => copyRiffChunk(webp, chunk)));
     expect(Buffer.from(rebuilt).equals(Buffer.from(webp))).toBe(true);

@@ -24,7 +24,14 @@ function codeOf(run: () => unknown): string | undefined {
 describe('readHeifLayout', () => {
   it('reads a single coded image as heif-enc writes it', () => {
     const layout = readHeifLayout(single, 'HEIC');
-    expect(layout).toMatchObject({ width: 96, height: 64, bitDepth: 8, orientation: 1, hasAlpha: false, primary: { type: 'hvc1' } });
+    expect(layout).toMatchObject({
+      width: 96,
+      height: 64,
+      bitDepth: 8,
+      orientation: 1,
+      hasAlpha: false,
+      primary: { type: 'hvc1' },
+    });
     expect(layout.grid).toBeUndefined();
     expect(heifPartsPresent(layout, single.length)).toBe(true);
   });
@@ -32,7 +39,14 @@ describe('readHeifLayout', () => {
   it('reads a grid: tiles row by row, tile size and output size', () => {
     const layout = readHeifLayout(grid, 'HEIC');
     expect(layout.primary.type).toBe('grid');
-    expect(layout.grid).toMatchObject({ rows: 3, columns: 4, outputWidth: 200, outputHeight: 130, tileWidth: 64, tileHeight: 64 });
+    expect(layout.grid).toMatchObject({
+      rows: 3,
+      columns: 4,
+      outputWidth: 200,
+      outputHeight: 130,
+      tileWidth: 64,
+      tileHeight: 64,
+    });
     expect(layout.grid?.tiles).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
     expect({ width: layout.width, height: layout.height }).toEqual({ width: 200, height: 130 });
     expect(layout.parts).toHaveLength(13);
@@ -40,7 +54,8 @@ describe('readHeifLayout', () => {
 
   it('turns irot and imir, in order, into the EXIF orientation that shows the same picture', () => {
     const tiles = [codedImageOf(single)];
-    const orientation = (rotate: 0 | 1 | 2 | 3, mirror?: 0 | 1) => readHeifLayout(writeHeif({ tiles, rotate, ...(mirror !== undefined && { mirror }) }), 'HEIC').orientation;
+    const orientation = (rotate: 0 | 1 | 2 | 3, mirror?: 0 | 1) =>
+      readHeifLayout(writeHeif({ tiles, rotate, ...(mirror !== undefined && { mirror }) }), 'HEIC').orientation;
     expect([0, 1, 2, 3].map((turns) => orientation(turns as 0 | 1 | 2 | 3))).toEqual([1, 8, 3, 6]);
     expect(orientation(0, 0)).toBe(4);
     expect(orientation(0, 1)).toBe(2);
@@ -50,12 +65,16 @@ describe('readHeifLayout', () => {
   });
 
   it('reads a clean aperture as a crop of the stored image', () => {
-    const layout = readHeifLayout(writeHeif({ tiles: [codedImageOf(single)], clap: { width: 80, height: 50 } }), 'HEIC');
+    const layout = readHeifLayout(
+      writeHeif({ tiles: [codedImageOf(single)], clap: { width: 80, height: 50 } }),
+      'HEIC',
+    );
     expect(layout.crop).toEqual({ x: 8, y: 7, width: 80, height: 50 });
   });
 
   it('refuses a file cut anywhere as truncated', () => {
-    for (const length of [12, 40, 200, 400, grid.length - 10]) expect(codeOf(() => readHeifLayout(grid.subarray(0, length), 'HEIC'))).toBe('E_CORRUPT');
+    for (const length of [12, 40, 200, 400, grid.length - 10])
+      expect(codeOf(() => readHeifLayout(grid.subarray(0, length), 'HEIC'))).toBe('E_CORRUPT');
   });
 
   it('checks that every part of the primary image lies inside the file', () => {

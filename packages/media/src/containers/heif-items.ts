@@ -146,7 +146,10 @@ function readItemInfos(reader: ByteReader, box: Box | undefined): Map<number, { 
   return infos;
 }
 
-function readLocations(reader: ByteReader, box: Box | undefined): Map<number, { extents: HeifItem['extents']; inIdat: boolean }> {
+function readLocations(
+  reader: ByteReader,
+  box: Box | undefined,
+): Map<number, { extents: HeifItem['extents']; inIdat: boolean }> {
   const locations = new Map<number, { extents: HeifItem['extents']; inIdat: boolean }>();
   if (!box) return locations;
   let at = box.body;
@@ -261,7 +264,12 @@ function bitDepth(reader: ByteReader, properties: Box[]): number | undefined {
 
 /** Transformations as 2×2 matrices on (x right, y down): [a, b, c, d] maps (x, y) to (ax + by, cx + dy). */
 type Matrix = readonly [number, number, number, number];
-const multiply = (p: Matrix, q: Matrix): Matrix => [p[0] * q[0] + p[1] * q[2], p[0] * q[1] + p[1] * q[3], p[2] * q[0] + p[3] * q[2], p[2] * q[1] + p[3] * q[3]];
+const multiply = (p: Matrix, q: Matrix): Matrix => [
+  p[0] * q[0] + p[1] * q[2],
+  p[0] * q[1] + p[1] * q[3],
+  p[2] * q[0] + p[3] * q[2],
+  p[2] * q[1] + p[3] * q[3],
+];
 /** What each EXIF orientation does to the stored image to show it. */
 const EXIF_MATRICES: Readonly<Record<Orientation, Matrix>> = {
   1: [1, 0, 0, 1],
@@ -307,7 +315,12 @@ function cropOf(reader: ByteReader, properties: Box[], width: number, height: nu
     if (denominator === 0) throw corrupt(reader.format, 'its clean aperture divides by zero');
     return numerator / denominator;
   };
-  const [cropWidth, cropHeight, horizontalOffset, verticalOffset] = [fraction(0), fraction(1), fraction(2), fraction(3)];
+  const [cropWidth, cropHeight, horizontalOffset, verticalOffset] = [
+    fraction(0),
+    fraction(1),
+    fraction(2),
+    fraction(3),
+  ];
   const left = Math.max(0, Math.round(horizontalOffset + (width - 1) / 2 - (cropWidth - 1) / 2));
   const top = Math.max(0, Math.round(verticalOffset + (height - 1) / 2 - (cropHeight - 1) / 2));
   const right = Math.min(width - 1, left + Math.round(cropWidth) - 1);
@@ -368,7 +381,8 @@ export function readHeifLayout(bytes: Uint8Array, format: string): HeifLayout {
     depth ??= bitDepth(reader, properties.get(grid.tiles[0] ?? -1) ?? []);
     for (const tile of grid.tiles) parts.push(item(tile));
   }
-  if (!size || size.width === 0 || size.height === 0) throw corrupt(format, 'its primary image declares no size (no ispe property)');
+  if (!size || size.width === 0 || size.height === 0)
+    throw corrupt(format, 'its primary image declares no size (no ispe property)');
 
   let hasAlpha = false;
   let alpha: HeifLayout['alpha'];
@@ -387,7 +401,8 @@ export function readHeifLayout(bytes: Uint8Array, format: string): HeifLayout {
       alpha = { item: alphaItem };
     }
   }
-  const premultiplied = alpha !== undefined && (references.get(primaryId)?.get('prem')?.includes(alpha.item.id) ?? false);
+  const premultiplied =
+    alpha !== undefined && (references.get(primaryId)?.get('prem')?.includes(alpha.item.id) ?? false);
   const nclx = nclxOf(reader, primaryProperties) ?? (grid && nclxOf(reader, properties.get(grid.tiles[0] ?? -1) ?? []));
 
   const crop = cropOf(reader, primaryProperties, size.width, size.height);
@@ -411,7 +426,13 @@ export function readHeifLayout(bytes: Uint8Array, format: string): HeifLayout {
 }
 
 /** A grid item's descriptor and tiles (ISO/IEC 23008-12 §6.6.2.3). */
-function readGrid(reader: ByteReader, grid: HeifItem, references: Map<number, Map<string, number[]>>, properties: Map<number, Box[]>, idat: HeifLayout['idat']): HeifGrid {
+function readGrid(
+  reader: ByteReader,
+  grid: HeifItem,
+  references: Map<number, Map<string, number[]>>,
+  properties: Map<number, Box[]>,
+  idat: HeifLayout['idat'],
+): HeifGrid {
   const format = reader.format;
   const tiles = references.get(grid.id)?.get('dimg') ?? [];
   const data = itemData(reader, grid, idat);
@@ -420,13 +441,21 @@ function readGrid(reader: ByteReader, grid: HeifItem, references: Map<number, Ma
   if (data.length < (wide ? 12 : 8)) throw corrupt(format, `its grid descriptor has ${data.length} bytes`);
   const rows = reader.u8(data.offset + 2, 'grid descriptor') + 1;
   const columns = reader.u8(data.offset + 3, 'grid descriptor') + 1;
-  const outputWidth = wide ? reader.u32be(data.offset + 4, 'grid descriptor') : reader.u16be(data.offset + 4, 'grid descriptor');
-  const outputHeight = wide ? reader.u32be(data.offset + 8, 'grid descriptor') : reader.u16be(data.offset + 6, 'grid descriptor');
-  if (tiles.length !== rows * columns) throw corrupt(format, `its ${columns}×${rows} grid references ${tiles.length} tiles`);
+  const outputWidth = wide
+    ? reader.u32be(data.offset + 4, 'grid descriptor')
+    : reader.u16be(data.offset + 4, 'grid descriptor');
+  const outputHeight = wide
+    ? reader.u32be(data.offset + 8, 'grid descriptor')
+    : reader.u16be(data.offset + 6, 'grid descriptor');
+  if (tiles.length !== rows * columns)
+    throw corrupt(format, `its ${columns}×${rows} grid references ${tiles.length} tiles`);
   const tileSize = imageExtent(reader, properties.get(tiles[0] ?? -1) ?? []);
   if (!tileSize) throw corrupt(format, 'its grid tiles declare no size (no ispe property)');
   if (tileSize.width * columns < outputWidth || tileSize.height * rows < outputHeight) {
-    throw corrupt(format, `its ${columns}×${rows} tiles of ${tileSize.width}×${tileSize.height} do not cover ${outputWidth}×${outputHeight}`);
+    throw corrupt(
+      format,
+      `its ${columns}×${rows} tiles of ${tileSize.width}×${tileSize.height} do not cover ${outputWidth}×${outputHeight}`,
+    );
   }
   return { rows, columns, outputWidth, outputHeight, tiles, tileWidth: tileSize.width, tileHeight: tileSize.height };
 }

@@ -34,12 +34,20 @@ export function largestIcoEntry(bytes: Uint8Array, format = 'ICO'): IcoEntry & {
   const data = bytes.subarray(offset, offset + size);
   const image = new ByteReader(data, format);
   if (PNG_SIGNATURE.every((value, index) => data[index] === value)) {
-    return { data, kind: 'png', width: image.u32be(16, 'PNG header'), height: image.u32be(20, 'PNG header'), bitDepth: image.u8(24, 'PNG header'), count };
+    return {
+      data,
+      kind: 'png',
+      width: image.u32be(16, 'PNG header'),
+      height: image.u32be(20, 'PNG header'),
+      bitDepth: image.u8(24, 'PNG header'),
+      count,
+    };
   }
   const dibSize = image.u32le(0, 'BMP header');
   if (dibSize < 40) throw corrupt(format, `entry ${best?.index ?? 0} has a ${dibSize}-byte BMP header`);
   const width = image.i32le(4, 'BMP header');
   const doubledHeight = image.i32le(8, 'BMP header');
-  if (width <= 0 || doubledHeight <= 0 || doubledHeight % 2 !== 0) throw corrupt(format, `entry ${best?.index ?? 0} declares ${width}×${doubledHeight / 2} pixels`);
+  if (width <= 0 || doubledHeight <= 0 || doubledHeight % 2 !== 0)
+    throw corrupt(format, `entry ${best?.index ?? 0} declares ${width}×${doubledHeight / 2} pixels`);
   return { data, kind: 'dib', width, height: doubledHeight / 2, bitDepth: image.u16le(14, 'BMP header'), count };
 }

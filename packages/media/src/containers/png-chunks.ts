@@ -27,7 +27,8 @@ export function* pngChunks(bytes: Uint8Array, from = PNG_SIGNATURE.length): Gene
   for (let offset = from; ; ) {
     const length = reader.u32be(offset, 'chunk length');
     const type = reader.ascii(offset + 4, 4, 'chunk type');
-    if (length > 0x7fffffff) throw corrupt(FORMAT, `chunk ${describeTag(type)} at byte ${offset} claims ${length} bytes`);
+    if (length > 0x7fffffff)
+      throw corrupt(FORMAT, `chunk ${describeTag(type)} at byte ${offset} claims ${length} bytes`);
     reader.need(offset + 8, length + 4, `${describeTag(type)} chunk`);
     const chunk = { type, start: offset, data: offset + 8, length, end: offset + 12 + length };
     yield chunk;
@@ -53,7 +54,12 @@ export function pngChunkList(bytes: Uint8Array): PngChunk[] | undefined {
 
 /** Whether a chunk's stored CRC matches its type and data. */
 export function crcMatches(bytes: Uint8Array, chunk: PngChunk): boolean {
-  const stored = ((bytes[chunk.end - 4]! << 24) | (bytes[chunk.end - 3]! << 16) | (bytes[chunk.end - 2]! << 8) | bytes[chunk.end - 1]!) >>> 0;
+  const stored =
+    ((bytes[chunk.end - 4]! << 24) |
+      (bytes[chunk.end - 3]! << 16) |
+      (bytes[chunk.end - 2]! << 8) |
+      bytes[chunk.end - 1]!) >>>
+    0;
   return crc32(bytes.subarray(chunk.start + 4, chunk.data + chunk.length)) === stored;
 }
 

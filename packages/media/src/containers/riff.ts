@@ -36,7 +36,8 @@ export function riffChunks(reader: ByteReader, start: number, end: number): Riff
 /** The top-level chunks of a WebP file, after checking its RIFF header (`E_CORRUPT` when malformed or cut short). */
 export function webpChunks(bytes: Uint8Array): { reader: ByteReader; chunks: RiffChunk[] } {
   const reader = new ByteReader(bytes, WEBP_FORMAT);
-  if (reader.ascii(0, 4, 'RIFF header') !== 'RIFF' || reader.ascii(8, 4, 'RIFF header') !== 'WEBP') throw corrupt(WEBP_FORMAT, 'it does not start with a RIFF WEBP header');
+  if (reader.ascii(0, 4, 'RIFF header') !== 'RIFF' || reader.ascii(8, 4, 'RIFF header') !== 'WEBP')
+    throw corrupt(WEBP_FORMAT, 'it does not start with a RIFF WEBP header');
   const end = 8 + reader.u32le(4, 'RIFF header');
   if (end > bytes.length) throw truncated(WEBP_FORMAT, 'RIFF container', end, bytes.length);
   const chunks = riffChunks(reader, 12, end);

@@ -28,13 +28,16 @@ export const WORKERS_MAX_INPUT_PIXELS = { jpeg: 24_000_000, other: 4_200_000 } a
 
 /** `process` with the Workers pixel caps as the default; an explicit `maxInputPixels` overrides them. */
 export async function process(bytes: Uint8Array, options: ProcessOptions = {}): Promise<ProcessResult> {
-  const maxInputPixels = options.maxInputPixels ?? (detect(bytes) === 'image/jpeg' ? WORKERS_MAX_INPUT_PIXELS.jpeg : WORKERS_MAX_INPUT_PIXELS.other);
+  const maxInputPixels =
+    options.maxInputPixels ??
+    (detect(bytes) === 'image/jpeg' ? WORKERS_MAX_INPUT_PIXELS.jpeg : WORKERS_MAX_INPUT_PIXELS.other);
   try {
     return await processAnywhere(bytes, { ...options, maxInputPixels });
   } catch (error) {
     if (options.maxInputPixels === undefined && isMediaError(error) && error.code === 'E_TOO_MANY_PIXELS') {
       const { width, height } = error.details;
-      const declared = typeof width === 'number' && typeof height === 'number' ? `The image declares ${width}×${height} pixels. ` : '';
+      const declared =
+        typeof width === 'number' && typeof height === 'number' ? `The image declares ${width}×${height} pixels. ` : '';
       throw new MediaError(
         'E_TOO_MANY_PIXELS',
         `${declared}A Cloudflare Worker has 128 MB of memory, so the Workers entry decodes at most ${(maxInputPixels / 1e6).toFixed(1)} MP of this format by default (JPEG ${WORKERS_MAX_INPUT_PIXELS.jpeg / 1e6} MP, others ${WORKERS_MAX_INPUT_PIXELS.other / 1e6} MP): downscale the image before it reaches the Worker, or pass maxInputPixels to raise the cap at the risk of running out of memory.`,
@@ -55,7 +58,11 @@ export async function process(bytes: Uint8Array, options: ProcessOptions = {}): 
 export const WORKERS_PDFIUM_MAX_MEMORY = 80 * 1024 * 1024;
 
 /** `renderPdfPage` with the Workers memory cap as the default. */
-export function renderPdfPage(bytes: Uint8Array, page: number, options: RenderPdfPageOptions = {}): Promise<ProcessResult & { mediaType: SendableImageType }> {
+export function renderPdfPage(
+  bytes: Uint8Array,
+  page: number,
+  options: RenderPdfPageOptions = {},
+): Promise<ProcessResult & { mediaType: SendableImageType }> {
   return renderPdfPageAnywhere(bytes, page, { ...options, maxMemory: options.maxMemory ?? WORKERS_PDFIUM_MAX_MEMORY });
 }
 

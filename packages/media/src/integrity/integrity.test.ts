@@ -45,7 +45,8 @@ function pngcheckAccepts(png: Uint8Array): boolean | undefined {
 describe('crc32', () => {
   it('matches zlib on every length around the 8-byte stride', () => {
     const bytes = make.garbage(300);
-    for (let length = 0; length < 300; length += 7) expect(crc32(bytes, 0, length)).toBe(zlibCrc32(bytes.subarray(0, length)));
+    for (let length = 0; length < 300; length += 7)
+      expect(crc32(bytes, 0, length)).toBe(zlibCrc32(bytes.subarray(0, length)));
     expect(crc32(bytes, 5, 290)).toBe(zlibCrc32(bytes.subarray(5, 290)));
   });
 });
@@ -57,7 +58,10 @@ describe('passthrough integrity: PNG', () => {
       const broken = breakCrc(png, type);
       expect(checkPngIntegrity(broken)).toMatchObject({ fatal: true });
       expect(pngcheckAccepts(broken)).not.toBe(true);
-      await expect(fit(broken)).rejects.toMatchObject({ code: 'E_CORRUPT', message: expect.stringContaining(`${type} chunk`) });
+      await expect(fit(broken)).rejects.toMatchObject({
+        code: 'E_CORRUPT',
+        message: expect.stringContaining(`${type} chunk`),
+      });
       await expect(fit(broken, { provider: 'anthropic' })).rejects.toMatchObject({ code: 'E_CORRUPT' });
     }
   });
@@ -116,7 +120,10 @@ describe('passthrough integrity: JPEG', () => {
     const twelveBit = jpeg.slice();
     twelveBit[sof + 4] = 12;
     for (const provider of ['portable', 'anthropic'] as const) {
-      await expect(fit(twelveBit, { provider })).rejects.toMatchObject({ code: 'E_UNSUPPORTED', message: expect.stringContaining('12-bit') });
+      await expect(fit(twelveBit, { provider })).rejects.toMatchObject({
+        code: 'E_UNSUPPORTED',
+        message: expect.stringContaining('12-bit'),
+      });
     }
   });
 });

@@ -39,30 +39,35 @@ export function checkJpegIntegrity(bytes: Uint8Array): IntegrityProblem | undefi
     const marker = bytes[offset + 1]!;
     offset += 2;
     if (marker === EOI) return sawScan ? undefined : problem('it ends before any scan');
-    if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd8) || marker === 0x00) return problem(`marker ${hex(marker)} at byte ${offset - 2} is out of place`);
+    if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd8) || marker === 0x00)
+      return problem(`marker ${hex(marker)} at byte ${offset - 2} is out of place`);
     if (offset + 2 > bytes.length) return problem(`segment ${hex(marker)} is cut short`);
     const length = (bytes[offset]! << 8) | bytes[offset + 1]!;
     const body = offset + 2;
     const end = offset + length;
-    if (length < 2 || end > bytes.length) return problem(`segment ${hex(marker)} at byte ${offset - 2} runs past the end of the file`);
+    if (length < 2 || end > bytes.length)
+      return problem(`segment ${hex(marker)} at byte ${offset - 2} runs past the end of the file`);
 
     if (isStartOfFrame(marker)) {
       if (sawFrame) return problem('it has more than one frame header');
       sawFrame = true;
       const count = bytes[body + 5] ?? 0;
-      if (length !== 8 + 3 * count || count === 0) return problem('its frame header length does not match its component count');
+      if (length !== 8 + 3 * count || count === 0)
+        return problem('its frame header length does not match its component count');
       for (let i = 0; i < count; i++) components.set(bytes[body + 6 + i * 3]!, bytes[body + 8 + i * 3]!);
     } else if (marker === DQT) {
       for (let at = body; at < end; ) {
         const precision = bytes[at]! >> 4;
-        if (precision > 1 || (bytes[at]! & 0x0f) > 3) return problem('a quantisation table has an invalid precision or slot');
+        if (precision > 1 || (bytes[at]! & 0x0f) > 3)
+          return problem('a quantisation table has an invalid precision or slot');
         quantTables.add(bytes[at]! & 0x0f);
         at += 1 + (precision ? 128 : 64);
         if (at > end) return problem('its quantisation tables do not fit their segment');
       }
     } else if (marker === DHT) {
       for (let at = body; at < end; ) {
-        if (at + 17 > end || bytes[at]! >> 4 > 1 || (bytes[at]! & 0x0f) > 3) return problem('a Huffman table header is invalid');
+        if (at + 17 > end || bytes[at]! >> 4 > 1 || (bytes[at]! & 0x0f) > 3)
+          return problem('a Huffman table header is invalid');
         let symbols = 0;
         for (let i = 1; i <= 16; i++) symbols += bytes[at + i]!;
         if (symbols > 256) return problem('a Huffman table has more than 256 symbols');
@@ -74,11 +79,13 @@ export function checkJpegIntegrity(bytes: Uint8Array): IntegrityProblem | undefi
     } else if (marker === SOS) {
       if (!sawFrame) return problem('a scan starts before the frame header');
       const count = bytes[body] ?? 0;
-      if (count < 1 || count > 4 || length !== 6 + 2 * count) return problem('a scan header length does not match its component count');
+      if (count < 1 || count > 4 || length !== 6 + 2 * count)
+        return problem('a scan header length does not match its component count');
       for (let i = 0; i < count; i++) {
         const slot = components.get(bytes[body + 1 + i * 2]!);
         if (slot === undefined) return problem('a scan names a component the frame does not have');
-        if (!quantTables.has(slot)) return problem(`a scan uses quantisation table ${slot}, which no DQT segment defined`);
+        if (!quantTables.has(slot))
+          return problem(`a scan uses quantisation table ${slot}, which no DQT segment defined`);
       }
       sawScan = true;
       const next = endOfEntropyData(bytes, end);

@@ -32,8 +32,10 @@ export function checkPngIntegrity(bytes: Uint8Array): IntegrityProblem | undefin
   while (offset + 12 <= bytes.length) {
     const length = view.getUint32(offset);
     const end = offset + 12 + length;
-    if (length > 0x7fffffff || end > bytes.length) return { fatal: true, problem: `a chunk at byte ${offset} runs past the end of the file` };
-    if (!isChunkType(bytes, offset + 4)) return { fatal: true, problem: `the chunk at byte ${offset} has a type that is not four letters` };
+    if (length > 0x7fffffff || end > bytes.length)
+      return { fatal: true, problem: `a chunk at byte ${offset} runs past the end of the file` };
+    if (!isChunkType(bytes, offset + 4))
+      return { fatal: true, problem: `the chunk at byte ${offset} has a type that is not four letters` };
     const type = view.getUint32(offset + 4);
     const name = String.fromCharCode(bytes[offset + 4]!, bytes[offset + 5]!, bytes[offset + 6]!, bytes[offset + 7]!);
     if (crc32(bytes, offset + 4, end - 4) !== view.getUint32(end - 4)) {
@@ -49,7 +51,8 @@ export function checkPngIntegrity(bytes: Uint8Array): IntegrityProblem | undefin
     }
     offset = end;
     if (name === 'IEND') {
-      if (offset !== bytes.length) repairable ??= { fatal: false, problem: `${bytes.length - offset} bytes follow the IEND chunk` };
+      if (offset !== bytes.length)
+        repairable ??= { fatal: false, problem: `${bytes.length - offset} bytes follow the IEND chunk` };
       return repairable;
     }
   }

@@ -10,11 +10,18 @@ export function checkWebpIntegrity(bytes: Uint8Array): IntegrityProblem | undefi
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (bytes.length < 12) return { fatal: false, problem: 'the RIFF header is cut short' };
   const riffEnd = 8 + view.getUint32(4, true);
-  if (riffEnd !== bytes.length) return { fatal: false, problem: `its RIFF size says ${riffEnd} bytes but the file has ${bytes.length}` };
+  if (riffEnd !== bytes.length)
+    return { fatal: false, problem: `its RIFF size says ${riffEnd} bytes but the file has ${bytes.length}` };
   return checkChunks(bytes, view, 12, riffEnd, 0);
 }
 
-function checkChunks(bytes: Uint8Array, view: DataView, start: number, end: number, depth: number): IntegrityProblem | undefined {
+function checkChunks(
+  bytes: Uint8Array,
+  view: DataView,
+  start: number,
+  end: number,
+  depth: number,
+): IntegrityProblem | undefined {
   let offset = start;
   while (offset < end) {
     if (offset + 8 > end) return { fatal: false, problem: `${end - offset} stray bytes follow the last chunk` };

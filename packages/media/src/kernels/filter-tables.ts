@@ -25,10 +25,16 @@ function lanczos3(x: number): number {
 /** Averages whole blocks of `factor` inputs (the last block may be partial): the integer pre-shrink. */
 export function boxTable(inputSize: number, factor: number, tapMultiple: number): FilterTable {
   const outputSize = Math.ceil(inputSize / factor);
-  return buildTable(outputSize, inputSize, tapMultiple, (i) => {
-    const start = i * factor;
-    return { start, end: Math.min(inputSize, start + factor) };
-  }, () => 1);
+  return buildTable(
+    outputSize,
+    inputSize,
+    tapMultiple,
+    (i) => {
+      const start = i * factor;
+      return { start, end: Math.min(inputSize, start + factor) };
+    },
+    () => 1,
+  );
 }
 
 /**
@@ -36,16 +42,27 @@ export function boxTable(inputSize: number, factor: number, tapMultiple: number)
  * so it can be fractional) to `outputSize`, with pixel centres aligned. When shrinking, the support widens
  * by the scale (anti-aliasing); windows are clipped to the image and renormalised.
  */
-export function lanczosTable(inputExtent: number, inputSamples: number, outputSize: number, tapMultiple: number): FilterTable {
+export function lanczosTable(
+  inputExtent: number,
+  inputSamples: number,
+  outputSize: number,
+  tapMultiple: number,
+): FilterTable {
   const scale = inputExtent / outputSize;
   const stretch = Math.max(scale, 1);
   const support = 3 * stretch;
-  return buildTable(outputSize, inputSamples, tapMultiple, (i) => {
-    const centre = (i + 0.5) * scale;
-    const start = Math.min(inputSamples - 1, Math.max(0, Math.floor(centre - support + 0.5)));
-    const end = Math.max(start + 1, Math.min(inputSamples, Math.floor(centre + support + 0.5)));
-    return { start, end };
-  }, (i, j) => lanczos3((j + 0.5 - (i + 0.5) * scale) / stretch));
+  return buildTable(
+    outputSize,
+    inputSamples,
+    tapMultiple,
+    (i) => {
+      const centre = (i + 0.5) * scale;
+      const start = Math.min(inputSamples - 1, Math.max(0, Math.floor(centre - support + 0.5)));
+      const end = Math.max(start + 1, Math.min(inputSamples, Math.floor(centre + support + 0.5)));
+      return { start, end };
+    },
+    (i, j) => lanczos3((j + 0.5 - (i + 0.5) * scale) / stretch),
+  );
 }
 
 /**

@@ -38,7 +38,10 @@ describe('own JPEG codec', () => {
   const width = 640;
   const height = 480;
   const raw = ramps(width, height);
-  const jpeg = () => sharp(raw, { raw: { width, height, channels: 3 } }).jpeg({ quality: 92 }).toBuffer();
+  const jpeg = () =>
+    sharp(raw, { raw: { width, height, channels: 3 } })
+      .jpeg({ quality: 92 })
+      .toBuffer();
 
   it('decodes at full size to opaque RGBA close to the source', async () => {
     const out = await decodeJpegScaled(new Uint8Array(await jpeg()));
@@ -53,13 +56,19 @@ describe('own JPEG codec', () => {
       const w = Math.ceil((width * eighths) / 8);
       const h = Math.ceil((height * eighths) / 8);
       expect([out.width, out.height]).toEqual([w, h]);
-      const reference = await sharp(raw, { raw: { width, height, channels: 3 } }).resize(w, h, { kernel: 'lanczos3', fit: 'fill' }).raw().toBuffer();
+      const reference = await sharp(raw, { raw: { width, height, channels: 3 } })
+        .resize(w, h, { kernel: 'lanczos3', fit: 'fill' })
+        .raw()
+        .toBuffer();
       expect(meanAbsoluteError(out.data, new Uint8Array(reference))).toBeLessThan(2.5);
     }
   });
 
   it('decodes CMYK JPEGs to RGB', async () => {
-    const cmyk = await sharp({ create: { width: 32, height: 16, channels: 3, background: { r: 200, g: 30, b: 60 } } }).toColourspace('cmyk').jpeg({ quality: 95 }).toBuffer();
+    const cmyk = await sharp({ create: { width: 32, height: 16, channels: 3, background: { r: 200, g: 30, b: 60 } } })
+      .toColourspace('cmyk')
+      .jpeg({ quality: 95 })
+      .toBuffer();
     const out = await decodeJpegScaled(new Uint8Array(cmyk));
     const [r = 0, g = 0, b = 0] = out.data;
     expect(Math.abs(r - 200)).toBeLessThan(30);
@@ -69,10 +78,17 @@ describe('own JPEG codec', () => {
 
   it('encodes baseline JPEG that sharp reads back at the same size and close colours', async () => {
     const rgba = new Uint8Array(width * height * 4);
-    for (let p = 0; p < width * height; p++) rgba.set([raw[p * 3] ?? 0, raw[p * 3 + 1] ?? 0, raw[p * 3 + 2] ?? 0, 255], p * 4);
+    for (let p = 0; p < width * height; p++)
+      rgba.set([raw[p * 3] ?? 0, raw[p * 3 + 1] ?? 0, raw[p * 3 + 2] ?? 0, 255], p * 4);
     const encoded = await encodeJpegBaseline({ data: rgba, width, height }, 80);
     const meta = await sharp(encoded).metadata();
-    expect([meta.format, meta.width, meta.height, meta.isProgressive, meta.chromaSubsampling]).toEqual(['jpeg', width, height, false, '4:2:0']);
+    expect([meta.format, meta.width, meta.height, meta.isProgressive, meta.chromaSubsampling]).toEqual([
+      'jpeg',
+      width,
+      height,
+      false,
+      '4:2:0',
+    ]);
     const back = await sharp(encoded).raw().toBuffer();
     expect(meanAbsoluteError(rgba, new Uint8Array(back))).toBeLessThan(3);
   });
@@ -82,14 +98,17 @@ describe('own JPEG codec', () => {
     const out = await decodeJpegScaled(bytes);
     expect([out.width, out.height]).toEqual([48, 32]);
     const pattern = Buffer.alloc(48 * 32 * 3);
-    for (let y = 0; y < 32; y++) for (let x = 0; x < 48; x++) pattern.set([x * 5, y * 8, x < 24 ? 200 : 40], (y * 48 + x) * 3);
+    for (let y = 0; y < 32; y++)
+      for (let x = 0; x < 48; x++) pattern.set([x * 5, y * 8, x < 24 ? 200 : 40], (y * 48 + x) * 3);
     expect(meanAbsoluteError(out.data, pattern)).toBeLessThan(4);
   });
 
   it('turns damaged data into E_CORRUPT and keeps working afterwards', async () => {
     const bytes = new Uint8Array(await jpeg());
     await expect(decodeJpegScaled(bytes.subarray(0, 200))).rejects.toMatchObject({ code: 'E_CORRUPT' });
-    await expect(decodeJpegScaled(new Uint8Array([0xff, 0xd8, 0xff, 0x00, 1, 2, 3]))).rejects.toMatchObject({ code: 'E_CORRUPT' });
+    await expect(decodeJpegScaled(new Uint8Array([0xff, 0xd8, 0xff, 0x00, 1, 2, 3]))).rejects.toMatchObject({
+      code: 'E_CORRUPT',
+    });
     expect((await decodeJpegScaled(bytes, 1)).width).toBe(80);
   });
 

@@ -17,7 +17,14 @@ interface JpegExports extends KernelExports {
   encode_finish(info: number): number;
 }
 
-const FUNCTIONS = ['decode_start', 'decode_rows', 'decode_finish', 'encode_start', 'encode_rows', 'encode_finish'] as const;
+const FUNCTIONS = [
+  'decode_start',
+  'decode_rows',
+  'decode_finish',
+  'encode_start',
+  'encode_rows',
+  'encode_finish',
+] as const;
 
 /** Rows are handed over in bands of about this many bytes: small enough to stay in cache. */
 const BAND_BYTES = 256 * 1024;
@@ -28,9 +35,19 @@ const BAND_BYTES = 256 * 1024;
  * DCT drops frequencies above the new Nyquist limit, so it does not alias, but it is a softer filter than
  * the resizer's Lanczos-3: a margin of 2 leaves the last halving to the resizer.
  */
-export function jpegScaleEighths(width: number, height: number, targetWidth: number, targetHeight: number, margin = 1): number {
+export function jpegScaleEighths(
+  width: number,
+  height: number,
+  targetWidth: number,
+  targetHeight: number,
+  margin = 1,
+): number {
   for (let eighths = 1; eighths < 8; eighths++) {
-    if (Math.ceil((width * eighths) / 8) >= targetWidth * margin && Math.ceil((height * eighths) / 8) >= targetHeight * margin) return eighths;
+    if (
+      Math.ceil((width * eighths) / 8) >= targetWidth * margin &&
+      Math.ceil((height * eighths) / 8) >= targetHeight * margin
+    )
+      return eighths;
   }
   return 8;
 }
@@ -53,7 +70,11 @@ export interface DecodedJpeg extends Raster, Omit<JpegCompleteness, 'height'> {}
  * rows to `sink` a band at a time. CMYK/YCCK become RGB. Every pixel is opaque. A file cut short still
  * decodes (the missing rows flat grey); the result says how much was real.
  */
-export async function decodeJpegRows(bytes: Uint8Array, scaleEighths: number, sink: RowSink): Promise<JpegCompleteness> {
+export async function decodeJpegRows(
+  bytes: Uint8Array,
+  scaleEighths: number,
+  sink: RowSink,
+): Promise<JpegCompleteness> {
   const codec = await instantiateKernel<JpegExports>('jpeg', FUNCTIONS);
   try {
     const data = copyIn(codec, bytes, 'JPEG');
@@ -77,7 +98,12 @@ export async function decodeJpegRows(bytes: Uint8Array, scaleEighths: number, si
     if (!(cause instanceof KernelFailure || cause instanceof WebAssembly.RuntimeError)) throw cause;
     // libjpeg says "Insufficient memory"; our layer says "out of memory": the image is too big, not broken.
     if (/memory/i.test(cause.message)) throw kernelOutOfMemory('JPEG');
-    throw new MediaError('E_CORRUPT', `The JPEG data could not be decoded (${cause.message}). The file is truncated or damaged: re-export or re-capture it.`, { format: 'JPEG' }, { cause });
+    throw new MediaError(
+      'E_CORRUPT',
+      `The JPEG data could not be decoded (${cause.message}). The file is truncated or damaged: re-export or re-capture it.`,
+      { format: 'JPEG' },
+      { cause },
+    );
   }
 }
 

@@ -18,7 +18,10 @@ export class KernelFailure extends Error {}
  * A fresh, started instance of kernel `name` whose exports include `functions`. WASI calls the libraries
  * link but never reach are stubs that fail loudly rather than touch the host.
  */
-export async function instantiateKernel<T extends KernelExports>(name: WasmModuleName, functions: readonly (keyof T & string)[]): Promise<T> {
+export async function instantiateKernel<T extends KernelExports>(
+  name: WasmModuleName,
+  functions: readonly (keyof T & string)[],
+): Promise<T> {
   let memory: WebAssembly.Memory | undefined;
   const unavailable = () => {
     throw new KernelFailure(`the ${name} kernel made a system call it is not given`);
@@ -46,14 +49,20 @@ export async function instantiateKernel<T extends KernelExports>(name: WasmModul
   };
   const { exports } = await WebAssembly.instantiate(await wasmModule(name), imports);
   if (!hasExports<T>(exports, functions)) {
-    throw new MediaError('E_WASM_UNAVAILABLE', `The ${name} WASM module lacks the expected exports: rebuild it with scripts/build-wasm.sh.`);
+    throw new MediaError(
+      'E_WASM_UNAVAILABLE',
+      `The ${name} WASM module lacks the expected exports: rebuild it with scripts/build-wasm.sh.`,
+    );
   }
   memory = exports.memory;
   exports._initialize();
   return exports;
 }
 
-function hasExports<T extends KernelExports>(exports: WebAssembly.Exports, functions: readonly (keyof T & string)[]): exports is WebAssembly.Exports & T {
+function hasExports<T extends KernelExports>(
+  exports: WebAssembly.Exports,
+  functions: readonly (keyof T & string)[],
+): exports is WebAssembly.Exports & T {
   const required = ['_initialize', 'alloc', ...functions];
   return exports['memory'] instanceof WebAssembly.Memory && required.every((fn) => typeof exports[fn] === 'function');
 }
@@ -76,5 +85,8 @@ export function copyIn(kernel: KernelExports, bytes: Uint8Array, codec: string):
 /** Running out of WASM memory means the image is too big for this runtime, not that it is damaged. */
 export function kernelOutOfMemory(codec: string, bytes?: number): MediaError {
   const amount = bytes === undefined ? 'enough' : `${bytes} bytes of`;
-  return new MediaError('E_TOO_LARGE', `The ${codec} codec could not get ${amount} memory. Lower maxInputPixels or send a smaller image.`);
+  return new MediaError(
+    'E_TOO_LARGE',
+    `The ${codec} codec could not get ${amount} memory. Lower maxInputPixels or send a smaller image.`,
+  );
 }

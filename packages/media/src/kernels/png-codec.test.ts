@@ -31,7 +31,11 @@ function testCard(width: number, height: number, withAlpha: boolean): Uint8Array
 
 /** What sharp decodes `png` to, as RGBA8 (its 16-bit PNGs are cast down to 8 first). */
 async function sharpRgba(png: Uint8Array): Promise<Uint8Array> {
-  const { data } = await sharp(png).toColourspace('srgb').ensureAlpha().raw({ depth: 'uchar' }).toBuffer({ resolveWithObject: true });
+  const { data } = await sharp(png)
+    .toColourspace('srgb')
+    .ensureAlpha()
+    .raw({ depth: 'uchar' })
+    .toBuffer({ resolveWithObject: true });
   return new Uint8Array(data);
 }
 
@@ -97,7 +101,11 @@ describe('own PNG codec', () => {
   });
 
   it("round-trips images one pixel wide or tall (edge cases of the filters' first pixel)", async () => {
-    for (const [w, h] of [[1, 1], [1, 9], [9, 1]] as const) {
+    for (const [w, h] of [
+      [1, 1],
+      [1, 9],
+      [9, 1],
+    ] as const) {
       for (const withAlpha of [false, true]) {
         const rgba = testCard(Math.max(w, 2), h, withAlpha).subarray(0, w * h * 4);
         const png = await encodePngRgba({ data: rgba, width: w, height: h }, 3);
@@ -113,18 +121,77 @@ describe('own PNG codec', () => {
     const level9 = await encodePngRgba({ data: rgba, width, height }, 9);
     expect(stored.byteLength).toBeGreaterThan(rgba.byteLength);
     expect(level9.byteLength).toBeLessThan(stored.byteLength / 4);
-    expect(Buffer.from((await decodePngRgba(stored)).data).equals(Buffer.from((await decodePngRgba(level9)).data))).toBe(true);
+    expect(
+      Buffer.from((await decodePngRgba(stored)).data).equals(Buffer.from((await decodePngRgba(level9)).data)),
+    ).toBe(true);
   });
 
   const rgb = { raw: { width, height, channels: 4 as const } };
   // [name, make, IHDR bit depth, colour type, interlace method]
   const kinds: [string, () => Promise<Buffer>, number, number, number][] = [
-    ['16-bit RGBA', async () => sharp(Buffer.from(testCard(width, height, true)), rgb).toColourspace('rgb16').png().toBuffer(), 16, 6, 0],
-    ['interlaced (Adam7)', async () => sharp(Buffer.from(testCard(width, height, true)), rgb).png({ progressive: true }).toBuffer(), 8, 6, 1],
-    ['palette with tRNS', async () => sharp(Buffer.from(testCard(width, height, true)), rgb).png({ palette: true, colours: 64, dither: 0 }).toBuffer(), 8, 3, 0],
-    ['palette, 2 bits per pixel', async () => sharp(Buffer.from(testCard(width, height, false)), rgb).png({ palette: true, colours: 4, dither: 0 }).toBuffer(), 2, 3, 0],
-    ['gray + alpha', async () => sharp(Buffer.from(testCard(width, height, true)), rgb).toColourspace('b-w').png().toBuffer(), 8, 4, 0],
-    ['gray + alpha, 16-bit', async () => sharp(Buffer.from(testCard(width, height, false)), rgb).toColourspace('grey16').png().toBuffer(), 16, 4, 0],
+    [
+      '16-bit RGBA',
+      async () =>
+        sharp(Buffer.from(testCard(width, height, true)), rgb)
+          .toColourspace('rgb16')
+          .png()
+          .toBuffer(),
+      16,
+      6,
+      0,
+    ],
+    [
+      'interlaced (Adam7)',
+      async () =>
+        sharp(Buffer.from(testCard(width, height, true)), rgb)
+          .png({ progressive: true })
+          .toBuffer(),
+      8,
+      6,
+      1,
+    ],
+    [
+      'palette with tRNS',
+      async () =>
+        sharp(Buffer.from(testCard(width, height, true)), rgb)
+          .png({ palette: true, colours: 64, dither: 0 })
+          .toBuffer(),
+      8,
+      3,
+      0,
+    ],
+    [
+      'palette, 2 bits per pixel',
+      async () =>
+        sharp(Buffer.from(testCard(width, height, false)), rgb)
+          .png({ palette: true, colours: 4, dither: 0 })
+          .toBuffer(),
+      2,
+      3,
+      0,
+    ],
+    [
+      'gray + alpha',
+      async () =>
+        sharp(Buffer.from(testCard(width, height, true)), rgb)
+          .toColourspace('b-w')
+          .png()
+          .toBuffer(),
+      8,
+      4,
+      0,
+    ],
+    [
+      'gray + alpha, 16-bit',
+      async () =>
+        sharp(Buffer.from(testCard(width, height, false)), rgb)
+          .toColourspace('grey16')
+          .png()
+          .toBuffer(),
+      16,
+      4,
+      0,
+    ],
   ];
   for (const [name, make, bitDepth, type, interlace] of kinds) {
     it(`decodes ${name} to the RGBA8 sharp sees`, async () => {
@@ -142,12 +209,24 @@ describe('own PNG codec', () => {
     const oneTranslucent = opaque.slice();
     oneTranslucent[oneTranslucent.length - 1] = 254; // the very last pixel's alpha
     const cases: [string, Buffer, boolean][] = [
-      ['RGBA with a transparent band', await sharp(Buffer.from(testCard(width, height, true)), rgb).png().toBuffer(), true],
+      [
+        'RGBA with a transparent band',
+        await sharp(Buffer.from(testCard(width, height, true)), rgb)
+          .png()
+          .toBuffer(),
+        true,
+      ],
       ['RGBA, every pixel opaque', await sharp(Buffer.from(opaque), rgb).png().toBuffer(), false],
       ['RGBA, only the last pixel translucent', await sharp(Buffer.from(oneTranslucent), rgb).png().toBuffer(), true],
       ['RGB', await sharp(Buffer.from(opaque), rgb).removeAlpha().png().toBuffer(), false],
       ['interlaced RGBA', await sharp(Buffer.from(oneTranslucent), rgb).png({ progressive: true }).toBuffer(), true],
-      ['palette with tRNS', await sharp(Buffer.from(testCard(width, height, true)), rgb).png({ palette: true, colours: 64, dither: 0 }).toBuffer(), true],
+      [
+        'palette with tRNS',
+        await sharp(Buffer.from(testCard(width, height, true)), rgb)
+          .png({ palette: true, colours: 64, dither: 0 })
+          .toBuffer(),
+        true,
+      ],
     ];
     for (const [name, png, transparent] of cases) {
       const decoded = await decodePngRgbaWithAlpha(new Uint8Array(png));
@@ -160,7 +239,10 @@ describe('own PNG codec', () => {
 
   it('decodes and encodes tall images band by band; the decoded raster owns its buffer', async () => {
     // 64 px rows are 256 bytes: 1500 rows span several of the decoder's bands, the last one partial.
-    for (const [w, h] of [[64, 1500], [3, 40000]] as const) {
+    for (const [w, h] of [
+      [64, 1500],
+      [3, 40000],
+    ] as const) {
       const rgba = testCard(w, h, true);
       const png = await encodePngRgba({ data: rgba, width: w, height: h }, 1);
       const decoded = await decodePngRgbaWithAlpha(png);

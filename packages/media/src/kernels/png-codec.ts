@@ -18,7 +18,15 @@ interface PngExports extends KernelExports {
   encode_finish(info: number): number;
 }
 
-const FUNCTIONS = ['decode_start', 'decode_rows', 'decode_finish', 'encode_opaque', 'encode_start', 'encode_rows', 'encode_finish'] as const;
+const FUNCTIONS = [
+  'decode_start',
+  'decode_rows',
+  'decode_finish',
+  'encode_opaque',
+  'encode_start',
+  'encode_rows',
+  'encode_finish',
+] as const;
 
 /** A decoded PNG and whether any of its pixels is not fully opaque (found while decoding). */
 export interface DecodedPng {
@@ -36,7 +44,11 @@ const BAND_BYTES = 256 * 1024;
  * exception the format imposes: its seven passes each refine the whole image, so the instance holds it
  * (4 bytes per pixel) until the last pass, then hands out its rows.
  */
-export async function decodePngRows(bytes: Uint8Array, mayHaveAlpha: boolean, sink: RowSink): Promise<{ hasAlpha: boolean }> {
+export async function decodePngRows(
+  bytes: Uint8Array,
+  mayHaveAlpha: boolean,
+  sink: RowSink,
+): Promise<{ hasAlpha: boolean }> {
   const codec = await instantiateKernel<PngExports>('png', FUNCTIONS);
   try {
     const data = copyIn(codec, bytes, 'PNG');
@@ -67,7 +79,12 @@ export async function decodePngRows(bytes: Uint8Array, mayHaveAlpha: boolean, si
     if (!(cause instanceof KernelFailure || cause instanceof WebAssembly.RuntimeError)) throw cause;
     // libpng says "Out of memory"; our layer says "out of memory for …": the image is too big, not broken.
     if (/out of memory/i.test(cause.message)) throw kernelOutOfMemory('PNG');
-    throw new MediaError('E_CORRUPT', `The PNG data could not be decoded (${cause.message}). The file is truncated or damaged: re-export or re-capture it.`, { format: 'PNG' }, { cause });
+    throw new MediaError(
+      'E_CORRUPT',
+      `The PNG data could not be decoded (${cause.message}). The file is truncated or damaged: re-export or re-capture it.`,
+      { format: 'PNG' },
+      { cause },
+    );
   }
 }
 
@@ -108,7 +125,9 @@ export async function encodePngRows(source: RowSource, level: number): Promise<U
       return rows;
     };
     let opaque = true;
-    if (source.mayHaveAlpha) for (let y = 0; y < height && opaque; y += bandRows) opaque = codec.encode_opaque(band, copyBand(y) * width) !== 0;
+    if (source.mayHaveAlpha)
+      for (let y = 0; y < height && opaque; y += bandRows)
+        opaque = codec.encode_opaque(band, copyBand(y) * width) !== 0;
     codec.encode_start(width, height, level, opaque ? 1 : 0);
     for (let y = 0; y < height; y += bandRows) codec.encode_rows(band, copyBand(y));
     const info = codec.alloc(4);

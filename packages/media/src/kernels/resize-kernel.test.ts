@@ -13,7 +13,11 @@ beforeAll(() => {
   setWasmLoader(async (name) => WebAssembly.compile(await readFile(require.resolve(WASM_FILES[name]))));
 });
 
-function raster(width: number, height: number, pixel: (x: number, y: number) => [number, number, number, number]): Raster {
+function raster(
+  width: number,
+  height: number,
+  pixel: (x: number, y: number) => [number, number, number, number],
+): Raster {
   const data = new Uint8Array(width * height * 4);
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) data.set(pixel(x, y), (y * width + x) * 4);
@@ -49,7 +53,14 @@ function psnr(a: Uint8Array, b: Uint8Array): number {
 describe('resizeWithKernel', () => {
   it('keeps a flat colour exactly flat, at every size and factor', async () => {
     const flat = raster(403, 301, () => [12, 200, 99, 255]);
-    for (const [w, h] of [[200, 150], [61, 45], [17, 3], [1, 1], [403, 150], [500, 400]] as const) {
+    for (const [w, h] of [
+      [200, 150],
+      [61, 45],
+      [17, 3],
+      [1, 1],
+      [403, 150],
+      [500, 400],
+    ] as const) {
       const out = await resizeWithKernel(flat, w, h, false);
       expect([out.width, out.height, out.data.length]).toEqual([w, h, w * h * 4]);
       expect(out.data.every((v, i) => v === [12, 200, 99, 255][i % 4])).toBe(true);
@@ -58,7 +69,11 @@ describe('resizeWithKernel', () => {
 
   it('matches sharp’s Lanczos-3 on a photo-like image within 35 dB, with the box pre-shrink engaged', async () => {
     const card = testCard(1600, 1200);
-    for (const [w, h] of [[800, 600], [333, 250], [120, 90]] as const) {
+    for (const [w, h] of [
+      [800, 600],
+      [333, 250],
+      [120, 90],
+    ] as const) {
       const ours = await resizeWithKernel(card, w, h, false);
       const reference = await sharp(card.data, { raw: { width: card.width, height: card.height, channels: 4 } })
         .resize(w, h, { kernel: 'lanczos3', fit: 'fill' })
@@ -82,7 +97,11 @@ describe('resizeWithKernel', () => {
 
   it('returns a raster that owns its buffer, for tiny and enlarging sizes too', async () => {
     const card = testCard(7, 5);
-    for (const [w, h] of [[3, 2], [1, 1], [14, 10]] as const) {
+    for (const [w, h] of [
+      [3, 2],
+      [1, 1],
+      [14, 10],
+    ] as const) {
       const out = await resizeWithKernel(card, w, h, true);
       expect(out.data.buffer.byteLength).toBe(w * h * 4);
       expect(out.data.byteOffset).toBe(0);
@@ -114,9 +133,12 @@ describe('resizeWithKernel', () => {
     const kernel = await resizeKernel();
     const row = testCard(8000, 1).data;
     let made = 0;
-    const stream = kernel.start({ source: { width: 8000, height: 6000 }, target: { width: 2000, height: 1500 }, premultiply: false }, (_rows, count) => {
-      made += count;
-    });
+    const stream = kernel.start(
+      { source: { width: 8000, height: 6000 }, target: { width: 2000, height: 1500 }, premultiply: false },
+      (_rows, count) => {
+        made += count;
+      },
+    );
     for (let y = 0; y < 6000; y++) stream.write(row.slice(), 1);
     stream.end();
     expect(made).toBe(1500);

@@ -20,7 +20,9 @@ interface ResizeExports {
 const FUNCTIONS = ['alloc', 'resize_begin', 'resize_push', 'resize_end'] as const;
 
 function isResizeExports(exports: WebAssembly.Exports): exports is WebAssembly.Exports & ResizeExports {
-  return exports['memory'] instanceof WebAssembly.Memory && FUNCTIONS.every((name) => typeof exports[name] === 'function');
+  return (
+    exports['memory'] instanceof WebAssembly.Memory && FUNCTIONS.every((name) => typeof exports[name] === 'function')
+  );
 }
 
 /** Rows move in and out in bands of about this many bytes: small enough to stay in cache. */
@@ -52,8 +54,10 @@ function passesFor(source: Size, target: Size): Pass[] {
     passes.push({ table: boxTable(height, boxY, 1), vertical: true, input: height });
     height = Math.ceil(height / boxY);
   }
-  if (source.width !== target.width) passes.push({ table: lanczosTable(source.width / boxX, width, target.width, 2), vertical: false, input: width });
-  if (source.height !== target.height) passes.push({ table: lanczosTable(source.height / boxY, height, target.height, 1), vertical: true, input: height });
+  if (source.width !== target.width)
+    passes.push({ table: lanczosTable(source.width / boxX, width, target.width, 2), vertical: false, input: width });
+  if (source.height !== target.height)
+    passes.push({ table: lanczosTable(source.height / boxY, height, target.height, 1), vertical: true, input: height });
   return passes;
 }
 
@@ -86,7 +90,11 @@ export async function resizeKernel(): Promise<ResizeKernel> {
     },
   };
   const { exports } = await WebAssembly.instantiate(await wasmModule('resize'), imports);
-  if (!isResizeExports(exports)) throw new MediaError('E_WASM_UNAVAILABLE', 'The resize WASM module lacks the expected exports: rebuild it with scripts/build-wasm.sh.');
+  if (!isResizeExports(exports))
+    throw new MediaError(
+      'E_WASM_UNAVAILABLE',
+      'The resize WASM module lacks the expected exports: rebuild it with scripts/build-wasm.sh.',
+    );
   const kernel = exports;
   memory = kernel.memory;
   let started = false;
@@ -101,16 +109,22 @@ export async function resizeKernel(): Promise<ResizeKernel> {
       out = (view, count) => rowsOut(view.subarray(0, count * outRowBytes), count);
       const put = (array: Int32Array | Int16Array | Uint32Array): number => {
         const pointer = alloc(kernel, array.byteLength);
-        new Uint8Array(kernel.memory.buffer, pointer, array.byteLength).set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
+        new Uint8Array(kernel.memory.buffer, pointer, array.byteLength).set(
+          new Uint8Array(array.buffer, array.byteOffset, array.byteLength),
+        );
         return pointer;
       };
       const descriptors = new Uint32Array(passes.length * 6);
       passes.forEach(({ table, vertical, input }, i) => {
-        descriptors.set([put(table.starts), put(table.weights), table.taps, input, table.starts.length, vertical ? 1 : 0], i * 6);
+        descriptors.set(
+          [put(table.starts), put(table.weights), table.taps, input, table.starts.length, vertical ? 1 : 0],
+          i * 6,
+        );
       });
       // Without a pass, premultiplying there and back would only lose precision.
       const premultiplied = premultiply && passes.length > 0;
-      if (kernel.resize_begin(put(descriptors), passes.length, source.width, premultiplied ? 1 : 0, outCapacity) === 0) throw outOfMemory(outCapacity * outRowBytes);
+      if (kernel.resize_begin(put(descriptors), passes.length, source.width, premultiplied ? 1 : 0, outCapacity) === 0)
+        throw outOfMemory(outCapacity * outRowBytes);
       const inRowBytes = source.width * 4;
       const bandRows = Math.max(1, Math.floor(BAND_BYTES / inRowBytes));
       // Slack after the band: the row kernel reads zero-weighted taps past a row's end.
@@ -122,7 +136,9 @@ export async function resizeKernel(): Promise<ResizeKernel> {
           if (received + rows > source.height) throw new Error(`the resize was given more than ${source.height} rows`);
           for (let done = 0; done < rows; ) {
             const count = Math.min(bandRows, rows - done);
-            new Uint8Array(kernel.memory.buffer, band, count * inRowBytes).set(pixels.subarray(done * inRowBytes, (done + count) * inRowBytes));
+            new Uint8Array(kernel.memory.buffer, band, count * inRowBytes).set(
+              pixels.subarray(done * inRowBytes, (done + count) * inRowBytes),
+            );
             kernel.resize_push(band, count);
             done += count;
           }
@@ -146,7 +162,10 @@ function alloc(kernel: ResizeExports, bytes: number): number {
 }
 
 function outOfMemory(bytes: number): MediaError {
-  return new MediaError('E_TOO_LARGE', `The resize kernel could not get ${bytes} bytes of memory. Lower maxInputPixels or resize a smaller image.`);
+  return new MediaError(
+    'E_TOO_LARGE',
+    `The resize kernel could not get ${bytes} bytes of memory. Lower maxInputPixels or resize a smaller image.`,
+  );
 }
 
 /**

@@ -35,7 +35,10 @@ export async function decodeTiffRgba(bytes: Uint8Array): Promise<DecodedTiff> {
     const rowBytes = width * 4;
     const pixels = ownedPixels(rowBytes * height);
     const unitRows = Math.max(1, Math.min(unit || 1, height));
-    const bandRows = Math.min(height, Math.ceil(Math.max(unitRows, Math.floor(BAND_BYTES / rowBytes)) / unitRows) * unitRows);
+    const bandRows = Math.min(
+      height,
+      Math.ceil(Math.max(unitRows, Math.floor(BAND_BYTES / rowBytes)) / unitRows) * unitRows,
+    );
     const band = codec.alloc(bandRows * rowBytes);
     if (band === 0) throw kernelOutOfMemory('TIFF', bandRows * rowBytes);
     for (let y = 0; y < height; y += bandRows) {
@@ -49,9 +52,19 @@ export async function decodeTiffRgba(bytes: Uint8Array): Promise<DecodedTiff> {
     if (!(cause instanceof KernelFailure || cause instanceof WebAssembly.RuntimeError)) throw cause;
     if (/out of memory|cannot allocate|no space/i.test(cause.message)) throw kernelOutOfMemory('TIFF');
     if (/sorry|not supported|unsupported|can not handle|cannot handle/i.test(cause.message)) {
-      throw new MediaError('E_UNSUPPORTED', `This TIFF uses something glimpse cannot decode (${cause.message}). Convert it to PNG or JPEG with the app that made it.`, { format: 'TIFF' }, { cause });
+      throw new MediaError(
+        'E_UNSUPPORTED',
+        `This TIFF uses something glimpse cannot decode (${cause.message}). Convert it to PNG or JPEG with the app that made it.`,
+        { format: 'TIFF' },
+        { cause },
+      );
     }
-    throw new MediaError('E_CORRUPT', `The TIFF data could not be decoded (${cause.message}). The file is truncated or damaged: re-export or re-scan it.`, { format: 'TIFF' }, { cause });
+    throw new MediaError(
+      'E_CORRUPT',
+      `The TIFF data could not be decoded (${cause.message}). The file is truncated or damaged: re-export or re-scan it.`,
+      { format: 'TIFF' },
+      { cause },
+    );
   }
 }
 

@@ -20,7 +20,15 @@ function rgba(): Buffer {
   const raw = Buffer.alloc(width * height * 4);
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
-      raw.set([Math.round((x / width) * 255), Math.round((y / height) * 255), Math.round(128 + 100 * Math.sin(x / 30)), x < width / 2 ? 255 : Math.round(255 - ((x - width / 2) / (width / 2)) * 255)], (y * width + x) * 4);
+      raw.set(
+        [
+          Math.round((x / width) * 255),
+          Math.round((y / height) * 255),
+          Math.round(128 + 100 * Math.sin(x / 30)),
+          x < width / 2 ? 255 : Math.round(255 - ((x - width / 2) / (width / 2)) * 255),
+        ],
+        (y * width + x) * 4,
+      );
     }
   }
   return raw;
@@ -47,7 +55,11 @@ describe('own WebP decoder', () => {
     const webp = new Uint8Array(await sharp(raw, input).removeAlpha().webp({ quality: 95 }).toBuffer());
     const { raster, alphaChannel } = await decodeWebpStill(webp, { width: 200, height: 133 });
     expect([raster.width, raster.height, alphaChannel]).toEqual([200, 133, false]);
-    const reference = await sharp(webp).resize(200, 133, { kernel: 'lanczos3', fit: 'fill', fastShrinkOnLoad: false }).ensureAlpha().raw().toBuffer();
+    const reference = await sharp(webp)
+      .resize(200, 133, { kernel: 'lanczos3', fit: 'fill', fastShrinkOnLoad: false })
+      .ensureAlpha()
+      .raw()
+      .toBuffer();
     expect(meanAbsoluteError(raster.data, new Uint8Array(reference))).toBeLessThan(2);
   });
 
@@ -55,7 +67,7 @@ describe('own WebP decoder', () => {
     const webp = new Uint8Array(await sharp(raw, input).webp({ lossless: true }).toBuffer());
     const { raster } = await decodeWebpStill(webp, { width: 150, height: 100 });
     expect(raster.data[3]).toBe(255);
-    expect(raster.data[(149 * 4) + 3]).toBeLessThan(12);
+    expect(raster.data[149 * 4 + 3]).toBeLessThan(12);
   });
 
   it('turns damaged data into E_CORRUPT', async () => {
@@ -66,7 +78,17 @@ describe('own WebP decoder', () => {
 
   it('hands out rows while it decodes, a chunk of the file at a time', async () => {
     // Grainy enough that the file spans several 64 KB chunks.
-    const noisy = await sharp({ create: { width: 1200, height: 900, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 60 } } }).webp({ quality: 90 }).toBuffer();
+    const noisy = await sharp({
+      create: {
+        width: 1200,
+        height: 900,
+        channels: 3,
+        background: '#808080',
+        noise: { type: 'gaussian', mean: 128, sigma: 60 },
+      },
+    })
+      .webp({ quality: 90 })
+      .toBuffer();
     const bands: number[] = [];
     let width = 0;
     await decodeWebpRows(new Uint8Array(noisy), undefined, {

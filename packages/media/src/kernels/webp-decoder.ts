@@ -19,7 +19,9 @@ interface WebpDecoderExports {
 const FUNCTIONS = ['_initialize', 'alloc', 'decode_start', 'decode_more'] as const;
 
 function isWebpDecoderExports(exports: WebAssembly.Exports): exports is WebAssembly.Exports & WebpDecoderExports {
-  return exports['memory'] instanceof WebAssembly.Memory && FUNCTIONS.every((name) => typeof exports[name] === 'function');
+  return (
+    exports['memory'] instanceof WebAssembly.Memory && FUNCTIONS.every((name) => typeof exports[name] === 'function')
+  );
 }
 
 /** libwebp's VP8StatusCode values, as the decoder reports them. */
@@ -34,9 +36,17 @@ const STATUS: Readonly<Record<number, string>> = {
 };
 
 function failure(status: number): MediaError {
-  if (status === 1) return new MediaError('E_TOO_LARGE', 'The WebP decoder ran out of memory. Lower maxInputPixels or send a smaller image.');
+  if (status === 1)
+    return new MediaError(
+      'E_TOO_LARGE',
+      'The WebP decoder ran out of memory. Lower maxInputPixels or send a smaller image.',
+    );
   const reason = STATUS[status] ?? `status ${status}`;
-  return new MediaError('E_CORRUPT', `The WebP data could not be decoded (${reason}). The file is truncated or damaged: re-export it.`, { format: 'WebP', status });
+  return new MediaError(
+    'E_CORRUPT',
+    `The WebP data could not be decoded (${reason}). The file is truncated or damaged: re-export it.`,
+    { format: 'WebP', status },
+  );
 }
 
 /**
@@ -44,14 +54,23 @@ function failure(status: number): MediaError {
  * `sink`. With `size`, libwebp rescales to exactly that size while decoding (area averaging with
  * premultiplied alpha). Resolves to whether the bitstream carries alpha (its pixels may still all be opaque).
  */
-export async function decodeWebpRows(bytes: Uint8Array, size: Size | undefined, sink: RowSink): Promise<{ alphaChannel: boolean }> {
+export async function decodeWebpRows(
+  bytes: Uint8Array,
+  size: Size | undefined,
+  sink: RowSink,
+): Promise<{ alphaChannel: boolean }> {
   const { exports } = await WebAssembly.instantiate(await wasmModule('webp_decoder'), {});
-  if (!isWebpDecoderExports(exports)) throw new MediaError('E_WASM_UNAVAILABLE', 'The webp_decoder WASM module lacks the expected exports: rebuild it with scripts/build-wasm.sh.');
+  if (!isWebpDecoderExports(exports))
+    throw new MediaError(
+      'E_WASM_UNAVAILABLE',
+      'The webp_decoder WASM module lacks the expected exports: rebuild it with scripts/build-wasm.sh.',
+    );
   const codec = exports;
   codec._initialize();
   const data = codec.alloc(bytes.byteLength);
   const info = codec.alloc(16);
-  if (data === 0 || info === 0) throw new MediaError('E_TOO_LARGE', `The WebP decoder could not get ${bytes.byteLength} bytes of memory.`);
+  if (data === 0 || info === 0)
+    throw new MediaError('E_TOO_LARGE', `The WebP decoder could not get ${bytes.byteLength} bytes of memory.`);
   new Uint8Array(codec.memory.buffer, data, bytes.byteLength).set(bytes);
   try {
     const started = codec.decode_start(data, bytes.byteLength, size?.width ?? 0, size?.height ?? 0, info);
@@ -67,7 +86,12 @@ export async function decodeWebpRows(bytes: Uint8Array, size: Size | undefined, 
     return { alphaChannel: alpha !== 0 };
   } catch (cause) {
     if (!(cause instanceof WebAssembly.RuntimeError)) throw cause;
-    throw new MediaError('E_CORRUPT', `The WebP data could not be decoded (${cause.message}). The file is truncated or damaged: re-export it.`, { format: 'WebP' }, { cause });
+    throw new MediaError(
+      'E_CORRUPT',
+      `The WebP data could not be decoded (${cause.message}). The file is truncated or damaged: re-export it.`,
+      { format: 'WebP' },
+      { cause },
+    );
   }
 }
 

@@ -19,7 +19,12 @@ const FPDF_ERR_SECURITY = 5;
  * failures become typed errors: a password → E_PDF_ENCRYPTED, memory past the cap → E_TOO_LARGE, anything
  * it cannot read → E_CORRUPT. A PDF encrypted without a user password (permissions only) opens, as in viewers.
  */
-export async function withPdfDocument<T>(bytes: Uint8Array, caller: string, maxMemory: number, use: (document: PdfDocument) => T | Promise<T>): Promise<T> {
+export async function withPdfDocument<T>(
+  bytes: Uint8Array,
+  caller: string,
+  maxMemory: number,
+  use: (document: PdfDocument) => T | Promise<T>,
+): Promise<T> {
   assertPdfBytes(bytes, caller);
   const pdfium = await startPdfium(maxMemory);
   const { api } = pdfium;
@@ -42,7 +47,8 @@ export async function withPdfDocument<T>(bytes: Uint8Array, caller: string, maxM
   } catch (error) {
     if (isMediaError(error)) throw error;
     if (pdfium.refusedMemory()) throw outOfMemory(maxMemory, error);
-    const detail = error instanceof PdfiumFailure || error instanceof WebAssembly.RuntimeError ? error.message : String(error);
+    const detail =
+      error instanceof PdfiumFailure || error instanceof WebAssembly.RuntimeError ? error.message : String(error);
     throw corrupt(`PDFium stopped reading it (${detail})`, error);
   } finally {
     // The instance is dropped after this; closing still matters when `use` is retried by a caller.
@@ -58,11 +64,18 @@ export async function withPdfDocument<T>(bytes: Uint8Array, caller: string, maxM
 /** Checks done before PDFium starts: bytes, a PDF header, and an end (a cut file has lost its %%EOF). */
 function assertPdfBytes(bytes: Uint8Array, caller: string): void {
   if (!(bytes instanceof Uint8Array)) {
-    throw new MediaError('E_INVALID_INPUT', `${caller}() takes the PDF's bytes as a Uint8Array (a Node Buffer is one). Wrap an ArrayBuffer with new Uint8Array(buffer).`);
+    throw new MediaError(
+      'E_INVALID_INPUT',
+      `${caller}() takes the PDF's bytes as a Uint8Array (a Node Buffer is one). Wrap an ArrayBuffer with new Uint8Array(buffer).`,
+    );
   }
   if (findPdfHeader(bytes) < 0) {
     const type = detect(bytes);
-    throw new MediaError('E_UNSUPPORTED', `${caller}() reads PDFs; these bytes are ${type === undefined ? 'not a PDF (no %PDF- header)' : `${type}, not a PDF: use process() for images`}.`, { mediaType: type });
+    throw new MediaError(
+      'E_UNSUPPORTED',
+      `${caller}() reads PDFs; these bytes are ${type === undefined ? 'not a PDF (no %PDF- header)' : `${type}, not a PDF: use process() for images`}.`,
+      { mediaType: type },
+    );
   }
   if (!hasEofMarker(bytes)) throw corrupt('it is truncated: the %%EOF marker is missing from its end');
 }
@@ -70,7 +83,11 @@ function assertPdfBytes(bytes: Uint8Array, caller: string): void {
 /** The page's zero-based index, or E_INVALID_OPTIONS naming the valid range. */
 export function pageIndex(page: number, pageCount: number): number {
   if (!Number.isSafeInteger(page) || page < 1 || page > pageCount) {
-    throw new MediaError('E_INVALID_OPTIONS', `Page ${String(page)} does not exist: the PDF has ${pageCount} page${pageCount === 1 ? '' : 's'}, numbered from 1.`, { page, pageCount });
+    throw new MediaError(
+      'E_INVALID_OPTIONS',
+      `Page ${String(page)} does not exist: the PDF has ${pageCount} page${pageCount === 1 ? '' : 's'}, numbered from 1.`,
+      { page, pageCount },
+    );
   }
   return page - 1;
 }
@@ -88,7 +105,12 @@ function openFailure(code: number): MediaError {
 }
 
 export function corrupt(problem: string, cause?: unknown): MediaError {
-  return new MediaError('E_CORRUPT', `The PDF file is malformed: ${problem}. Re-export or re-download it.`, { format: 'PDF' }, { cause });
+  return new MediaError(
+    'E_CORRUPT',
+    `The PDF file is malformed: ${problem}. Re-export or re-download it.`,
+    { format: 'PDF' },
+    { cause },
+  );
 }
 
 function outOfMemory(maxMemory: number, cause?: unknown): MediaError {

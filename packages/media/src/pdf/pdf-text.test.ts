@@ -4,10 +4,14 @@ import { MediaError, pdfText } from '@glimpse/media';
 import * as make from '../../../../test/fixtures/make.js';
 import { lineOfText, scanPdf, textPdf, truncated } from '../../../../test/fixtures/pdf-documents.js';
 
-const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`../../../../test/fixtures/${name}`, import.meta.url)));
+const fixture = (name: string) =>
+  new Uint8Array(readFileSync(new URL(`../../../../test/fixtures/${name}`, import.meta.url)));
 
 async function failure(promise: Promise<unknown>): Promise<MediaError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(MediaError);
   return error as MediaError;
 }
@@ -17,7 +21,9 @@ describe('pdfText', () => {
     const text = await pdfText(await textPdf({ pages: 3, lines: 5 }));
     expect(text.pageCount).toBe(3);
     expect(text.pages.map((page) => page.page)).toEqual([1, 2, 3]);
-    expect(text.pages[1]!.text).toBe(['Chapter 2 heading', ...[0, 1, 2, 3, 4].map((line) => lineOfText(1, line))].join('\n'));
+    expect(text.pages[1]!.text).toBe(
+      ['Chapter 2 heading', ...[0, 1, 2, 3, 4].map((line) => lineOfText(1, line))].join('\n'),
+    );
     expect(text.pages.every((page) => !page.text.includes('\r'))).toBe(true);
   });
 

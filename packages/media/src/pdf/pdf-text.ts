@@ -41,7 +41,11 @@ export async function pdfText(bytes: Uint8Array, options: PdfTextOptions = {}): 
   return withPdfDocument(bytes, 'pdfText', maxMemory, (document) => {
     const wanted = options.pages ?? Array.from({ length: document.pageCount }, (_, i) => i + 1);
     if (wanted.length > maxPages) {
-      throw new MediaError('E_TOO_LARGE', `Reading ${wanted.length} pages at once is over the limit of ${maxPages}. Ask for fewer pages (pages: [1, 2, …]), or raise maxPages.`, { pages: wanted.length, maxPages });
+      throw new MediaError(
+        'E_TOO_LARGE',
+        `Reading ${wanted.length} pages at once is over the limit of ${maxPages}. Ask for fewer pages (pages: [1, 2, …]), or raise maxPages.`,
+        { pages: wanted.length, maxPages },
+      );
     }
     const indices = wanted.map((page) => pageIndex(page, document.pageCount));
     const pages = indices.map((index) => ({ page: index + 1, text: pageText(document, index, deadline) }));
@@ -80,5 +84,6 @@ function utf16(units: Uint16Array): string {
 
 /** PDFium ends lines with CRLF and marks a line-end hyphen it kept with U+0002; plain `\n` and `-` instead. */
 function normalizeText(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: PDFium marks a soft hyphen with U+0002.
   return text.replace(/\r\n?/g, '\n').replace(/\u0002/g, '-');
 }

@@ -62,8 +62,10 @@ function constantYesSlots(bytes: Uint8Array): number[] {
         skip(); // module name
         skip(); // field name
         const kind = bytes[at++];
-        if (kind === 0) (unsigned(), importedFunctions++);
-        else if (kind === 1 || kind === 2) {
+        if (kind === 0) {
+          unsigned();
+          importedFunctions++;
+        } else if (kind === 1 || kind === 2) {
           if (kind === 1) at++;
           const flags = unsigned();
           unsigned();
@@ -107,8 +109,11 @@ describe('the pinned PDFium build', () => {
   });
 
   it('imports only what startPdfium provides', () => {
-    const names = WebAssembly.Module.imports(new WebAssembly.Module(wasm)).map(({ module, name }) => `${module}.${name}`);
-    const provided = /^(env\.(invoke_\w+|__syscall_\w+|_emscripten_throw_longjmp|_abort_js|emscripten_resize_heap|emscripten_date_now|_tzset_js|_gmtime_js|_localtime_js)|wasi_snapshot_preview1\.(environ_sizes_get|environ_get|fd_write|fd_read|fd_close|fd_seek|fd_sync))$/;
+    const names = WebAssembly.Module.imports(new WebAssembly.Module(wasm)).map(
+      ({ module, name }) => `${module}.${name}`,
+    );
+    const provided =
+      /^(env\.(invoke_\w+|__syscall_\w+|_emscripten_throw_longjmp|_abort_js|emscripten_resize_heap|emscripten_date_now|_tzset_js|_gmtime_js|_localtime_js)|wasi_snapshot_preview1\.(environ_sizes_get|environ_get|fd_write|fd_read|fd_close|fd_seek|fd_sync))$/;
     expect(names.filter((name) => !provided.test(name))).toEqual([]);
   });
 });
@@ -136,6 +141,13 @@ async function manyShapesPdf(shapes: number): Promise<Uint8Array> {
   const { PDFDocument, rgb } = await import('pdf-lib');
   const document = await PDFDocument.create();
   const page = document.addPage([600, 600]);
-  for (let i = 0; i < shapes; i++) page.drawRectangle({ x: (i * 7) % 590, y: (i * 13) % 590, width: 10, height: 10, color: rgb((i % 10) / 10, 0.5, 0.5) });
+  for (let i = 0; i < shapes; i++)
+    page.drawRectangle({
+      x: (i * 7) % 590,
+      y: (i * 13) % 590,
+      width: 10,
+      height: 10,
+      color: rgb((i % 10) / 10, 0.5, 0.5),
+    });
   return document.save();
 }

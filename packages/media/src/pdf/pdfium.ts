@@ -25,7 +25,17 @@ export interface PdfiumExports {
   FPDFBitmap_GetBuffer(bitmap: number): number;
   FPDFBitmap_GetStride(bitmap: number): number;
   FPDFBitmap_Destroy(bitmap: number): void;
-  FPDF_RenderPageBitmap_Start(bitmap: number, page: number, x: number, y: number, width: number, height: number, rotate: number, flags: number, pause: number): number;
+  FPDF_RenderPageBitmap_Start(
+    bitmap: number,
+    page: number,
+    x: number,
+    y: number,
+    width: number,
+    height: number,
+    rotate: number,
+    flags: number,
+    pause: number,
+  ): number;
   FPDF_RenderPage_Continue(page: number, pause: number): number;
   FPDF_RenderPage_Close(page: number): void;
   FPDFPage_CountObjects(page: number): number;
@@ -40,12 +50,37 @@ export interface PdfiumExports {
 
 /** The exports the code above relies on; an instance missing one is refused before any call. */
 const REQUIRED: readonly string[] = [
-  'malloc', 'free', 'FPDF_InitLibrary', 'FPDF_LoadMemDocument', 'FPDF_GetLastError', 'FPDF_CloseDocument',
-  'FPDF_GetPageCount', 'FPDF_LoadPage', 'FPDF_ClosePage', 'FPDF_GetPageWidthF', 'FPDF_GetPageHeightF', 'FPDFBitmap_Create',
-  'FPDFBitmap_FillRect', 'FPDFBitmap_GetBuffer', 'FPDFBitmap_GetStride', 'FPDFBitmap_Destroy', 'FPDF_RenderPageBitmap_Start',
-  'FPDF_RenderPage_Continue', 'FPDF_RenderPage_Close', 'FPDFPage_CountObjects', 'FPDFPage_GetObject', 'FPDFPageObj_GetType',
-  'FPDFPageObj_GetBounds', 'FPDFText_LoadPage', 'FPDFText_ClosePage', 'FPDFText_CountChars', 'FPDFText_GetText',
-  '__wasm_call_ctors', 'setThrew', 'emscripten_stack_get_current', '_emscripten_stack_restore',
+  'malloc',
+  'free',
+  'FPDF_InitLibrary',
+  'FPDF_LoadMemDocument',
+  'FPDF_GetLastError',
+  'FPDF_CloseDocument',
+  'FPDF_GetPageCount',
+  'FPDF_LoadPage',
+  'FPDF_ClosePage',
+  'FPDF_GetPageWidthF',
+  'FPDF_GetPageHeightF',
+  'FPDFBitmap_Create',
+  'FPDFBitmap_FillRect',
+  'FPDFBitmap_GetBuffer',
+  'FPDFBitmap_GetStride',
+  'FPDFBitmap_Destroy',
+  'FPDF_RenderPageBitmap_Start',
+  'FPDF_RenderPage_Continue',
+  'FPDF_RenderPage_Close',
+  'FPDFPage_CountObjects',
+  'FPDFPage_GetObject',
+  'FPDFPageObj_GetType',
+  'FPDFPageObj_GetBounds',
+  'FPDFText_LoadPage',
+  'FPDFText_ClosePage',
+  'FPDFText_CountChars',
+  'FPDFText_GetText',
+  '__wasm_call_ctors',
+  'setThrew',
+  'emscripten_stack_get_current',
+  '_emscripten_stack_restore',
 ];
 
 /**
@@ -103,7 +138,19 @@ export async function startPdfium(maxMemory = PDFIUM_MAX_MEMORY): Promise<Pdfium
   const fillTm = (seconds: bigint, tm: number) => {
     const date = new Date(Number(seconds) * 1000);
     const yearStart = Date.UTC(date.getUTCFullYear(), 0, 1);
-    const fields = [date.getUTCSeconds(), date.getUTCMinutes(), date.getUTCHours(), date.getUTCDate(), date.getUTCMonth(), date.getUTCFullYear() - 1900, date.getUTCDay(), Math.floor((date.getTime() - yearStart) / 86_400_000), 0, 0, 0];
+    const fields = [
+      date.getUTCSeconds(),
+      date.getUTCMinutes(),
+      date.getUTCHours(),
+      date.getUTCDate(),
+      date.getUTCMonth(),
+      date.getUTCFullYear() - 1900,
+      date.getUTCDay(),
+      Math.floor((date.getTime() - yearStart) / 86_400_000),
+      0,
+      0,
+      0,
+    ];
     words().set(fields, tm >> 2);
   };
   const env: Record<string, (...args: never[]) => unknown> = {
@@ -150,19 +197,28 @@ export async function startPdfium(maxMemory = PDFIUM_MAX_MEMORY): Promise<Pdfium
     fd_sync: () => 0,
   };
   const module = await wasmModule('pdfium');
-  const imports: Record<'env' | 'wasi_snapshot_preview1', Record<string, unknown>> = { env: {}, wasi_snapshot_preview1: {} };
+  const imports: Record<'env' | 'wasi_snapshot_preview1', Record<string, unknown>> = {
+    env: {},
+    wasi_snapshot_preview1: {},
+  };
   for (const { module: from, name } of WebAssembly.Module.imports(module)) {
     const table = from === 'env' ? env : wasi;
     const host = name.startsWith('invoke_') ? trampoline : name.startsWith('__syscall_') ? () => -ENOENT : table[name];
     if (host === undefined || (from !== 'env' && from !== 'wasi_snapshot_preview1')) {
-      throw new MediaError('E_WASM_UNAVAILABLE', `The pdfium WASM module imports ${from}.${name}, which glimpse does not provide: it is not the build glimpse was made for (@hyzyla/pdfium 2.1.13).`);
+      throw new MediaError(
+        'E_WASM_UNAVAILABLE',
+        `The pdfium WASM module imports ${from}.${name}, which glimpse does not provide: it is not the build glimpse was made for (@hyzyla/pdfium 2.1.13).`,
+      );
     }
     imports[from][name] = host;
   }
   const instance = await WebAssembly.instantiate(module, imports as WebAssembly.Imports);
   const missing = REQUIRED.filter((name) => typeof instance.exports[name] !== 'function');
   if (missing.length > 0 || !(instance.exports['memory'] instanceof WebAssembly.Memory)) {
-    throw new MediaError('E_WASM_UNAVAILABLE', `The pdfium WASM module lacks ${missing.join(', ') || 'its memory'}: it is not the build glimpse was made for (@hyzyla/pdfium 2.1.13).`);
+    throw new MediaError(
+      'E_WASM_UNAVAILABLE',
+      `The pdfium WASM module lacks ${missing.join(', ') || 'its memory'}: it is not the build glimpse was made for (@hyzyla/pdfium 2.1.13).`,
+    );
   }
   exports = instance.exports as unknown as PdfiumExports & Record<string, unknown>;
   (exports['__wasm_call_ctors'] as () => void)();

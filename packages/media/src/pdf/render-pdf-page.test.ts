@@ -2,12 +2,23 @@ import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { MediaError, renderPdfPage } from '@glimpse/media';
-import { largePagePdf, rotatedPdf, scanPdf, textPdf, truncated, vectorPdf } from '../../../../test/fixtures/pdf-documents.js';
+import {
+  largePagePdf,
+  rotatedPdf,
+  scanPdf,
+  textPdf,
+  truncated,
+  vectorPdf,
+} from '../../../../test/fixtures/pdf-documents.js';
 
-const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`../../../../test/fixtures/${name}`, import.meta.url)));
+const fixture = (name: string) =>
+  new Uint8Array(readFileSync(new URL(`../../../../test/fixtures/${name}`, import.meta.url)));
 
 async function failure(promise: Promise<unknown>): Promise<MediaError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(MediaError);
   return error as MediaError;
 }
@@ -21,8 +32,22 @@ async function decoded(data: Uint8Array) {
 describe('renderPdfPage', () => {
   it('renders a text page as a PNG whose long side is the preset’s maxEdge', async () => {
     const result = await renderPdfPage(await textPdf({ pages: 2 }), 2);
-    expect(result).toMatchObject({ mediaType: 'image/png', width: 1545, height: 2000, reencoded: true, steps: ['rasterized'] });
-    expect(result.original).toEqual({ mediaType: 'application/pdf', width: 612, height: 792, bytes: expect.any(Number), orientation: 1, frames: 1, pages: 2 });
+    expect(result).toMatchObject({
+      mediaType: 'image/png',
+      width: 1545,
+      height: 2000,
+      reencoded: true,
+      steps: ['rasterized'],
+    });
+    expect(result.original).toEqual({
+      mediaType: 'application/pdf',
+      width: 612,
+      height: 792,
+      bytes: expect.any(Number),
+      orientation: 1,
+      frames: 1,
+      pages: 2,
+    });
     expect(await decoded(result.data)).toEqual({ format: 'png', width: 1545, height: 2000 });
     // Ink on white: the page is mostly white, with dark text.
     const { data } = await sharp(result.data).greyscale().raw().toBuffer({ resolveWithObject: true });
@@ -50,7 +75,12 @@ describe('renderPdfPage', () => {
       const { width, height } = await renderPdfPage(bytes, page, { maxEdge: 400 });
       sizes.push([width, height]);
     }
-    expect(sizes).toEqual([[309, 400], [400, 309], [309, 400], [400, 309]]);
+    expect(sizes).toEqual([
+      [309, 400],
+      [400, 309],
+      [309, 400],
+      [400, 309],
+    ]);
   });
 
   it('renders a 200-inch page and a larger-than-allowed MediaBox at maxEdge, not at their size in points', async () => {

@@ -30,21 +30,44 @@ const PHOTO_SHARE = 0.25;
  * photo or scan, smaller or lossier until it is within `maxBytes`. A page's size in points only sets its
  * shape: a 200-inch poster renders at the same pixel count as a letter page.
  */
-export async function renderPdfPage(bytes: Uint8Array, page: number, options: RenderPdfPageOptions = {}): Promise<ProcessResult & { mediaType: SendableImageType }> {
+export async function renderPdfPage(
+  bytes: Uint8Array,
+  page: number,
+  options: RenderPdfPageOptions = {},
+): Promise<ProcessResult & { mediaType: SendableImageType }> {
   const limits = resolveLimits(options);
   const deadline = deadlineAfter(options.timeoutMs ?? PDF_DEFAULTS.timeoutMs);
   const maxMemory = positive('maxMemory', options.maxMemory) ?? PDF_DEFAULTS.maxMemory;
-  const drawn = await withPdfDocument(bytes, 'renderPdfPage', maxMemory, (document) => drawPage(document, pageIndex(page, document.pageCount), limits, deadline));
-  const preferred: Encoding = drawn.photo && limits.accepts.includes('image/jpeg') ? { type: 'image/jpeg', quality: FIRST_QUALITY, lossless: false } : { type: 'image/png', quality: 100, lossless: true };
+  const drawn = await withPdfDocument(bytes, 'renderPdfPage', maxMemory, (document) =>
+    drawPage(document, pageIndex(page, document.pageCount), limits, deadline),
+  );
+  const preferred: Encoding =
+    drawn.photo && limits.accepts.includes('image/jpeg')
+      ? { type: 'image/jpeg', quality: FIRST_QUALITY, lossless: false }
+      : { type: 'image/png', quality: 100, lossless: true };
   deadline.check(`Rendering page ${page}`);
-  const fitted = await fitWithinLimits({ raster: drawn.raster, hasAlpha: false, preferred, maxBytes: limits.maxBytes, accepts: limits.accepts });
+  const fitted = await fitWithinLimits({
+    raster: drawn.raster,
+    hasAlpha: false,
+    preferred,
+    maxBytes: limits.maxBytes,
+    accepts: limits.accepts,
+  });
   return {
     data: fitted.data,
     mediaType: fitted.mediaType,
     width: fitted.width,
     height: fitted.height,
     bytes: fitted.data.byteLength,
-    original: { mediaType: 'application/pdf', width: Math.round(drawn.points.width), height: Math.round(drawn.points.height), bytes: bytes.byteLength, orientation: 1, frames: 1, pages: drawn.pageCount },
+    original: {
+      mediaType: 'application/pdf',
+      width: Math.round(drawn.points.width),
+      height: Math.round(drawn.points.height),
+      bytes: bytes.byteLength,
+      orientation: 1,
+      frames: 1,
+      pages: drawn.pageCount,
+    },
     resized: fitted.steps.includes('scaled-for-bytes'),
     reencoded: true,
     steps: ['rasterized', ...fitted.steps],
@@ -59,7 +82,12 @@ interface DrawnPage {
   pageCount: number;
 }
 
-function drawPage({ pdfium, handle, pageCount }: PdfDocument, index: number, limits: { maxEdge: number; maxInputPixels: number }, deadline: Deadline): DrawnPage {
+function drawPage(
+  { pdfium, handle, pageCount }: PdfDocument,
+  index: number,
+  limits: { maxEdge: number; maxInputPixels: number },
+  deadline: Deadline,
+): DrawnPage {
   const page = pdfium.FPDF_LoadPage(handle, index);
   if (page === 0) throw corrupt(`page ${index + 1} cannot be loaded`);
   let bitmap = 0;
@@ -70,18 +98,38 @@ function drawPage({ pdfium, handle, pageCount }: PdfDocument, index: number, lim
     if (!(points.width > 0 && points.height > 0)) throw corrupt(`page ${index + 1} has no size`);
     const { width, height } = pixelSize(points, limits);
     bitmap = pdfium.FPDFBitmap_Create(width, height, 0);
-    if (bitmap === 0) throw new MediaError('E_TOO_LARGE', `A ${width}×${height} bitmap for page ${index + 1} does not fit in memory. Lower maxEdge.`, { width, height });
+    if (bitmap === 0)
+      throw new MediaError(
+        'E_TOO_LARGE',
+        `A ${width}×${height} bitmap for page ${index + 1} does not fit in memory. Lower maxEdge.`,
+        { width, height },
+      );
     pdfium.FPDFBitmap_FillRect(bitmap, 0, 0, width, height, 0xffffffff);
     pause = pausePointer(pdfium);
     // Progressive rendering hands control back every few objects, so the deadline can stop a slow page.
-    let status = pdfium.FPDF_RenderPageBitmap_Start(bitmap, page, 0, 0, width, height, 0, FPDF_ANNOT | FPDF_REVERSE_BYTE_ORDER, pause);
+    let status = pdfium.FPDF_RenderPageBitmap_Start(
+      bitmap,
+      page,
+      0,
+      0,
+      width,
+      height,
+      0,
+      FPDF_ANNOT | FPDF_REVERSE_BYTE_ORDER,
+      pause,
+    );
     while (status === FPDF_RENDER_TOBECONTINUED) {
       deadline.check(`Rendering page ${index + 1}`);
       status = pdfium.FPDF_RenderPage_Continue(page, pause);
     }
     pdfium.FPDF_RenderPage_Close(page);
     if (status !== FPDF_RENDER_DONE) throw corrupt(`PDFium could not draw page ${index + 1}`);
-    return { raster: copyPixels(pdfium, bitmap, width, height), photo: imageShare(pdfium, page, points) >= PHOTO_SHARE, points, pageCount };
+    return {
+      raster: copyPixels(pdfium, bitmap, width, height),
+      photo: imageShare(pdfium, page, points) >= PHOTO_SHARE,
+      points,
+      pageCount,
+    };
   } finally {
     if (pause !== 0) pdfium.free(pause);
     if (bitmap !== 0) pdfium.FPDFBitmap_Destroy(bitmap);
@@ -90,7 +138,10 @@ function drawPage({ pdfium, handle, pageCount }: PdfDocument, index: number, lim
 }
 
 /** The longer side at maxEdge, the shape kept; refused past the pixel budget (only a huge maxEdge gets there). */
-function pixelSize(points: { width: number; height: number }, { maxEdge, maxInputPixels }: { maxEdge: number; maxInputPixels: number }): { width: number; height: number } {
+function pixelSize(
+  points: { width: number; height: number },
+  { maxEdge, maxInputPixels }: { maxEdge: number; maxInputPixels: number },
+): { width: number; height: number } {
   const scale = maxEdge / Math.max(points.width, points.height);
   const width = Math.max(1, Math.round(points.width * scale));
   const height = Math.max(1, Math.round(points.height * scale));

@@ -74,25 +74,29 @@ export function readBmpHeader(bytes: Uint8Array): BmpHeader {
     throw corrupt(FORMAT, `unknown DIB header size ${dibSize}`);
   }
 
-  if (width <= 0 || rawHeight === 0) throw corrupt(FORMAT, `its size is ${width}x${rawHeight}`, { width, height: rawHeight });
+  if (width <= 0 || rawHeight === 0)
+    throw corrupt(FORMAT, `its size is ${width}x${rawHeight}`, { width, height: rawHeight });
   if (compression === 4 || compression === 5) throw unsupported(compression === 4 ? 'embedded JPEG' : 'embedded PNG');
   if (bitsPerPixel === 64) throw unsupported('64-bit pixels (16 bits per channel, fixed-point)');
   if (!isValidCombination(bitsPerPixel, compression)) {
     throw corrupt(FORMAT, `bit count ${bitsPerPixel} with compression ${compression} is not a valid combination`);
   }
 
-  const extraMasks = dibSize === 40 ? (compression === BI_BITFIELDS ? 12 : compression === BI_ALPHABITFIELDS ? 16 : 0) : 0;
+  const extraMasks =
+    dibSize === 40 ? (compression === BI_BITFIELDS ? 12 : compression === BI_ALPHABITFIELDS ? 16 : 0) : 0;
   const paletteOffset = 14 + dibSize + extraMasks;
   const masks = readMasks(reader, bitsPerPixel, compression, dibSize);
 
   let paletteColors = 0;
   if (bitsPerPixel <= 8) {
     paletteColors = colorsUsed > 0 && colorsUsed < 1 << bitsPerPixel ? colorsUsed : 1 << bitsPerPixel;
-    if (pixelOffset > paletteOffset) paletteColors = Math.min(paletteColors, Math.floor((pixelOffset - paletteOffset) / paletteEntrySize));
+    if (pixelOffset > paletteOffset)
+      paletteColors = Math.min(paletteColors, Math.floor((pixelOffset - paletteOffset) / paletteEntrySize));
     if (paletteColors === 0) throw corrupt(FORMAT, 'it has a palette format but no palette');
     reader.need(paletteOffset, paletteColors * paletteEntrySize, 'palette');
   }
-  if (pixelOffset < 14 + dibSize || pixelOffset >= bytes.length) throw corrupt(FORMAT, `pixel data offset ${pixelOffset} is outside the file`);
+  if (pixelOffset < 14 + dibSize || pixelOffset >= bytes.length)
+    throw corrupt(FORMAT, `pixel data offset ${pixelOffset} is outside the file`);
 
   return {
     width,
@@ -177,7 +181,8 @@ function readMasks(reader: ByteReader, bitsPerPixel: number, compression: number
       blue: reader.u32le(62, 'blue mask'),
       alpha: withAlpha ? reader.u32le(66, 'alpha mask') : 0,
     };
-    if (masks.red === 0 && masks.green === 0 && masks.blue === 0) throw corrupt(FORMAT, 'its colour masks are all zero');
+    if (masks.red === 0 && masks.green === 0 && masks.blue === 0)
+      throw corrupt(FORMAT, 'its colour masks are all zero');
     return masks;
   }
   if (bitsPerPixel === 16) return { red: 0x7c00, green: 0x03e0, blue: 0x001f, alpha: 0 };
@@ -185,5 +190,9 @@ function readMasks(reader: ByteReader, bitsPerPixel: number, compression: number
 }
 
 function unsupported(what: string): MediaError {
-  return new MediaError('E_UNSUPPORTED', `This BMP uses ${what}, which glimpse does not decode. Convert it to PNG first.`, { format: FORMAT });
+  return new MediaError(
+    'E_UNSUPPORTED',
+    `This BMP uses ${what}, which glimpse does not decode. Convert it to PNG first.`,
+    { format: FORMAT },
+  );
 }

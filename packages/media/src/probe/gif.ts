@@ -126,7 +126,12 @@ export function probeGif(bytes: Uint8Array): GifInfo {
       if (frames === 0) {
         ({ width, height } = gifCanvasSize(screen, image));
         // What the first frame shows: its transparent index, or canvas it leaves uncovered (browsers show it clear).
-        hasAlpha = image.transparentIndex !== undefined || image.left > 0 || image.top > 0 || image.width < width || image.height < height;
+        hasAlpha =
+          image.transparentIndex !== undefined ||
+          image.left > 0 ||
+          image.top > 0 ||
+          image.width < width ||
+          image.height < height;
       }
       frames++;
     }

@@ -1,7 +1,11 @@
 import { readHeifLayout } from '../containers/heif-items.js';
 import type { HeifInfo, MediaType } from '../types.js';
 
-const FORMAT_NAMES: Partial<Record<MediaType, string>> = { 'image/heic': 'HEIC', 'image/heif': 'HEIF', 'image/avif': 'AVIF' };
+const FORMAT_NAMES: Partial<Record<MediaType, string>> = {
+  'image/heic': 'HEIC',
+  'image/heif': 'HEIF',
+  'image/avif': 'AVIF',
+};
 
 /**
  * HEIC/HEIF/AVIF header facts from the item graph: the primary image's size as shown before turning

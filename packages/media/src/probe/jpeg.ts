@@ -70,10 +70,21 @@ export function probeJpeg(bytes: Uint8Array): JpegInfo {
     } else if (marker === SOS) {
       if (!frame) throw corrupt(FORMAT, 'image data (SOS) starts before any frame header (SOF)');
       if (end >= bytes.length) throw corrupt(FORMAT, 'the file ends right after the scan header, with no image data');
-      return { mediaType: 'image/jpeg', bytes: bytes.length, ...frame, orientation, frames: 1, hasAlpha: false, complete: endsWithEoi(bytes) };
+      return {
+        mediaType: 'image/jpeg',
+        bytes: bytes.length,
+        ...frame,
+        orientation,
+        frames: 1,
+        hasAlpha: false,
+        complete: endsWithEoi(bytes),
+      };
     }
   }
-  throw corrupt(FORMAT, frame ? 'the file ends before any image data (SOS)' : 'the file ends before the frame header (SOF)');
+  throw corrupt(
+    FORMAT,
+    frame ? 'the file ends before any image data (SOS)' : 'the file ends before the frame header (SOF)',
+  );
 }
 
 /** Whether the data ends with EOI, allowing the few bytes of padding some writers leave after it. */

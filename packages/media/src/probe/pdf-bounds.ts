@@ -37,10 +37,17 @@ export function assertPdfBounds(bytes: Uint8Array): void {
     const decodedLimit = storedLength * expansionOf(dict.text);
     if (kind === 'XRef') {
       const widths = numbersIn(arrayValue(dict.text, 'W'));
-      const entryBytes = Math.max(1, widths.reduce((sum, width) => sum + width, 0));
+      const entryBytes = Math.max(
+        1,
+        widths.reduce((sum, width) => sum + width, 0),
+      );
       const index = numbersIn(arrayValue(dict.text, 'Index'));
-      const entries = index.length > 0 ? index.filter((_, i) => i % 2 === 1).reduce((sum, n) => sum + n, 0) : numberValue(dict.text, 'Size') ?? 0;
-      if (widths.some((width) => width > 8)) refuse(`its cross-reference stream gives a field width of ${Math.max(...widths)} bytes`);
+      const entries =
+        index.length > 0
+          ? index.filter((_, i) => i % 2 === 1).reduce((sum, n) => sum + n, 0)
+          : (numberValue(dict.text, 'Size') ?? 0);
+      if (widths.some((width) => width > 8))
+        refuse(`its cross-reference stream gives a field width of ${Math.max(...widths)} bytes`);
       assertObjectCount(entries, 'cross-reference stream', entries * entryBytes, decodedLimit);
     } else {
       // An object stream starts with one "number offset" pair per object: at least 4 bytes each.
@@ -52,13 +59,18 @@ export function assertPdfBounds(bytes: Uint8Array): void {
 
 function assertObjectCount(count: number, where: string, neededBytes: number, decodedLimit: number): void {
   if (!Number.isSafeInteger(count) || count > MAX_PDF_OBJECTS) {
-    refuse(`its ${where} declares ${count > 1e15 ? 'an out-of-range number of' : count} objects (at most ${MAX_PDF_OBJECTS.toLocaleString('en-US')} are read)`);
+    refuse(
+      `its ${where} declares ${count > 1e15 ? 'an out-of-range number of' : count} objects (at most ${MAX_PDF_OBJECTS.toLocaleString('en-US')} are read)`,
+    );
   }
-  if (neededBytes > decodedLimit) refuse(`its ${where} declares ${count} objects, more than its ${Math.round(decodedLimit)} bytes of data can hold`);
+  if (neededBytes > decodedLimit)
+    refuse(`its ${where} declares ${count} objects, more than its ${Math.round(decodedLimit)} bytes of data can hold`);
 }
 
 function refuse(problem: string): never {
-  throw new MediaError('E_CORRUPT', `The PDF file is malformed: ${problem}. Re-export it, or print it to a new PDF.`, { format: 'PDF' });
+  throw new MediaError('E_CORRUPT', `The PDF file is malformed: ${problem}. Re-export it, or print it to a new PDF.`, {
+    format: 'PDF',
+  });
 }
 
 function latin1(bytes: Uint8Array): string {

@@ -11,7 +11,8 @@ async function probe(bytes: Uint8Array) {
   return info;
 }
 
-const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`../../../../test/fixtures/${name}`, import.meta.url)));
+const fixture = (name: string) =>
+  new Uint8Array(readFileSync(new URL(`../../../../test/fixtures/${name}`, import.meta.url)));
 
 async function expectCode(bytes: Uint8Array, code: string): Promise<void> {
   const error = await probe(bytes).catch((caught: unknown) => caught);
@@ -71,7 +72,10 @@ describe('probe: PDF', () => {
     await expectCode(good.subarray(0, Math.floor(good.length / 2)), 'E_CORRUPT');
     await expectCode(good.subarray(0, good.length - 1100), 'E_CORRUPT');
     await expectCode(new TextEncoder().encode('%PDF-1.7\nthis is not a pdf body\n%%EOF\n'), 'E_CORRUPT');
-    await expectCode(new TextEncoder().encode('%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n'), 'E_CORRUPT');
+    await expectCode(
+      new TextEncoder().encode('%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n'),
+      'E_CORRUPT',
+    );
     expect(warn).not.toHaveBeenCalled();
   });
 
@@ -123,7 +127,15 @@ describe('probe: PDF', () => {
  * A one-page PDF written by hand with correct offsets: a classic xref table, or a cross-reference stream
  * (with `xrefStream` as extra dictionary entries), optionally with an object stream whose /N is `objectStream`.
  */
-function handWrittenPdf({ catalog = '<< /Type /Catalog /Pages 2 0 R >>', xrefStream, objectStream }: { catalog?: string; xrefStream?: string; objectStream?: string }): Uint8Array {
+function handWrittenPdf({
+  catalog = '<< /Type /Catalog /Pages 2 0 R >>',
+  xrefStream,
+  objectStream,
+}: {
+  catalog?: string;
+  xrefStream?: string;
+  objectStream?: string;
+}): Uint8Array {
   let text = '%PDF-1.5\n';
   const offsets: number[] = [];
   const add = (body: string) => {
@@ -133,7 +145,8 @@ function handWrittenPdf({ catalog = '<< /Type /Catalog /Pages 2 0 R >>', xrefStr
   add(catalog);
   add('<< /Type /Pages /Kids [3 0 R] /Count 1 >>');
   add('<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 100] >>');
-  if (objectStream !== undefined) add(`<< /Type /ObjStm /N ${objectStream} /First 4 /Length 14 >>\nstream\n9 0 << /A 1 >>\nendstream`);
+  if (objectStream !== undefined)
+    add(`<< /Type /ObjStm /N ${objectStream} /First 4 /Length 14 >>\nstream\n9 0 << /A 1 >>\nendstream`);
   const start = text.length;
   if (xrefStream === undefined) {
     text += `xref\n0 ${offsets.length + 1}\n0000000000 65535 f \n${offsets.map((at) => `${String(at).padStart(10, '0')} 00000 n \n`).join('')}`;
@@ -141,7 +154,9 @@ function handWrittenPdf({ catalog = '<< /Type /Catalog /Pages 2 0 R >>', xrefStr
     return new TextEncoder().encode(text);
   }
   const rows = [[0, 0, 255], ...offsets.map((at) => [1, at, 0]), [1, start, 0]];
-  const entries = Uint8Array.from(rows.flatMap(([type = 0, at = 0, generation = 0]) => [type, at >> 8, at & 0xff, generation]));
+  const entries = Uint8Array.from(
+    rows.flatMap(([type = 0, at = 0, generation = 0]) => [type, at >> 8, at & 0xff, generation]),
+  );
   const head = `${offsets.length + 1} 0 obj\n<< /Type /XRef ${xrefStream} /W [1 2 1] /Root 1 0 R /Length ${entries.length} >>\nstream\n`;
   const tail = `\nendstream\nendobj\nstartxref\n${start}\n%%EOF\n`;
   const encoder = new TextEncoder();

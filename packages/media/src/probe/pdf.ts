@@ -34,7 +34,8 @@ export async function probePdf(bytes: Uint8Array): Promise<ProbeResult> {
     context = await quietly(() => pdfLib.PDFParser.forBytesWithOptions(bytes, Infinity, true, true).parseDocument());
   } catch (error) {
     // Encrypted object streams cannot be parsed without the key, but the file is still recognisably encrypted.
-    if (mentionsEncrypt(bytes)) return { mediaType: 'application/pdf', bytes: bytes.length, orientation: 1, frames: 1, encrypted: true };
+    if (mentionsEncrypt(bytes))
+      return { mediaType: 'application/pdf', bytes: bytes.length, orientation: 1, frames: 1, encrypted: true };
     throw corrupt('its objects cannot be parsed', error);
   }
 
@@ -92,7 +93,11 @@ function listPages(pdfLib: PdfLib, context: PdfContext): PdfDict[] {
 }
 
 /** The page's crop box (else media box, inherited from ancestors as the spec says), turned by /Rotate. */
-function visibleSize(pdfLib: PdfLib, context: PdfContext, page: PdfDict): { width: number; height: number } | undefined {
+function visibleSize(
+  pdfLib: PdfLib,
+  context: PdfContext,
+  page: PdfDict,
+): { width: number; height: number } | undefined {
   const inherited = (key: string) => {
     const name = pdfLib.PDFName.of(key);
     for (let node: PdfDict | undefined = page, depth = 0; node && depth <= MAX_PAGE_TREE_DEPTH; depth++) {
@@ -119,7 +124,8 @@ function rectangle(pdfLib: PdfLib, value: unknown): { width: number; height: num
 }
 
 /** pdf-lib's parser warns through console.warn ("Parsed number that is too large…"); its messages stay out of the host's stderr. */
-const PDF_LIB_WARNINGS = /^(Parsed number that is too large|Trying to parse invalid object|Invalid object ref|Removing parsed object)/;
+const PDF_LIB_WARNINGS =
+  /^(Parsed number that is too large|Trying to parse invalid object|Invalid object ref|Removing parsed object)/;
 let quietDepth = 0;
 let hostWarn: typeof console.warn | undefined;
 
@@ -153,5 +159,10 @@ function mentionsEncrypt(bytes: Uint8Array): boolean {
 
 /** pdf-lib's own error text names its internals (line/column of a token, class names): it stays in `cause`, not the message. */
 function corrupt(problem: string, cause?: unknown): MediaError {
-  return new MediaError('E_CORRUPT', `The ${FORMAT} file is malformed: ${problem}. Re-export or re-download it.`, { format: FORMAT }, { cause });
+  return new MediaError(
+    'E_CORRUPT',
+    `The ${FORMAT} file is malformed: ${problem}. Re-export or re-download it.`,
+    { format: FORMAT },
+    { cause },
+  );
 }

@@ -51,7 +51,8 @@ export function probePng(bytes: Uint8Array): PngInfo {
   for (const { type, data, length } of pngChunks(bytes)) {
     if (type === 'IDAT') sawImageData = true;
     else if (type === 'tRNS') hasTransparencyChunk = true;
-    else if (type === 'acTL' && length >= 8 && !sawImageData) frames = Math.max(1, reader.u32be(data, 'acTL frame count'));
+    else if (type === 'acTL' && length >= 8 && !sawImageData)
+      frames = Math.max(1, reader.u32be(data, 'acTL frame count'));
     else if (type === 'eXIf') orientation = readExifOrientation(bytes.subarray(data, data + length));
   }
   if (!sawImageData) throw corrupt(FORMAT, 'it has no IDAT (image data) chunk');

@@ -40,7 +40,15 @@ describe('probe: SVG intrinsic size', () => {
     const prolog = '\uFEFF<?xml version="1.0"?>\n<!-- logo -->\n<!DOCTYPE svg [ <!ENTITY x "<svg width=\'1\'>"> ]>\n';
     expect(await sizeOf({ width: '31', height: '17', prolog })).toEqual([31, 17]);
     const info = await probe(svg());
-    expect(info).toEqual({ mediaType: 'image/svg+xml', bytes: expect.any(Number), width: 240, height: 120, orientation: 1, frames: 1, hasAlpha: true });
+    expect(info).toEqual({
+      mediaType: 'image/svg+xml',
+      bytes: expect.any(Number),
+      width: 240,
+      height: 120,
+      orientation: 1,
+      frames: 1,
+      hasAlpha: true,
+    });
   });
 
   it.each([

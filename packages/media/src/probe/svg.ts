@@ -72,7 +72,10 @@ function readStartTagAttributes(text: string, start: number): Map<string, string
     if (i >= text.length) throw invalid('the <svg> start tag is never closed');
     if (text[i] === '>' || text.startsWith('/>', i)) return attributes;
     const nameMatch = /^[^\s=/>"']+/.exec(text.slice(i, i + 256));
-    if (!nameMatch) throw invalid(`unexpected character U+${(text.codePointAt(i) ?? 0).toString(16).toUpperCase().padStart(4, '0')} in the <svg> start tag`);
+    if (!nameMatch)
+      throw invalid(
+        `unexpected character U+${(text.codePointAt(i) ?? 0).toString(16).toUpperCase().padStart(4, '0')} in the <svg> start tag`,
+      );
     const name = nameMatch[0];
     i += name.length;
     while (i < text.length && /\s/.test(text[i])) i++;
@@ -100,12 +103,18 @@ function parseLength(value: string | undefined): number | undefined {
 
 function parseViewBox(value: string | undefined): SvgSize['viewBox'] {
   if (value === undefined) return undefined;
-  const numbers = value.trim().split(/[\s,]+/).map(Number);
+  const numbers = value
+    .trim()
+    .split(/[\s,]+/)
+    .map(Number);
   if (numbers.length !== 4 || numbers.some((n) => !Number.isFinite(n))) return undefined;
   const [x, y, width, height] = numbers;
   return width > 0 && height > 0 ? { x, y, width, height } : undefined;
 }
 
 function invalid(problem: string): MediaError {
-  return new MediaError('E_SVG_INVALID', `The SVG cannot be read: ${problem}. Check that the file is a complete SVG document.`);
+  return new MediaError(
+    'E_SVG_INVALID',
+    `The SVG cannot be read: ${problem}. Check that the file is a complete SVG document.`,
+  );
 }

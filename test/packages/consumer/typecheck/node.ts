@@ -9,7 +9,10 @@ import { createModelClient, isModelClientError, type LiveClientOptions } from '@
 
 const bytes = new Uint8Array(await readFile('photo.jpg'));
 const fitted = await process(bytes, { provider: 'bedrock' });
-const files = createFileTools({ route: () => ({ provider: 'anthropic', model: 'claude-sonnet-4-5' }), fileSystem: nodeFileSystem });
+const files = createFileTools({
+  route: () => ({ provider: 'anthropic', model: 'claude-sonnet-4-5' }),
+  fileSystem: nodeFileSystem,
+});
 const log = await SessionWriter.open('s.jsonl', { app: { name: 'x' } });
 await log.close();
 const session = await loadSession('s.jsonl');
@@ -18,7 +21,9 @@ console.log(fitted.width, files.offered().length, session.entries.length, typeof
 
 const warnings: FitMediaWarning[] = [];
 const middleware = fitMediaMiddleware({ provider: 'openai-chat', onWarning: (warning) => warnings.push(warning) });
-const piContent: PiContent[] = await fitPiContent([{ type: 'image', mimeType: 'image/png', data: '' }], { preset: 'anthropic' });
+const piContent: PiContent[] = await fitPiContent([{ type: 'image', mimeType: 'image/png', data: '' }], {
+  preset: 'anthropic',
+});
 const options: LiveClientOptions = { model: 'claude-sonnet-5-5', maxTokens: 1024 };
 const client = createModelClient({ provider: 'anthropic', ...options });
 try {
@@ -26,4 +31,11 @@ try {
 } catch (error) {
   if (isModelClientError(error)) console.log(error.code, error.details.provider);
 }
-console.log(typeof middleware.transformParams, piContent.length, typeof glimpsePiExtension, typeof toPiMessages, typeof toAiSdkModelOutput, warnings.length);
+console.log(
+  typeof middleware.transformParams,
+  piContent.length,
+  typeof glimpsePiExtension,
+  typeof toPiMessages,
+  typeof toAiSdkModelOutput,
+  warnings.length,
+);

@@ -5,11 +5,29 @@ import { MemoryFileSystem, createFileTools, serialize, toolResultFrom } from '@g
 async function run() {
   const photo = new Uint8Array(await (await fetch('./photo-exif6.jpg')).arrayBuffer());
   const fitted = await process(photo, { provider: 'anthropic' });
-  const files = createFileTools({ fileSystem: new MemoryFileSystem({ files: { '/upload/photo.jpg': photo } }), route: { provider: 'anthropic', model: 'claude-sonnet-4-5' } });
+  const files = createFileTools({
+    fileSystem: new MemoryFileSystem({ files: { '/upload/photo.jpg': photo } }),
+    route: { provider: 'anthropic', model: 'claude-sonnet-4-5' },
+  });
   const viewed = await files.viewFile.execute({ path: '/upload/photo.jpg' });
-  const result = await toolResultFrom({ toolCallId: 'c1', toolName: 'view', output: { attachments: [{ bytes: photo }] }, provider: 'openai-chat', model: 'gpt-5' });
-  const { body } = serialize('openai-chat', { messages: [{ role: 'assistant', text: '', toolCalls: [{ id: 'c1', name: 'view', arguments: {} }] }, result], model: 'gpt-5' });
-  return { mediaType: fitted.mediaType, width: fitted.width, height: fitted.height, viewed: viewed.parts.map((part) => part.type), messages: body.messages.length };
+  const result = await toolResultFrom({
+    toolCallId: 'c1',
+    toolName: 'view',
+    output: { attachments: [{ bytes: photo }] },
+    provider: 'openai-chat',
+    model: 'gpt-5',
+  });
+  const { body } = serialize('openai-chat', {
+    messages: [{ role: 'assistant', text: '', toolCalls: [{ id: 'c1', name: 'view', arguments: {} }] }, result],
+    model: 'gpt-5',
+  });
+  return {
+    mediaType: fitted.mediaType,
+    width: fitted.width,
+    height: fitted.height,
+    viewed: viewed.parts.map((part) => part.type),
+    messages: body.messages.length,
+  };
 }
 
 run().then(

@@ -5,10 +5,34 @@ import type { DocumentPart, ImagePart, Message, ToolDefinition } from '../../par
 
 const b64 = (text: string): string => btoa(text);
 
-export const USER_IMAGE: ImagePart = { type: 'image', mediaType: 'image/png', data: b64('user-image'), width: 640, height: 480 };
-export const CHART: ImagePart = { type: 'image', mediaType: 'image/jpeg', data: b64('chart-image'), width: 1568, height: 882 };
-export const REPORT: DocumentPart = { type: 'document', mediaType: 'application/pdf', data: b64('report-pdf'), filename: 'Q3 report.v2.pdf', pages: 2 };
-export const CRASH: ImagePart = { type: 'image', mediaType: 'image/png', data: b64('crash-shot'), width: 800, height: 600 };
+export const USER_IMAGE: ImagePart = {
+  type: 'image',
+  mediaType: 'image/png',
+  data: b64('user-image'),
+  width: 640,
+  height: 480,
+};
+export const CHART: ImagePart = {
+  type: 'image',
+  mediaType: 'image/jpeg',
+  data: b64('chart-image'),
+  width: 1568,
+  height: 882,
+};
+export const REPORT: DocumentPart = {
+  type: 'document',
+  mediaType: 'application/pdf',
+  data: b64('report-pdf'),
+  filename: 'Q3 report.v2.pdf',
+  pages: 2,
+};
+export const CRASH: ImagePart = {
+  type: 'image',
+  mediaType: 'image/png',
+  data: b64('crash-shot'),
+  width: 800,
+  height: 600,
+};
 
 export const CONVERSATION: Message[] = [
   { role: 'user', parts: [{ type: 'text', text: 'What changed?' }, USER_IMAGE] },
@@ -23,14 +47,34 @@ export const CONVERSATION: Message[] = [
   },
   // Results arrive out of call order; serializers put them back in call order.
   { role: 'toolResult', toolCallId: 'call_b', toolName: 'view_file', parts: [REPORT], isError: false },
-  { role: 'toolResult', toolCallId: 'call_a', toolName: 'view_file', parts: [{ type: 'text', text: 'chart.jpg' }, CHART], isError: false },
-  { role: 'toolResult', toolCallId: 'call_c', toolName: 'run', parts: [{ type: 'text', text: 'make failed: exit 2' }, CRASH], isError: true },
+  {
+    role: 'toolResult',
+    toolCallId: 'call_a',
+    toolName: 'view_file',
+    parts: [{ type: 'text', text: 'chart.jpg' }, CHART],
+    isError: false,
+  },
+  {
+    role: 'toolResult',
+    toolCallId: 'call_c',
+    toolName: 'run',
+    parts: [{ type: 'text', text: 'make failed: exit 2' }, CRASH],
+    isError: true,
+  },
   { role: 'assistant', text: 'Revenue grew; the build fails.', toolCalls: [] },
   { role: 'user', parts: [{ type: 'text', text: 'Why does it fail?' }] },
 ];
 
 export const TOOLS: ToolDefinition[] = [
-  { name: 'view_file', description: 'Look at a file.', parameters: { type: 'object', properties: { path: { type: 'string', description: 'The file.' } }, required: ['path'] } },
+  {
+    name: 'view_file',
+    description: 'Look at a file.',
+    parameters: {
+      type: 'object',
+      properties: { path: { type: 'string', description: 'The file.' } },
+      required: ['path'],
+    },
+  },
 ];
 
 /** The --no-vision switch: any model, text only. */
