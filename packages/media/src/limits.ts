@@ -34,7 +34,8 @@ export function resolveLimits(options: ProcessOptions): Limits {
   };
 }
 
-function positive(name: string, value: number | undefined): number | undefined {
+/** `value` when it is a positive integer, undefined when absent; anything else is E_INVALID_OPTIONS naming `name`. */
+export function positive(name: string, value: number | undefined): number | undefined {
   if (value === undefined) return undefined;
   if (!Number.isSafeInteger(value) || value <= 0) {
     throw new MediaError('E_INVALID_OPTIONS', `Expected a positive integer for ${name} but received ${String(value)}.`, { option: name });

@@ -7,6 +7,7 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Miniflare } from 'miniflare';
 import sharp from 'sharp';
+import { scanPdf, textPdf } from '../../fixtures/pdf-documents.js';
 import { inputPath } from '../../../scripts/bench-inputs.mjs';
 import { describeObservation, differences, report, type VectorOutcome } from '../run-vectors.js';
 import type { VectorManifest } from '../vector-manifest.js';
@@ -79,18 +80,23 @@ async function measureFreshIsolates(manifest: VectorManifest): Promise<Record<st
 async function measureLargeInputs(): Promise<Record<string, WasmMemoryUse & { result: string }>> {
   const photo = (width: number, height: number) =>
     sharp({ create: { width, height, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).blur(3);
-  const inputs: Record<string, () => Promise<Buffer>> = {
+  const inputs: Record<string, () => Promise<Uint8Array>> = {
     'jpeg 4000x3000 (12 MP)': () => photo(4000, 3000).jpeg({ quality: 85 }).toBuffer(),
     'jpeg 6000x4000 (24 MP)': () => photo(6000, 4000).jpeg({ quality: 85 }).toBuffer(),
     'png 3000x2000 (6 MP)': () => photo(3000, 2000).png({ compressionLevel: 1 }).toBuffer(),
     'webp 4000x3000 (12 MP)': () => photo(4000, 3000).webp({ quality: 80 }).toBuffer(),
+    // PDFium decodes a page's images whole, whatever size the page is drawn at.
+    'pdf page: 300 dpi letter scan (2550x3300 JPEG) at 2000 px': () => scanPdf({ width: 2550, height: 3300 }),
+    'pdf page: 600 dpi letter scan (5100x6600 JPEG) at 2000 px': () => scanPdf({ width: 5100, height: 6600 }),
+    'pdf page: 40 lines of text at 2000 px': () => textPdf({ embedFont: true }),
   };
   const use: Record<string, WasmMemoryUse & { result: string }> = {};
   for (const [name, make] of Object.entries(inputs)) {
     await miniflare.setOptions(serverOptions);
     const url = await miniflare.ready;
     try {
-      const answer = await postToWorker(url, new Uint8Array(await make()), { maxInputPixels: 100_000_000 });
+      const operation = name.startsWith('pdf') ? { renderPdfPage: 1 } : undefined;
+      const answer = await postToWorker(url, new Uint8Array(await make()), { maxInputPixels: 100_000_000 }, operation);
       use[name] = { ...answer.memory, result: describeObservation(answer.observed) };
     } catch (error) {
       use[name] = { held: 0, created: 0, largest: 0, byModule: {}, result: `failed: ${String(error)}` };
@@ -124,11 +130,33 @@ async function checkIsolateMemory(): Promise<VectorOutcome[]> {
   return outcomes;
 }
 
+/**
+ * PDFium stays within maxMemory in workerd too: a 300 dpi scan (62 MB of PDFium memory) is E_TOO_LARGE at
+ * 40 MiB, not a white page, and renders within the Workers default of 80 MiB.
+ */
+async function checkWorkersPdfMemory(url: URL): Promise<VectorOutcome[]> {
+  const scan = await scanPdf({ width: 2550, height: 3300 });
+  const outcomes: VectorOutcome[] = [];
+  for (const { name, options, refused } of [
+    { name: 'workers-pdf-memory-refuses-past-maxMemory', options: { maxMemory: 40 * 1024 * 1024 }, refused: true },
+    { name: 'workers-pdf-memory-default-takes-a-300dpi-scan', options: {}, refused: false },
+  ]) {
+    const started = Date.now();
+    const answer = await postToWorker(url, scan, options, { renderPdfPage: 1 });
+    const wasRefused = 'error' in answer.observed && answer.observed.error === 'E_TOO_LARGE';
+    const rendered = 'width' in answer.observed && answer.observed.width === 1545 && answer.observed.height === 2000;
+    const detail = answer.message ?? describeObservation(answer.observed);
+    outcomes.push({ name, passed: refused ? wasRefused : rendered, detail: `${refused ? 'expected E_TOO_LARGE' : 'expected a 1545x2000 page'}: ${detail}`, milliseconds: Date.now() - started });
+  }
+  return outcomes;
+}
+
 let failed = 1;
 try {
   const url = await miniflare.ready;
   const manifest: VectorManifest = JSON.parse(await readFile(resolve(root, 'test/vectors/manifest.json'), 'utf8'));
   const { outcomes, held } = await runSharedIsolate(url, manifest);
+  outcomes.push(...(await checkWorkersPdfMemory(url)));
   outcomes.push(...(await checkIsolateMemory()));
   const fresh = await measureFreshIsolates(manifest);
   const large = await measureLargeInputs();

@@ -5,9 +5,11 @@
 // lossless WebP's decoder holds the whole image and its re-encode is lossless, which did not fit.
 import { WASM_MODULES } from 'glimpse:wasm-modules';
 import { MediaError } from '../errors.js';
+import { pdfText as pdfTextAnywhere, type PdfText, type PdfTextOptions } from '../pdf/pdf-text.js';
+import { renderPdfPage as renderPdfPageAnywhere, type RenderPdfPageOptions } from '../pdf/render-pdf-page.js';
 import { probe } from '../probe.js';
 import { process as processAnywhere } from '../process.js';
-import type { ProcessOptions, ProcessResult } from '../types.js';
+import type { ProcessOptions, ProcessResult, SendableImageType } from '../types.js';
 import { setWasmLoader } from '../wasm.js';
 
 setWasmLoader(async (name) => {
@@ -37,6 +39,24 @@ export async function process(bytes: Uint8Array, options: ProcessOptions = {}): 
     }
   }
   return processAnywhere(bytes, options);
+}
+
+/**
+ * Most WASM memory PDFium may use per call in a Worker (the `maxMemory` option's default here). Measured
+ * with `npm run test:workers`: a text page at 2000 px takes 17.8 MB, a 300 or 600 dpi letter scan 62–65 MB
+ * (PDFium decodes a JPEG at a reduced scale), plus the output's encoder (10 MB for the scan's JPEG).
+ * An embedded image beyond that is E_TOO_LARGE instead of an isolate over its 128 MB.
+ */
+export const WORKERS_PDFIUM_MAX_MEMORY = 80 * 1024 * 1024;
+
+/** `renderPdfPage` with the Workers memory cap as the default. */
+export function renderPdfPage(bytes: Uint8Array, page: number, options: RenderPdfPageOptions = {}): Promise<ProcessResult & { mediaType: SendableImageType }> {
+  return renderPdfPageAnywhere(bytes, page, { ...options, maxMemory: options.maxMemory ?? WORKERS_PDFIUM_MAX_MEMORY });
+}
+
+/** `pdfText` with the Workers memory cap as the default. */
+export function pdfText(bytes: Uint8Array, options: PdfTextOptions = {}): Promise<PdfText> {
+  return pdfTextAnywhere(bytes, { ...options, maxMemory: options.maxMemory ?? WORKERS_PDFIUM_MAX_MEMORY });
 }
 
 export * from '../index.js';

@@ -1,7 +1,7 @@
 import { detect, findPdfHeader } from '../detect.js';
 import { MediaError, isMediaError } from '../errors.js';
 import { hasEofMarker } from '../probe/pdf.js';
-import { PdfiumFailure, PDFIUM_MAX_MEMORY, startPdfium, type PdfiumExports } from './pdfium.js';
+import { PdfiumFailure, startPdfium, type PdfiumExports } from './pdfium.js';
 
 /** An open document in its own PDFium instance. Handles are valid only inside `withPdfDocument`. */
 export interface PdfDocument {
@@ -19,25 +19,29 @@ const FPDF_ERR_SECURITY = 5;
  * failures become typed errors: a password → E_PDF_ENCRYPTED, memory past the cap → E_TOO_LARGE, anything
  * it cannot read → E_CORRUPT. A PDF encrypted without a user password (permissions only) opens, as in viewers.
  */
-export async function withPdfDocument<T>(bytes: Uint8Array, caller: string, use: (document: PdfDocument) => T | Promise<T>): Promise<T> {
+export async function withPdfDocument<T>(bytes: Uint8Array, caller: string, maxMemory: number, use: (document: PdfDocument) => T | Promise<T>): Promise<T> {
   assertPdfBytes(bytes, caller);
-  const pdfium = await startPdfium();
+  const pdfium = await startPdfium(maxMemory);
   const { api } = pdfium;
   let data = 0;
   let handle = 0;
   try {
     // PDFium reads the bytes in place for as long as the document is open.
     data = api.malloc(bytes.byteLength);
-    if (data === 0) throw outOfMemory();
+    if (data === 0) throw outOfMemory(maxMemory);
     new Uint8Array(api.memory.buffer, data, bytes.byteLength).set(bytes);
     handle = api.FPDF_LoadMemDocument(data, bytes.byteLength, 0);
     if (handle === 0) throw openFailure(api.FPDF_GetLastError());
     const pageCount = api.FPDF_GetPageCount(handle);
     if (pageCount < 1) throw corrupt('it has no pages');
-    return await use({ pdfium: api, handle, pageCount });
+    const result = await use({ pdfium: api, handle, pageCount });
+    // PDFium carries on when an allocation fails and leaves out what it could not hold: a scan it had no
+    // memory for comes back as a white page. Any refusal means the result may be missing something.
+    if (pdfium.refusedMemory()) throw outOfMemory(maxMemory);
+    return result;
   } catch (error) {
     if (isMediaError(error)) throw error;
-    if (pdfium.refusedMemory()) throw outOfMemory(error);
+    if (pdfium.refusedMemory()) throw outOfMemory(maxMemory, error);
     const detail = error instanceof PdfiumFailure || error instanceof WebAssembly.RuntimeError ? error.message : String(error);
     throw corrupt(`PDFium stopped reading it (${detail})`, error);
   } finally {
@@ -87,11 +91,11 @@ export function corrupt(problem: string, cause?: unknown): MediaError {
   return new MediaError('E_CORRUPT', `The PDF file is malformed: ${problem}. Re-export or re-download it.`, { format: 'PDF' }, { cause });
 }
 
-function outOfMemory(cause?: unknown): MediaError {
+function outOfMemory(maxMemory: number, cause?: unknown): MediaError {
   return new MediaError(
     'E_TOO_LARGE',
-    `Reading this PDF needs more than ${PDFIUM_MAX_MEMORY / 1024 / 1024} MB of memory (a very large embedded image, or a page built to exhaust memory). Send a smaller PDF or other pages.`,
-    { maxMemory: PDFIUM_MAX_MEMORY },
+    `Reading this PDF needs more than ${Math.round(maxMemory / 1024 / 1024)} MB of memory (a very large embedded image, or a page built to exhaust memory). Send a smaller PDF or other pages, or raise maxMemory where the host has the memory.`,
+    { maxMemory },
     { cause },
   );
 }

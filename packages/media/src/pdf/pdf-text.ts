@@ -1,6 +1,8 @@
 import { deadlineAfter, type Deadline } from '../deadline.js';
 import { MediaError } from '../errors.js';
+import { positive } from '../limits.js';
 import { corrupt, pageIndex, withPdfDocument, type PdfDocument } from './pdf-document.js';
+import { PDFIUM_MAX_MEMORY } from './pdfium.js';
 
 export interface PdfTextOptions {
   /** Pages to read, numbered from 1, in the order given. Default: every page. */
@@ -9,6 +11,8 @@ export interface PdfTextOptions {
   maxPages?: number;
   /** Time budget for the whole call; checked between pages. Default 30 s. */
   timeoutMs?: number;
+  /** Most WASM memory PDFium may use for this call, in bytes; more is `E_TOO_LARGE`. Default 512 MiB (Workers entry: 80 MiB). */
+  maxMemory?: number;
 }
 
 export interface PdfPageText {
@@ -24,7 +28,7 @@ export interface PdfText {
   pages: PdfPageText[];
 }
 
-export const PDF_DEFAULTS = { maxPages: 1000, timeoutMs: 30_000 } as const;
+export const PDF_DEFAULTS = { maxPages: 1000, timeoutMs: 30_000, maxMemory: PDFIUM_MAX_MEMORY } as const;
 
 /**
  * The text layer of the chosen pages. A scanned page has none: its `text` is empty, and only its image
@@ -33,7 +37,8 @@ export const PDF_DEFAULTS = { maxPages: 1000, timeoutMs: 30_000 } as const;
 export async function pdfText(bytes: Uint8Array, options: PdfTextOptions = {}): Promise<PdfText> {
   const deadline = deadlineAfter(options.timeoutMs ?? PDF_DEFAULTS.timeoutMs);
   const maxPages = options.maxPages ?? PDF_DEFAULTS.maxPages;
-  return withPdfDocument(bytes, 'pdfText', (document) => {
+  const maxMemory = positive('maxMemory', options.maxMemory) ?? PDF_DEFAULTS.maxMemory;
+  return withPdfDocument(bytes, 'pdfText', maxMemory, (document) => {
     const wanted = options.pages ?? Array.from({ length: document.pageCount }, (_, i) => i + 1);
     if (wanted.length > maxPages) {
       throw new MediaError('E_TOO_LARGE', `Reading ${wanted.length} pages at once is over the limit of ${maxPages}. Ask for fewer pages (pages: [1, 2, …]), or raise maxPages.`, { pages: wanted.length, maxPages });

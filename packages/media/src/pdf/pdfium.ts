@@ -49,8 +49,9 @@ const REQUIRED: readonly string[] = [
 ];
 
 /**
- * Most memory one document may use. A page is rendered at most a few megapixels, but an embedded scan is
- * decoded whole: this cap turns a hostile image into a typed error instead of an exhausted host.
+ * Most memory one document may use by default (the `maxMemory` option). A page is rendered at most a few
+ * megapixels, but an embedded image is decoded whole: this cap turns a hostile image into a typed error
+ * instead of an exhausted host.
  */
 export const PDFIUM_MAX_MEMORY = 512 * 1024 * 1024;
 
@@ -77,8 +78,8 @@ const LONGJMP = Symbol('longjmp');
 const ENOENT = 44;
 const EBADF = 8;
 
-/** A started PDFium instance of its own: nothing is shared with other calls. */
-export async function startPdfium(): Promise<Pdfium> {
+/** A started PDFium instance of its own, whose memory never grows past `maxMemory` bytes: nothing is shared with other calls. */
+export async function startPdfium(maxMemory = PDFIUM_MAX_MEMORY): Promise<Pdfium> {
   let exports: (PdfiumExports & Record<string, unknown>) | undefined;
   let refused = false;
   const live = () => {
@@ -113,7 +114,7 @@ export async function startPdfium(): Promise<Pdfium> {
       throw new PdfiumFailure('PDFium stopped on an internal check (usually: it ran out of memory)');
     },
     emscripten_resize_heap: (requested: number) => {
-      const grown = growMemory(live().memory, requested >>> 0);
+      const grown = growMemory(live().memory, requested >>> 0, maxMemory);
       refused ||= !grown;
       return grown ? 1 : 0;
     },
@@ -170,10 +171,10 @@ export async function startPdfium(): Promise<Pdfium> {
 }
 
 /** emscripten's sbrk asks for `requested` bytes in all; grow by a quarter at least, never past the cap. */
-function growMemory(memory: WebAssembly.Memory, requested: number): boolean {
+function growMemory(memory: WebAssembly.Memory, requested: number, maxMemory: number): boolean {
   const current = memory.buffer.byteLength;
-  if (requested > PDFIUM_MAX_MEMORY) return false;
-  const target = Math.min(PDFIUM_MAX_MEMORY, Math.max(requested, current + current / 4));
+  if (requested > maxMemory) return false;
+  const target = Math.min(maxMemory, Math.max(requested, current + current / 4));
   try {
     memory.grow(Math.ceil((target - current) / 65_536));
     return true;

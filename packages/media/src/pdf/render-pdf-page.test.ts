@@ -81,6 +81,19 @@ describe('renderPdfPage', () => {
     expect((await failure(renderPdfPage(bytes, 1, { timeoutMs: 0 }))).code).toBe('E_INVALID_OPTIONS');
   });
 
+  // PDFium decodes a page's images whole: a 300 dpi letter scan takes ~62 MB of WASM memory at 2000 px.
+  // Refused memory, PDFium leaves the image out and draws a white page: that must be an error, not a page.
+  it('keeps PDFium within maxMemory: E_TOO_LARGE past it (not a page missing its image), the page within it', async () => {
+    const scan = await scanPdf({ width: 2550, height: 3300 });
+    const refused = await failure(renderPdfPage(scan, 1, { maxMemory: 40 * 1024 * 1024 }));
+    expect(refused.code).toBe('E_TOO_LARGE');
+    expect(refused.details).toMatchObject({ maxMemory: 40 * 1024 * 1024 });
+    expect(refused.message).toMatch(/more than 40 MB/);
+    const drawn = await renderPdfPage(scan, 1, { maxMemory: 80 * 1024 * 1024 });
+    expect(await decoded(drawn.data)).toEqual({ format: 'jpeg', width: 1545, height: 2000 });
+    expect((await failure(renderPdfPage(scan, 1, { maxMemory: -1 }))).code).toBe('E_INVALID_OPTIONS');
+  });
+
   it('stops with E_TIMEOUT when its time budget is spent', async () => {
     expect((await failure(renderPdfPage(await scanPdf(), 1, { timeoutMs: 1 }))).code).toBe('E_TIMEOUT');
   });

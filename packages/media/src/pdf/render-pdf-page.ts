@@ -2,7 +2,7 @@ import { deadlineAfter, type Deadline } from '../deadline.js';
 import type { Encoding } from '../encode.js';
 import { MediaError } from '../errors.js';
 import { FIRST_QUALITY, fitWithinLimits } from '../fit.js';
-import { MAX_SIDE, resolveLimits } from '../limits.js';
+import { MAX_SIDE, positive, resolveLimits } from '../limits.js';
 import type { ProcessOptions, ProcessResult, Raster, SendableImageType } from '../types.js';
 import { corrupt, pageIndex, withPdfDocument, type PdfDocument } from './pdf-document.js';
 import { PDFIUM_YES_SLOT } from './pdfium.js';
@@ -11,6 +11,8 @@ import { PDF_DEFAULTS } from './pdf-text.js';
 export interface RenderPdfPageOptions extends ProcessOptions {
   /** Time budget for the whole call; checked while PDFium draws. Default 30 s. */
   timeoutMs?: number;
+  /** Most WASM memory PDFium may use for this call, in bytes; more is `E_TOO_LARGE`. Default 512 MiB (Workers entry: 80 MiB). */
+  maxMemory?: number;
 }
 
 // fpdfview.h / fpdf_progressive.h / fpdf_edit.h constants.
@@ -31,7 +33,8 @@ const PHOTO_SHARE = 0.25;
 export async function renderPdfPage(bytes: Uint8Array, page: number, options: RenderPdfPageOptions = {}): Promise<ProcessResult & { mediaType: SendableImageType }> {
   const limits = resolveLimits(options);
   const deadline = deadlineAfter(options.timeoutMs ?? PDF_DEFAULTS.timeoutMs);
-  const drawn = await withPdfDocument(bytes, 'renderPdfPage', (document) => drawPage(document, pageIndex(page, document.pageCount), limits, deadline));
+  const maxMemory = positive('maxMemory', options.maxMemory) ?? PDF_DEFAULTS.maxMemory;
+  const drawn = await withPdfDocument(bytes, 'renderPdfPage', maxMemory, (document) => drawPage(document, pageIndex(page, document.pageCount), limits, deadline));
   const preferred: Encoding = drawn.photo && limits.accepts.includes('image/jpeg') ? { type: 'image/jpeg', quality: FIRST_QUALITY, lossless: false } : { type: 'image/png', quality: 100, lossless: true };
   deadline.check(`Rendering page ${page}`);
   const fitted = await fitWithinLimits({ raster: drawn.raster, hasAlpha: false, preferred, maxBytes: limits.maxBytes, accepts: limits.accepts });
