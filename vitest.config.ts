@@ -5,16 +5,22 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 export default defineConfig({
   resolve: {
-    // Tests run the TypeScript sources; the Node entry registers the WASM loader. Tests get it through
+    // Tests run the TypeScript sources through each package's Node entry (the media core's registers the
+    // WASM loader, the agent's the local disk as default file system). The media core comes through
     // test/support/checked-media.ts, whose `process` refuses any output the strict oracle refuses.
-    alias: {
-      '@glimpse/media': here('./test/support/checked-media.ts'),
-      '@glimpse/agent': here('./packages/agent/src/index.ts'),
-      '@glimpse/heif': here('./packages/heif/src/entries/node.ts'),
-    },
+    alias: [
+      { find: /^@glimpse\/media$/, replacement: here('./test/support/checked-media.ts') },
+      { find: /^@glimpse\/agent$/, replacement: here('./packages/agent/src/entries/node.ts') },
+      { find: /^@glimpse\/agent\/node$/, replacement: here('./packages/agent/src/node.ts') },
+      { find: /^@glimpse\/agent\/mcp$/, replacement: here('./packages/agent/src/mcp.ts') },
+      { find: /^@glimpse\/agent\/(ai-sdk|pi|clients)$/, replacement: here('./packages/agent/src/$1/index.ts') },
+      { find: /^@glimpse\/heif$/, replacement: here('./packages/heif/src/entries/node.ts') },
+    ],
   },
   test: {
     include: ['packages/*/src/**/*.test.ts', 'test/**/*.test.ts'],
+    // Tests that import agent modules directly (not through an entry) get the default a Node app gets.
+    setupFiles: ['test/support/node-default-file-system.ts'],
     // The public suites run on their own (vitest.conformance.config.ts, `npm run test:conformance`).
     exclude: [...configDefaults.exclude, 'test/conformance/**'],
     testTimeout: 60_000,

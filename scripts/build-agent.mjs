@@ -1,4 +1,4 @@
-// The agent's Node bundles: the library entry, the `glimpse` CLI and the MCP view worker, in one split
+// The agent's bundles: the library entries, the `glimpse` CLI and the MCP view worker, in one split
 // build. Each CLI command is a chunk loaded when it runs, so `glimpse inspect` never parses the MCP server.
 // Chunks sit beside the entries (not in a subfolder): the view-worker pool loads mcp-worker.js from beside
 // whichever file it was bundled into. npm dependencies and @glimpse/media stay external.
@@ -6,8 +6,12 @@ import { build } from 'esbuild';
 import { resolve } from 'node:path';
 import { removeStale } from './build-runtimes.mjs';
 
+/** dist file → source. One line per entry in package.json's `exports` (plus the CLI and its worker). */
 export const AGENT_ENTRY_POINTS = {
-  index: 'packages/agent/src/index.ts',
+  index: 'packages/agent/src/index.ts', // `.`: the runtime-neutral core
+  'index.node': 'packages/agent/src/entries/node.ts', // `.` under the `node` condition
+  node: 'packages/agent/src/node.ts', // `./node`
+  mcp: 'packages/agent/src/mcp.ts', // `./mcp`
   cli: 'packages/agent/src/cli.ts',
   'mcp-worker': 'packages/agent/src/mcp/view-file-worker.ts',
   // Adapters, each its own subpath so an app loads only what it uses (package.json "exports").
@@ -35,7 +39,7 @@ export async function buildAgent({ outdir = resolve('packages/agent/dist'), ...o
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    conditions: ['source'],
+    conditions: ['@glimpse/source'],
     plugins: [externalDependencies],
     logLevel: 'warning',
     sourcemap: true,

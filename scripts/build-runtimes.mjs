@@ -1,11 +1,16 @@
-// Builds the media core's browser, Deno and Workers bundles into packages/media/dist/, each with its
-// codecs' .wasm files in dist/wasm/. Dependencies are bundled in (a browser or Worker has no
-// node_modules). Each entry reads its codec table from a virtual module generated here from WASM_FILES
-// (packages/media/src/wasm-files.ts), so adding a codec there is enough.
+// Builds the media core's browser, Deno and Workers bundles into packages/media/dist/, with every codec's
+// .wasm copied to dist/wasm/<name>-<content hash>.wasm. Dependencies are bundled in (a browser or Worker
+// has no node_modules). Each entry reads its codec table from a virtual module generated here from
+// WASM_FILES (packages/media/src/wasm-files.ts), so adding a codec there is enough.
+//
+// The table refers to each file by a literal relative path, the form other bundlers follow when an app
+// bundles @glimpse/media again: `new URL("./wasm/x.wasm", import.meta.url)` (Vite and Rollup emit the file
+// as an asset) and `import m from "./wasm/x.wasm"` (wrangler compiles it as a module at upload).
 import { build } from 'esbuild';
-import { readdir, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -26,18 +31,46 @@ export async function loadWasmFiles() {
   return module.WASM_FILES;
 }
 
-/** Serves `glimpse:wasm-urls` / `glimpse:wasm-modules`: one static .wasm import per codec. */
-export function bundledWasm(wasmFiles) {
+/** Each codec's .wasm: where it comes from, and its file in dist/ (`wasm/<name>-<first 8 hex of its sha256>.wasm`). */
+export async function wasmAssets(wasmFiles) {
+  const assets = {};
+  for (const [codec, specifier] of Object.entries(wasmFiles)) {
+    const source = requireFromMedia.resolve(specifier);
+    const hash = createHash('sha256').update(await readFile(source)).digest('hex').slice(0, 8);
+    assets[codec] = { source, file: `wasm/${basename(source, '.wasm')}-${hash}.wasm` };
+  }
+  return assets;
+}
+
+/** Copies the assets into `outdir` (beside the bundle that refers to them); returns the paths written. */
+export async function copyWasmAssets(assets, outdir) {
+  await mkdir(resolve(outdir, 'wasm'), { recursive: true });
+  const written = Object.values(assets).map(({ file }) => resolve(outdir, file));
+  await Promise.all(Object.values(assets).map(({ source, file }) => copyFile(source, resolve(outdir, file))));
+  return written;
+}
+
+/** `import.meta.url` as text for the generated module, spelled apart: scripts/run-ts.mjs rewrites the literal token in scripts it runs. */
+const IMPORT_META_URL = ['import', 'meta', 'url'].join('.');
+
+/** Serves `glimpse:wasm-urls` (browser, Deno: each codec's URL) and `glimpse:wasm-modules` (Workers: one .wasm import per codec). */
+export function bundledWasm(assets) {
   return {
     name: 'bundled-wasm',
     setup(b) {
       b.onResolve({ filter: /^glimpse:wasm-(urls|modules)$/ }, (args) => ({ path: args.path, namespace: 'bundled-wasm' }));
+      // Left as imports for the Worker's own bundler (wrangler's default rule makes each a compiled module).
+      b.onResolve({ filter: /\.wasm$/, namespace: 'bundled-wasm' }, (args) => ({ path: args.path, external: true }));
       b.onLoad({ filter: /.*/, namespace: 'bundled-wasm' }, (args) => {
-        const names = Object.keys(wasmFiles);
-        const imports = names.map((name, i) => `import wasm${i} from ${JSON.stringify(requireFromMedia.resolve(wasmFiles[name]))};`);
-        const table = names.map((name, i) => `${JSON.stringify(name)}: wasm${i}`).join(', ');
-        const exported = args.path === 'glimpse:wasm-urls' ? 'WASM_URLS' : 'WASM_MODULES';
-        return { contents: `${imports.join('\n')}\nexport const ${exported} = { ${table} };\n`, loader: 'js', resolveDir: media };
+        const entries = Object.entries(assets);
+        const relative = (file) => JSON.stringify(`./${file}`);
+        if (args.path === 'glimpse:wasm-urls') {
+          const table = entries.map(([codec, { file }]) => `${JSON.stringify(codec)}: new URL(${relative(file)}, ${IMPORT_META_URL}).href`).join(',\n  ');
+          return { contents: `export const WASM_URLS = {\n  ${table},\n};\n`, loader: 'js' };
+        }
+        const imports = entries.map(([, { file }], i) => `import wasm${i} from ${relative(file)};`);
+        const table = entries.map(([codec], i) => `${JSON.stringify(codec)}: wasm${i}`).join(', ');
+        return { contents: `${imports.join('\n')}\nexport const WASM_MODULES = { ${table} };\n`, loader: 'js' };
       });
     },
   };
@@ -48,15 +81,16 @@ export function bundledWasm(wasmFiles) {
  * (pdf-lib) into chunks loaded on first use; a Worker's script is parsed whole at upload, so one file.
  */
 export const RUNTIMES = {
-  browser: { platform: 'browser', loader: { '.wasm': 'file' }, splitting: true },
-  deno: { platform: 'neutral', mainFields: ['module', 'main'], conditions: ['deno', 'import'], loader: { '.wasm': 'file' }, splitting: true },
-  workerd: { platform: 'browser', conditions: ['workerd', 'worker', 'browser'], loader: { '.wasm': 'copy' }, splitting: false },
+  browser: { platform: 'browser', splitting: true },
+  deno: { platform: 'neutral', mainFields: ['module', 'main'], conditions: ['deno', 'import'], splitting: true },
+  workerd: { platform: 'browser', conditions: ['workerd', 'worker', 'browser'], splitting: false },
 };
 
 /** Builds every runtime bundle; each build's esbuild metafile goes to dist/<runtime>.meta.json (for `npm run size`). */
 export async function buildRuntimeBundles() {
-  const wasmFiles = await loadWasmFiles();
+  const assets = await wasmAssets(await loadWasmFiles());
   const outputs = new Set();
+  for (const path of await copyWasmAssets(assets, resolve(media, 'dist'))) outputs.add(path);
   await Promise.all(
     Object.entries(RUNTIMES).map(async ([name, options]) => {
       const result = await build({
@@ -69,8 +103,7 @@ export async function buildRuntimeBundles() {
         target: 'es2022',
         minify: true,
         sourcemap: true,
-        assetNames: 'wasm/[name]-[hash]',
-        plugins: [bundledWasm(wasmFiles)],
+        plugins: [bundledWasm(assets)],
         logLevel: 'warning',
         ...options,
       });

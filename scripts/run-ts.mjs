@@ -22,7 +22,7 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  conditions: ['source'],
+  conditions: ['@glimpse/source'],
   plugins: [
     {
       name: 'source-import-meta-url',

@@ -2,7 +2,7 @@
 // Reads the esbuild metafiles that scripts/build-runtimes.mjs writes; JS is split into what loads
 // with the entry and what loads on first use (dynamic imports: pdf-lib, the WebP encoder glue).
 // Node's bundle keeps npm dependencies external (node_modules), so its JS is our own code only.
-import { readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -61,7 +61,13 @@ async function runtimeReport(runtime: string): Promise<EntryReport> {
   const isJs = (path: string) => path.endsWith('.js');
   const initial = reachable(outputs, [entry], ['import-statement']).filter(isJs);
   const everything = reachable(outputs, [entry], ['import-statement', 'dynamic-import']).filter(isJs);
-  const wasmFiles = Object.keys(outputs).filter((path) => path.endsWith('.wasm'));
+  // Every bundle refers to every codec's .wasm in dist/wasm/ (scripts/build-runtimes.mjs copies them there).
+  const order = Object.values(WASM_FILES).map((specifier) => basename(specifier, '.wasm'));
+  const rank = (name: string) => order.indexOf(name.replace(/-[0-9a-f]{8}\.wasm$/, ''));
+  const wasmFiles = (await readdir(resolve(dist, 'wasm')))
+    .filter((name) => name.endsWith('.wasm'))
+    .sort((a, b) => rank(a) - rank(b))
+    .map((name) => resolve(dist, 'wasm', name));
   return {
     entry: runtime,
     initialJs: await sizeOf(initial),
@@ -93,7 +99,7 @@ export async function sizeReport(): Promise<string> {
   const codecByFile = new Map(Object.entries(WASM_FILES).map(([codec, specifier]) => [basename(specifier, '.wasm'), codec]));
   const sizes = new Map<string, Sizes>();
   for (const path of reports[0]?.wasmFiles ?? []) {
-    const codec = codecByFile.get(basename(path).replace(/-[A-Z0-9]{8}\.wasm$/, '')) ?? basename(path);
+    const codec = codecByFile.get(basename(path).replace(/-[0-9a-f]{8}\.wasm$/, '')) ?? basename(path);
     sizes.set(codec, await sizeOf([path]));
     lines.push(`  ${codec.padEnd(24)}${kilobytes(sizes.get(codec) ?? { raw: 0, gzip: 0 })}`.trimEnd());
   }

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The runtime suites for .ci/run (called after `npm ci` and `npm test`, from the repository root).
+# The runtime suites for .ci/run (called after `npm ci` and `npm test`, from the repository root), and the
+# tarball test, which installs the packed packages outside the repository.
 # Installs Debian's Chromium when it is missing; Deno and miniflare come from devDependencies.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -25,6 +26,7 @@ suite "vectors: deno" test/runtimes/deno/run-deno-suite.ts
 suite "vectors: browser (chromium)" test/runtimes/browser/run-browser-suite.ts
 suite "vectors: workers (miniflare)" test/runtimes/workers/run-workers-suite.ts
 suite "playground (chromium)" test/runtimes/playground/run-playground-test.ts
+suite "packages: npm pack, installed elsewhere (node, npx, deno, vite, worker, tsc)" test/packages/run-packages-test.ts
 
 if ((${#failed[@]} > 0)); then
   echo "runtime suites failed: ${failed[*]}"

@@ -13,11 +13,9 @@ export type { AnthropicRequestBody, BedrockRequestBody, GeminiRequestBody, Ollam
 export { bedrockRequestFromJson } from './providers/bedrock-request-json.js';
 export { toGeminiParameters } from './providers/gemini-parameters.js';
 export { requestJson } from './providers/request-json.js';
-// Session log, compaction and the agent loop (issue 4). The writer and loader use node:fs and node:crypto.
-export { SessionWriter } from './session/session-writer.js';
-export type { SessionWriterOptions } from './session/session-writer.js';
-export { loadSession } from './session/load-session.js';
-export { parseSession } from './session/parse-session.js';
+// Session log, compaction and the agent loop (issue 4). The log's writer and readers need node:fs and
+// node:crypto, so they are exported from `@glimpse/agent/node` (src/node.ts); their types are here too.
+export type { SessionWriter, SessionWriterOptions } from './session/session-writer.js';
 export type { LoadedEntry, LoadedSession } from './session/parse-session.js';
 export { SessionError, isSessionError, SESSION_ERROR_CODES } from './session/session-error.js';
 export type { SessionErrorCode } from './session/session-error.js';
@@ -39,11 +37,12 @@ export type { AgentTool, AgentToolResult, HandlerTool, ResultTool, ToolCallConte
 export { ReplayModel } from './loop/replay-model.js';
 export { parseReplayScript, ReplayScriptError } from './loop/replay-script.js';
 export type { ReplayScript } from './loop/replay-script.js';
-// File tools, the file-system seam and MCP (issues 5 and 8). The Node file system uses node:fs.
+// File tools, the file-system seam and MCP (issues 5 and 8). The Node file system (node:fs) is in
+// `@glimpse/agent/node`; in Node, `@glimpse/agent` itself makes it the file tools' default (entries/node.ts).
 export { FileError, isFileError, FILE_ERROR_CODES } from './fs/file-error.js';
 export type { FileErrorCode } from './fs/file-error.js';
 export type { FileStat, FileSystem, PathOps, ReadBytesOptions } from './fs/file-system.js';
-export { nodeFileSystem } from './fs/node-file-system.js';
+export { defaultFileSystem, setDefaultFileSystem } from './fs/default-file-system.js';
 export { denoFileSystem } from './fs/deno-file-system.js';
 export { MemoryFileSystem } from './fs/memory-file-system.js';
 export type { ByteSource, MemoryFileSystemOptions } from './fs/memory-file-system.js';
@@ -64,7 +63,7 @@ export { foldUnicodeSpaces } from './tools/unicode-spaces.js';
 export { stageFile } from './tools/stage-file.js';
 export { toAiSdkModelOutput } from './tools/to-ai-sdk-model-output.js';
 export type { AiSdkContentItem, AiSdkModelOutput } from './tools/to-ai-sdk-model-output.js';
-// The MCP server (mcp/glimpse-mcp-server.ts, run by `glimpse mcp`) stays out of this entry: the SDK's server
-// side would ride into every browser bundle. The adapter needs only the SDK's types.
+// The MCP server (run by `glimpse mcp`) is `@glimpse/agent/mcp` (src/mcp.ts): the SDK's server side would
+// ride into every browser bundle. The adapter needs only the SDK's types.
 export { wrapMcpTools } from './mcp/wrap-mcp-tools.js';
 export type { McpToolClient, WrapMcpToolsOptions, WrappedMcpTool, WrappedMcpToolResult } from './mcp/wrap-mcp-tools.js';

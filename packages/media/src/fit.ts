@@ -7,9 +7,13 @@ import type { ProcessStep, Raster, SendableImageType } from './types.js';
 /** Quality for a first lossy encode, then the steps tried when the bytes do not fit. */
 export const FIRST_QUALITY = 85;
 const QUALITY_STEPS = [70, 55, 40];
+/** How many times over maxBytes a lossy encode may be for lower qualities to be worth trying. */
+const QUALITY_REACH = 10;
 /** Each scale step keeps this share of the sides (about half the pixels after two steps). */
 const SCALE_STEP = 0.75;
 const SMALLEST_EDGE = 16;
+/** How far below the bytes' square root a scale jump aims: bytes fall a little slower than pixels. */
+const BYTES_GUESS_MARGIN = 0.9;
 
 export interface FitRequest {
   raster: Raster;
@@ -53,9 +57,11 @@ export async function fitWithinLimits({ raster, hasAlpha, preferred, maxBytes, a
       data = await encode(raster, lossy);
       if (data.byteLength <= maxBytes) return { data, mediaType: lossy.type, width: raster.width, height: raster.height, steps };
     }
-    steps.push('quality-reduced');
+    // Quality 40 makes a file up to ~9x smaller than 85 (a noisy photo; flat drawings far less): further
+    // out, only a smaller size can fit.
+    if (data.byteLength <= maxBytes * QUALITY_REACH) steps.push('quality-reduced');
     for (const quality of QUALITY_STEPS) {
-      if (quality >= lossy.quality) continue;
+      if (quality >= lossy.quality || data.byteLength > maxBytes * QUALITY_REACH) continue;
       data = await encode(raster, { ...lossy, quality });
       if (data.byteLength <= maxBytes) return { data, mediaType: lossy.type, width: raster.width, height: raster.height, steps };
     }
@@ -63,12 +69,15 @@ export async function fitWithinLimits({ raster, hasAlpha, preferred, maxBytes, a
 
   const encoding: Encoding = lossy ? { ...lossy, quality: QUALITY_STEPS[0]! } : preferred;
   steps.push('scaled-for-bytes');
+  const smallestScale = Math.min(1, SMALLEST_EDGE / Math.max(raster.width, raster.height));
   let scale = 1;
-  for (;;) {
-    scale *= SCALE_STEP;
+  while (scale > smallestScale) {
+    // Bytes shrink about as pixels do: jump near the size that fits rather than a quarter at a time (a
+    // 2000x2000 render squeezed into 1,500 bytes took eleven resizes and encodes, ~10 s).
+    scale *= Math.min(SCALE_STEP, BYTES_GUESS_MARGIN * Math.sqrt(maxBytes / data.byteLength));
+    scale = Math.max(scale, smallestScale);
     const width = Math.max(1, Math.round(raster.width * scale));
     const height = Math.max(1, Math.round(raster.height * scale));
-    if (Math.max(width, height) < SMALLEST_EDGE) break;
     const smaller = await resizeRaster(raster, width, height, hasAlpha);
     data = await encode(smaller, encoding);
     if (data.byteLength <= maxBytes) return { data, mediaType: encoding.type, width, height, steps };

@@ -196,6 +196,14 @@ describe('process: byte limits', () => {
     expect(result.width).toBeLessThan(1600);
   });
 
+  it('goes straight to a smaller size when lower quality cannot close the gap, and jumps near the size that fits', async () => {
+    const svg = new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg" width="2000" height="2000"><circle cx="1000" cy="1000" r="900" fill="#34a853"/></svg>');
+    const result = await fit(svg, { maxBytes: 1_500 });
+    expect(result.bytes).toBeLessThanOrEqual(1_500);
+    expect(result.steps).toEqual(['rasterized', 'converted', 'scaled-for-bytes']);
+    expect(result.width).toBeGreaterThan(40); // not shrunk far past what fits
+  });
+
   it('refuses with E_TOO_LARGE when nothing fits', async () => {
     await expectCode(fit(await make.photoJpeg({ width: 400, height: 300 }), { maxBytes: 50 }), 'E_TOO_LARGE');
   });

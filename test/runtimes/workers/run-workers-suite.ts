@@ -27,7 +27,7 @@ async function wasmFileNames(): Promise<Map<string, string>> {
   const directory = resolve(root, 'packages/media/dist/wasm');
   for (const file of await readdir(directory)) {
     const signature = moduleSignature(await WebAssembly.compile(await readFile(resolve(directory, file))));
-    const name = file.replace(/-[A-Z0-9]{8}\.wasm$/, '');
+    const name = file.replace(/-[0-9a-f]{8}\.wasm$/, ''); // scripts/build-runtimes.mjs names them <codec>-<sha256 prefix>.wasm
     names.set(signature, names.has(signature) ? `${names.get(signature)}|${name}` : name);
   }
   return names;

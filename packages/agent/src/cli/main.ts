@@ -40,6 +40,9 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   try {
+    // HEIC/HEIF decoding (@glimpse/heif, LGPL) is optional: a command uses it when the package is installed.
+    // Loaded here, not at start-up, so --help and --version stay free of the media core.
+    await import('@glimpse/heif').catch(() => undefined);
     return await command.run(rest);
   } catch (error) {
     if (isBrokenPipe(error)) return 0;

@@ -15,6 +15,7 @@ export const FILE_ERROR_CODES = {
   E_FILE_TYPE_MISMATCH: 'strict mode: the extension names another type than the content',
   E_NO_IMAGE_INPUT: 'the current model cannot take images',
   E_CAPABILITY_UNKNOWN: 'the current model is not in the capability registry and the app declared nothing',
+  E_NO_FILE_SYSTEM: 'a file tool got no `fileSystem` in a runtime without a default one (browsers, Workers): pass one',
 } as const satisfies Record<`E_${string}`, string>;
 
 export type FileErrorCode = keyof typeof FILE_ERROR_CODES;

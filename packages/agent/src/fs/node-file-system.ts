@@ -79,7 +79,7 @@ async function readBytes(target: string, { maxBytes, signal }: ReadBytesOptions)
   }
 }
 
-/** The Node implementation of the seam, over `node:fs/promises`. */
+/** The Node implementation of the seam, over `node:fs/promises`: the default wherever Node's entries are loaded. */
 export const nodeFileSystem: FileSystem = {
   paths: path,
   cwd: () => process.cwd(),

@@ -4,7 +4,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { FileSystem } from '../fs/file-system.js';
-import { nodeFileSystem } from '../fs/node-file-system.js';
+import { defaultFileSystem } from '../fs/default-file-system.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../tools/file-tool.js';
 import { READ_TOOL_DEFINITION, createReadTool } from '../tools/read.js';
 import { VIEW_FILE_TOOL_DEFINITION, viewFile } from '../tools/view-file.js';
@@ -49,7 +49,7 @@ function relativeUri(relativePath: string): string {
  * Failures are text content with `isError: true`. Connect it to any transport (`glimpse mcp` uses stdio).
  */
 export function createGlimpseMcpServer(options: GlimpseMcpServerOptions = {}): Server {
-  const { preset = 'portable', fileSystem = nodeFileSystem, maxFileBytes = DEFAULT_MAX_FILE_BYTES, strict } = options;
+  const { preset = 'portable', fileSystem = defaultFileSystem(), maxFileBytes = DEFAULT_MAX_FILE_BYTES, strict } = options;
   const root = fileSystem.paths.resolve(fileSystem.cwd(), options.root ?? '.');
   // The client chose to call view_file; the server declares what its preset carries (PDFs: not for Ollama).
   const viewOptions: PortableViewOptions = {

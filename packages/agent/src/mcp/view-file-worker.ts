@@ -2,10 +2,13 @@
 // the MCP server's pool, so a file that takes the media pipeline a minute blocks this thread, not the server,
 // and the pool can stop it with worker.terminate() (which also stops WASM mid-run).
 import { parentPort } from 'node:worker_threads';
+import { setDefaultFileSystem } from '../fs/default-file-system.js';
+import { nodeFileSystem } from '../fs/node-file-system.js';
 import { viewFile } from '../tools/view-file.js';
 import { isViewRequest, replyFromOutcome } from './view-worker-protocol.js';
 import type { ViewReply } from './view-worker-protocol.js';
 
+setDefaultFileSystem(nodeFileSystem);
 if (parentPort === null) throw new Error('mcp-worker runs as a worker thread of `glimpse mcp`, not on its own.');
 const port = parentPort;
 

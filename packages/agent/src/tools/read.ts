@@ -1,6 +1,6 @@
 import { detect, pdfText } from '@glimpse/media';
 import type { FileSystem } from '../fs/file-system.js';
-import { nodeFileSystem } from '../fs/node-file-system.js';
+import { defaultFileSystem } from '../fs/default-file-system.js';
 import type { ToolDefinition } from '../parts.js';
 import { decodeText } from './decode-text.js';
 import { describeBinary, mediaLabel } from './describe-binary.js';
@@ -78,7 +78,7 @@ function formatLines(text: string, offset: number, limit: number, { maxLineChars
 
 /** The `read` tool: numbered text, paged; binaries described in one line, never dumped. */
 export function createReadTool(options: ReadToolOptions = {}): FileTool {
-  const { fileSystem = nodeFileSystem, root, maxFileBytes = DEFAULT_MAX_FILE_BYTES, maxLines = 2000, maxLineChars = 2000, maxOutputChars = 50_000 } = options;
+  const { fileSystem = defaultFileSystem(), root, maxFileBytes = DEFAULT_MAX_FILE_BYTES, maxLines = 2000, maxLineChars = 2000, maxOutputChars = 50_000 } = options;
   return {
     definition: READ_TOOL_DEFINITION,
     async execute(args, context = {}): Promise<FileToolResult> {

@@ -3,7 +3,7 @@ import type { ProcessResult } from '@glimpse/media';
 import { bytesToBase64 } from '../base64.js';
 import { FileError } from '../fs/file-error.js';
 import type { FileSystem } from '../fs/file-system.js';
-import { nodeFileSystem } from '../fs/node-file-system.js';
+import { defaultFileSystem } from '../fs/default-file-system.js';
 import { processNote, uprightOriginal } from '../notes.js';
 import type { Part, ToolDefinition } from '../parts.js';
 import type { CapabilitySource } from './capability-gate.js';
@@ -92,7 +92,7 @@ export function mediaPart(result: ProcessResult, filename: string): Part {
  * model's preset, mismatches and name fallbacks told in notes, failures as error results.
  */
 export async function viewFile(args: Record<string, unknown>, options: ViewFileToolOptions = {}, signal?: AbortSignal): Promise<ViewFileOutcome> {
-  const { fileSystem = nodeFileSystem, root, maxFileBytes = DEFAULT_MAX_FILE_BYTES, strict = false } = options;
+  const { fileSystem = defaultFileSystem(), root, maxFileBytes = DEFAULT_MAX_FILE_BYTES, strict = false } = options;
   const notes: string[] = [];
   try {
     const capabilities = requireKnownCapabilities(options);

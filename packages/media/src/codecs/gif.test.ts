@@ -143,6 +143,16 @@ describe('GIF: frames larger than the screen and broken streams', () => {
     }
   });
 
+  it('a logical screen side over 2048 is bogus: the canvas is the extent of the first frame, as sharp decodes it', async () => {
+    const indices = Uint8Array.from({ length: 40 * 24 }, (_, i) => i % 200);
+    const gif = buildGif({ width: 32552, height: 24 }, GREY, [{ left: 0, top: 2048, width: 40, height: 24, indices }]);
+    const { raster } = decodeGifFirstFrame(gif);
+    expect([raster.width, raster.height]).toEqual([40, 2072]);
+    expect(await probe(gif)).toMatchObject({ width: 40, height: 2072 });
+    const metadata = await sharp(gif).metadata();
+    expect([metadata.width, metadata.height]).toEqual([40, 2072]);
+  });
+
   it('a stream that ends early leaves the rest transparent; one that says more stops at the frame end', async () => {
     const indices = Uint8Array.from({ length: 50 * 40 }, (_, i) => (i * 13) % 251);
     const full = encodeLzw(indices, 8, { endCode: false });

@@ -1,24 +1,33 @@
 // Cheap facts checked before resvg runs: parsing and rendering are synchronous WASM calls that no time
 // budget can interrupt, so anything that would make them run long is refused up front (`E_TOO_COMPLEX`).
+// Two looks: the source text before parsing (text, nesting, `<use>` fan-out, filters against the output's
+// pixels), and usvg's own tree after parsing (`Resvg#toString`: CSS applied and `<use>` expanded), for the
+// stroke facts only the resolved tree states reliably.
+//
+// Calibrated on the 2-core development machine (CPU time, `process.cpuUsage`, load average ~12): a 2000x2000
+// feGaussianBlur took 4.4 s, feMorphology radius 7 (225 reads a pixel) 11.8 s, 4-octave feTurbulence 6.1 s:
+// 13-17 ns per read. 10,000 elements drawn through `<use>` took ~1 s to parse and render; 20,000 characters
+// of text 1.5-2.6 s to lay out (5,000: 0.15 s); 420,000 dashes on one line 1.4 s; a circle stroked 1e6 wide 0.3-1.9 s.
 import { MediaError } from '../errors.js';
 import type { SvgSize } from '../probe/svg.js';
 
-/** Characters of <text> content. usvg shapes every glyph into paths while parsing. */
-export const MAX_SVG_TEXT_CHARS = 20_000;
+/** Characters of <text> content. usvg shapes every glyph into paths while parsing, worse than linearly. */
+export const MAX_SVG_TEXT_CHARS = 10_000;
 /** Element nesting depth; drawings stay far below it (roxmltree itself stops at 1024). */
 export const MAX_SVG_DEPTH = 256;
+/** Elements drawn once every `<use>` is expanded (usvg's own stop is 1,000,000: minutes of work). */
+export const MAX_SVG_ELEMENTS = 50_000;
 /**
- * Filter work in reads per output pixel, with every primitive in the document counted as if it covered the
- * whole canvas (its region is at most that): 256 allows several blurs or drop shadows over the whole image,
- * and refuses the reproducers (feMorphology radius 1e6; a million noise octaves) before they start.
+ * Filter reads in all: output pixels x reads per pixel of each primitive x the share of the canvas each
+ * filtered element covers. ~1.3-1.7 s of CPU here; one blur over a whole 1200x1200 image is 0.9e8, over
+ * 2000x2000 2.6e8 (4.4 s: refused, a lower maxEdge renders it). The fuzzer's 1,240-octave noise on a 64x64
+ * canvas (1.7e8, 1.1 s of CPU, over 10 s wall at load ~14) is refused.
  */
-export const MAX_FILTER_WORK_PER_PIXEL = 256;
-/**
- * The same summed over every element drawn through a filter, each weighted by the share of the canvas it
- * covers (from its width and height where it states them, else the whole canvas): four filter chains at
- * the per-pixel limit over the whole image, or many small shadows.
- */
-export const MAX_FILTER_WORK_ALL_USES = 4 * MAX_FILTER_WORK_PER_PIXEL;
+export const MAX_FILTER_READS = 1e8;
+/** Dashes in all dashed strokes (tiny-skia builds each as its own path: ~3 µs a dash). */
+export const MAX_SVG_DASHES = 200_000;
+/** A stroke this many times wider than the canvas's diagonal costs seconds and draws the same as a narrower one. */
+export const MAX_STROKE_TO_CANVAS = 1000;
 
 /** Reads per pixel of one filter primitive, measured relative to one feMorphology read in resvg 2.6. */
 function primitiveWork(name: string, attributes: string, pixelsPerUnit: number): number {
@@ -44,38 +53,132 @@ function primitiveWork(name: string, attributes: string, pixelsPerUnit: number):
 }
 
 /**
- * Refuses an SVG whose rendering cost is out of proportion, judged from its source text: how much text it
- * lays out, how deeply it nests, and what its filters cost at the size they will be drawn (`size` is the
- * SVG's intrinsic size, rendered at `scale`).
+ * Refuses an SVG whose parsing or rendering cost is out of proportion, judged from its source text: how much
+ * text it lays out, how deeply it nests, how many elements `<use>` makes of it, and what its filters cost at
+ * the size they will be drawn (`size` is the SVG's intrinsic size, rendered at `scale`).
  */
 export function assertSvgBounds(svg: string, drawnText: string, size: SvgSize, scale: number): void {
   if (drawnText.length > MAX_SVG_TEXT_CHARS) {
     refuse(`it draws ${drawnText.length} characters of text (at most ${MAX_SVG_TEXT_CHARS} are laid out)`, { characters: drawnText.length });
   }
-  const depth = nestingDepth(svg);
+  const { depth, elements } = elementFacts(svg);
   if (depth > MAX_SVG_DEPTH) refuse(`its elements nest ${depth} levels deep (at most ${MAX_SVG_DEPTH})`, { depth });
+  if (!(elements <= MAX_SVG_ELEMENTS)) {
+    refuse(`it draws about ${formatNumber(elements)} elements once every <use> is expanded (at most ${MAX_SVG_ELEMENTS})`, { elements });
+  }
+  assertFilterBounds(svg, size, scale);
+}
 
+function assertFilterBounds(svg: string, size: SvgSize, scale: number): void {
   const pixelsPerUnit = scale * (size.viewBox ? Math.max(size.width / size.viewBox.width, size.height / size.viewBox.height) : 1);
-  let perUse = 0;
-  for (const [, name = '', attributes = ''] of svg.matchAll(/<(?:\w+:)?(fe[A-Z]\w*)\b([^>]*)>/g)) perUse += primitiveWork(name, attributes, pixelsPerUnit);
-  if (perUse === 0) return;
-  if (!(perUse <= MAX_FILTER_WORK_PER_PIXEL)) {
-    refuse(`its filters would read each pixel about ${formatNumber(perUse)} times (at most ${MAX_FILTER_WORK_PER_PIXEL}); a lower maxEdge lowers large radii`, { filterWork: perUse });
+  // Reads per pixel of each <filter>: over the part of its region on the canvas, and over all of it.
+  const filters = new Map<string, FilterWork>();
+  let costliest: FilterWork = { clipped: 0, generated: 0 };
+  for (const [, attributes = '', body = ''] of svg.matchAll(/<(?:\w+:)?filter\b([^>]*)>([\s\S]*?)<\/(?:\w+:)?filter\s*>/g)) {
+    const work: FilterWork = { clipped: 0, generated: 0 };
+    for (const [, name = '', primitive = ''] of body.matchAll(/<(?:\w+:)?(fe[A-Z]\w*)\b([^>]*)>/g)) {
+      work[GENERATORS.has(name) ? 'generated' : 'clipped'] += primitiveWork(name, primitive, pixelsPerUnit);
+    }
+    const id = attribute(attributes, 'id');
+    if (!filters.has(id)) filters.set(id, work);
+    if (work.clipped + work.generated > costliest.clipped + costliest.generated) costliest = work;
   }
-  // Each element drawn through a filter runs it over its own region: its box plus 10 % each side, at most the canvas.
+  // Each element drawn through a filter runs it over its own region: its box plus 10 % each side. resvg clips
+  // that to the canvas, except for primitives that generate pixels (noise, flood): they fill all of it.
   const canvasArea = size.viewBox ? size.viewBox.width * size.viewBox.height : size.width * size.height;
-  let coverage = 0;
+  let perPixel = 0;
   let uses = 0;
-  for (const [tag] of svg.matchAll(/<[\w:-]+\s[^>]*\bfilter\s*[=:]\s*["']?\s*url\([^>]*>/g)) {
+  const use = (value: string, area: number | undefined) => {
+    const work = filterValueWork(value, filters, costliest);
+    if (work.clipped + work.generated === 0) return;
     uses++;
-    const width = numbers(attribute(tag, 'width'))[0];
-    const height = numbers(attribute(tag, 'height'))[0];
-    coverage += width !== undefined && height !== undefined ? Math.min(1, (1.44 * width * height) / canvasArea) : 1;
+    const share = area === undefined ? 1 : (1.44 * area) / canvasArea;
+    perPixel += work.clipped * Math.min(1, share) + work.generated * Math.max(1, share);
+  };
+  for (const [tag, , value = ''] of svg.matchAll(/<[\w:-]+\s[^>]*\bfilter\s*(=\s*["']|:)([^"';]*)[^>]*>/g)) use(value, elementArea(tag));
+  // A filter in a style sheet may apply to any element: counted once over the whole canvas.
+  for (const [, sheet = ''] of svg.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style\s*>/g)) {
+    for (const [, value = ''] of sheet.matchAll(/\bfilter\s*:\s*([^;}]*)/g)) use(value, undefined);
   }
-  const work = perUse * Math.max(1, coverage);
-  if (!(work <= MAX_FILTER_WORK_ALL_USES)) {
-    refuse(`${uses} elements are drawn through filters, about ${formatNumber(work)} reads per pixel in all (at most ${MAX_FILTER_WORK_ALL_USES})`, { filterWork: work, filterUses: uses });
+  const width = Math.max(1, Math.round(size.width * scale));
+  const height = Math.max(1, Math.round(size.height * scale));
+  const pixels = width * height;
+  const reads = pixels * perPixel;
+  if (!(reads <= MAX_FILTER_READS)) {
+    refuse(
+      `${uses} element${uses === 1 ? ' is' : 's are'} drawn through filters that read each of its ${width}x${height} pixels about ${formatNumber(perPixel)} times, ${formatNumber(reads)} reads in all (at most ${formatNumber(MAX_FILTER_READS)}); a lower maxEdge renders fewer pixels and shrinks large radii`,
+      { filterReads: reads, filterUses: uses },
+    );
   }
+}
+
+interface FilterWork {
+  /** Reads per pixel over the part of the filter region on the canvas. */
+  clipped: number;
+  /** Reads per pixel over the whole region. */
+  generated: number;
+}
+
+/** The work of a `filter` value: `url(#id)` (an unknown id counts as the costliest filter) and CSS functions (`blur(4px)`). */
+function filterValueWork(value: string, filters: ReadonlyMap<string, FilterWork>, costliest: FilterWork): FilterWork {
+  const work: FilterWork = { clipped: 0, generated: 0 };
+  for (const [, name = '', argument = ''] of value.matchAll(/([a-z-]+)\(([^)]*)\)?/g)) {
+    if (name === 'url') {
+      const referenced = filters.get(/#([^)'"\s]*)/.exec(argument)?.[1] ?? '') ?? costliest;
+      work.clipped += referenced.clipped;
+      work.generated += referenced.generated;
+    } else {
+      work.clipped += name === 'blur' || name === 'drop-shadow' ? 64 : 8;
+    }
+  }
+  return work;
+}
+
+/** Primitives that fill their whole region, however far past the canvas it reaches (measured: noise over a 2,260-unit circle on a 64-unit canvas takes 44x as long as over a 60-unit one). */
+const GENERATORS = new Set(['feTurbulence', 'feFlood', 'feImage']);
+
+/** The area an element's filter covers, in user units, from the size it states (none: the canvas, as a group's). */
+function elementArea(tag: string): number | undefined {
+  const first = (name: string) => numbers(attribute(tag, name))[0];
+  const width = first('width');
+  const height = first('height');
+  if (width !== undefined && height !== undefined) return width * height;
+  const r = first('r');
+  if (r !== undefined) return 4 * r * r;
+  const rx = first('rx');
+  const ry = first('ry');
+  if (rx !== undefined && ry !== undefined) return 4 * rx * ry;
+  return undefined;
+}
+
+/**
+ * Refuses what usvg's resolved tree (`Resvg#toString`, in user units, CSS applied, `<use>` expanded) shows
+ * would render too long: strokes far wider than the canvas, and too many dashes.
+ */
+export function assertSvgTreeBounds(tree: string): void {
+  const viewBox = /<svg\b[^>]*\bviewBox="([^"]*)"/.exec(tree)?.[1];
+  const [, , width = 0, height = 0] = numbers(viewBox ?? '');
+  const diagonal = Math.hypot(width, height);
+  let dashes = 0;
+  for (const [tag] of tree.matchAll(/<path\b[^>]*>/g)) {
+    const strokeWidth = numbers(attribute(tag, 'stroke-width'))[0];
+    if (strokeWidth !== undefined && diagonal > 0 && !(strokeWidth <= MAX_STROKE_TO_CANVAS * diagonal)) {
+      refuse(`a stroke is ${formatNumber(strokeWidth)} units wide, more than ${MAX_STROKE_TO_CANVAS} times the ${formatNumber(diagonal)}-unit canvas`, { strokeWidth });
+    }
+    const pattern = numbers(attribute(tag, 'stroke-dasharray'));
+    if (pattern.length === 0) continue;
+    const period = pattern.reduce((sum, n) => sum + n, 0);
+    dashes += period > 0 ? (polylineLength(attribute(tag, 'd')) / period) * Math.max(1, pattern.length / 2) : 0;
+    if (!(dashes <= MAX_SVG_DASHES)) refuse(`its dashed strokes have about ${formatNumber(dashes)} dashes (at most ${MAX_SVG_DASHES})`, { dashes });
+  }
+}
+
+/** The length through every point of usvg's path data (absolute M/L/C/Z: a curve's control polygon, at least its length). */
+function polylineLength(d: string): number {
+  const values = d.match(/-?[\d.]+(?:e[-+]?\d+)?/gi)?.map(Number) ?? [];
+  let length = 0;
+  for (let i = 2; i + 1 < values.length; i += 2) length += Math.hypot((values[i] ?? 0) - (values[i - 2] ?? 0), (values[i + 1] ?? 0) - (values[i - 1] ?? 0));
+  return length;
 }
 
 function refuse(problem: string, details: Record<string, unknown>): never {
@@ -99,14 +202,67 @@ function formatNumber(n: number): string {
   return Number.isFinite(n) && n < 1e9 ? String(Math.round(n)) : n.toExponential(1);
 }
 
-/** The deepest element nesting, from start and end tags (comments, CDATA and declarations skipped). */
-function nestingDepth(svg: string): number {
-  let depth = 0;
+interface Subtree {
+  elements: number;
+  /** Ids that `<use>` elements inside it (itself included) refer to, once per use. */
+  uses: string[];
+}
+
+/**
+ * The deepest element nesting, and how many elements are drawn once every `<use>` is replaced by what it
+ * refers to (transitively; a reference cycle counts nothing, as usvg skips it). Uses in <defs> are counted
+ * as if drawn: an overestimate bounded by the file's size.
+ */
+function elementFacts(svg: string): { depth: number; elements: number } {
+  const root: Subtree = { elements: 0, uses: [] };
+  const byId = new Map<string, Subtree>();
+  const open: Array<{ id: string | undefined; subtree: Subtree }> = [{ id: undefined, subtree: root }];
   let deepest = 0;
-  for (const tag of svg.matchAll(/<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>|<[!?][^>]*>|<(\/?)[^>]*?(\/?)>/g)) {
+  const close = () => {
+    const done = open.pop();
+    const parent = open[open.length - 1];
+    if (!done || !parent) return;
+    if (done.id !== undefined && !byId.has(done.id)) byId.set(done.id, done.subtree);
+    parent.subtree.elements += done.subtree.elements;
+    for (const id of done.subtree.uses) parent.subtree.uses.push(id);
+  };
+  for (const tag of svg.matchAll(/<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>|<[!?][^>]*>|<(\/?)([^\s/>]*)([^>]*?)(\/?)>/g)) {
     if (tag[0].startsWith('<!') || tag[0].startsWith('<?')) continue;
-    if (tag[1] === '/') depth--;
-    else if (tag[2] !== '/') deepest = Math.max(deepest, ++depth);
+    if (tag[1] === '/') {
+      if (open.length > 1) close();
+      continue;
+    }
+    const attributes = tag[3] ?? '';
+    const id = /(?:^|\s)id\s*=\s*["']([^"']*)["']/.exec(attributes)?.[1];
+    const href = /(?:^|\s)(?:xlink:)?href\s*=\s*["']\s*#([^"']*)["']/.exec(attributes)?.[1];
+    const isUse = /^(?:\w+:)?use$/.test(tag[2] ?? '');
+    open.push({ id, subtree: { elements: 1, uses: isUse && href !== undefined ? [href] : [] } });
+    deepest = Math.max(deepest, open.length - 1);
+    if (tag[4] === '/') close();
+    if (deepest > MAX_SVG_DEPTH) return { depth: deepest, elements: 0 };
   }
-  return deepest;
+  while (open.length > 1) close();
+
+  const expanded = new Map<string, number>();
+  const visiting = new Set<string>();
+  const drawn = (subtree: Subtree): number => {
+    let total = subtree.elements;
+    for (const id of subtree.uses) {
+      total += expand(id);
+      if (total > MAX_SVG_ELEMENTS) return Infinity;
+    }
+    return total;
+  };
+  const expand = (id: string): number => {
+    const known = expanded.get(id);
+    if (known !== undefined) return known;
+    const subtree = byId.get(id);
+    if (!subtree || visiting.has(id) || visiting.size > MAX_SVG_DEPTH) return 0;
+    visiting.add(id);
+    const total = drawn(subtree);
+    visiting.delete(id);
+    expanded.set(id, total);
+    return total;
+  };
+  return { depth: deepest, elements: drawn(root) };
 }

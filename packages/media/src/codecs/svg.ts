@@ -11,7 +11,7 @@ import { resizeRaster } from '../resize.js';
 import { lazy } from './codec-support.js';
 import { fontCoverage } from '../fonts/font-coverage.js';
 import type { ProcessWarning } from '../types.js';
-import { assertSvgBounds } from './svg-bounds.js';
+import { assertSvgBounds, assertSvgTreeBounds } from './svg-bounds.js';
 import { svgTextContent, uncoveredScripts } from './svg-text-content.js';
 
 function lazyValue<T>(make: () => T): () => T {
@@ -45,7 +45,7 @@ export interface RasterizeSvgOptions {
 /**
  * Renders the SVG so its longer side is at most `maxEdge` (never upscaled past its intrinsic size).
  * A sliver too thin to keep one pixel at that scale is rendered one pixel thick and shrunk along its length.
- * Refuses (`E_TOO_COMPLEX`) what would render too long, from cheap facts (see `assertSvgBounds`).
+ * Refuses (`E_TOO_COMPLEX`) what would render too long, from cheap facts (see `assertSvgBounds`, `assertSvgTreeBounds`).
  * Warns (`W_MISSING_GLYPHS`) about text in scripts no font covers: resvg draws nothing for it.
  */
 export async function rasterizeSvg(bytes: Uint8Array, { maxEdge, fonts = [] }: RasterizeSvgOptions): Promise<{ raster: Raster; warnings: ProcessWarning[] }> {
@@ -60,6 +60,7 @@ export async function rasterizeSvg(bytes: Uint8Array, { maxEdge, fonts = [] }: R
   let svg: InstanceType<typeof Resvg> | undefined;
   try {
     svg = new Resvg(text, options);
+    assertSvgTreeBounds(svg.toString());
     const { width, height } = svg;
     if (!(width > 0 && height > 0)) throw new Error('the SVG has no drawable size');
     const scale = Math.min(1, maxEdge / Math.max(width, height));

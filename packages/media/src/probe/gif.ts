@@ -88,13 +88,19 @@ export function nextGifImage(reader: ByteReader, offset: number): GifImage | und
 /**
  * The canvas a still of the first frame needs: the logical screen, grown to hold the first image where
  * it reaches past the screen (a 10×10 screen may carry a 60000×60000 image; a 0×0 screen is common).
+ * A screen side over 2048 is taken as bogus, as libnsgif (sharp) does, and the first image's extent is
+ * the canvas: a 32552×24 screen with a 40×24 image at row 2048 made a 67-megapixel, almost empty canvas
+ * that took 8-27 s to resize; it is now 40×2072, what sharp decodes.
  */
 export function gifCanvasSize(screen: GifScreen, first: GifImage): { width: number; height: number } {
+  const bogus = screen.width > MAX_TRUSTED_SCREEN_SIDE || screen.height > MAX_TRUSTED_SCREEN_SIDE;
   return {
-    width: Math.max(screen.width, first.left + first.width),
-    height: Math.max(screen.height, first.top + first.height),
+    width: Math.max(bogus ? 0 : screen.width, first.left + first.width),
+    height: Math.max(bogus ? 0 : screen.height, first.top + first.height),
   };
 }
+
+const MAX_TRUSTED_SCREEN_SIDE = 2048;
 
 /**
  * GIF header facts: the logical screen, then a walk over the blocks that counts image descriptors,

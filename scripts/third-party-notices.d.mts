@@ -1,0 +1,4 @@
+export function debianSources(packageDir: string): string[];
+export function bundledNpmPackages(packageDir: string): string[];
+export function vendoredLicences(packageDir: string): string[];
+export function writeNotices(packageName: string): string;

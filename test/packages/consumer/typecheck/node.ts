@@ -1,0 +1,29 @@
+import { readFile } from 'node:fs/promises';
+import { process } from '@glimpse/media';
+import { createFileTools, serialize } from '@glimpse/agent';
+import { SessionWriter, loadSession, nodeFileSystem } from '@glimpse/agent/node';
+import { createGlimpseMcpServer, createViewWorkerPool } from '@glimpse/agent/mcp';
+import { fitMediaMiddleware, toAiSdkModelOutput, type FitMediaWarning } from '@glimpse/agent/ai-sdk';
+import { fitPiContent, glimpsePiExtension, toPiMessages, type PiContent } from '@glimpse/agent/pi';
+import { createModelClient, isModelClientError, type LiveClientOptions } from '@glimpse/agent/clients';
+
+const bytes = new Uint8Array(await readFile('photo.jpg'));
+const fitted = await process(bytes, { provider: 'bedrock' });
+const files = createFileTools({ route: () => ({ provider: 'anthropic', model: 'claude-sonnet-4-5' }), fileSystem: nodeFileSystem });
+const log = await SessionWriter.open('s.jsonl', { app: { name: 'x' } });
+await log.close();
+const session = await loadSession('s.jsonl');
+const server = createGlimpseMcpServer({ root: '.', viewFileRunner: createViewWorkerPool({ timeoutMs: 5000 }).view });
+console.log(fitted.width, files.offered().length, session.entries.length, typeof server, typeof serialize);
+
+const warnings: FitMediaWarning[] = [];
+const middleware = fitMediaMiddleware({ provider: 'openai-chat', onWarning: (warning) => warnings.push(warning) });
+const piContent: PiContent[] = await fitPiContent([{ type: 'image', mimeType: 'image/png', data: '' }], { preset: 'anthropic' });
+const options: LiveClientOptions = { model: 'claude-sonnet-5-5', maxTokens: 1024 };
+const client = createModelClient({ provider: 'anthropic', ...options });
+try {
+  await client.next({ messages: [], tools: [], serialized: serialize('anthropic', { messages: [] }) });
+} catch (error) {
+  if (isModelClientError(error)) console.log(error.code, error.details.provider);
+}
+console.log(typeof middleware.transformParams, piContent.length, typeof glimpsePiExtension, typeof toPiMessages, typeof toAiSdkModelOutput, warnings.length);

@@ -1,0 +1,187 @@
+// `npm run test:packages`: the published packages as a user gets them. Packs each package with `npm pack`
+// (its prepack builds the JS and generates the .d.ts), installs the tarballs into an empty project outside
+// the repository, and there: runs the README's job in Node, `npx glimpse`, a Deno script, a Vite app in
+// Chromium and a Worker bundle in workerd (miniflare), and typechecks strict consumers against the shipped
+// .d.ts. The consumer's files are in test/packages/consumer/. Tools (vite, esbuild, deno, tsc, miniflare,
+// Chromium) come from this repository; every import of @glimpse/* resolves in the consumer's node_modules.
+import { execFile } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { build } from 'esbuild';
+import { Miniflare } from 'miniflare';
+import { PUBLISHED_PACKAGES } from '../../scripts/packages.mjs';
+import { serveStatic } from '../../scripts/static-server.js';
+import { launchChromium } from '../runtimes/launch-chromium.js';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const require = createRequire(join(root, 'package.json'));
+const run = promisify(execFile);
+const tool = (specifier: string) => require.resolve(specifier);
+const photo = join(root, 'samples/photo-exif6.jpg');
+/** The versions this repository tests with (root devDependencies): the consumer installs the same ones. */
+const pinned: Record<string, string> = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')).devDependencies;
+
+/** Runs a command, returning stdout; a failure carries its stderr. */
+async function sh(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  try {
+    return (await run(command, args, { cwd, env, maxBuffer: 64 << 20 })).stdout;
+  } catch (error) {
+    const { stderr, stdout } = error as { stderr?: string; stdout?: string };
+    throw new Error(`${command} ${args.join(' ')} failed:\n${stderr || stdout || String(error)}`);
+  }
+}
+
+function expectEqual(actual: unknown, expected: unknown, what: string): void {
+  if (JSON.stringify(actual) !== JSON.stringify(expected)) throw new Error(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+}
+
+const work = await mkdtemp(join(tmpdir(), 'glimpse-packages-'));
+const consumer = join(work, 'consumer');
+const results: { step: string; ms: number; error?: string }[] = [];
+
+async function step(name: string, body: () => Promise<string | void>): Promise<void> {
+  const started = performance.now();
+  try {
+    const note = await body();
+    results.push({ step: name, ms: performance.now() - started });
+    console.log(`ok   ${name} (${((performance.now() - started) / 1000).toFixed(1)} s)${note ? `: ${note}` : ''}`);
+  } catch (error) {
+    results.push({ step: name, ms: performance.now() - started, error: String(error) });
+    console.log(`FAIL ${name}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+const tarballs: string[] = [];
+await step('npm pack (prepack: JS bundles and generated .d.ts)', async () => {
+  const packed: { name: string; filename: string; size: number; unpackedSize: number; files: { path: string }[] }[] = JSON.parse(
+    await sh('npm', ['pack', '--json', '--pack-destination', work, ...PUBLISHED_PACKAGES.flatMap((p) => ['-w', `packages/${p.name}`])], root),
+  );
+  const problems: string[] = [];
+  for (const pack of packed) {
+    const files = pack.files.map((file) => file.path);
+    const must = ['package.json', 'README.md', 'LICENSE', 'dist/types/index.d.ts'];
+    if (pack.name === '@glimpse/media') must.push('THIRD-PARTY-NOTICES.md', 'dist/node.js', 'dist/browser.js', 'dist/deno.js', 'dist/workerd.js', 'wasm/jpeg.wasm');
+    if (pack.name === '@glimpse/agent') must.push('bin/glimpse.js', 'dist/index.js', 'dist/index.node.js', 'dist/node.js', 'dist/mcp.js', 'dist/cli.js', 'dist/mcp-worker.js');
+    if (pack.name === '@glimpse/agent') for (const subpath of ['node', 'mcp', 'ai-sdk', 'pi', 'clients']) must.push(`dist/${subpath}.js`, `dist/types/${subpath === 'node' || subpath === 'mcp' ? subpath : `${subpath}/index`}.d.ts`);
+    for (const path of must) if (!files.includes(path)) problems.push(`${pack.name} lacks ${path}`);
+    for (const path of files) if (/^src\/|\.map$|\.meta\.json$|tsconfig/.test(path)) problems.push(`${pack.name} ships ${path}`);
+    if (pack.name === '@glimpse/media' && !files.some((path) => /^dist\/wasm\/.+\.wasm$/.test(path))) problems.push('@glimpse/media lacks dist/wasm/*.wasm');
+    tarballs.push(join(work, pack.filename));
+  }
+  if (problems.length > 0) throw new Error(problems.join('; '));
+  return packed.map((pack) => `${pack.name} ${(pack.size / 1024).toFixed(0)} KB (${(pack.unpackedSize / 1024).toFixed(0)} KB unpacked, ${pack.files.length} files)`).join(', ');
+});
+
+await step('npm install the tarballs into an empty project', async () => {
+  await cp(join(root, 'test/packages/consumer'), consumer, { recursive: true });
+  await writeFile(join(consumer, 'package.json'), `${JSON.stringify({ name: 'glimpse-consumer', private: true, type: 'module' }, null, 2)}\n`);
+  await cp(photo, join(consumer, 'photo-exif6.jpg'));
+  await mkdir(join(consumer, 'vite-app/public'), { recursive: true });
+  await cp(photo, join(consumer, 'vite-app/public/photo-exif6.jpg'));
+  await sh('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', ...tarballs, `@types/node@${pinned['@types/node']}`], consumer);
+});
+
+await step('Node: the README job and every entry point, no optional peer installed', async () => {
+  expectEqual((await sh(process.execPath, ['node-check.mjs'], consumer)).trim(), 'node: ok', 'node-check.mjs');
+});
+
+await step('npx glimpse --version, glimpse process', async () => {
+  const { version } = JSON.parse(await readFile(join(root, 'packages/agent/package.json'), 'utf8'));
+  expectEqual((await sh('npx', ['--no-install', 'glimpse', '--version'], consumer)).trim(), version, 'glimpse --version');
+  const summary = JSON.parse(await sh('npx', ['--no-install', 'glimpse', 'process', 'photo-exif6.jpg', '-o', 'fitted.jpg'], consumer));
+  expectEqual([summary.mediaType, summary.width, summary.height], ['image/jpeg', 1500, 2000], 'glimpse process');
+  expectEqual([...(await readFile(join(consumer, 'fitted.jpg'))).subarray(0, 2)], [0xff, 0xd8], 'fitted.jpg starts a JPEG');
+});
+
+await step('Deno: a script importing the packages', async () => {
+  const out = JSON.parse(await sh(process.execPath, [tool('deno/bin.cjs'), 'run', '--allow-read', '--no-prompt', 'deno-check.ts'], consumer));
+  expectEqual([out.mediaType, out.width, out.height, out.viewed], ['image/jpeg', 2304, 3072, ['text', 'image']], 'deno-check.ts');
+  if (!String(out.entry).endsWith('/dist/deno.js')) throw new Error(`Deno resolved @glimpse/media to ${out.entry}, not dist/deno.js`);
+});
+
+await step('Vite: build an app, run it in Chromium', async () => {
+  await sh(process.execPath, [join(dirname(tool('vite/package.json')), 'bin/vite.js'), 'build', 'vite-app', '--logLevel', 'error'], consumer);
+  const server = await serveStatic(join(consumer, 'vite-app/dist'), { index: 'index.html' });
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage();
+    await page.goto(server.url);
+    await page.waitForFunction(() => 'glimpseResult' in window, undefined, { timeout: 120_000 });
+    const result = await page.evaluate(() => (window as unknown as { glimpseResult: unknown }).glimpseResult);
+    expectEqual(result, { mediaType: 'image/jpeg', width: 1176, height: 1568, viewed: ['text', 'image'], messages: 3 }, 'the page');
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+});
+
+await step('Worker: bundle with esbuild, run in workerd (miniflare)', async () => {
+  const outdir = join(consumer, 'worker/dist');
+  // As wrangler bundles a Worker: the Workers export conditions, each .wasm kept as a module import.
+  await build({
+    entryPoints: [join(consumer, 'worker/worker.js')],
+    outdir,
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    conditions: ['workerd', 'worker', 'browser'],
+    loader: { '.wasm': 'copy' },
+    logLevel: 'error',
+  });
+  const miniflare = new Miniflare({
+    modules: true,
+    scriptPath: join(outdir, 'worker.js'),
+    modulesRoot: outdir,
+    modulesRules: [{ type: 'CompiledWasm', include: ['**/*.wasm'] }],
+    compatibilityDate: '2025-09-01',
+  });
+  try {
+    const response = await miniflare.dispatchFetch('http://worker/', { method: 'POST', body: await readFile(photo) });
+    if (!response.ok) throw new Error(`the Worker answered ${response.status}: ${await response.text()}`);
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    expectEqual([response.headers.get('content-type'), response.headers.get('x-size'), response.headers.get('x-parts'), bytes[0], bytes[1]], ['image/jpeg', '1176x1568', 'image,text', 0xff, 0xd8], 'the Worker' /* the text notes the resize */);
+  } finally {
+    await miniflare.dispose();
+  }
+});
+
+const tsc = tool('typescript/bin/tsc');
+await step('TypeScript: a Node consumer without the provider SDKs', async () => {
+  await sh(process.execPath, [tsc, '-p', 'typecheck/tsconfig.without-sdks.json'], consumer);
+});
+
+await step('TypeScript: strict consumers (noUncheckedIndexedAccess, exactOptionalPropertyTypes, skipLibCheck off)', async () => {
+  // The serializers' request types come from the provider SDKs, optional peer dependencies of @glimpse/agent.
+  const peers = Object.keys(JSON.parse(await readFile(join(root, 'packages/agent/package.json'), 'utf8')).peerDependencies ?? {});
+  // @ai-sdk/provider's .d.ts imports the types of json-schema without depending on @types/json-schema (its
+  // devDependency 7.0.15), so every consumer with skipLibCheck off needs it, with glimpse or without.
+  await sh('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', ...peers.map((name) => `${name}@${pinned[name] ?? 'latest'}`), '@types/json-schema@7.0.15'], consumer);
+  await sh(process.execPath, [tsc, '-p', 'typecheck/tsconfig.browser.json'], consumer);
+  // pi-ai carries its own @anthropic-ai/sdk (0.91.1), whose .d.mts name undici-types by the publisher's relative
+  // paths; those errors are pi's, any other error fails the step.
+  const upstream = /^node_modules\/@mariozechner\/pi-ai\/node_modules\/@anthropic-ai\/sdk\/.*Cannot find module '[./]*node_modules\/undici-types\//;
+  const errors = await sh(process.execPath, [tsc, '-p', 'typecheck/tsconfig.node.json'], consumer).then(
+    () => [],
+    (error: Error) => {
+      const lines = error.message.split('\n').filter((line) => /error TS\d+/.test(line));
+      if (lines.length === 0) throw error;
+      return lines;
+    },
+  );
+  const ours = errors.filter((line) => !upstream.test(line));
+  if (ours.length > 0) throw new Error(ours.join('\n'));
+  return errors.length > 0 ? `${errors.length} errors in pi-ai's own copy of @anthropic-ai/sdk tolerated` : undefined;
+});
+
+await step('Node: a live client loads its SDK, an optional peer, from the consumer', async () => {
+  expectEqual((await sh(process.execPath, ['clients-check.mjs'], consumer)).trim(), 'clients: ok', 'clients-check.mjs');
+});
+
+const failed = results.filter((result) => result.error !== undefined);
+console.log(`${results.length - failed.length} passed, ${failed.length} failed (${(results.reduce((sum, r) => sum + r.ms, 0) / 1000).toFixed(0)} s; consumer in ${consumer})`);
+if (failed.length === 0) await rm(work, { recursive: true, force: true });
+process.exit(failed.length === 0 ? 0 : 1);
