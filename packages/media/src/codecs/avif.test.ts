@@ -103,6 +103,7 @@ describe('AVIF through process()', () => {
     expect(opaque).toMatchObject({ mediaType: 'image/jpeg', width: 257, height: 171, reencoded: true, original: { mediaType: 'image/avif' } });
     const transparent = await process(await avifEnc(withAlpha(photo), ['-d', '10']), { maxBytes: 10_000_000 });
     expect(transparent).toMatchObject({ mediaType: 'image/png', width: 257, height: 171 });
+
   }, 60_000);
 
   it('turns irot/imir upright', async () => {

@@ -33,6 +33,8 @@ export interface DecodedAvif {
   raster: Raster;
   /** Some pixel is not fully opaque. */
   hasAlpha: boolean;
+  /** Every coded image (colour and alpha, every tile) is AV1-lossless: the output should stay lossless. */
+  lossless: boolean;
 }
 
 /** What decode_item reports about a coded item (decode.c's info[]). */
@@ -43,6 +45,7 @@ interface ItemInfo {
   matrix: number;
   fullRange: boolean;
   primaries: number;
+  lossless: boolean;
 }
 
 class AvifFailure extends Error {
@@ -101,6 +104,9 @@ function assertDecodable(layout: HeifLayout, maxInputPixels: number): void {
 
 /** Decodes items into the module's two slots and sets up their conversion to RGBA. */
 class ItemDecoder {
+  /** No item decoded so far was lossy. */
+  allLossless = true;
+
   constructor(
     private readonly codec: AvifExports,
     private readonly bytes: Uint8Array,
@@ -133,8 +139,9 @@ class ItemDecoder {
     } finally {
       this.codec.release(pointer);
     }
-    const [width = 0, height = 0, bits = 8, , matrix = 2, fullRange = 0, primaries = 2] = new Uint32Array(this.codec.memory.buffer, this.info, 9);
-    return { width, height, bits, matrix, fullRange: fullRange !== 0, primaries };
+    const [width = 0, height = 0, bits = 8, , matrix = 2, fullRange = 0, primaries = 2, , lossless = 0] = new Uint32Array(this.codec.memory.buffer, this.info, 9);
+    this.allLossless &&= lossless !== 0;
+    return { width, height, bits, matrix, fullRange: fullRange !== 0, primaries, lossless: lossless !== 0 };
   }
 
   /** Writes `rows` RGBA rows from output row `y`, `columns` wide, shrunk by `factor`, into `out`. */
@@ -189,7 +196,7 @@ function decodeSingle(decoder: ItemDecoder, layout: HeifLayout, cover: { width: 
       raster.data.set(from, (y + row) * region.width * 4);
     }
   }
-  return { raster, hasAlpha: layout.alpha !== undefined && anyTransparent(raster) };
+  return { raster, hasAlpha: layout.alpha !== undefined && anyTransparent(raster), lossless: decoder.allLossless };
 }
 
 /**
@@ -232,7 +239,7 @@ function decodeGrid(decoder: ItemDecoder, layout: HeifLayout, grid: HeifGrid, co
       raster.data.set(from, (y - region.y) * region.width * 4);
     }
   }
-  return { raster, hasAlpha: layout.alpha !== undefined && anyTransparent(raster) };
+  return { raster, hasAlpha: layout.alpha !== undefined && anyTransparent(raster), lossless: decoder.allLossless };
 }
 
 function ownedRaster(width: number, height: number): Raster {
