@@ -34,7 +34,7 @@ describe('glimpse demo --live', () => {
     expect(await main(['demo', '--live', '--provider', provider])).toBe(1);
     expect(stdout).toEqual([]);
     const error = JSON.parse(stderr.join(''));
-    expect(error).toEqual({ error: { code: 'E_AUTH', message: expect.stringContaining(`needs ${named}. Set it, or run glimpse demo without --live`) } });
+    expect(error).toEqual({ error: { code: 'E_AUTH', message: expect.stringContaining(`needs ${named}. Set ${named.includes('variables') ? 'them' : 'it'}, or run glimpse demo without --live`) } });
   });
 
   it('runs the demo against the API when the key is set, streaming the answer to stderr', async () => {

@@ -128,6 +128,17 @@ describe.each(PROVIDERS)('the %s client', (provider) => {
   });
 });
 
+describe('the gemini client', () => {
+  it("sends the model's thought signature back exactly as it came", async () => {
+    const signed: ScriptEntry = { toolCalls: [{ id: 'call_1', name: 'read', arguments: { path: 'notes.txt' }, signature: 'c2lnbmVkLWJ5LWdlbWluaQ==' }] };
+    server = await startApiServer([signed, { text: 'Hills.' }]);
+    const files = createFileTools({ fileSystem, root: '/work', route: { provider: 'gemini', model: MODELS.gemini } });
+    await runAgent({ model: client('gemini', server), provider: 'gemini', modelId: MODELS.gemini, tools: [files.read], prompt: 'Read notes.txt' });
+    expect(JSON.stringify(server.requests[1]!.body)).toContain('"thoughtSignature":"c2lnbmVkLWJ5LWdlbWluaQ=="');
+    expect(JSON.stringify(server.requests[1]!.body)).not.toContain('skip_thought_signature_validator');
+  });
+});
+
 describe('live clients, whatever the route', () => {
   it('refuse a request serialized for another route', async () => {
     server = await startApiServer([]);

@@ -251,7 +251,10 @@ function mutateJpeg(bytes: Uint8Array, random: Random): Uint8Array {
       const out = tail.slice();
       const at = random.int(Math.max(1, out.length - 2));
       const choice = random.int(4);
-      if (choice === 0) for (let i = 0, n = 1 + random.int(8); i < n; i++) out[random.int(out.length)] ^= 1 << random.int(8);
+      if (choice === 0) for (let i = 0, n = 1 + random.int(8); i < n; i++) {
+        const at = random.int(out.length);
+        out[at] = (out[at] ?? 0) ^ (1 << random.int(8));
+      }
       else if (choice === 1) tail = concat([out.subarray(0, at), Uint8Array.from([0xff, random.pick([0xd0, 0xd3, 0xd7, 0xd9, 0xd8, 0xc4, 0xda, 0xdd, 0x00, 0xfe])]), out.subarray(at)]);
       else if (choice === 2) tail = out.subarray(0, at);
       else tail = concat([out.subarray(0, at), out.subarray(at + random.int(200))]);

@@ -100,7 +100,7 @@ export function geminiStream({ text = '', toolCalls = [] }: StreamedTurn): strin
   const chunk = (parts: unknown[], finishReason?: string) => `data: ${JSON.stringify({ candidates: [{ content: { role: 'model', parts }, index: 0, ...(finishReason && { finishReason }) }], ...(finishReason && { usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 } }) })}\r\n\r\n`;
   const pieces: string[] = [];
   for (let i = 0; i < text.length; i += 4) pieces.push(chunk([{ text: text.slice(i, i + 4) }]));
-  if (toolCalls.length > 0) pieces.push(chunk(toolCalls.map((call) => ({ functionCall: { id: call.id, name: call.name, args: call.arguments } }))));
+  if (toolCalls.length > 0) pieces.push(chunk(toolCalls.map((call) => ({ functionCall: { id: call.id, name: call.name, args: call.arguments }, ...(call.signature !== undefined && { thoughtSignature: call.signature }) }))));
   pieces.push(chunk([], 'STOP'));
   return pieces.join('');
 }

@@ -4,8 +4,8 @@
 export interface StreamedTurn {
   /** Text the model writes, sent in a few chunks so clients must join deltas. */
   text?: string;
-  /** Tool calls, each with its arguments. */
-  toolCalls?: Array<{ id: string; name: string; arguments: Record<string, unknown> }>;
+  /** Tool calls, each with its arguments (and a Gemini thought signature, where the model gives one). */
+  toolCalls?: Array<{ id: string; name: string; arguments: Record<string, unknown>; signature?: string }>;
 }
 
 const sse = (events: Array<[string | undefined, unknown]>) =>

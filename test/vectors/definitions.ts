@@ -73,9 +73,7 @@ function bmp(width: number, height: number): Uint8Array {
     for (let x = 0; x < width; x++) {
       const from = (y * width + x) * 3;
       const to = 54 + (height - 1 - y) * rowBytes + x * 3;
-      file[to] = pixels[from + 2];
-      file[to + 1] = pixels[from + 1];
-      file[to + 2] = pixels[from];
+      file.set([pixels[from + 2] ?? 0, pixels[from + 1] ?? 0, pixels[from] ?? 0], to);
     }
   }
   return bytesOf(file);

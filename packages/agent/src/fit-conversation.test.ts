@@ -43,7 +43,8 @@ describe('fitConversation', () => {
     for (const image of images) expect(await realSize(image)).toEqual([2000, 63]);
     expect(warnings.filter((w) => w.type === 'media-refitted')).toHaveLength(21);
     // Serialized afterwards, every image is sent: no placeholder, no omission.
-    const request = serializeAnthropic({ messages: fitted, capabilities: { preset: 'openai' } });
+    const tools = [{ name: 'screenshot', description: 'Takes a screenshot', parameters: { type: 'object' } }];
+    const request = serializeAnthropic({ messages: fitted, tools, capabilities: { preset: 'openai' } });
     expect(request.warnings).toEqual([]);
     expect(JSON.stringify(request.body).match(/"type":"image"/g)).toHaveLength(21);
     // Unfitted, the same history would have lost every image to the rule.

@@ -42,6 +42,8 @@ export interface ToolCall {
   id: string;
   name: string;
   arguments: Record<string, unknown>;
+  /** An opaque token the model attached to the call (Gemini's thought signature), sent back exactly as received. */
+  signature?: string;
 }
 
 /** A model turn: text, then any tool calls (in the order the model made them). */

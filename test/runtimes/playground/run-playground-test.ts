@@ -35,7 +35,8 @@ try {
   check('processed to the preset', facts.includes('image/png, 1568×980'), facts.slice(0, 240));
   for (const id of ['original', 'processed']) {
     const size = await page.$eval(`#${id} img`, (image) => (image instanceof HTMLImageElement && image.complete ? [image.naturalWidth, image.naturalHeight] : [0, 0]));
-    check(`${id} preview decoded by the browser`, size[0] > 0 && size[1] > 0, `${size[0]}×${size[1]}`);
+    const [width = 0, height = 0] = size;
+    check(`${id} preview decoded by the browser`, width > 0 && height > 0, `${width}×${height}`);
   }
   const tabs = await page.$$eval('#tabs button[data-provider]', (buttons) => buttons.map((button) => button.textContent ?? ''));
   check('one tab per provider', tabs.length === 6, tabs.join(', '));

@@ -37,7 +37,7 @@ export interface FitMediaMiddlewareOptions {
  * after the tool results, so the model sees them.
  *
  * ```ts
- * const model = wrapLanguageModel({ model: openai.chat('gpt-4.1'), middleware: fitMediaMiddleware() });
+ * const model = wrapLanguageModel({ model: openai.chat('gpt-5.5'), middleware: fitMediaMiddleware() });
  * ```
  */
 export function fitMediaMiddleware(options: FitMediaMiddlewareOptions = {}): LanguageModelV4Middleware {

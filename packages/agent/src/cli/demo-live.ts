@@ -21,7 +21,7 @@ export async function liveDemoModel(options: { provider: ProviderName; model: st
   const missing = missingCredentials(provider, env);
   if (missing.length > 0) {
     const what = missing.length === 1 ? `the environment variable ${missing[0]}` : `the environment variables ${missing.join(', ')}`;
-    throw new ModelClientError('E_AUTH', `glimpse demo --live --provider ${provider} calls ${API[provider]} and needs ${what}. Set it, or run glimpse demo without --live for the keyless replay.`, { provider });
+    throw new ModelClientError('E_AUTH', `glimpse demo --live --provider ${provider} calls ${API[provider]} and needs ${what}. Set ${missing.length === 1 ? 'it' : 'them'}, or run glimpse demo without --live for the keyless replay.`, { provider });
   }
   const { createModelClient } = await import('../clients/create-model-client.js');
   return createModelClient({ provider, model, env, onText });

@@ -11,8 +11,8 @@ export interface EstimateTarget {
 export const ESTIMATE_TARGETS: readonly EstimateTarget[] = [
   { label: 'anthropic claude-sonnet-5-5', options: { provider: 'anthropic', model: 'claude-sonnet-5-5' } },
   { label: 'openai-chat gpt-4o', options: { provider: 'openai-chat', model: 'gpt-4o' } },
-  { label: 'openai-responses gpt-5', options: { provider: 'openai-responses', model: 'gpt-5' } },
-  { label: 'openai-responses gpt-5-mini', options: { provider: 'openai-responses', model: 'gpt-5-mini' } },
+  { label: 'openai-responses gpt-5.5', options: { provider: 'openai-responses', model: 'gpt-5.5' } },
+  { label: 'openai-responses gpt-5.4-mini', options: { provider: 'openai-responses', model: 'gpt-5.4-mini' } },
   { label: 'gemini gemini-2.5-flash', options: { provider: 'gemini', model: 'gemini-2.5-flash' } },
   { label: 'gemini gemini-3.1-pro-preview', options: { provider: 'gemini', model: 'gemini-3.1-pro-preview' } },
   { label: 'bedrock claude-sonnet-5-5', options: { provider: 'bedrock', model: 'global.anthropic.claude-sonnet-5-5' } },
@@ -23,8 +23,8 @@ export const ESTIMATE_TARGETS: readonly EstimateTarget[] = [
 /** The model the demo's replay agent stands in for on each route: current ids (the SDKs' model lists, 2026-11-30). */
 export const DEMO_MODELS: Readonly<Record<ProviderName, string>> = {
   anthropic: 'claude-sonnet-5-5',
-  'openai-chat': 'gpt-4o',
-  'openai-responses': 'gpt-5',
+  'openai-chat': 'gpt-5.5',
+  'openai-responses': 'gpt-5.5',
   gemini: 'gemini-3.1-pro-preview',
   bedrock: 'global.anthropic.claude-sonnet-5-5',
   ollama: 'gemma3',

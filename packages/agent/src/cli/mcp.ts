@@ -15,8 +15,9 @@ const usage = `Usage: glimpse mcp [--root DIR] [--provider NAME] [--max-file-byt
                   [--http PORT]
 
 Runs an MCP server on stdin/stdout (for Claude Desktop, Claude Code, Cursor, VS Code, …) with two tools:
-  view_file {path, pages?}  images, SVGs and PDFs, fitted for the provider: images come back as MCP
-                            image content, PDFs as an embedded application/pdf resource plus a summary
+  view_file {path, pages?, as?}  images, SVGs and PDFs, fitted for the provider: images come back as
+                            MCP image content, PDFs as an embedded application/pdf resource plus a summary
+                            (as: "images" or "text" gives a PDF's page images or its text instead)
   read {path, offset?, limit?}  text files with line numbers; binaries described, never dumped
 
 Options:

@@ -20,6 +20,8 @@ function collect(chunk: GenerateContentResponse, turn: ModelTurn, emit: (delta: 
     if (call?.name !== undefined) {
       // Gemini names a call's id only sometimes; the loop needs one to pair the result.
       const toolCall: ToolCall = { id: call.id ?? `call_${crypto.randomUUID()}`, name: call.name, arguments: { ...call.args } };
+      // Gemini 3 wants its thought signature back exactly as it came, or it loses its reasoning between steps.
+      if (part.thoughtSignature !== undefined) toolCall.signature = part.thoughtSignature;
       turn.toolCalls.push(toolCall);
     }
   }

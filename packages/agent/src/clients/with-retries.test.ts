@@ -43,7 +43,46 @@ describe('readApiFailure', () => {
     expect(readApiFailure(Object.assign(new Error('Throttled'), { name: 'ThrottlingException', $metadata: { httpStatusCode: 429 }, $response: { headers: { 'retry-after': '1' } } }))).toMatchObject({ status: 429, retryAfter: '1' });
     expect(readApiFailure(Object.assign(new Error('model "x" not found'), { status_code: 404 }))).toMatchObject({ status: 404 });
     expect(readApiFailure(Object.assign(new Error('This operation was aborted'), { name: 'AbortError' }))).toMatchObject({ aborted: true });
-    expect(readApiFailure('boom')).toEqual({ message: 'boom', aborted: false });
+    expect(readApiFailure('boom')).toEqual({ message: 'boom', aborted: false, unreachable: false, noCredentials: false });
+  });
+
+  it('tells a connection that failed from an answer the client cannot read', () => {
+    const refused = Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }) });
+    expect(readApiFailure(refused)).toMatchObject({ unreachable: true });
+    expect(readApiFailure(Object.assign(new Error('Connection error.'), { name: 'APIConnectionError' }))).toMatchObject({ unreachable: true });
+    expect(readApiFailure(new TypeError('chunk.choices is not iterable'))).toMatchObject({ unreachable: false });
+    expect(readApiFailure(new Error('missing output at index 0'))).toMatchObject({ unreachable: false });
+  });
+});
+
+describe('withRetries, when the API did not answer with a status', () => {
+  it('retries a refused connection, then says E_NETWORK', async () => {
+    let calls = 0;
+    const failing = withRetries('ollama', 'OLLAMA_HOST', { retryDelayMs: 1 }, async () => {
+      calls++;
+      throw Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } });
+    });
+    await expect(failing).rejects.toMatchObject({ code: 'E_NETWORK', details: { attempts: 3 } });
+    expect(calls).toBe(3);
+  });
+
+  it('gives an unreadable answer E_BAD_RESPONSE at once: a retry would read the same', async () => {
+    let calls = 0;
+    const failing = withRetries('openai-chat', 'OPENAI_API_KEY', { retryDelayMs: 1 }, async () => {
+      calls++;
+      throw new TypeError('chunk.choices is not iterable');
+    });
+    await expect(failing).rejects.toMatchObject({ code: 'E_BAD_RESPONSE', details: { attempts: 1 } });
+    expect(calls).toBe(1);
+  });
+
+  it('names the credentials when the AWS SDK finds none', async () => {
+    const missing = Object.assign(new Error('Could not load credentials from any providers'), { name: 'CredentialsProviderError' });
+    await expect(withRetries('bedrock', 'AWS_REGION, AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY', {}, async () => Promise.reject(missing))).rejects.toMatchObject({
+      code: 'E_AUTH',
+      details: { attempts: 1 },
+      message: expect.stringContaining('AWS_ACCESS_KEY_ID'),
+    });
   });
 });
 

@@ -42,7 +42,7 @@ describe('serializeAnthropic', () => {
   });
 
   it('replaces every image and PDF with a placeholder for a text-only model, history included', () => {
-    const { body: { messages }, warnings } = serializeAnthropic({ messages: CONVERSATION, ...TEXT_ONLY });
+    const { body: { messages }, warnings } = serializeAnthropic({ messages: CONVERSATION, tools: TOOLS, ...TEXT_ONLY });
     expect(messages[0]).toEqual({ role: 'user', content: [text('What changed?'), text(PLACEHOLDER.userImage)] });
     expect(messages[2]).toEqual({
       role: 'user',
@@ -85,9 +85,15 @@ describe('serializeAnthropic', () => {
       { role: 'assistant', text: '', toolCalls: [{ id: 't1', name: 'slow', arguments: {} }] },
       { role: 'toolResult', toolCallId: 'stray', toolName: 'slow', parts: [], isError: false },
     ];
-    const { body: { messages }, warnings } = serializeAnthropic({ messages: conversation });
+    const { body: { messages }, warnings } = serializeAnthropic({ messages: conversation, tools: TOOLS });
     expect(messages[2]).toEqual({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', is_error: true, content: [text('No result: the tool call was interrupted before it returned.')] }] });
     expect(warnings.map((w) => w.type)).toEqual(['orphan-tool-result', 'missing-tool-result']);
+  });
+
+  it('warns when the history has tool calls but the request defines no tools (Anthropic refuses that)', () => {
+    const { warnings } = serializeAnthropic({ messages: CONVERSATION });
+    expect(warnings.filter((w) => w.type === 'tools-missing')).toHaveLength(1);
+    expect(serializeAnthropic({ messages: CONVERSATION, tools: TOOLS }).warnings.filter((w) => w.type === 'tools-missing')).toEqual([]);
   });
 
   it('keeps the many-image rule: past 20 images, an image with a side over 2000 px becomes a placeholder', () => {

@@ -111,6 +111,9 @@ export function serializeAnthropic(input: SerializeInput): Serialized<AnthropicR
   }
   if (pendingResults.length > 0) messages.push({ role: 'user', content: pendingResults });
   const tools = (input.tools ?? []).map(toTool);
+  if (tools.length === 0 && input.messages.some((m) => m.role === 'assistant' && m.toolCalls.length > 0)) {
+    warnings.push({ type: 'tools-missing', message: 'the history has tool calls but no tools were given: Anthropic refuses tool_use blocks unless the request defines tools (pass tools)' });
+  }
   const body: AnthropicRequestBody = { ...(input.system ? { system: input.system } : {}), ...(tools.length > 0 ? { tools } : {}), messages };
   return { body, warnings };
 }

@@ -40,11 +40,12 @@ function decodeBlock(block: unknown, where: string): Record<string, unknown> {
  * The SDK base64-encodes `source.bytes` itself: handed the printed strings directly, it encodes them a second
  * time without an error, and the model receives text where the image was. Accepts the JSON text or the parsed
  * object; a `provider` key other than `bedrock` is refused, and so is a media block whose bytes are not base64.
+ * Every other key (`modelId`, `inferenceConfig`, … added to the printed JSON) is kept as it is.
  */
 export function bedrockRequestFromJson(json: string | unknown): BedrockRequestBody {
   const parsed: unknown = typeof json === 'string' ? JSON.parse(json) : json;
   if (!isRecord(parsed)) fail('the value', 'is not an object');
-  const { provider, messages, system, toolConfig } = parsed;
+  const { provider, messages, ...rest } = parsed;
   if (provider !== undefined && provider !== 'bedrock') fail('"provider"', `is ${JSON.stringify(provider)}`);
   if (!Array.isArray(messages)) fail('"messages"', 'is not a list');
   const decoded = messages.map((message, m) => {
@@ -53,6 +54,6 @@ export function bedrockRequestFromJson(json: string | unknown): BedrockRequestBo
     return { ...message, role: message.role, content: message.content.map((block, b) => decodeBlock(block, `messages[${m}].content[${b}]`)) };
   });
   // Only the media bytes are this function's business; the API checks every other field, as it would from JSON.
-  const body = { ...(system === undefined ? {} : { system }), ...(toolConfig === undefined ? {} : { toolConfig }), messages: decoded };
+  const body = { ...rest, messages: decoded };
   return body as unknown as BedrockRequestBody;
 }

@@ -120,4 +120,9 @@ describe('serializeBedrock', () => {
     expect(messages).toEqual([{ role: 'user', content: [{ text: 'see' }, { text: '[an image (image/jpeg, 1568x882 px) was omitted: its data is not valid base64]' }] }]);
     expect(warnings.map((w) => (w.type === 'media-omitted' ? w.reason : w.type))).toEqual(['invalid-data']);
   });
+
+  it('warns when the history has tool calls but the request defines no tools (Bedrock needs toolConfig)', () => {
+    expect(serializeBedrock({ messages: CONVERSATION }).warnings.filter((w) => w.type === 'tools-missing')).toHaveLength(1);
+    expect(serializeBedrock({ messages: CONVERSATION, tools: TOOLS }).warnings.filter((w) => w.type === 'tools-missing')).toEqual([]);
+  });
 });

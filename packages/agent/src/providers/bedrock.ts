@@ -200,6 +200,9 @@ export function serializeBedrock(input: SerializeInput): Serialized<BedrockReque
   }
   flushUser();
   const tools = (input.tools ?? []).map(toTool);
+  if (tools.length === 0 && input.messages.some((m) => m.role === 'assistant' && m.toolCalls.length > 0)) {
+    warnings.push({ type: 'tools-missing', message: 'the history has tool calls but no tools were given: Bedrock refuses toolUse blocks without toolConfig (pass tools)' });
+  }
   const body: BedrockRequestBody = { ...(input.system ? { system: [{ text: input.system }] } : {}), ...(tools.length > 0 ? { toolConfig: { tools } } : {}), messages };
   return { body, warnings };
 }

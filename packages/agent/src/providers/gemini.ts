@@ -83,7 +83,9 @@ export function serializeGemini(input: SerializeInput): Serialized<GeminiRequest
         if (pending.length > 0) contents.push({ role: 'user', parts: pending });
         const parts: GeminiPart[] = turn.message.text === '' ? [] : [{ text: turn.message.text }];
         turn.message.toolCalls.forEach((call, i) => {
-          const signature = needsSignature && i === 0 ? { thoughtSignature: SKIP_THOUGHT_SIGNATURE } : {};
+          // The model's own signature goes back as it came; history made elsewhere gets the documented stand-in.
+          const stated = call.signature ?? (needsSignature && i === 0 ? SKIP_THOUGHT_SIGNATURE : undefined);
+          const signature = stated === undefined ? {} : { thoughtSignature: stated };
           parts.push({ functionCall: { id: call.id, name: call.name, args: call.arguments }, ...signature });
         });
         if (parts.length > 0) contents.push({ role: 'model', parts });

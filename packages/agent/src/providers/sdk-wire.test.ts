@@ -102,6 +102,12 @@ describe('the SDKs send the serialized body unchanged', () => {
     expect(JSON.stringify(sent)).not.toEqual(JSON.stringify(printedBody));
   });
 
+  it('Bedrock: bedrockRequestFromJson keeps the keys a user adds to the printed JSON', () => {
+    const { body } = serializeBedrock(input('us.anthropic.claude-sonnet-4-6'));
+    const edited = { ...JSON.parse(requestJson({ provider: 'bedrock', ...body })), modelId: 'm', inferenceConfig: { maxTokens: 512 } };
+    expect(bedrockRequestFromJson(edited)).toMatchObject({ modelId: 'm', inferenceConfig: { maxTokens: 512 } });
+  });
+
   it('Ollama', async () => {
     const { body } = serializeOllama(input('qwen2.5vl:7b'));
     const client = new Ollama({ host: 'http://127.0.0.1:9', fetch: captureFetch });

@@ -35,7 +35,8 @@ export type SerializeWarning =
   | { type: 'turns-merged'; role: 'user' | 'assistant'; messageIndex: number; message: string }
   | { type: 'missing-tool-result'; toolCallId: string; toolName: string; message: string }
   | { type: 'orphan-tool-result'; toolCallId: string; messageIndex: number; message: string }
-  | { type: 'tool-schema-adjusted'; toolName: string; message: string };
+  | { type: 'tool-schema-adjusted'; toolName: string; message: string }
+  | { type: 'tools-missing'; message: string };
 
 /**
  * Every serializer returns the provider's request body, typed with its SDK's own types, plus the warnings.

@@ -39,7 +39,9 @@ function toolCalls(value: unknown): ToolCall[] {
   if (!Array.isArray(value)) throw new EntryShapeError('assistant toolCalls is not an array');
   return value.map((item) => {
     const call = object(item, 'tool call');
-    return { id: string(call.id, 'tool call id'), name: string(call.name, 'tool call name'), arguments: object(call.arguments, 'tool call arguments') };
+    const decoded: ToolCall = { id: string(call.id, 'tool call id'), name: string(call.name, 'tool call name'), arguments: object(call.arguments, 'tool call arguments') };
+    if (call.signature !== undefined) decoded.signature = string(call.signature, 'tool call signature');
+    return decoded;
   });
 }
 

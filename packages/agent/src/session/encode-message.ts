@@ -10,7 +10,12 @@ export function encodeMessage(message: Message): LoggedMessage {
       return {
         role: 'assistant',
         text: message.text,
-        toolCalls: message.toolCalls.map((call) => ({ id: call.id, name: call.name, arguments: call.arguments })),
+        toolCalls: message.toolCalls.map((call) => ({
+          id: call.id,
+          name: call.name,
+          arguments: call.arguments,
+          ...(call.signature !== undefined && { signature: call.signature }),
+        })),
       };
     case 'toolResult':
       return {

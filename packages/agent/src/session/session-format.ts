@@ -37,7 +37,7 @@ export interface LoggedUserMessage {
 export interface LoggedAssistantMessage {
   role: 'assistant';
   text: string;
-  toolCalls: { id: string; name: string; arguments: Record<string, unknown> }[];
+  toolCalls: { id: string; name: string; arguments: Record<string, unknown>; signature?: string }[];
 }
 
 export interface LoggedToolResultMessage {
