@@ -1,86 +1,23 @@
 // Node side of `npm run test:workers`: bundles vector-worker.ts against the published Workers bundle
 // (packages/media/dist/workerd.js, whose .wasm imports workerd compiles), serves it with miniflare on
-// 127.0.0.1, POSTs every vector and checks the response bytes, checks the Workers pixel cap, then
+// 127.0.0.1, POSTs every vector and checks the response bytes, checks that the inputs a Worker must take
+// fit in its 128 MB (the Workers memory test), then
 // measures each vector's WASM memory in a fresh isolate (test/artifacts/workers-memory.json).
-import { build } from 'esbuild';
-import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
 import { Miniflare } from 'miniflare';
 import sharp from 'sharp';
 import { scanPdf, textPdf } from '../../fixtures/pdf-documents.js';
+import { inputPath } from '../../../scripts/bench-inputs.mjs';
 import { describeObservation, differences, report, type VectorOutcome } from '../run-vectors.js';
+import type { VectorManifest } from '../vector-manifest.js';
+import { measureIsolatePeak, WORKER_LIMIT_BYTES } from './isolate-memory.js';
+import { MEMORY_CASES } from './memory-cases.js';
 import { moduleSignature, type WasmMemoryUse } from './wasm-memory.js';
-import type { VectorManifest, VectorObservation, VectorOperation } from '../vector-manifest.js';
+import { buildWorker, postToWorker, root } from './worker-server.js';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const workerFile = resolve(root, 'node_modules/.cache/glimpse/workers/vector-worker.js');
-const workerdBundle = resolve(root, 'packages/media/dist/workerd.js');
-
-await build({
-  entryPoints: [resolve(root, 'test/runtimes/workers/vector-worker.ts')],
-  outfile: workerFile,
-  bundle: true,
-  format: 'esm',
-  platform: 'browser',
-  target: 'es2022',
-  plugins: [
-    {
-      name: 'media-as-published',
-      setup: (b) =>
-        b.onResolve({ filter: /^@glimpse\/media$/ }, () => ({
-          path: relative(dirname(workerFile), workerdBundle),
-          external: true,
-        })),
-    },
-  ],
-  logLevel: 'warning',
-});
-
-const miniflareOptions = {
-  modules: true,
-  scriptPath: workerFile,
-  modulesRoot: root,
-  modulesRules: [
-    { type: 'ESModule' as const, include: ['**/*.js'] },
-    { type: 'CompiledWasm' as const, include: ['**/*.wasm'] },
-  ],
-  compatibilityDate: '2025-09-01',
-  host: '127.0.0.1',
-  port: 0,
-};
-const miniflare = new Miniflare(miniflareOptions);
-
-interface WorkerAnswer {
-  observed: VectorObservation;
-  memory: WasmMemoryUse;
-  message?: string;
-}
-
-async function postToWorker(
-  url: URL,
-  input: Uint8Array,
-  options: object,
-  operation?: VectorOperation,
-): Promise<WorkerAnswer> {
-  const headers = {
-    'x-options': JSON.stringify(options),
-    ...(operation ? { 'x-operation': JSON.stringify(operation) } : {}),
-  };
-  const response = await fetch(url, { method: 'POST', body: new Uint8Array(input), headers });
-  const memory: WasmMemoryUse = JSON.parse(
-    response.headers.get('x-wasm-memory') ?? '{"held":0,"created":0,"largest":0,"byModule":{}}',
-  );
-  if (response.status === 422) {
-    const { error, message } = await response.json();
-    return { observed: { error: String(error) }, memory, message: String(message) };
-  }
-  if (!response.ok) throw new Error(`the worker answered ${response.status}: ${await response.text()}`);
-  const body = new Uint8Array(await response.arrayBuffer());
-  const facts = JSON.parse(response.headers.get('x-result') ?? '{}');
-  return { observed: { sha256: createHash('sha256').update(body).digest('hex'), ...facts }, memory };
-}
+const serverOptions = await buildWorker();
+const miniflare = new Miniflare(serverOptions);
 
 const megabytes = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
 
@@ -136,7 +73,7 @@ async function measureFreshIsolates(manifest: VectorManifest): Promise<Record<st
   const use: Record<string, WasmMemoryUse> = {};
   for (const vector of manifest.vectors) {
     if ('error' in vector.expect) continue;
-    await miniflare.setOptions(miniflareOptions);
+    await miniflare.setOptions(serverOptions);
     const url = await miniflare.ready;
     const input = await readFile(resolve(root, 'test/vectors/inputs', vector.input));
     use[vector.name] = (await postToWorker(url, input, vector.options, vector.operation)).memory;
@@ -165,7 +102,7 @@ async function measureLargeInputs(): Promise<Record<string, WasmMemoryUse & { re
   };
   const use: Record<string, WasmMemoryUse & { result: string }> = {};
   for (const [name, make] of Object.entries(inputs)) {
-    await miniflare.setOptions(miniflareOptions);
+    await miniflare.setOptions(serverOptions);
     const url = await miniflare.ready;
     try {
       const operation = name.startsWith('pdf') ? { renderPdfPage: 1 } : undefined;
@@ -178,29 +115,34 @@ async function measureLargeInputs(): Promise<Record<string, WasmMemoryUse & { re
   return use;
 }
 
-/** The Workers entry refuses, by default, what would not fit in 128 MB, with an error that says so. */
-async function checkWorkersPixelCaps(url: URL): Promise<VectorOutcome[]> {
-  const flat = (width: number, height: number) =>
-    sharp({ create: { width, height, channels: 3, background: '#88aacc' } });
-  const cases = [
-    { name: 'workers-cap-refuses-12mp-png', make: () => flat(4000, 3000).png().toBuffer(), refused: true },
-    { name: 'workers-cap-takes-12mp-jpeg', make: () => flat(4000, 3000).jpeg().toBuffer(), refused: false },
-  ];
+/**
+ * The Workers memory test: each input a Worker must take (memory-cases.ts: Retina screenshots, 12 and 24 MP
+ * photos, a 50 MP screenshot, a 40 MP GIF) is processed with default options in a fresh workerd process,
+ * whose peak growth (everything an isolate is charged for, isolate-memory.ts) must stay within 128 MB.
+ */
+async function checkIsolateMemory(): Promise<VectorOutcome[]> {
   const outcomes: VectorOutcome[] = [];
-  for (const { name, make, refused } of cases) {
+  for (const { label, input, refused } of MEMORY_CASES) {
     const started = Date.now();
-    const answer = await postToWorker(url, new Uint8Array(await make()), {});
-    const wasRefused =
-      'error' in answer.observed &&
-      answer.observed.error === 'E_TOO_MANY_PIXELS' &&
-      /Cloudflare Worker/.test(answer.message ?? '');
-    const detail = answer.message ?? describeObservation(answer.observed);
-    outcomes.push({
-      name,
-      passed: wasRefused === refused,
-      detail: `${refused ? 'expected a refusal' : 'expected an output'}: ${detail}`,
-      milliseconds: Date.now() - started,
-    });
+    const name = `workers-memory ${label}`;
+    try {
+      const bytes = new Uint8Array(await readFile(await inputPath(input)));
+      const { peakGrowthBytes, answer } = await measureIsolatePeak(miniflare, serverOptions, bytes, {});
+      const expected = refused
+        ? 'error' in answer.observed &&
+          answer.observed.error === 'E_TOO_MANY_PIXELS' &&
+          /Cloudflare Worker/.test(answer.message ?? '')
+        : 'width' in answer.observed;
+      const detail = `${refused ? 'expected a refusal' : 'expected an output'}, +${megabytes(peakGrowthBytes)} of ${megabytes(WORKER_LIMIT_BYTES)}; ${answer.message ?? describeObservation(answer.observed)}`;
+      outcomes.push({
+        name,
+        passed: expected && peakGrowthBytes <= WORKER_LIMIT_BYTES,
+        detail,
+        milliseconds: Date.now() - started,
+      });
+    } catch (error) {
+      outcomes.push({ name, passed: false, detail: `threw ${String(error)}`, milliseconds: Date.now() - started });
+    }
   }
   return outcomes;
 }
@@ -236,8 +178,8 @@ try {
   const url = await miniflare.ready;
   const manifest: VectorManifest = JSON.parse(await readFile(resolve(root, 'test/vectors/manifest.json'), 'utf8'));
   const { outcomes, held } = await runSharedIsolate(url, manifest);
-  outcomes.push(...(await checkWorkersPixelCaps(url)));
   outcomes.push(...(await checkWorkersPdfMemory(url)));
+  outcomes.push(...(await checkIsolateMemory()));
   const fresh = await measureFreshIsolates(manifest);
   const large = await measureLargeInputs();
   const memoryReport = {

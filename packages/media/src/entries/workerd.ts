@@ -1,11 +1,13 @@
 // Cloudflare Workers entry. workerd forbids compiling WASM from bytes, so every codec arrives as a
 // `.wasm` module import that the platform compiles at upload; the loader only hands them over.
-// A Worker has 128 MB of memory, so this entry also lowers the default input-pixel caps.
+// A Worker has 128 MB of memory. The pipeline decodes in bands, so the 100 MP bomb guard is the only
+// default input limit here too (measured in workerd, docs/runtimes.md "Workers memory"), but one: a
+// lossless WebP's decoder holds the whole image and its re-encode is lossless, which did not fit.
 import { WASM_MODULES } from 'glimpse:wasm-modules';
-import { detect } from '../detect.js';
-import { MediaError, isMediaError } from '../errors.js';
+import { MediaError } from '../errors.js';
 import { pdfText as pdfTextAnywhere, type PdfText, type PdfTextOptions } from '../pdf/pdf-text.js';
 import { renderPdfPage as renderPdfPageAnywhere, type RenderPdfPageOptions } from '../pdf/render-pdf-page.js';
+import { probe } from '../probe.js';
 import { process as processAnywhere } from '../process.js';
 import type { ProcessOptions, ProcessResult, SendableImageType } from '../types.js';
 import { setWasmLoader } from '../wasm.js';
@@ -17,36 +19,30 @@ setWasmLoader(async (name) => {
 });
 
 /**
- * Largest inputs, in pixels, that the Workers entry decodes by default. Measured in workerd with
- * `npm run test:workers` (fresh isolate, WASM memories created per request; README "Runtimes"):
- * - JPEG decodes at a DCT scale near the target size: 12 MP made 34 MB of WASM memory, 24 MP 69 MB.
- * - PNG and WebP decode at full size, then resize: 4 MP PNG 68 MB, 6 MP PNG 134 MB, 12 MP WebP 169 MB.
- * The decoded pixels are also copied into JS (4 bytes each, more than once), all within 128 MB.
- * 4.2 MP still takes a 2560×1600 screenshot.
+ * Largest lossless WebP, in pixels, that the Workers entry decodes by default. A 4000×3000 one grew the
+ * isolate by 232 MB (libwebp's lossless decoder holds 4 bytes per stored pixel, and the lossless WebP
+ * encoder's working memory is large); everything else measured fits: a 50 MP PNG screenshot +67 MB, a
+ * 24 MP JPEG +47 MB, Retina screenshots +32–40 MB. This cap is the old default, not a measured bound.
  */
-export const WORKERS_MAX_INPUT_PIXELS = { jpeg: 24_000_000, other: 4_200_000 } as const;
+export const WORKERS_MAX_LOSSLESS_WEBP_PIXELS = 4_200_000;
 
-/** `process` with the Workers pixel caps as the default; an explicit `maxInputPixels` overrides them. */
+/** `process`, refusing by default a lossless WebP too large for a Worker; an explicit `maxInputPixels` overrides it. */
 export async function process(bytes: Uint8Array, options: ProcessOptions = {}): Promise<ProcessResult> {
-  const maxInputPixels =
-    options.maxInputPixels ??
-    (detect(bytes) === 'image/jpeg' ? WORKERS_MAX_INPUT_PIXELS.jpeg : WORKERS_MAX_INPUT_PIXELS.other);
-  try {
-    return await processAnywhere(bytes, { ...options, maxInputPixels });
-  } catch (error) {
-    if (options.maxInputPixels === undefined && isMediaError(error) && error.code === 'E_TOO_MANY_PIXELS') {
-      const { width, height } = error.details;
-      const declared =
-        typeof width === 'number' && typeof height === 'number' ? `The image declares ${width}×${height} pixels. ` : '';
+  if (options.maxInputPixels === undefined && bytes instanceof Uint8Array) {
+    const info = await probe(bytes).catch(() => undefined); // process reports a bad header itself
+    if (
+      info?.mediaType === 'image/webp' &&
+      info.lossless &&
+      info.width * info.height > WORKERS_MAX_LOSSLESS_WEBP_PIXELS
+    ) {
       throw new MediaError(
         'E_TOO_MANY_PIXELS',
-        `${declared}A Cloudflare Worker has 128 MB of memory, so the Workers entry decodes at most ${(maxInputPixels / 1e6).toFixed(1)} MP of this format by default (JPEG ${WORKERS_MAX_INPUT_PIXELS.jpeg / 1e6} MP, others ${WORKERS_MAX_INPUT_PIXELS.other / 1e6} MP): downscale the image before it reaches the Worker, or pass maxInputPixels to raise the cap at the risk of running out of memory.`,
-        { ...error.details, maxInputPixels },
-        { cause: error },
+        `The image declares ${info.width}×${info.height} pixels. A Cloudflare Worker has 128 MB of memory, so the Workers entry decodes lossless WebP up to ${WORKERS_MAX_LOSSLESS_WEBP_PIXELS / 1e6} MP by default (other formats up to the 100 MP default): downscale the image before it reaches the Worker, or pass maxInputPixels to raise the cap at the risk of running out of memory.`,
+        { width: info.width, height: info.height, maxInputPixels: WORKERS_MAX_LOSSLESS_WEBP_PIXELS },
       );
     }
-    throw error;
   }
+  return processAnywhere(bytes, options);
 }
 
 /**
