@@ -52,7 +52,7 @@ function startsWith(bytes: Uint8Array, prefix: readonly number[]): boolean {
 /** "BM" alone is common in text; also require a known DIB header size and at least the header itself. */
 function isPlausibleBmp(bytes: Uint8Array): boolean {
   if (bytes.length < 18) return false;
-  const dibSize = bytes[14] | (bytes[15] << 8) | (bytes[16] << 16) | (bytes[17] << 24);
+  const dibSize = bytes[14]! | (bytes[15]! << 8) | (bytes[16]! << 16) | (bytes[17]! << 24);
   return BMP_HEADER_SIZES.has(dibSize);
 }
 
@@ -63,13 +63,13 @@ function isPlausibleIco(bytes: Uint8Array): boolean {
     bytes.length < 22
   )
     return false;
-  const count = bytes[4] | (bytes[5] << 8);
+  const count = bytes[4]! | (bytes[5]! << 8);
   return count > 0 && bytes[6 + 3] === 0 && bytes.length >= 6 + 16;
 }
 
 /** Reads the `ftyp` box: the major brand decides, then the compatible brands (AVIF before HEIC, since AVIF files often list mif1). */
 function detectIsoBmffBrand(bytes: Uint8Array): MediaType | undefined {
-  const boxSize = ((bytes[0] << 24) >>> 0) + (bytes[1] << 16) + (bytes[2] << 8) + bytes[3];
+  const boxSize = ((bytes[0]! << 24) >>> 0) + (bytes[1]! << 16) + (bytes[2]! << 8) + bytes[3]!;
   const boxEnd = Math.min(bytes.length, Math.max(boxSize, 16), 4096);
   const major = asciiAt(bytes, 8, 4);
   const compatible: string[] = [];

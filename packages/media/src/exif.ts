@@ -32,7 +32,7 @@ export function readTiffIfd0(tiffBytes: Uint8Array): Map<number, number> {
   const bytes = stripExifPrefix(tiffBytes);
   if (bytes.length < 8) return tags;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const order = String.fromCharCode(bytes[0], bytes[1]);
+  const order = String.fromCharCode(bytes[0]!, bytes[1]!);
   if (order !== 'II' && order !== 'MM') return tags;
   const little = order === 'II';
   if (view.getUint16(2, little) !== 42) return tags;
@@ -56,7 +56,7 @@ export function readTiffIfd0(tiffBytes: Uint8Array): Map<number, number> {
     }
     if (type === SHORT) tags.set(tag, view.getUint16(at, little));
     else if (type === LONG) tags.set(tag, view.getUint32(at, little));
-    else if (type === BYTE) tags.set(tag, bytes[at]);
+    else if (type === BYTE) tags.set(tag, bytes[at]!);
   }
   return tags;
 }

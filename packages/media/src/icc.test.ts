@@ -77,11 +77,11 @@ describe('readIccProfile', () => {
     ]);
     const [first, second, third] = segments.map((segment) => jpeg.subarray(segment.start, segment.end));
     const reordered = concatBytes([
-      jpeg.subarray(0, segments[0].start),
-      third,
-      first,
-      second,
-      jpeg.subarray(segments[2].end),
+      jpeg.subarray(0, segments[0]!.start),
+      third!,
+      first!,
+      second!,
+      jpeg.subarray(segments[2]!.end),
     ]);
     expect(await readIccProfile(reordered, 'image/jpeg')).toEqual(profile);
   });
@@ -93,11 +93,11 @@ describe('readIccProfile', () => {
       largeProfile(150_000),
     );
     const [first, second, third] = iccSegments(jpeg);
-    const withoutSecond = concatBytes([jpeg.subarray(0, second.start), jpeg.subarray(second.end)]);
+    const withoutSecond = concatBytes([jpeg.subarray(0, second!.start), jpeg.subarray(second!.end)]);
     const firstTwice = concatBytes([
-      jpeg.subarray(0, third.start),
-      jpeg.subarray(first.start, first.end),
-      jpeg.subarray(third.end),
+      jpeg.subarray(0, third!.start),
+      jpeg.subarray(first!.start, first!.end),
+      jpeg.subarray(third!.end),
     ]);
     const patched = (offset: number, value: number) => {
       const copy = jpeg.slice();
@@ -107,12 +107,12 @@ describe('readIccProfile', () => {
     for (const bad of [
       withoutSecond,
       firstTwice,
-      patched(first.start + 16, 4), // sequence 4 of 3
-      patched(first.start + 16, 0), // sequence 0
-      patched(first.start + 17, 0), // count 0
-      patched(second.start + 17, 2), // counts disagree
-      patched(first.start + 4 + 14 + 36, 0x41), // 'acsp' signature broken
-      jpeg.subarray(0, second.start + 100), // truncated inside a segment
+      patched(first!.start + 16, 4), // sequence 4 of 3
+      patched(first!.start + 16, 0), // sequence 0
+      patched(first!.start + 17, 0), // count 0
+      patched(second!.start + 17, 2), // counts disagree
+      patched(first!.start + 4 + 14 + 36, 0x41), // 'acsp' signature broken
+      jpeg.subarray(0, second!.start + 100), // truncated inside a segment
     ]) {
       expect(await readIccProfile(bad, 'image/jpeg')).toBeUndefined();
     }
@@ -127,7 +127,7 @@ describe('readIccProfile', () => {
     ).toEqual(p3Profile);
 
     const badCrc = iccp(named(concatBytes([Uint8Array.of(0), deflateSync(p3Profile)])));
-    badCrc[33 + 8 + 4 + 10] ^= 0xff; // inside the zlib data, so only the CRC catches it
+    badCrc[33 + 8 + 4 + 10]! ^= 0xff; // inside the zlib data, so only the CRC catches it
     const zlib = deflateSync(p3Profile);
     for (const bad of [
       badCrc,
@@ -145,7 +145,7 @@ describe('readIccProfile', () => {
   it('reads a WebP ICCP chunk only when VP8X announces it', async () => {
     const webp = await make.toBytes(p3(64, 48).webp());
     const unannounced = webp.slice();
-    unannounced[20] &= ~0x20;
+    unannounced[20]! &= ~0x20;
     expect(await readIccProfile(unannounced, 'image/webp')).toBeUndefined();
     const overlong = webp.slice();
     new DataView(overlong.buffer).setUint32(34, 0x7fffffff, true); // the ICCP length runs past the file
@@ -241,7 +241,7 @@ describe('embedIccProfile', () => {
     );
     expect(Array.from(jpeg.subarray(2, 4))).toEqual([0xff, 0xe0]);
     const segments = iccSegments(jpeg);
-    expect(segments[0].start).toBe(4 + ((jpeg[4] << 8) | jpeg[5]));
+    expect(segments[0]!.start).toBe(4 + ((jpeg[4]! << 8) | jpeg[5]!));
     expect(segments.map((segment) => segment.end - segment.start - 18)).toEqual([65_519, 65_519, 140_000 - 2 * 65_519]);
     expect(await iccOf(jpeg)).toEqual(profile);
   });
@@ -258,7 +258,7 @@ describe('process keeps the ICC profile of re-encoded images', () => {
     expect(difference).toBeLessThan(3);
     // Pure red stays pure red once colour-managed (without the profile it reads as about 234,51,35).
     const red = Array.from(decoded.data.subarray((100 * 2000 + 100) * 4, (100 * 2000 + 100) * 4 + 3));
-    expect(Math.abs(red[0] - 255) + red[1] + Math.abs(red[2] - 3)).toBeLessThan(12);
+    expect(Math.abs(red[0]! - 255) + red[1]! + Math.abs(red[2]! - 3)).toBeLessThan(12);
   });
 
   it('a P3 PNG → resized PNG with the profile', async () => {
@@ -343,7 +343,7 @@ function iccSegments(jpeg: Uint8Array): Array<{ start: number; end: number }> {
   const segments: Array<{ start: number; end: number }> = [];
   let offset = 2;
   while (jpeg[offset] === 0xff && jpeg[offset + 1] !== 0xda) {
-    const end = offset + 2 + ((jpeg[offset + 2] << 8) | jpeg[offset + 3]);
+    const end = offset + 2 + ((jpeg[offset + 2]! << 8) | jpeg[offset + 3]!);
     if (jpeg[offset + 1] === 0xe2 && asciiOf(jpeg.subarray(offset + 4, offset + 16)) === 'ICC_PROFILE\0')
       segments.push({ start: offset, end });
     offset = end;

@@ -257,7 +257,7 @@ function simpleToExtendedHeader(encoded: Uint8Array, bitstream: RiffChunk): Uint
 // ---- Shared byte helpers.
 
 function u32be(bytes: Uint8Array, offset: number): number {
-  return ((bytes[offset] << 24) | (bytes[offset + 1] << 16) | (bytes[offset + 2] << 8) | bytes[offset + 3]) >>> 0;
+  return ((bytes[offset]! << 24) | (bytes[offset + 1]! << 16) | (bytes[offset + 2]! << 8) | bytes[offset + 3]!) >>> 0;
 }
 
 function u24le(value: number): Uint8Array {

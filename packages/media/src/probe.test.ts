@@ -78,7 +78,7 @@ describe('probe: JPEG', () => {
 
   it('steps over stray bytes between segments, as libjpeg does', async () => {
     const jpeg = await make.photoJpeg({ width: 40, height: 30, orientation: 8 });
-    const app0End = 4 + ((jpeg[4] << 8) | jpeg[5]);
+    const app0End = 4 + ((jpeg[4]! << 8) | jpeg[5]!);
     const padded = new Uint8Array(jpeg.length + 5);
     padded.set(jpeg.subarray(0, app0End));
     padded.set([0x00, 0x00, 0xff, 0x00, 0x0a], app0End);
@@ -231,7 +231,7 @@ describe('probe: GIF', () => {
     expect((await probe(opaque)).hasAlpha).toBe(false);
     // The encoder did mark later frames transparent (unchanged pixels), so this checks the first-frame rule.
     const transparentGces = opaque.filter(
-      (byte, at) => byte === 0x21 && opaque[at + 1] === 0xf9 && opaque[at + 2] === 4 && (opaque[at + 3] & 1) === 1,
+      (byte, at) => byte === 0x21 && opaque[at + 1] === 0xf9 && opaque[at + 2] === 4 && (opaque[at + 3]! & 1) === 1,
     );
     expect(transparentGces.length).toBeGreaterThan(0);
     expect((await probe(await make.gif({ transparent: true }))).hasAlpha).toBe(true);

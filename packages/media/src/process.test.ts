@@ -342,7 +342,7 @@ describe('process: hostile and unsupported input', () => {
           );
         }
         const flipped = source.slice();
-        for (let i = 40; i < flipped.length; i += 97) flipped[i] ^= 0x5a;
+        for (let i = 40; i < flipped.length; i += 97) flipped[i]! ^= 0x5a;
         await fit(flipped, { maxEdge: 100 }).then(
           (result) => expect(result.bytes).toBeLessThanOrEqual(PRESETS.portable.maxBytes),
           (error: unknown) => expect(error).toBeInstanceOf(MediaError),

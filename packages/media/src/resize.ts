@@ -56,11 +56,11 @@ function boxShrink(src: Raster, factor: number): Raster {
       for (let x = 0; x < src.width; x++, i += 4) {
         const ox = (x / factor) | 0;
         const o = ox * 4;
-        sums[o] += s[i]!;
-        sums[o + 1] += s[i + 1]!;
-        sums[o + 2] += s[i + 2]!;
-        sums[o + 3] += s[i + 3]!;
-        counts[ox]++;
+        sums[o]! += s[i]!;
+        sums[o + 1]! += s[i + 1]!;
+        sums[o + 2]! += s[i + 2]!;
+        sums[o + 3]! += s[i + 3]!;
+        counts[ox]!++;
       }
     }
     let d = oy * width * 4;
@@ -151,7 +151,7 @@ function lanczos(src: Raster, width: number, height: number): Raster {
     for (let k = 0, n = v.count[y]!; k < n; k++) {
       const w = v.weights[w0 + k]! / 16;
       const row = (v.start[y]! + k) * stride;
-      for (let i = 0; i < stride; i++) acc[i] += mid[row + i]! * w;
+      for (let i = 0; i < stride; i++) acc[i]! += mid[row + i]! * w;
     }
     const o = y * stride;
     for (let i = 0; i < stride; i++) {

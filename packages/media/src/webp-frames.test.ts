@@ -44,9 +44,9 @@ function composite(
 function maxDifference(ours: Uint8Array, reference: Uint8Array): number {
   let max = 0;
   for (let i = 0; i < reference.length; i += 4) {
-    max = Math.max(max, Math.abs(ours[i + 3] - reference[i + 3]));
+    max = Math.max(max, Math.abs(ours[i + 3]! - reference[i + 3]!));
     if (reference[i + 3] === 0) continue;
-    for (let c = 0; c < 3; c++) max = Math.max(max, Math.abs(ours[i + c] - reference[i + c]));
+    for (let c = 0; c < 3; c++) max = Math.max(max, Math.abs(ours[i + c]! - reference[i + c]!));
   }
   return max;
 }
@@ -94,7 +94,7 @@ describe('firstWebpFrame', () => {
       at += 8 + length + (length & 1);
     }
     expect(chunkTypes).toEqual(['VP8X', 'ALPH', 'VP8 ']);
-    expect(frame.still[20] & 0x10).toBe(0x10);
+    expect(frame.still[20]! & 0x10).toBe(0x10);
   });
 
   it('returns undefined for still WebPs', async () => {

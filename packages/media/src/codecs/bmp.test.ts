@@ -162,7 +162,7 @@ describe('decodeBmp: files written by ImageMagick', () => {
     );
     expect(raster.data.length).toBe(expected.length);
     let worst = 0;
-    for (let i = 0; i < expected.length; i++) worst = Math.max(worst, Math.abs(raster.data[i] - expected[i]));
+    for (let i = 0; i < expected.length; i++) worst = Math.max(worst, Math.abs(raster.data[i]! - expected[i]!));
     expect(worst).toBeLessThanOrEqual(tolerance);
     expect(hasAlpha).toBe(name === 'argb32-v5');
   });

@@ -40,12 +40,12 @@ export function encodeLzw(indices: Uint8Array, minCodeSize: number, { endCode = 
   emit(clear);
   let prefix = indices[0];
   for (let i = 1; i < indices.length; i++) {
-    const key = (prefix << 8) | indices[i];
+    const key = (prefix! << 8) | indices[i]!;
     if (stamps[key] === generation) {
       prefix = codes[key];
       continue;
     }
-    emit(prefix);
+    emit(prefix!);
     if (next < 4096) {
       codes[key] = next;
       stamps[key] = generation;
@@ -59,7 +59,7 @@ export function encodeLzw(indices: Uint8Array, minCodeSize: number, { endCode = 
     }
     prefix = indices[i];
   }
-  emit(prefix);
+  emit(prefix!);
   if (endCode) emit(clear + 1);
   if (bitCount > 0) out[length++] = bits & 0xff;
   return out.subarray(0, length);

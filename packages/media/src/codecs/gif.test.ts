@@ -150,7 +150,7 @@ describe('GIF: first frame decodes pixel-exactly like sharp', () => {
     const local: Rgb[] = Array.from({ length: 16 }, (_, i) => [i * 16, 255 - i * 16, (i * 53) % 256]);
     const gif = buildGif({ width, height }, GREY.slice(0, 16), [{ width, height, indices, local }]);
     const { raster } = await expectSameAsSharp(gif);
-    expect([...raster.data.subarray(4, 8)]).toEqual([...local[indices[1]]!, 255]);
+    expect([...raster.data.subarray(4, 8)]).toEqual([...local[indices[1]!]!, 255]);
   });
 
   it('a frame offset inside the screen: transparent where it does not cover', async () => {
@@ -317,7 +317,7 @@ describe('GIF: frames larger than the screen and broken streams', () => {
       const variants = [...Array.from({ length: gif.length }, (_, end) => gif.subarray(0, end))];
       for (let n = 0; n < 300; n++) {
         const flipped = gif.slice();
-        flipped[random(flipped.length)] ^= 1 << random(8);
+        flipped[random(flipped.length)]! ^= 1 << random(8);
         variants.push(flipped);
       }
       for (const variant of variants) {

@@ -42,7 +42,7 @@ function paletteIcon(size: number, bits: 4 | 8): Uint8Array {
   for (let row = 0; row < size; row++) {
     for (let x = 0; x < size; x++) {
       const y = size - 1 - row; // bottom-up
-      if (Math.hypot(x - size / 2, y - size / 2) < size / 4) mask[row * maskStride + (x >> 3)] |= 0x80 >> (x & 7);
+      if (Math.hypot(x - size / 2, y - size / 2) < size / 4) mask[row * maskStride + (x >> 3)]! |= 0x80 >> (x & 7);
     }
   }
   const body = concatBytes([dib, mask]);

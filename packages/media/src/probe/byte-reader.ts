@@ -28,7 +28,7 @@ export class ByteReader {
 
   u8(offset: number, what: string): number {
     this.need(offset, 1, what);
-    return this.bytes[offset];
+    return this.bytes[offset]!;
   }
 
   u16be(offset: number, what: string): number {
@@ -43,7 +43,7 @@ export class ByteReader {
 
   u24le(offset: number, what: string): number {
     this.need(offset, 3, what);
-    return this.bytes[offset] | (this.bytes[offset + 1] << 8) | (this.bytes[offset + 2] << 16);
+    return this.bytes[offset]! | (this.bytes[offset + 1]! << 8) | (this.bytes[offset + 2]! << 16);
   }
 
   u32be(offset: number, what: string): number {
@@ -71,7 +71,7 @@ export class ByteReader {
 export function asciiAt(bytes: Uint8Array, offset: number, count: number): string {
   let text = '';
   const end = Math.min(bytes.length, offset + count);
-  for (let i = Math.max(0, offset); i < end; i++) text += String.fromCharCode(bytes[i]);
+  for (let i = Math.max(0, offset); i < end; i++) text += String.fromCharCode(bytes[i]!);
   return text;
 }
 

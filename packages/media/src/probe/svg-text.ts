@@ -12,7 +12,7 @@ export function decodeSvgText(bytes: Uint8Array, limit: number): string {
     const units: number[] = [];
     let text = '';
     for (let i = 2; i + 1 < end; i += 2) {
-      units.push(littleEndian ? bytes[i] | (bytes[i + 1] << 8) : (bytes[i] << 8) | bytes[i + 1]);
+      units.push(littleEndian ? bytes[i]! | (bytes[i + 1]! << 8) : (bytes[i]! << 8) | bytes[i + 1]!);
       if (units.length === 4096) {
         text += String.fromCharCode(...units);
         units.length = 0;
@@ -58,7 +58,7 @@ function looksLikeMarkup(bytes: Uint8Array): boolean {
   let i = 0;
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) i = 3;
   else if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) return true;
-  while (i < bytes.length && i < SVG_SNIFF_LIMIT && isWhitespaceByte(bytes[i])) i++;
+  while (i < bytes.length && i < SVG_SNIFF_LIMIT && isWhitespaceByte(bytes[i]!)) i++;
   return bytes[i] === 0x3c;
 }
 

@@ -68,7 +68,7 @@ function readStartTagAttributes(text: string, start: number): Map<string, string
   const attributes = new Map<string, string>();
   let i = start + 1 + (/^[^\s/>]+/.exec(text.slice(start + 1, start + 256))?.[0].length ?? 0);
   for (;;) {
-    while (i < text.length && /\s/.test(text[i])) i++;
+    while (i < text.length && /\s/.test(text[i]!)) i++;
     if (i >= text.length) throw invalid('the <svg> start tag is never closed');
     if (text[i] === '>' || text.startsWith('/>', i)) return attributes;
     const nameMatch = /^[^\s=/>"']+/.exec(text.slice(i, i + 256));
@@ -78,10 +78,10 @@ function readStartTagAttributes(text: string, start: number): Map<string, string
       );
     const name = nameMatch[0];
     i += name.length;
-    while (i < text.length && /\s/.test(text[i])) i++;
+    while (i < text.length && /\s/.test(text[i]!)) i++;
     if (text[i] !== '=') throw invalid(`attribute ${name} of <svg> has no value`);
     i++;
-    while (i < text.length && /\s/.test(text[i])) i++;
+    while (i < text.length && /\s/.test(text[i]!)) i++;
     const quote = text[i];
     if (quote !== '"' && quote !== "'") throw invalid(`attribute ${name} of <svg> is not quoted`);
     const end = text.indexOf(quote, i + 1);
@@ -96,7 +96,7 @@ function parseLength(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const match = /^\s*([+]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)\s*([a-zA-Z%]*)\s*$/.exec(value);
   if (!match) return undefined;
-  const scale = PX_PER_UNIT[match[2].toLowerCase()];
+  const scale = PX_PER_UNIT[match[2]!.toLowerCase()];
   const length = Number(match[1]) * (scale ?? NaN);
   return Number.isFinite(length) && length > 0 ? length : undefined;
 }
@@ -107,8 +107,10 @@ function parseViewBox(value: string | undefined): SvgSize['viewBox'] {
     .trim()
     .split(/[\s,]+/)
     .map(Number);
-  if (numbers.length !== 4 || numbers.some((n) => !Number.isFinite(n))) return undefined;
   const [x, y, width, height] = numbers;
+  if (x === undefined || y === undefined || width === undefined || height === undefined || numbers.length !== 4)
+    return undefined;
+  if (numbers.some((n) => !Number.isFinite(n))) return undefined;
   return width > 0 && height > 0 ? { x, y, width, height } : undefined;
 }
 
