@@ -87,11 +87,13 @@ describe('glimpse process', () => {
     expect((await decodeIndependently(new Uint8Array(written))).width).toBe(533);
   });
 
-  it('honours --provider and --max-bytes', async () => {
-    const { out } = await run('process', photo, '--provider', 'anthropic', '--max-bytes', '40000');
+  it('honours --preset and --max-bytes, and --provider as the same option', async () => {
+    const { out } = await run('process', photo, '--preset', 'anthropic', '--max-bytes', '40000');
     const summary = JSON.parse(out);
     expect(Math.max(summary.width, summary.height)).toBeLessThanOrEqual(1568);
     expect(summary.bytes).toBeLessThanOrEqual(40_000);
+    const same = await run('process', photo, '--provider', 'anthropic', '--max-bytes', '40000');
+    expect(JSON.parse(same.out)).toEqual(summary);
   });
 
   it('fails with one JSON error line and exit 1', async () => {
@@ -118,6 +120,7 @@ describe('glimpse process', () => {
       ['process'],
       ['process', photo, '--max-edge', '0'],
       ['process', photo, '--provider', 'nope'],
+      ['process', photo, '--preset', 'nope'],
       ['process', photo, '--bogus'],
       ['inspect'],
     ]) {
@@ -131,6 +134,7 @@ describe('glimpse process', () => {
       '--output',
       '--max-edge',
       '--max-bytes',
+      '--preset',
       '--provider',
       '--max-input-pixels',
       '--max-file-bytes',

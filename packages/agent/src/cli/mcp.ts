@@ -11,7 +11,7 @@ import { DEFAULT_MAX_FILE_BYTES } from '../tools/file-tool.js';
 import { parseArgs, positiveInteger, stringFlag } from './args.js';
 import { UsageError, type Command } from './command.js';
 
-const usage = `Usage: glimpse mcp [--root DIR] [--provider NAME] [--max-file-bytes N] [--strict] [--timeout-ms N]
+const usage = `Usage: glimpse mcp [--root DIR] [--preset NAME] [--max-file-bytes N] [--strict] [--timeout-ms N]
                   [--http PORT]
 
 Runs an MCP server on stdin/stdout (for Claude Desktop, Claude Code, Cursor, VS Code, …) with two tools:
@@ -23,9 +23,10 @@ Runs an MCP server on stdin/stdout (for Claude Desktop, Claude Code, Cursor, VS 
 Options:
   --root DIR           serve only files inside DIR (default: the working directory); paths that leave
                        it, by .. or through a symlink, are refused
-  --provider NAME      fit for this preset: ${PRESET_NAMES.join(', ')}
+  --preset NAME        fit for this preset: ${PRESET_NAMES.join(', ')}
                        (default: portable, safe everywhere); route names work too
-                       (${PROVIDER_NAMES.filter((p) => !isPresetName(p)).join(', ')} → openai)
+                       (${PROVIDER_NAMES.filter((p) => !isPresetName(p)).join(', ')} → openai);
+                       --provider NAME is the same option, under its earlier name
   --max-file-bytes N   refuse files larger than N bytes without reading them (default ${DEFAULT_MAX_FILE_BYTES})
   --strict             refuse files whose extension names another type than their content
   --timeout-ms N       time one view_file call may take (default ${DEFAULT_VIEW_TIMEOUT_MS}); views run on worker
@@ -42,7 +43,7 @@ function presetFor(name: string): PresetName {
   if (isPresetName(name)) return name;
   if (isProviderName(name)) return ROUTES[name].preset;
   throw new UsageError(
-    `--provider must be one of ${[...PRESET_NAMES, ...PROVIDER_NAMES.filter((p) => !isPresetName(p))].join(', ')}, got ${JSON.stringify(name)}`,
+    `--preset must be one of ${[...PRESET_NAMES, ...PROVIDER_NAMES.filter((p) => !isPresetName(p))].join(', ')}, got ${JSON.stringify(name)}`,
   );
 }
 
@@ -50,8 +51,9 @@ export const mcpCommand: Command = {
   usage,
   async run(args) {
     const { positionals, flags } = parseArgs(args, {
-      values: ['--root', '--provider', '--max-file-bytes', '--timeout-ms', '--http'],
+      values: ['--root', '--preset', '--max-file-bytes', '--timeout-ms', '--http'],
       booleans: ['--strict'],
+      aliases: { '--provider': '--preset' },
     });
     if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
     const root = stringFlag(flags, '--root');
@@ -63,14 +65,14 @@ export const mcpCommand: Command = {
       ))
     )
       throw new UsageError(`--root ${JSON.stringify(root)} is not a directory`);
-    const provider = stringFlag(flags, '--provider');
+    const preset = stringFlag(flags, '--preset');
     const timeoutMs = positiveInteger(flags, '--timeout-ms');
     const httpPort = positiveInteger(flags, '--http');
     // One pool for the process (HTTP makes a server per request): media work off the protocol thread, with a budget.
     const pool = createViewWorkerPool({ timeoutMs });
     const options = {
       root,
-      preset: provider === undefined ? 'portable' : presetFor(provider),
+      preset: preset === undefined ? 'portable' : presetFor(preset),
       maxFileBytes: positiveInteger(flags, '--max-file-bytes'),
       strict: flags.has('--strict'),
       viewQueue: limitConcurrency(2),

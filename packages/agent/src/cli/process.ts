@@ -4,7 +4,7 @@ import { UsageError, type Command } from './command.js';
 import { FILE_USAGE, MAX_FILE_BYTES_USAGE, readInputFile } from './read-input.js';
 import { extensionWarning, outputTarget, writeOutput } from './write-output.js';
 
-const usage = `Usage: glimpse process FILE [-o OUT] [--page N] [--max-edge N] [--max-bytes N] [--provider NAME]
+const usage = `Usage: glimpse process FILE [-o OUT] [--page N] [--max-edge N] [--max-bytes N] [--preset NAME]
                        [--max-input-pixels N] [--max-file-bytes N] [--timeout-ms N]
 
 Fits an image, SVG or PDF for an LLM provider: the input untouched when it already fits; otherwise
@@ -25,8 +25,9 @@ Options:
   --max-bytes N      largest output in bytes, PDFs included (default: the preset's)
   --max-input-pixels N  refuse inputs whose header declares more pixels (default 100000000)
 ${MAX_FILE_BYTES_USAGE}
-  --provider NAME    limits preset: ${PRESET_NAMES.join(', ')} (default: portable —
-                     2000 px and 3,750,000 bytes, PNG/JPEG/WebP: safe on every provider)
+  --preset NAME      limits preset: ${PRESET_NAMES.join(', ')} (default: portable —
+                     2000 px and 3,750,000 bytes, PNG/JPEG/WebP: safe on every provider);
+                     --provider NAME is the same option, under its earlier name
   -h, --help         show this help
 
 Prints one JSON object: mediaType, width, height, bytes, pages (PDFs), original {mediaType, width,
@@ -44,16 +45,16 @@ export const processCommand: Command = {
         '--timeout-ms',
         '--max-edge',
         '--max-bytes',
-        '--provider',
+        '--preset',
         '--max-input-pixels',
         '--max-file-bytes',
       ],
-      aliases: { '-o': '--output' },
+      aliases: { '-o': '--output', '--provider': '--preset' },
     });
     if (positionals.length !== 1) throw new UsageError('expected exactly one FILE');
-    const provider = stringFlag(flags, '--provider');
-    if (provider !== undefined && !isPresetName(provider)) {
-      throw new UsageError(`--provider must be one of ${PRESET_NAMES.join(', ')}, got ${JSON.stringify(provider)}`);
+    const preset = stringFlag(flags, '--preset');
+    if (preset !== undefined && !isPresetName(preset)) {
+      throw new UsageError(`--preset must be one of ${PRESET_NAMES.join(', ')}, got ${JSON.stringify(preset)}`);
     }
     const maxEdge = positiveInteger(flags, '--max-edge');
     const maxBytes = positiveInteger(flags, '--max-bytes');
@@ -65,7 +66,7 @@ export const processCommand: Command = {
     const target = outputTarget(output);
     const input = await readInputFile(positionals[0]!, flags);
     const options = {
-      ...(provider !== undefined ? { provider } : {}),
+      ...(preset !== undefined ? { preset } : {}),
       ...(maxEdge !== undefined ? { maxEdge } : {}),
       ...(maxBytes !== undefined ? { maxBytes } : {}),
       ...(maxInputPixels !== undefined ? { maxInputPixels } : {}),
