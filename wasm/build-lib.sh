@@ -1,6 +1,7 @@
 # Sourced by wasm/*/build.sh: the toolchain, the flags every module shares, and the two ways a source
 # file is compiled. glimpse's own C is held to -Wall -Wextra -Werror; library code from Debian is built
-# as its upstream ships it, with its warnings silenced (they are upstream's to fix, not ours).
+# as its upstream ships it, with its warnings kept: compile_library counts them by kind (they are
+# upstream's to fix, not ours), and GLIMPSE_LIBRARY_WARNINGS=1 prints every one.
 # Every flag that affects the output is pinned, so Debian's clang 14 reproduces the committed bytes.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -26,6 +27,19 @@ compile() {
     n=$((n + 1))
     printf '%s\0%s\0' "$folder/$(printf '%04d' "$n")-$(basename "$file" .c).o" "$file"
   done | xargs -0 -n 2 -P "${WASM_JOBS:-$(nproc)}" sh -c '"$0" $1 -c -o "$2" "$3"' "$CLANG" "$flags"
+}
+
+# compile_library OBJECT-FOLDER "FLAG..." FILE...: compile, with the library's warnings summarised by kind.
+compile_library() {
+  local folder="$1" log
+  log="$WORK/$(basename "$folder")-warnings.log"
+  compile "$@" 2> "$log" || { cat "$log" >&2; return 1; }
+  if [[ "${GLIMPSE_LIBRARY_WARNINGS:-0}" == 1 ]]; then cat "$log" >&2; fi
+  local count
+  count=$(grep -c 'warning:' "$log" || true)
+  if [[ "$count" -gt 0 ]]; then
+    echo "$(basename "$folder"): $count warnings in library sources ($(grep -o '\[-W[^]]*\]' "$log" | sort | uniq -c | sort -rn | head -4 | awk '{printf "%s%s %s", sep, $1, $2; sep=", "}'))"
+  fi
 }
 
 # link OUTPUT "LINK-FLAG..." OBJECT-FOLDER...

@@ -27,7 +27,7 @@ done
 flags="${WASI_FLAGS[*]} -ftls-model=local-exec -O2 -DNDEBUG -D_POSIX_C_SOURCE=200112L -ffile-prefix-map=$dav1d=dav1d
   -I $here -I $WORK -I $WORK/dav1d -I $dav1d -I $dav1d/include -I $dav1d/include/dav1d"
 compile "$WORK/own" "$flags ${STRICT[*]}" "$here/decode.c"
-compile "$WORK/lib" "$flags -w" "${library[@]}"
-compile "$WORK/tmpl8" "$flags -w -DBITDEPTH=8" "${templates[@]}"
-compile "$WORK/tmpl16" "$flags -w -DBITDEPTH=16" "${templates[@]}"
+compile_library "$WORK/lib" "$flags" "${library[@]}"
+compile_library "$WORK/tmpl8" "$flags -DBITDEPTH=8" "${templates[@]}"
+compile_library "$WORK/tmpl16" "$flags -DBITDEPTH=16" "${templates[@]}"
 link "$OUT/avif.wasm" "-O2 -Wl,-z,stack-size=1048576" "$WORK/own" "$WORK/lib" "$WORK/tmpl8" "$WORK/tmpl16"

@@ -33,6 +33,6 @@ heif_flags="$cxx -DHAVE_LIBDE265=1 -DENABLE_PLUGIN_LOADING=0 -DENABLE_PARALLEL_T
 # _WASI_EMULATED_SIGNAL: two files include <signal.h> and call nothing from it.
 de265_flags="$cxx -DHAVE_CONFIG_H -D_WASI_EMULATED_SIGNAL -I $here -I $de265 -I $de265/libde265"
 compile "$WORK/own" "$heif_flags ${STRICT[*]}" "$here/decode.cc"
-compile "$WORK/heif" "$heif_flags -w" "${heif_library[@]}"
-compile "$WORK/de265" "$de265_flags -w" "${de265_library[@]}"
+compile_library "$WORK/heif" "$heif_flags" "${heif_library[@]}"
+compile_library "$WORK/de265" "$de265_flags" "${de265_library[@]}"
 link "$OUT/heif.wasm" "-O2 -Wl,-z,stack-size=1048576 -lc++ -lc++abi" "$WORK/own" "$WORK/heif" "$WORK/de265"

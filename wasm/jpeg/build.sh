@@ -17,5 +17,5 @@ done
 flags="${WASI_FLAGS[*]} -Os -DUSE_CLZ_INTRINSIC -DNO_GETENV -DNO_PUTENV -ffile-prefix-map=$src=libjpeg-turbo
   -I $ROOT/wasm/jpeg -I $WORK -I $src"
 compile "$WORK/own" "$flags ${STRICT[*]}" "$ROOT/wasm/jpeg/codec.c"
-compile "$WORK/lib" "$flags -w" "${library[@]}"
+compile_library "$WORK/lib" "$flags" "${library[@]}"
 link "$OUT/jpeg.wasm" "-Os -Wl,-z,stack-size=262144" "$WORK/own" "$WORK/lib"

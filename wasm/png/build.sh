@@ -15,5 +15,5 @@ for f in adler32 crc32 deflate inffast inflate inftrees trees zutil; do library+
 # -O2: encoding at -Os took 1.5x as long (measured).
 flags="${WASI_FLAGS[*]} -O2 -DNDEBUG -ffile-prefix-map=$png=libpng -ffile-prefix-map=$zlib=zlib -I $WORK -I $png -I $zlib"
 compile "$WORK/own" "$flags ${STRICT[*]}" "$ROOT/wasm/png/codec.c"
-compile "$WORK/lib" "$flags -w" "${library[@]}"
+compile_library "$WORK/lib" "$flags" "${library[@]}"
 link "$OUT/png.wasm" "-O2 -Wl,-z,stack-size=262144" "$WORK/own" "$WORK/lib"

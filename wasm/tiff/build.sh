@@ -34,5 +34,5 @@ done
 flags="${WASI_FLAGS[*]} -ftls-model=local-exec -Os -DNDEBUG -DUSE_CLZ_INTRINSIC -DNO_GETENV -DNO_PUTENV -ffile-prefix-map=$tiff=libtiff
   -ffile-prefix-map=$zlib=zlib -ffile-prefix-map=$jpeg=libjpeg-turbo -I $here -I $WORK -I $ROOT/wasm/jpeg -I $tiff/libtiff -I $zlib -I $jpeg"
 compile "$WORK/own" "$flags ${STRICT[*]}" "$here/decode.c" "$here/no-encoders.c"
-compile "$WORK/lib" "$flags -w" "${library[@]}"
+compile_library "$WORK/lib" "$flags" "${library[@]}"
 link "$OUT/tiff.wasm" "-Os -Wl,-z,stack-size=262144" "$WORK/own" "$WORK/lib"

@@ -13,5 +13,5 @@ done
 # -Os: as fast as -O2 here (measured) and 40% smaller; NDEBUG drops asserts and with them every import.
 flags="${WASI_FLAGS[*]} -Os -DNDEBUG -ffile-prefix-map=$src=libwebp -I $src"
 compile "$WORK/own" "$flags ${STRICT[*]}" "$ROOT/wasm/webp/decode.c"
-compile "$WORK/lib" "$flags -w" "${library[@]}"
+compile_library "$WORK/lib" "$flags" "${library[@]}"
 link "$OUT/webp-decoder.wasm" "-Os -Wl,-z,stack-size=262144" "$WORK/own" "$WORK/lib"
