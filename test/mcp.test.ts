@@ -40,8 +40,8 @@ async function imageOf(result: CallToolResult) {
   const meta = await sharp(bytes).metadata();
   return {
     mimeType: image.mimeType,
-    width: meta.width!,
-    height: meta.height!,
+    width: meta.width,
+    height: meta.height,
     format: meta.format,
     bytes: bytes.byteLength,
   };

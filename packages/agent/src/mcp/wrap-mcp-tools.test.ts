@@ -90,7 +90,7 @@ describe('wrapMcpTools', () => {
     const image = result.parts.find((p) => p.type === 'image');
     if (image?.type !== 'image') throw new Error('expected an image part');
     const meta = await sharp(Buffer.from(image.data, 'base64')).metadata();
-    expect(Math.max(meta.width!, meta.height!)).toBe(PRESETS.anthropic.maxEdge);
+    expect(Math.max(meta.width, meta.height)).toBe(PRESETS.anthropic.maxEdge);
     expect([meta.width, meta.height]).toEqual([1568, 980]);
     expect(textOf(result.parts)).toContain('here it is');
     expect(textOf(result.parts)).toContain('resized from 4000x2500 to 1568x980');

@@ -181,7 +181,7 @@ describe('serializeBedrock', () => {
     });
     const content = messages[0]!.content!;
     expect(content.filter((block) => block.image !== undefined)).toHaveLength(BEDROCK_MAX_IMAGES);
-    expect(content.filter((block) => block.document !== undefined).map((block) => block.document!.name)).toEqual([
+    expect(content.filter((block) => block.document !== undefined).map((block) => block.document.name)).toEqual([
       'same (2)',
       'same (3)',
       'same (4)',

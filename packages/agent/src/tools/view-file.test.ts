@@ -79,7 +79,7 @@ describe('view_file', () => {
     expect(textOf(result)).toContain('\\u{202F}PM.png');
     const [image] = media(result);
     const meta = await decoded(image!);
-    expect(Math.max(meta.width!, meta.height!)).toBeLessThanOrEqual(PRESETS.openai.maxEdge);
+    expect(Math.max(meta.width, meta.height)).toBeLessThanOrEqual(PRESETS.openai.maxEdge);
   });
 
   it('reads a mislabelled file by its content with a note, and strict mode refuses naming the rename', async () => {
