@@ -6,6 +6,7 @@ import type { DecodeJob } from './codecs/decoders.js';
 import { resizeKernel, resizingSink } from './kernels/resize-kernel.js';
 import { orientedRaster, swapsAxes, type OrientedRaster } from './orient.js';
 import type { Orientation, Raster } from './types.js';
+import { MediaError } from './errors.js';
 
 export interface DecodeToFitRequest {
   /** The format's decoder, bound to its probe facts (codecs/decoders.ts). */
@@ -47,9 +48,11 @@ export async function decodeToFit({
       if (direct) {
         inner = { start() {}, write: (pixels, rows) => placed.write(pixels, rows) };
       } else {
+        // The header promised one size and the pixel data holds another: the file contradicts itself.
         if (!kernel)
-          throw new Error(
-            `the decoder delivered ${layout.width}×${layout.height}, not the ${stored.width}×${stored.height} its header promised`,
+          throw new MediaError(
+            'E_CORRUPT',
+            `The image data holds ${layout.width}×${layout.height} pixels, not the ${stored.width}×${stored.height} its header declares: the file is damaged. Re-export it.`,
           );
         inner = resizingSink(kernel, fitted, (rows, count) => placed.write(rows, count));
       }

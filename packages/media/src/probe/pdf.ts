@@ -48,7 +48,13 @@ export async function probePdf(bytes: Uint8Array): Promise<ProbeResult> {
     throw error instanceof MediaError ? error : corrupt('its page tree cannot be read', error);
   }
   if (pages.length === 0 && !encrypted) throw corrupt('it has no pages');
-  const firstPage = pages[0] && visibleSize(pdfLib, context, pages[0]);
+  let firstPage: ReturnType<typeof visibleSize> | undefined;
+  try {
+    firstPage = pages[0] && visibleSize(pdfLib, context, pages[0]);
+  } catch (error) {
+    // pdf-lib throws plain errors for an object of the wrong kind (a number where a box should be).
+    throw error instanceof MediaError ? error : corrupt("its first page's boxes cannot be read", error);
+  }
 
   return {
     mediaType: 'application/pdf',
