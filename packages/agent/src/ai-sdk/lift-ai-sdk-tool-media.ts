@@ -1,7 +1,7 @@
 import type { LanguageModelV4Message, LanguageModelV4Prompt } from '@ai-sdk/provider';
 import type { MediaPart, Part, ToolResultMessage } from '../parts.js';
 import { joinText, liftedMediaParts, splitToolResult } from '../providers/lift-media.js';
-import type { AiSdkFile, AiSdkText } from './fit-ai-sdk-file.js';
+import { toAiSdkContentItem } from '../tools/to-ai-sdk-model-output.js';
 import type { AiSdkToolContentItem } from './fit-ai-sdk-tool-output.js';
 
 type ToolMessage = Extract<LanguageModelV4Message, { role: 'tool' }>;
@@ -22,26 +22,6 @@ function asMediaPart(item: AiSdkToolContentItem): MediaPart | undefined {
   )
     return { type: 'image', mediaType, data };
   return undefined;
-}
-
-function toUserContent(part: Part): AiSdkText | AiSdkFile {
-  switch (part.type) {
-    case 'text':
-      return { type: 'text', text: part.text };
-    case 'image':
-      return { type: 'file', data: { type: 'data', data: part.data }, mediaType: part.mediaType };
-    case 'document':
-      return {
-        type: 'file',
-        data: { type: 'data', data: part.data },
-        mediaType: part.mediaType,
-        ...(part.filename !== undefined && { filename: part.filename }),
-      };
-    default: {
-      const exhaustive: never = part;
-      return exhaustive;
-    }
-  }
 }
 
 /**
@@ -65,7 +45,7 @@ function liftFromToolMessage(message: ToolMessage): { message: ToolMessage; lift
         ...media.filter((entry) => entry !== undefined),
       ],
     };
-    lifted.push(...liftedMediaParts([glimpseResult]).map(toUserContent));
+    lifted.push(...liftedMediaParts([glimpseResult]).map(toAiSdkContentItem));
     const text = joinText(splitToolResult(glimpseResult).text);
     // Files glimpse cannot fit (audio, remote URLs) stay where the app put them.
     const others = rest.filter((item) => item.type !== 'text');

@@ -1,3 +1,4 @@
+import type { Part } from '../parts.js';
 import type { FileToolResult } from './file-tool.js';
 
 /**
@@ -26,24 +27,27 @@ export function toAiSdkModelOutput(result: FileToolResult): AiSdkModelOutput {
   }
   return {
     type: 'content',
-    value: result.parts.map((part): AiSdkContentItem => {
-      switch (part.type) {
-        case 'text':
-          return { type: 'text', text: part.text };
-        case 'image':
-          return { type: 'file', data: { type: 'data', data: part.data }, mediaType: part.mediaType };
-        case 'document':
-          return {
-            type: 'file',
-            data: { type: 'data', data: part.data },
-            mediaType: part.mediaType,
-            ...(part.filename !== undefined ? { filename: part.filename } : {}),
-          };
-        default: {
-          const exhaustive: never = part;
-          return exhaustive;
-        }
-      }
-    }),
+    value: result.parts.map(toAiSdkContentItem),
   };
+}
+
+/** One glimpse part as an AI SDK content item: text stays text, images and PDFs become `file` items. */
+export function toAiSdkContentItem(part: Part): AiSdkContentItem {
+  switch (part.type) {
+    case 'text':
+      return { type: 'text', text: part.text };
+    case 'image':
+      return { type: 'file', data: { type: 'data', data: part.data }, mediaType: part.mediaType };
+    case 'document':
+      return {
+        type: 'file',
+        data: { type: 'data', data: part.data },
+        mediaType: part.mediaType,
+        ...(part.filename !== undefined && { filename: part.filename }),
+      };
+    default: {
+      const exhaustive: never = part;
+      return exhaustive;
+    }
+  }
 }
