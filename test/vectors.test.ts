@@ -15,7 +15,14 @@ import { factsNamedBy, VECTOR_DEFINITIONS, type VectorDefinition } from './vecto
 const vectorsDirectory = fileURLToPath(new URL('./vectors/', import.meta.url));
 const manifestPath = `${vectorsDirectory}manifest.json`;
 const updating = globalThis.process.env.UPDATE_VECTORS === '1';
-const SHARP_FORMATS = { 'image/png': 'png', 'image/jpeg': 'jpeg', 'image/gif': 'gif', 'image/webp': 'webp' } as const;
+const SHARP_FORMATS = {
+  'image/png': 'png',
+  'image/jpeg': 'jpeg',
+  'image/gif': 'gif',
+  'image/webp': 'webp',
+  'image/heic': 'heif',
+  'image/heif': 'heif',
+} as const;
 
 async function inputOf(definition: VectorDefinition): Promise<Uint8Array> {
   const path = `${vectorsDirectory}inputs/${definition.input}`;

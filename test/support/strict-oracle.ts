@@ -2,9 +2,10 @@
 // Two independent layers, neither sharing code with the media core:
 //   1. own structural checks written from the specs: PNG chunk CRCs, zlib Adler-32 and the exact amount
 //      of image data (what libpng refuses; like libpng, bytes after IEND are ignored); JPEG marker structure; WebP RIFF and chunk sizes; GIF blocks;
+//      HEIF top-level boxes (passed through for Gemini);
 //   2. Debian's reference tools, which refuse what their libraries refuse: `pngcheck` (libpng's checks
 //      plus zlib), `djpeg -strict` (libjpeg-turbo, warnings fatal), `webpinfo` and `dwebp` (libwebp),
-//      `gif2rgb` (giflib), `qpdf --check` (PDF structure).
+//      `gif2rgb` (giflib), `qpdf --check` (PDF structure), `heif-convert` (libheif + libde265).
 // Browsers, sharp and Pillow tolerate much of this, which is how a PNG with a zero IEND CRC went unnoticed.
 // scripts/install-test-tools.sh installs the tools; a missing tool is an error, never a silent pass.
 import { spawnSync } from 'node:child_process';
@@ -13,14 +14,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32, inflateSync } from 'node:zlib';
 
-export type StrictFormat = 'png' | 'jpeg' | 'webp' | 'gif' | 'pdf';
+export type StrictFormat = 'png' | 'jpeg' | 'webp' | 'gif' | 'pdf' | 'heif';
 
-const MEDIA_TYPES: Record<StrictFormat, string> = {
-  png: 'image/png',
-  jpeg: 'image/jpeg',
-  webp: 'image/webp',
-  gif: 'image/gif',
-  pdf: 'application/pdf',
+const MEDIA_TYPES: Record<StrictFormat, string[]> = {
+  png: ['image/png'],
+  jpeg: ['image/jpeg'],
+  webp: ['image/webp'],
+  gif: ['image/gif'],
+  pdf: ['application/pdf'],
+  heif: ['image/heic', 'image/heif'],
 };
 
 /** The format the bytes' signature names, or undefined. */
@@ -31,6 +33,7 @@ export function signatureFormat(bytes: Uint8Array): StrictFormat | undefined {
   if (ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') return 'webp';
   if (ascii(0, 6) === 'GIF87a' || ascii(0, 6) === 'GIF89a') return 'gif';
   if (ascii(0, 5) === '%PDF-') return 'pdf';
+  if (ascii(4, 8) === 'ftyp' && /^(heic|heix|mif1|msf1)$/.test(ascii(8, 12))) return 'heif';
   return undefined;
 }
 
@@ -41,9 +44,9 @@ export function signatureFormat(bytes: Uint8Array): StrictFormat | undefined {
 export function strictProblems(bytes: Uint8Array, mediaType?: string): string[] {
   const format = signatureFormat(bytes);
   if (format === undefined)
-    return [`no PNG, JPEG, WebP, GIF or PDF signature (first bytes ${hex(bytes.subarray(0, 8))})`];
-  if (mediaType !== undefined && MEDIA_TYPES[format] !== mediaType)
-    return [`says ${mediaType} but the bytes are ${MEDIA_TYPES[format]}`];
+    return [`no PNG, JPEG, WebP, GIF, PDF or HEIF signature (first bytes ${hex(bytes.subarray(0, 8))})`];
+  if (mediaType !== undefined && !MEDIA_TYPES[format].includes(mediaType))
+    return [`says ${mediaType} but the bytes are ${MEDIA_TYPES[format].join(' or ')}`];
   const own = OWN_CHECKS[format](bytes).map((problem) => `${format}: ${problem}`);
   return [...own, ...toolProblems(format, bytes)];
 }
@@ -63,6 +66,7 @@ const OWN_CHECKS: Record<StrictFormat, (bytes: Uint8Array) => string[]> = {
   webp: webpProblems,
   gif: gifProblems,
   pdf: pdfProblems,
+  heif: heifProblems,
 };
 
 function hex(bytes: Uint8Array): string {
@@ -279,6 +283,25 @@ function pdfProblems(bytes: Uint8Array): string[] {
   return tail.includes('%%EOF') ? [] : ['no %%EOF in the last 1024 bytes'];
 }
 
+/** ISO BMFF: the top-level boxes tile the file, ftyp first, one meta (the image items). */
+function heifProblems(bytes: Uint8Array): string[] {
+  const data = view(bytes);
+  const types: string[] = [];
+  for (let offset = 0; offset < bytes.length; ) {
+    if (offset + 8 > bytes.length) return [`${bytes.length - offset} bytes after the last box`];
+    const declared = data.getUint32(offset);
+    const size =
+      declared === 1 ? Number(data.getBigUint64(offset + 8)) : declared === 0 ? bytes.length - offset : declared;
+    const type = String.fromCharCode(...bytes.subarray(offset + 4, offset + 8));
+    if (size < 8 || offset + size > bytes.length) return [`box '${type}' at byte ${offset} has a bad size ${size}`];
+    types.push(type);
+    offset += size;
+  }
+  const problems = types[0] === 'ftyp' ? [] : ['first box is not ftyp'];
+  const metas = types.filter((type) => type === 'meta').length;
+  return metas === 1 ? problems : [...problems, `${metas} meta boxes`];
+}
+
 // ---------------------------------------------------------------- Debian's tools
 
 interface Tool {
@@ -311,6 +334,8 @@ const TOOLS: Record<StrictFormat, Tool[]> = {
   gif: [{ command: ['gif2rgb', '-o', '/dev/null', 'FILE'], package: 'giflib-tools' }],
   // qpdf exits 3 for warnings it recovered from (a repaired xref); 2 is an error.
   pdf: [{ command: ['qpdf', '--check', 'FILE'], package: 'qpdf', passes: (status) => status === 0 || status === 3 }],
+  // heif-convert decodes the primary image (libde265 for HEVC) and writes it out.
+  heif: [{ command: ['heif-convert', 'FILE', 'FILE.png'], package: 'libheif-examples' }],
 };
 
 const PNGCHECK_PEDANTRY = /invalid (tIME )?year|text contains NULL|additional data after IEND/;
@@ -363,7 +388,7 @@ function toolProblems(format: StrictFormat, bytes: Uint8Array): string[] {
   const problems: string[] = [];
   for (const tool of TOOLS[format]) {
     if (tool.skips?.(bytes)) continue;
-    const [program = '', ...args] = tool.command.map((part) => (part === 'FILE' ? path : part));
+    const [program = '', ...args] = tool.command.map((part) => part.replace(/^FILE/, path));
     const run = spawnSync(program, args, { encoding: 'utf8', timeout: 30_000, maxBuffer: 64 << 20 });
     if (run.error) {
       const missing = (run.error as NodeJS.ErrnoException).code === 'ENOENT';

@@ -61,6 +61,8 @@ export async function attach(attachment: Attachment, name: string, options: Proc
       case 'image/jpeg':
       case 'image/gif':
       case 'image/webp':
+      case 'image/heic':
+      case 'image/heif':
         return {
           parts: [{ type: 'image', mediaType: result.mediaType, data, width: result.width, height: result.height }],
           notes,

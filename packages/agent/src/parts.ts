@@ -9,10 +9,13 @@ export interface TextPart {
   text: string;
 }
 
-/** An image, base64 without a data-URL prefix, already fitted to the route's limits. */
+/**
+ * An image, base64 without a data-URL prefix, already fitted to the route's limits. HEIC/HEIF only where the
+ * route takes them as they are (Gemini); other routes get them converted.
+ */
 export interface ImagePart {
   type: 'image';
-  mediaType: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
+  mediaType: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp' | 'image/heic' | 'image/heif';
   data: string;
   /** Pixel size as sent; serializers and token estimates use it, providers never see it. */
   width?: number;

@@ -125,6 +125,14 @@ describe('HEIC through process()', () => {
     expect(result.steps).toEqual(['resized', 'converted']);
   }, 180_000);
 
+  it('the gemini preset passes a HEIC within its limits through, and converts one over them', async () => {
+    const kept = await process(single, { preset: 'gemini' });
+    expect(kept).toMatchObject({ mediaType: 'image/heic', reencoded: false });
+    expect(kept.data).toBe(single);
+    const fitted = await process(single, { preset: 'gemini', maxEdge: 48 });
+    expect(fitted).toMatchObject({ mediaType: 'image/jpeg', width: 48, height: 32, steps: ['resized', 'converted'] });
+  });
+
   it('refuses truncated and damaged files with E_CORRUPT', async () => {
     for (const length of [30, 300, grid.length - 500, grid.length - 1])
       expect(await errorCode(grid.subarray(0, length)), `cut at ${length}`).toBe('E_CORRUPT');

@@ -4,7 +4,7 @@
  */
 export const MEDIA_ERROR_CODES = {
   E_UNSUPPORTED:
-    'unknown bytes, or a format glimpse does not convert (JPEG XL; HEIC/HEIF without @glimpse/heif) or a feature its decoder lacks; a PDF for a route without PDFs',
+    'unknown bytes, or a format glimpse does not convert (JPEG XL; HEIC/HEIF without @glimpse/heif, unless passed through; an AVIF/HEIF animation with no still image) or a feature its decoder lacks; a PDF for a route without PDFs',
   E_CORRUPT: 'the bytes claim a format but cannot be read as it (truncated, malformed)',
   E_TOO_MANY_PIXELS:
     'decompression-bomb guard: the header declares more than `maxInputPixels`, or a side over 65,535; refused before decoding',

@@ -2,6 +2,7 @@ import { checkJpegIntegrity } from './integrity/jpeg.js';
 import type { IntegrityProblem } from './integrity/integrity-problem.js';
 import { checkPngIntegrity } from './integrity/png.js';
 import { checkWebpIntegrity } from './integrity/webp.js';
+import { checkHeifIntegrity } from './integrity/heif.js';
 import type { SendableImageType } from './types.js';
 
 export type { IntegrityProblem } from './integrity/integrity-problem.js';
@@ -20,6 +21,10 @@ export function checkIntegrity(bytes: Uint8Array, type: SendableImageType): Inte
       return checkWebpIntegrity(bytes);
     case 'image/gif':
       return undefined;
+    case 'image/heic':
+      return checkHeifIntegrity(bytes, 'HEIC');
+    case 'image/heif':
+      return checkHeifIntegrity(bytes, 'HEIF');
     default: {
       const unreachable: never = type;
       throw new Error(`no integrity check for ${String(unreachable)}`);

@@ -32,7 +32,7 @@ const HOSTED_IMAGE_TYPES = ROUTES.anthropic.imageTypes.filter((type) =>
  *   upload); 3.75 MB raw keeps base64 under the 5 MB that Bedrock and Vertex allow for Claude.
  * - openai: tile models fit 2048×2048 before tiling; 20 MB per image; GIF only as a still.
  * - gemini: 3072 px keeps detail within its tiling; inline requests are capped at 20 MB, so one
- *   image stays under 7 MB; no GIF.
+ *   image stays under 7 MB; no GIF, but HEIC and HEIF as they are.
  * - bedrock: 3.75 MB per image, 4.5 MB per document, ≤ 8000 px (2000 px keeps Claude's many-image rule).
  * - ollama: local vision models work at ≤ 1344 px; no PDFs.
  */

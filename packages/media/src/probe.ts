@@ -12,7 +12,7 @@ import { probeSvg } from './probe/svg.js';
 import { probeTiff } from './probe/tiff.js';
 import { probeWebp } from './probe/webp.js';
 
-const READABLE = 'PNG, JPEG, GIF, WebP, BMP, SVG and PDF';
+const READABLE = 'PNG, JPEG, GIF, WebP, BMP, TIFF, ICO/CUR, AVIF, HEIC/HEIF (with @glimpse/heif), SVG and PDF';
 
 /**
  * Header facts without decoding pixels. Unknown bytes are `E_UNSUPPORTED`; a known format whose header

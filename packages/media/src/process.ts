@@ -6,8 +6,7 @@ import type { Encoding } from './encode.js';
 import { MediaError } from './errors.js';
 import { FIRST_QUALITY, fitWithinLimits, type Fitted } from './fit.js';
 import { carryIccProfile } from './icc.js';
-import { heifPartsPresent, readHeifLayout } from './containers/heif-items.js';
-import { PRESET_NAMES, PRESETS } from './presets.js';
+import { presetsTaking, takersSentence } from './takers.js';
 import { assertPixelBudget, resolveLimits, type Limits } from './limits.js';
 import { swapsAxes } from './orient.js';
 import { anyTransparent } from './pixels.js';
@@ -150,7 +149,7 @@ async function processRaster(
   // A JPEG cut short is decoded (libjpeg recovers what is there) rather than passed through.
   const cmyk = info.mediaType === 'image/jpeg' && info.components === 4;
   const accepted = acceptedAsIs(type, limits);
-  const sendable = accepted !== undefined && !cmyk && !damage && !truncatedHeif(bytes, type);
+  const sendable = accepted !== undefined && !cmyk && !damage;
   // A HEIC is shown upright by its reader (irot/imir are part of the format), so its orientation needs no work.
   const shownUpright = info.orientation === 1 || type === 'image/heic' || type === 'image/heif';
   if (
@@ -176,7 +175,14 @@ async function processRaster(
 
   const steps: ProcessResult['steps'] = [];
   const decode = decoderFor(info, limits.maxInputPixels);
-  if (!decode) throw noDecoder(type, limits);
+  if (!decode) {
+    const over = [
+      ...(Math.max(width, height) > limits.maxEdge ? [`${width}×${height} px, over ${limits.maxEdge} px`] : []),
+      ...(bytes.byteLength > limits.maxBytes ? [`${bytes.byteLength} bytes, over ${limits.maxBytes}`] : []),
+    ];
+    const why = damage ? `it needs repair first (${damage.problem})` : `it is over them (${over.join('; ')})`;
+    throw noDecoder(type, accepted ? why : undefined);
+  }
   // The target comes from the header, so a decoder can deliver rows already shrunk (JPEG's DCT scaling,
   // libwebp's rescaler) and the resizer and orientation work on rows as they arrive: the fitted output
   // is the only image that exists whole.
@@ -215,13 +221,19 @@ async function processRaster(
   return reencodedResult(await carryIccProfile(fitted, bytes, type, limits.maxBytes), info, steps, resized, warnings);
 }
 
-const FORMAT_LABELS = { 'image/png': 'PNG', 'image/jpeg': 'JPEG', 'image/gif': 'GIF', 'image/webp': 'WebP' } as const;
+const FORMAT_LABELS: Readonly<Record<SendableImageType, string>> = {
+  'image/png': 'PNG',
+  'image/jpeg': 'JPEG',
+  'image/gif': 'GIF',
+  'image/webp': 'WebP',
+  'image/heic': 'HEIC',
+  'image/heif': 'HEIF',
+};
+const CHECKED_TYPES = Object.keys(FORMAT_LABELS) as SendableImageType[];
 
 /** The types whose structure `checkIntegrity` knows (the ones providers take as they are). */
 function checkedType(type: MediaType): SendableImageType | undefined {
-  return type === 'image/png' || type === 'image/jpeg' || type === 'image/gif' || type === 'image/webp'
-    ? type
-    : undefined;
+  return CHECKED_TYPES.find((checked) => checked === type);
 }
 
 /** The result of anything that was decoded and re-encoded; `steps` are those taken before fitting. */
@@ -251,26 +263,21 @@ function acceptedAsIs(type: MediaType, limits: Limits): SendableImageType | unde
   return limits.accepts.find((accepted) => accepted === type);
 }
 
-/** A HEIC/HEIF whose image data runs past the end of the file (cut short in transfer). */
-function truncatedHeif(bytes: Uint8Array, type: MediaType): boolean {
-  if (type !== 'image/heic' && type !== 'image/heif') return false;
-  return !heifPartsPresent(readHeifLayout(bytes, type === 'image/heic' ? 'HEIC' : 'HEIF'), bytes.length);
-}
-
-/** Why this format cannot be converted here, and what to do: which routes take it as is, which package decodes it. */
-function noDecoder(type: MediaType, limits: Limits): MediaError {
-  const takers = PRESET_NAMES.filter((name) => PRESETS[name].accepts.some((accepted) => accepted === type));
-  const asIs =
-    takers.length > 0
-      ? ` ${takers.join(', ')} ${takers.length === 1 ? 'accepts' : 'accept'} it as is within ${takers.length === 1 ? 'its' : 'their'} limits (provider: '${takers[0]}')${acceptedAsIs(type, limits) ? ', but this one is over them' : ''}.`
-      : '';
+/**
+ * Why this format cannot be converted here, and what to do: which presets take it as it is (from the route
+ * table), why this file could not go as it is (`notPassed`, when this preset takes the format), which
+ * package decodes it.
+ */
+function noDecoder(type: MediaType, notPassed: string | undefined): MediaError {
+  const label = type === 'image/heic' ? 'HEIC' : 'HEIF';
+  const why = notPassed ? ` This file cannot go as it is: ${notPassed}.` : '';
   const remedy = HEVC_TYPES.has(type)
-    ? `To convert it for any provider, install @glimpse/heif and import it once (import '@glimpse/heif'): it adds the HEVC decoder (libheif + libde265, LGPL-3.0). Or convert the file to JPEG first.`
+    ? `To convert it, install @glimpse/heif and import it once (import '@glimpse/heif'): it adds the HEVC decoder (libheif + libde265, LGPL-3.0). Or convert the file to JPEG first.`
     : 'Convert it to PNG or JPEG first.';
   return new MediaError(
     'E_UNSUPPORTED',
-    `This is a ${type === 'image/heic' ? 'HEIC' : 'HEIF'} image (${type}).${asIs} ${remedy}`,
-    { mediaType: type, acceptedBy: takers },
+    `This is a ${label} image (${type}). ${takersSentence(type, label)}${why} ${remedy}`,
+    { mediaType: type, acceptedBy: presetsTaking(type) },
   );
 }
 

@@ -48,7 +48,7 @@ export const GEMINI_3_MODELS = /gemini-([3-9]|\d\d)|gemini-(pro|flash|flash-lite
  *   100 images at most on 200k-context models (600 on larger ones: 100 is the cap that holds on all).
  * - openai-chat: `tool` messages are text only, so media always travels in a user message.
  * - openai-responses: media inside `function_call_output`.
- * - gemini: no GIF; media inside `functionResponse` on Gemini 3 only.
+ * - gemini: no GIF, but HEIC and HEIF; media inside `functionResponse` on Gemini 3 only.
  * - bedrock: per message ≤ 20 images and ≤ 5 documents; media inside `toolResult` for Claude and Nova only.
  * - ollama: no documents at all; PNG and JPEG only; most local models are text-only.
  */
@@ -79,7 +79,7 @@ export const ROUTES: Readonly<Record<RouteName, Route>> = {
   },
   gemini: {
     preset: 'gemini',
-    imageTypes: ['image/png', 'image/jpeg', 'image/webp'],
+    imageTypes: ['image/png', 'image/jpeg', 'image/webp', 'image/heic', 'image/heif'],
     pdfInput: true,
     mediaInToolResults: GEMINI_3_MODELS,
     limits: {},

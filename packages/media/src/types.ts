@@ -14,8 +14,8 @@ export type MediaType =
   | 'image/jxl'
   | 'image/x-icon';
 
-/** Image types that at least one provider accepts as-is. */
-export type SendableImageType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
+/** Image types that at least one provider accepts as-is (HEIC and HEIF: Gemini only). */
+export type SendableImageType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp' | 'image/heic' | 'image/heif';
 
 /** EXIF orientation tag values: 1 is upright, 2–8 mirror and/or rotate. */
 export type Orientation = 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8;

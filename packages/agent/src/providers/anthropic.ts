@@ -10,7 +10,7 @@ import type {
 import { ROUTES } from '@glimpse/media';
 import type { ImagePart, Message, Part, ToolDefinition } from '../parts.js';
 import { EMPTY_RESULT, liftedMediaParts, splitToolResult } from './lift-media.js';
-import { omitMedia } from './placeholders.js';
+import { omitMedia, placeholderFor } from './placeholders.js';
 import { prepareConversation, type CallWithResult } from './turns.js';
 import type { SerializeInput, Serialized, SerializeWarning } from './types.js';
 
@@ -28,6 +28,10 @@ function toBlock(part: Part): Block {
     case 'text':
       return { type: 'text', text: part.text };
     case 'image':
+      // The route takes no HEIC/HEIF (ROUTES.anthropic): prepareConversation made such parts placeholders already.
+      if (part.mediaType === 'image/heic' || part.mediaType === 'image/heif') {
+        return { type: 'text', text: placeholderFor(part, 'format-not-accepted').text };
+      }
       return { type: 'image', source: { type: 'base64', media_type: part.mediaType, data: part.data } };
     case 'document':
       return {

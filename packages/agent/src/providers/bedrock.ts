@@ -11,7 +11,7 @@ import { base64ToBytes } from '../base64.js';
 import type { MediaPart, Part, ToolDefinition } from '../parts.js';
 import { sanitizeDocumentName } from './bedrock-names.js';
 import { attachedLine, EMPTY_RESULT, liftedMediaParts, splitToolResult } from './lift-media.js';
-import { omitMedia } from './placeholders.js';
+import { omitMedia, placeholderFor } from './placeholders.js';
 import { prepareConversation } from './turns.js';
 import type { SerializeInput, Serialized, SerializeWarning } from './types.js';
 
@@ -77,6 +77,9 @@ class UserMessageBuilder {
           const bytes = base64ToBytes(part.data);
           if (bytes === undefined)
             return [{ text: omitMedia(part, 'invalid-data', this.messageIndex(), this.warnings).text }];
+          // The route takes no HEIC/HEIF (ROUTES.bedrock): prepareConversation made such parts placeholders already.
+          if (part.mediaType === 'image/heic' || part.mediaType === 'image/heif')
+            return [{ text: placeholderFor(part, 'format-not-accepted').text }];
           return [this.media(part, { image: { format: FORMAT[part.mediaType], source: { bytes } } })];
         }
         case 'document': {

@@ -1,6 +1,6 @@
 import { GEMINI_3_MODELS } from '@glimpse/media';
 import type { Content, FunctionResponsePart, Part as GeminiPart, Tool } from '@google/genai';
-import type { MediaPart, Part, ToolDefinition } from '../parts.js';
+import type { MediaPart, Part, ToolDefinition, ToolResultMessage } from '../parts.js';
 import { attachedLine, EMPTY_RESULT, joinText, liftedMediaParts, splitToolResult } from './lift-media.js';
 import { prepareConversation, type CallWithResult } from './turns.js';
 import type { SerializeInput, Serialized } from './types.js';
@@ -33,6 +33,21 @@ function toPart(part: Part): GeminiPart {
       return exhaustive;
     }
   }
+}
+
+/**
+ * What Gemini 3 takes inside `functionResponse.parts`: fewer types than a user turn, which also takes HEIC and
+ * HEIF. A result holding other media has all its media sent after the results, as for older models.
+ */
+const RESPONSE_MEDIA_TYPES: ReadonlySet<MediaPart['mediaType']> = new Set([
+  'image/png',
+  'image/jpeg',
+  'image/webp',
+  'application/pdf',
+]);
+
+function mediaFitsResponse(result: ToolResultMessage): boolean {
+  return result.parts.every((part) => part.type === 'text' || RESPONSE_MEDIA_TYPES.has(part.mediaType));
 }
 
 function toResponsePart(part: MediaPart): FunctionResponsePart {
@@ -82,7 +97,8 @@ function toTool(tools: readonly ToolDefinition[]): Tool[] {
 /**
  * Gemini generateContent: the function-response turn follows the call turn, ONE functionResponse per call,
  * always, even for a result that is only a file. Gemini 3 carries media inside `functionResponse.parts`;
- * older models answer that with a 400, so their media follows the functionResponse parts in the same turn.
+ * older models answer that with a 400, so their media follows the functionResponse parts in the same turn,
+ * as does a result's HEIC/HEIF on Gemini 3 (which takes those in a turn, not in a function response).
  */
 export function serializeGemini(input: SerializeInput): Serialized<GeminiRequestBody> {
   const { turns, warnings, capabilities } = prepareConversation('gemini', input);
@@ -109,8 +125,9 @@ export function serializeGemini(input: SerializeInput): Serialized<GeminiRequest
           parts.push({ functionCall: { id: call.id, name: call.name, args: call.arguments }, ...signature });
         });
         if (parts.length > 0) contents.push({ role: 'model', parts });
-        const lifted = mediaInside ? [] : liftedMediaParts(turn.results.map((entry) => entry.result));
-        pending = [...turn.results.map((entry) => functionResponse(entry, mediaInside)), ...lifted.map(toPart)];
+        const inside = (entry: CallWithResult) => mediaInside && mediaFitsResponse(entry.result);
+        const lifted = liftedMediaParts(turn.results.filter((entry) => !inside(entry)).map((entry) => entry.result));
+        pending = [...turn.results.map((entry) => functionResponse(entry, inside(entry))), ...lifted.map(toPart)];
         break;
       }
       default: {

@@ -9,6 +9,7 @@ import sharp from 'sharp';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { z } from 'zod';
 import type { ProviderName } from '../capabilities.js';
+import type { ImagePart, Message } from '../parts.js';
 import { main } from '../cli/main.js';
 import { CONVERSATION, TOOLS } from './__golden__/conversation.js';
 import {
@@ -212,5 +213,73 @@ describe('glimpse prepare prints, for every provider, a body that plus the model
     const { provider: printed, ...body } = JSON.parse(stdout) as Record<string, unknown>;
     expect(printed).toBe(provider);
     expect(problems(provider, model, wireBody(provider, body, model))).toEqual([]);
+  });
+});
+
+describe('a HEIC photo (passed through for Gemini) in a tool result', () => {
+  const photo: ImagePart = { type: 'image', mediaType: 'image/heic', data: btoa('heic-photo'), width: 64, height: 48 };
+  const messages: Message[] = [
+    { role: 'user', parts: [{ type: 'text', text: 'What is in the photo?' }] },
+    {
+      role: 'assistant',
+      text: '',
+      toolCalls: [{ id: 'call_p', name: 'view_file', arguments: { path: 'IMG_1.heic' } }],
+    },
+    {
+      role: 'toolResult',
+      toolCallId: 'call_p',
+      toolName: 'view_file',
+      parts: [{ type: 'text', text: 'IMG_1.heic' }, photo],
+      isError: false,
+    },
+  ];
+
+  it.each(CASES.map(([provider, model]) => [provider, model] as const))('%s %s: a valid request', (provider, model) => {
+    const { body } = serialize(provider, { messages, tools: TOOLS, model });
+    expect(problems(provider, model, wireBody(provider, body, model))).toEqual([]);
+  });
+
+  it('Gemini 3 sends it after the function responses (they take PNG, JPEG, WebP and PDF only); others omit it', () => {
+    const { body } = serialize('gemini', { messages, tools: TOOLS, model: 'gemini-3.1-pro-preview' });
+    const turn = (body as { contents: { parts: Record<string, unknown>[] }[] }).contents[2]!;
+    expect(turn.parts.map((part) => Object.keys(part)[0])).toEqual(['functionResponse', 'text', 'inlineData']);
+    expect(turn.parts[2]).toEqual({ inlineData: { mimeType: 'image/heic', data: photo.data } });
+    expect(JSON.stringify(turn.parts[0])).not.toContain('inlineData');
+    for (const provider of ['anthropic', 'bedrock', 'openai-responses'] as const) {
+      expect(JSON.stringify(serialize(provider, { messages, tools: TOOLS }).body), provider).not.toContain(photo.data);
+    }
+  });
+
+  it('the schema refuses HEIC inside a Gemini 3 function response', () => {
+    const body = {
+      contents: [
+        { role: 'user', parts: [{ text: 'Look.' }] },
+        {
+          role: 'model',
+          parts: [
+            {
+              functionCall: { id: 'c', name: 'view_file', args: {} },
+              thoughtSignature: 'skip_thought_signature_validator',
+            },
+          ],
+        },
+        {
+          role: 'user',
+          parts: [
+            {
+              functionResponse: {
+                id: 'c',
+                name: 'view_file',
+                response: { output: 'x' },
+                parts: [{ inlineData: { mimeType: 'image/heic', data: photo.data } }],
+              },
+            },
+          ],
+        },
+      ],
+    };
+    expect(problems('gemini', 'gemini-3.1-pro-preview', body)).not.toEqual([]);
+    const asJpeg = JSON.parse(JSON.stringify(body).replace('image/heic', 'image/jpeg')) as Record<string, unknown>;
+    expect(problems('gemini', 'gemini-3.1-pro-preview', asJpeg)).toEqual([]);
   });
 });

@@ -6,7 +6,14 @@ export class EntryShapeError extends Error {
   override name = 'EntryShapeError';
 }
 
-const IMAGE_TYPES: readonly ImagePart['mediaType'][] = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
+const IMAGE_TYPES: readonly ImagePart['mediaType'][] = [
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
+  'image/heic',
+  'image/heif',
+];
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 

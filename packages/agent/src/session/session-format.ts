@@ -63,7 +63,7 @@ export interface LoggedTextPart {
 export interface LoggedImagePart {
   type: 'image';
   data?: string;
-  mimeType: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
+  mimeType: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp' | 'image/heic' | 'image/heif';
   sha256?: string;
   width?: number;
   height?: number;

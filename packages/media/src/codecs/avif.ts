@@ -19,6 +19,7 @@ import {
   type KernelExports,
 } from '../kernels/kernel-instance.js';
 import { anyTransparent } from '../pixels.js';
+import { takersSentence } from '../takers.js';
 import type { Raster } from '../types.js';
 
 interface AvifExports extends KernelExports {
@@ -118,11 +119,18 @@ export async function decodeAvif(
 
 /** The stored image (a grid's whole canvas) and every tile are checked against the budget before decoding. */
 function assertDecodable(layout: HeifLayout, maxInputPixels: number): void {
-  for (const item of [layout.primary, layout.alpha?.item]) {
-    if (item && item.type !== 'av01' && item.type !== 'grid') {
+  // Every item the image is made of, grid tiles included (an HEVC grid in an AVIF-branded file is not damage).
+  for (const item of layout.parts) {
+    if (item.type !== 'av01' && item.type !== 'grid') {
+      const role =
+        item === layout.primary
+          ? 'primary image'
+          : item === layout.alpha?.item
+            ? 'alpha image'
+            : `grid tile ${item.id}`;
       throw new MediaError(
         'E_UNSUPPORTED',
-        `The AVIF's ${item === layout.primary ? 'primary' : 'alpha'} image is a '${item.type}' item, which glimpse does not decode (it decodes AV1 images and grids of them). Convert it to PNG or JPEG with the app that made it.`,
+        `The AVIF's ${role} is a '${item.type}' item, which glimpse does not decode (it decodes AV1 images and grids of them). ${takersSentence('image/avif', 'AVIF')} Convert it to PNG or JPEG with the app that made it.`,
         { format: 'AVIF' },
       );
     }
@@ -152,7 +160,7 @@ function assertDecodable(layout: HeifLayout, maxInputPixels: number): void {
   ) {
     throw new MediaError(
       'E_UNSUPPORTED',
-      "The AVIF's alpha image is not tiled like its colour image, which glimpse does not decode. Convert it to PNG with the app that made it.",
+      `The AVIF's alpha image is not tiled like its colour image, which glimpse does not decode. ${takersSentence('image/avif', 'AVIF')} Convert it to PNG with the app that made it.`,
       { format: 'AVIF' },
     );
   }
@@ -357,7 +365,7 @@ function typedError(cause: unknown): unknown {
     if (cause.status === UNSUPPORTED) {
       return new MediaError(
         'E_UNSUPPORTED',
-        `The AVIF uses something glimpse's decoder does not support (${cause.message}). Convert it to PNG or JPEG with the app that made it.`,
+        `The AVIF uses something glimpse's decoder does not support (${cause.message}). ${takersSentence('image/avif', 'AVIF')} Convert it to PNG or JPEG with the app that made it.`,
         { format: 'AVIF' },
         { cause },
       );

@@ -58,6 +58,8 @@ export interface HeifLayout {
   iccProfile?: Uint8Array;
   /** Every image item the primary is made of (itself, its tiles, its alpha), for integrity checks. */
   parts: HeifItem[];
+  /** Where every item the iloc box locates has its data (thumbnails, metadata and depth images too). */
+  locations: { id: number; extents: HeifItem['extents']; inIdat: boolean }[];
   /** The file's `idat` payload range, for items stored there. */
   idat?: { offset: number; length: number };
   /** The alpha auxiliary image (a coded item, or a grid of them), when there is one. */
@@ -348,6 +350,11 @@ function auxiliaryType(reader: ByteReader, properties: Box[]): string | undefine
   return reader.ascii(auxC.body + 4, end - auxC.body - 4, 'auxC box');
 }
 
+/** The types of the file's top-level boxes, in order (`ftyp`, `meta`, `moov`, `mdat`, …). */
+export function heifTopLevelBoxes(bytes: Uint8Array, format: string): string[] {
+  return childBoxes(new ByteReader(bytes, format), 0, bytes.length).map((box) => box.type);
+}
+
 /** Reads the item graph of a HEIF-family file (`format` names it in errors: "HEIC", "AVIF", …). */
 export function readHeifLayout(bytes: Uint8Array, format: string): HeifLayout {
   const reader = new ByteReader(bytes, format);
@@ -418,6 +425,7 @@ export function readHeifLayout(bytes: Uint8Array, format: string): HeifLayout {
     hasAlpha,
     ...(iccProfile && { iccProfile }),
     parts,
+    locations: [...locations].map(([id, location]) => ({ id, ...location })),
     ...(idat && { idat }),
     ...(alpha && { alpha }),
     premultiplied,
@@ -485,13 +493,20 @@ function itemData(reader: ByteReader, item: HeifItem, idat: HeifLayout['idat']):
 
 /** Whether every byte the primary image is made of lies inside the file (a cut-off file fails this). */
 export function heifPartsPresent(layout: HeifLayout, fileLength: number): boolean {
-  return layout.parts.every((part) =>
-    part.extents.every(({ offset, length }) => {
-      const start = part.inIdat ? (layout.idat?.offset ?? Infinity) + offset : offset;
-      const end = part.inIdat ? (layout.idat ? layout.idat.offset + layout.idat.length : -1) : fileLength;
-      return start + length <= end;
-    }),
-  );
+  return layout.parts.every((part) => heifDataPresent(layout, part, fileLength));
+}
+
+/** Whether every extent of an item's data lies inside the file (or inside its idat box, for items stored there). */
+export function heifDataPresent(
+  layout: HeifLayout,
+  item: { extents: HeifItem['extents']; inIdat: boolean },
+  fileLength: number,
+): boolean {
+  return item.extents.every(({ offset, length }) => {
+    const start = item.inIdat ? (layout.idat?.offset ?? Infinity) + offset : offset;
+    const end = item.inIdat ? (layout.idat ? layout.idat.offset + layout.idat.length : -1) : fileLength;
+    return start + length <= end;
+  });
 }
 
 /** A coded item's bytes, its extents joined (a decoder takes one contiguous bitstream). */

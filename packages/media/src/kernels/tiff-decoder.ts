@@ -3,6 +3,7 @@
 // codec's own strip buffer, never the whole decoded image. A fresh instance per call.
 import { MediaError } from '../errors.js';
 import { anyTransparent } from '../pixels.js';
+import { takersSentence } from '../takers.js';
 import type { Raster } from '../types.js';
 import { copyIn, instantiateKernel, KernelFailure, kernelOutOfMemory, type KernelExports } from './kernel-instance.js';
 
@@ -54,7 +55,7 @@ export async function decodeTiffRgba(bytes: Uint8Array): Promise<DecodedTiff> {
     if (/sorry|not supported|unsupported|can not handle|cannot handle/i.test(cause.message)) {
       throw new MediaError(
         'E_UNSUPPORTED',
-        `This TIFF uses something glimpse cannot decode (${cause.message}). Convert it to PNG or JPEG with the app that made it.`,
+        `This TIFF uses something glimpse cannot decode (${cause.message}). ${takersSentence('image/tiff', 'TIFF')} Convert it to PNG or JPEG with the app that made it.`,
         { format: 'TIFF' },
         { cause },
       );

@@ -1,4 +1,6 @@
-import { readHeifLayout } from '../containers/heif-items.js';
+import { heifTopLevelBoxes, readHeifLayout } from '../containers/heif-items.js';
+import { MediaError } from '../errors.js';
+import { takersSentence } from '../takers.js';
 import type { HeifInfo, MediaType } from '../types.js';
 
 const FORMAT_NAMES: Partial<Record<MediaType, string>> = {
@@ -12,7 +14,9 @@ const FORMAT_NAMES: Partial<Record<MediaType, string>> = {
  * (its clean aperture, or the whole grid), its irot/imir as an EXIF orientation, alpha and bit depth.
  */
 export function probeIsoBmff(mediaType: HeifInfo['mediaType'], bytes: Uint8Array): HeifInfo {
-  const layout = readHeifLayout(bytes, FORMAT_NAMES[mediaType] ?? 'HEIF');
+  const format = FORMAT_NAMES[mediaType] ?? 'HEIF';
+  assertStillImage(mediaType, format, bytes);
+  const layout = readHeifLayout(bytes, format);
   const size = layout.crop ?? layout;
   return {
     mediaType,
@@ -24,4 +28,18 @@ export function probeIsoBmff(mediaType: HeifInfo['mediaType'], bytes: Uint8Array
     hasAlpha: layout.hasAlpha,
     ...(layout.bitDepth !== undefined && { bitDepth: layout.bitDepth }),
   };
+}
+
+/**
+ * An image sequence (an animation: a `moov` track) with no still image (no `meta` box, so no image items),
+ * as some encoders write animated AVIF. It is a valid file glimpse does not read, not a damaged one.
+ */
+function assertStillImage(mediaType: HeifInfo['mediaType'], format: string, bytes: Uint8Array): void {
+  const boxes = heifTopLevelBoxes(bytes, format);
+  if (boxes.includes('meta') || !boxes.includes('moov')) return;
+  throw new MediaError(
+    'E_UNSUPPORTED',
+    `This ${format} is an animation (an image sequence) with no still image. glimpse reads only ${format} still images, and sends no animations. ${takersSentence(mediaType, format)} Save one frame as PNG or JPEG (for example \`ffmpeg -i in.${format.toLowerCase()} -frames:v 1 frame.png\`) and send that.`,
+    { format, mediaType },
+  );
 }

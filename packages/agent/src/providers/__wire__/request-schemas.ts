@@ -245,7 +245,17 @@ const geminiPart = z
         id: z.string().optional(),
         name: z.string().min(1),
         response: jsonObject,
-        parts: z.array(z.strictObject({ inlineData })).min(1).optional(),
+        // Function responses take fewer media types than a turn: no HEIC/HEIF.
+        parts: z
+          .array(
+            z.strictObject({
+              inlineData: inlineData.extend({
+                mimeType: z.string().regex(/^(image\/(png|jpeg|webp)|application\/pdf|text\/plain)$/),
+              }),
+            }),
+          )
+          .min(1)
+          .optional(),
       })
       .optional(),
     // Proto bytes: JSON takes standard or URL-safe base64 (Google's placeholder value is the latter).

@@ -1,0 +1,80 @@
+// The HEIC/HEIF structure check that guards Gemini's passthrough, on files heif-enc made and damaged
+// copies of them, each also read by Debian's heif-convert (libheif), the strict oracle: what the check
+// calls fatal, libheif must refuse too.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { gridHeif, heifEnc } from '../../../../test/fixtures/heif-writer.js';
+import { boxOf, withBoxSize } from '../../../../test/fixtures/isobmff-surgery.js';
+import { concatBytes, naturalPixels } from '../../../../test/fixtures/pixels.js';
+import { checkHeifIntegrity } from './heif.js';
+
+/** Whether libheif decodes the file's primary image. */
+function libheifDecodes(file: Uint8Array): boolean {
+  const folder = mkdtempSync(join(tmpdir(), 'glimpse-heif-check-'));
+  try {
+    writeFileSync(join(folder, 'in.heic'), file);
+    execFileSync('heif-convert', [join(folder, 'in.heic'), join(folder, 'out.png')], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+let single: Uint8Array;
+let grid: Uint8Array;
+
+beforeAll(async () => {
+  single = await heifEnc(naturalPixels(64, 48), { quality: 60 });
+  grid = await gridHeif(naturalPixels(130, 70), 64, { quality: 60 });
+}, 120_000);
+
+describe('checkHeifIntegrity', () => {
+  it('passes what heif-enc writes, single images and grids', () => {
+    for (const file of [single, grid]) {
+      expect(checkHeifIntegrity(file, 'HEIC')).toBeUndefined();
+      expect(libheifDecodes(file)).toBe(true);
+    }
+  });
+
+  it('refuses a file whose mdat runs past its end (cut short in transfer)', () => {
+    const cut = single.subarray(0, single.length - 100);
+    expect(checkHeifIntegrity(cut, 'HEIC')).toMatchObject({
+      fatal: true,
+      problem: expect.stringMatching(/"mdat" box runs past the end/),
+    });
+    expect(libheifDecodes(cut)).toBe(false);
+  });
+
+  it('refuses image data outside the file when the box sizes say nothing (mdat sized "to the end")', () => {
+    for (const file of [single, grid]) {
+      const cut = withBoxSize(file, 'mdat', 0).subarray(0, file.length - 100);
+      expect(checkHeifIntegrity(cut, 'HEIC')).toMatchObject({
+        fatal: true,
+        problem: expect.stringMatching(/data of item \d+ lies outside the file|item \d+ data needs/),
+      });
+      expect(libheifDecodes(cut)).toBe(false);
+    }
+  });
+
+  it('refuses boxes with impossible sizes and a second meta box', () => {
+    const tiny = withBoxSize(single, 'mdat', 4);
+    expect(checkHeifIntegrity(tiny, 'HEIC')).toMatchObject({
+      fatal: true,
+      problem: expect.stringMatching(/declares 4 bytes/),
+    });
+    const meta = boxOf(single, 'meta');
+    const twoMetas = concatBytes([single, single.subarray(meta.start, meta.end)]);
+    expect(checkHeifIntegrity(twoMetas, 'HEIC')).toMatchObject({ fatal: true, problem: 'it has 2 meta boxes' });
+  });
+
+  it('calls stray bytes after the last box repairable, as libheif reads the image anyway', () => {
+    const padded = concatBytes([single, new Uint8Array([1, 2, 3])]);
+    expect(checkHeifIntegrity(padded, 'HEIC')).toEqual({ fatal: false, problem: '3 stray bytes follow the last box' });
+    expect(libheifDecodes(padded)).toBe(true);
+  });
+});

@@ -1,0 +1,55 @@
+import { heifDataPresent, readHeifLayout } from '../containers/heif-items.js';
+import { isMediaError } from '../errors.js';
+import type { IntegrityProblem } from './integrity-problem.js';
+
+/**
+ * The ISO BMFF structure of a HEIC/HEIF as libheif reads it before decoding: the top-level boxes tile the
+ * file (ftyp first, one meta box), the item graph reads, and every item the iloc box locates has all its
+ * data inside the file (or inside the idat box). The coded HEVC data is not parsed: that takes a decoder.
+ * Missing or unreadable structure is fatal (no reader can show the image); bytes after the last box are
+ * not, since libheif ignores them and a re-encode drops them.
+ */
+export function checkHeifIntegrity(bytes: Uint8Array, format: 'HEIC' | 'HEIF'): IntegrityProblem | undefined {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const types: string[] = [];
+  let offset = 0;
+  while (offset < bytes.length) {
+    if (offset + 8 > bytes.length) {
+      return { fatal: false, problem: `${bytes.length - offset} stray bytes follow the last box` };
+    }
+    const type = String.fromCharCode(bytes[offset + 4]!, bytes[offset + 5]!, bytes[offset + 6]!, bytes[offset + 7]!);
+    let size = view.getUint32(offset);
+    let header = 8;
+    if (size === 1) {
+      if (offset + 16 > bytes.length) return fatal(`the ${JSON.stringify(type)} box header is cut short`);
+      size = view.getUint32(offset + 8) * 2 ** 32 + view.getUint32(offset + 12);
+      header = 16;
+    } else if (size === 0) {
+      size = bytes.length - offset; // the last box runs to the end of the file
+    }
+    if (size < header) return fatal(`the ${JSON.stringify(type)} box at byte ${offset} declares ${size} bytes`);
+    if (offset + size > bytes.length) {
+      return fatal(`the ${JSON.stringify(type)} box runs past the end of the file (it is cut short)`);
+    }
+    types.push(type);
+    offset += size;
+  }
+  if (types[0] !== 'ftyp') return fatal('it does not start with an ftyp box');
+  const metas = types.filter((type) => type === 'meta').length;
+  if (metas !== 1) return fatal(metas === 0 ? 'it has no meta box' : `it has ${metas} meta boxes`);
+  let layout: ReturnType<typeof readHeifLayout>;
+  try {
+    layout = readHeifLayout(bytes, format);
+  } catch (cause) {
+    if (isMediaError(cause)) return fatal(`its item graph cannot be read (${cause.message})`);
+    throw cause;
+  }
+  const missing = layout.locations.find((item) => !heifDataPresent(layout, item, bytes.length));
+  if (missing)
+    return fatal(`the data of item ${missing.id} lies outside the file (it is cut short or its iloc box is wrong)`);
+  return undefined;
+}
+
+function fatal(problem: string): IntegrityProblem {
+  return { fatal: true, problem };
+}
