@@ -350,7 +350,9 @@ describe('probe: unknown input', () => {
   it('says what it saw and what is supported', async () => {
     const error = await expectMediaError(probe(new TextEncoder().encode('hello, world')), 'E_UNSUPPORTED');
     expect(error.message).toContain('68 65 6c 6c 6f');
-    expect(error.message).toContain('PNG, JPEG, GIF, WebP, BMP, SVG and PDF');
+    expect(error.message).toContain(
+      'PNG, JPEG, GIF, WebP, BMP, TIFF, ICO/CUR, AVIF, HEIC/HEIF (with @glimpse/heif), SVG and PDF',
+    );
     const empty = await expectMediaError(probe(new Uint8Array(0)), 'E_UNSUPPORTED');
     expect(empty.message).toContain('empty');
     await expectMediaError(probe(make.garbage(10_000)), 'E_UNSUPPORTED');
