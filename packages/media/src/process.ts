@@ -200,7 +200,7 @@ async function processRaster(
   if (info.orientation !== 1) steps.push('oriented');
   const resized = target.width !== upright.width || target.height !== upright.height;
   if (resized) steps.push('resized');
-  const preferred = preferredEncoding(type, info, decoded.hasAlpha, limits);
+  const preferred = preferredEncoding(type, decoded, limits);
   if (preferred.type !== type || cmyk) steps.push('converted');
   // Re-fitting for maxBytes works from this raster: the image is never decoded again.
   const fitted = await fitWithinLimits({
@@ -277,44 +277,26 @@ function noDecoder(type: MediaType, limits: Limits): MediaError {
 const HEVC_TYPES: ReadonlySet<MediaType> = new Set(['image/heic', 'image/heif']);
 
 /**
- * Same codec as the source where the provider takes it; lossless sources stay lossless, as PNG; other
- * photos become JPEG, or PNG with alpha. A lossless WebP is re-encoded as PNG, not lossless WebP: PNG
- * streams in bands while libwebp's lossless encoder takes the whole image, and it is 10–16× faster for
- * 1.5–2× the bytes (2000 px, load ~14: a screenshot 0.96 s / 538 KB against 10.3 s / 266 KB, a photo
- * 2.5 s / 3.69 MB against 40.8 s / 2.39 MB); a Worker's isolate grew 116 MB more with the WebP encoder.
+ * Same codec as the source where the provider takes it (JPEG stays JPEG, lossy WebP stays WebP);
+ * otherwise PNG where there is alpha or the decoder says the source is lossless, JPEG for the rest. A
+ * lossless WebP is re-encoded as PNG, not lossless WebP: PNG streams in bands while libwebp's lossless
+ * encoder takes the whole image, and it is 10–16× faster for 1.5–2× the bytes (2000 px, load ~14: a
+ * screenshot 0.96 s / 538 KB against 10.3 s / 266 KB, a photo 2.5 s / 3.69 MB against 40.8 s / 2.39 MB);
+ * a Worker's isolate grew 116 MB more with the WebP encoder.
  */
-function preferredEncoding(type: MediaType, info: DecodableInfo, hasAlpha: boolean, limits: Limits): Encoding {
+function preferredEncoding(
+  type: MediaType,
+  decoded: { hasAlpha: boolean; lossless: boolean },
+  limits: Limits,
+): Encoding {
   const jpeg: Encoding = { type: 'image/jpeg', quality: FIRST_QUALITY, lossless: false };
   const png: Encoding = { type: 'image/png', quality: 100, lossless: true };
   if (type === 'image/jpeg' && limits.accepts.includes('image/jpeg')) return jpeg;
-  if (storesExactPixels(info)) return png;
+  if (decoded.lossless) return png;
   if (type === 'image/webp' && limits.accepts.includes('image/webp')) {
     return { type: 'image/webp', quality: FIRST_QUALITY, lossless: false };
   }
-  return hasAlpha ? png : jpeg;
-}
-
-/** Whether the stored pixels are exact (so a re-encode stays lossless), as the format and its header say. */
-function storesExactPixels(info: DecodableInfo): boolean {
-  switch (info.mediaType) {
-    case 'image/png':
-    case 'image/gif':
-    case 'image/bmp':
-    case 'image/x-icon':
-      return true;
-    case 'image/webp':
-    case 'image/tiff':
-      return info.lossless;
-    case 'image/jpeg':
-    case 'image/heic':
-    case 'image/heif':
-    case 'image/avif':
-      return false;
-    default: {
-      const unreachable: never = info;
-      throw new Error(`no pixel facts for ${String(unreachable)}`);
-    }
-  }
+  return decoded.hasAlpha ? png : jpeg;
 }
 
 /** Longest side at most `maxEdge`, aspect kept, never upscaled. */
