@@ -32,7 +32,21 @@ static void ignore_warning(png_structp png, png_const_charp message) {
 
 __attribute__((export_name("alloc"))) void *alloc(uint32_t bytes) { return malloc(bytes); }
 
-// The file is not copied into the instance whole: libpng reads it through a small buffer that the host
+// `verify` reads a file already in the instance's memory.
+struct memory_reader {
+  const uint8_t *data;
+  size_t size;
+  size_t offset;
+};
+
+static void read_from_memory(png_structp png, png_bytep out, size_t length) {
+  struct memory_reader *reader = png_get_io_ptr(png);
+  if (length > reader->size - reader->offset) png_error(png, "the PNG data ends early");
+  memcpy(out, reader->data + reader->offset, length);
+  reader->offset += length;
+}
+
+// The decoder's file is not copied into the instance whole: libpng reads it through a small buffer that the host
 // refills with the file's next bytes (`read_input` copies up to `capacity` bytes to `out` and returns how
 // many; 0 at the end). A 30 MB PNG photo then costs 64 KB of WASM memory instead of 30 MB.
 __attribute__((import_module("env"), import_name("read_input")))
@@ -149,6 +163,44 @@ __attribute__((export_name("decode_finish"))) uint32_t decode_finish(void) {
   if (decoder.rows_read != decoder.passes * decoder.height) host_fail("the PNG decoder was not given every row");
   png_destroy_read_struct(&decoder.png, &decoder.header, NULL);
   return decoder.opaque ? 0 : 1;
+}
+
+// The first warning of a `verify` read (libpng formats chunk warnings in a stack buffer: keep a copy).
+static char first_warning[160];
+
+static void note_first_warning(png_structp png, png_const_charp message) {
+  (void)png;
+  if (!first_warning[0]) strncpy(first_warning, message, sizeof first_warning - 1);
+}
+
+// Reads the whole file as a strict libpng reader does, keeping no pixels: every chunk's CRC, the lengths
+// and placement of the ancillary chunks libpng knows, the image data inflated through its Adler-32 with
+// every row's filter type, and on through IEND. What libpng cannot read fails through the host; what it
+// reads with a warning (a damaged or misplaced ancillary chunk, a bad checksum after the last row, too
+// much image data) is returned as the first warning's text, NULL when there was none. Rows are read raw,
+// one at a time into one buffer. (The sRGB profile check is off: it judges colour data, not the file.)
+__attribute__((export_name("verify"))) const char *verify(const uint8_t *data, uint32_t size) {
+  png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, NULL, fail_with_message, note_first_warning);
+  if (!png) host_fail("out of memory for the PNG decoder");
+  png_infop header = png_create_info_struct(png);
+  png_infop trailer = png_create_info_struct(png);
+  if (!header || !trailer) host_fail("out of memory for the PNG decoder");
+  struct memory_reader reader = {data, size, 0};
+  png_set_read_fn(png, &reader, read_from_memory);
+  png_set_option(png, PNG_SKIP_sRGB_CHECK_PROFILE, PNG_OPTION_ON);
+  first_warning[0] = '\0';
+  png_read_info(png, header);
+  uint32_t passes = (uint32_t)png_set_interlace_handling(png);
+  png_read_update_info(png, header);
+  uint32_t height = png_get_image_height(png, header);
+  png_bytep row = malloc(png_get_rowbytes(png, header));
+  if (!row) host_fail("out of memory for the PNG decoder");
+  for (uint32_t pass = 0; pass < passes; pass++)
+    for (uint32_t y = 0; y < height; y++) png_read_row(png, row, NULL);
+  png_read_end(png, trailer);
+  free(row);
+  png_destroy_read_struct(&png, &header, &trailer);
+  return first_warning[0] ? first_warning : NULL;
 }
 
 // The encoder writes the PNG itself, over zlib: libpng's writer spent half its time choosing each row's
