@@ -2,7 +2,7 @@
 // budget can interrupt, so anything that would make them run long is refused up front (`E_TOO_COMPLEX`).
 // Two looks: the source text before parsing (text, nesting, `<use>` fan-out, filters against the output's
 // pixels), and usvg's own tree after parsing (`Resvg#toString`: CSS applied and `<use>` expanded), for the
-// stroke facts only the resolved tree states reliably.
+// stroke facts only the resolved tree states reliably. Painted area, also from the tree, is in svg-paint.ts.
 //
 // Calibrated on the 2-core development machine (CPU time, `process.cpuUsage`, load average ~12): a 2000x2000
 // feGaussianBlur took 4.4 s, feMorphology radius 7 (225 reads a pixel) 11.8 s, 4-octave feTurbulence 6.1 s:
@@ -57,7 +57,7 @@ function primitiveWork(name: string, attributes: string, pixelsPerUnit: number):
  * text it lays out, how deeply it nests, how many elements `<use>` makes of it, and what its filters cost at
  * the size they will be drawn (`size` is the SVG's intrinsic size, rendered at `scale`).
  */
-export function assertSvgBounds(svg: string, drawnText: string, size: SvgSize, scale: number): void {
+export function assertSvgBounds(svg: string, drawnText: string, size: SvgSize, scale: number): { filterReads: number } {
   if (drawnText.length > MAX_SVG_TEXT_CHARS) {
     refuse(`it draws ${drawnText.length} characters of text (at most ${MAX_SVG_TEXT_CHARS} are laid out)`, {
       characters: drawnText.length,
@@ -71,10 +71,11 @@ export function assertSvgBounds(svg: string, drawnText: string, size: SvgSize, s
       { elements },
     );
   }
-  assertFilterBounds(svg, size, scale);
+  return { filterReads: assertFilterBounds(svg, size, scale) };
 }
 
-function assertFilterBounds(svg: string, size: SvgSize, scale: number): void {
+/** The filter reads the SVG's filters will do; refuses more than `MAX_FILTER_READS`. */
+function assertFilterBounds(svg: string, size: SvgSize, scale: number): number {
   const pixelsPerUnit =
     scale * (size.viewBox ? Math.max(size.width / size.viewBox.width, size.height / size.viewBox.height) : 1);
   // Reads per pixel of each <filter>: over the part of its region on the canvas, and over all of it.
@@ -87,8 +88,10 @@ function assertFilterBounds(svg: string, size: SvgSize, scale: number): void {
     for (const [, name = '', primitive = ''] of body.matchAll(/<(?:\w+:)?(fe[A-Z]\w*)\b([^>]*)>/g)) {
       work[GENERATORS.has(name) ? 'generated' : 'clipped'] += primitiveWork(name, primitive, pixelsPerUnit);
     }
+    // Ids are not always unique, and usvg resolves a duplicate to the last one: the costliest counts.
     const id = attribute(attributes, 'id');
-    if (!filters.has(id)) filters.set(id, work);
+    const known = filters.get(id);
+    if (!known || work.clipped + work.generated > known.clipped + known.generated) filters.set(id, work);
     if (work.clipped + work.generated > costliest.clipped + costliest.generated) costliest = work;
   }
   // Each element drawn through a filter runs it over its own region: its box plus 10 % each side. resvg clips
@@ -119,6 +122,7 @@ function assertFilterBounds(svg: string, size: SvgSize, scale: number): void {
       { filterReads: reads, filterUses: uses },
     );
   }
+  return reads;
 }
 
 interface FilterWork {
@@ -195,7 +199,7 @@ function polylineLength(d: string): number {
   return length;
 }
 
-function refuse(problem: string, details: Record<string, unknown>): never {
+export function refuse(problem: string, details: Record<string, unknown>): never {
   throw new MediaError(
     'E_TOO_COMPLEX',
     `The SVG would take too long to render: ${problem}. Simplify it, or render it in a browser and send the PNG.`,
@@ -203,12 +207,12 @@ function refuse(problem: string, details: Record<string, unknown>): never {
   );
 }
 
-function attribute(attributes: string, name: string): string {
+export function attribute(attributes: string, name: string): string {
   return new RegExp(`(?:^|\\s)${name}\\s*=\\s*(["'])([^"']*)\\1`).exec(attributes)?.[2] ?? '';
 }
 
 /** Numbers in an attribute value; anything unparseable counts as infinite, so it is refused rather than guessed. */
-function numbers(value: string): number[] {
+export function numbers(value: string): number[] {
   if (value.trim() === '') return [];
   return value
     .trim()
@@ -219,7 +223,7 @@ function numbers(value: string): number[] {
     });
 }
 
-function formatNumber(n: number): string {
+export function formatNumber(n: number): string {
   return Number.isFinite(n) && n < 1e9 ? String(Math.round(n)) : n.toExponential(1);
 }
 
@@ -236,14 +240,19 @@ interface Subtree {
  */
 function elementFacts(svg: string): { depth: number; elements: number } {
   const root: Subtree = { elements: 0, uses: [] };
-  const byId = new Map<string, Subtree>();
+  const byId = new Map<string, Subtree[]>();
   const open: Array<{ id: string | undefined; subtree: Subtree }> = [{ id: undefined, subtree: root }];
   let deepest = 0;
   const close = () => {
     const done = open.pop();
     const parent = open[open.length - 1];
     if (!done || !parent) return;
-    if (done.id !== undefined && !byId.has(done.id)) byId.set(done.id, done.subtree);
+    // Ids are not always unique (usvg resolves a duplicate to the last one): each is kept, the largest counts.
+    if (done.id !== undefined) {
+      const same = byId.get(done.id);
+      if (same) same.push(done.subtree);
+      else byId.set(done.id, [done.subtree]);
+    }
     parent.subtree.elements += done.subtree.elements;
     for (const id of done.subtree.uses) parent.subtree.uses.push(id);
   };
@@ -279,10 +288,10 @@ function elementFacts(svg: string): { depth: number; elements: number } {
   const expand = (id: string): number => {
     const known = expanded.get(id);
     if (known !== undefined) return known;
-    const subtree = byId.get(id);
-    if (!subtree || visiting.has(id) || visiting.size > MAX_SVG_DEPTH) return 0;
+    const subtrees = byId.get(id);
+    if (!subtrees || visiting.has(id) || visiting.size > MAX_SVG_DEPTH) return 0;
     visiting.add(id);
-    const total = drawn(subtree);
+    const total = subtrees.reduce((largest, subtree) => Math.max(largest, drawn(subtree)), 0);
     visiting.delete(id);
     expanded.set(id, total);
     return total;

@@ -116,6 +116,22 @@ describe('hostile SVGs are refused from cheap facts, fast', () => {
       '<filter id="t"><feTurbulence baseFrequency="0.05" numOctaves="2"/></filter><circle cx="32" cy="32" r="9000" filter="url(#t)"/>',
     ],
     [
+      '2,000 translucent full-canvas rects drawn through <use>',
+      `<defs><rect id="r" width="400" height="400" fill="red" fill-opacity="0.5"/></defs>${'<use xlink:href="#r"/>'.repeat(2000)}`,
+    ],
+    [
+      '1,000 full-canvas groups each drawn into a layer of its own (opacity)',
+      '<g opacity="0.5"><rect width="400" height="400"/></g>'.repeat(1000),
+    ],
+    [
+      'a filter whose id another cheap filter also has (usvg uses the last one)',
+      '<filter id="f"><feOffset dx="1"/></filter><rect width="400" height="400" filter="url(#f)"/><filter id="f"><feTurbulence baseFrequency="0.9" numOctaves="100000"/></filter>',
+    ],
+    [
+      '<use> fanning out through an id a small element also has',
+      `${useFanOut(6).replace('<defs>', '<defs><g id="u6"/>')}`,
+    ],
+    [
       'CSS blur on 100 full-size elements',
       `<style>rect { filter: blur(3px) }</style>${'<rect width="400" height="400" style="filter: blur(3px)"/>'.repeat(100)}`,
     ],
@@ -163,6 +179,18 @@ describe('hostile SVGs are refused from cheap facts, fast', () => {
       message: expect.stringMatching(/2000x2000 pixels.*lower maxEdge/),
     });
     expect((await fit(svg, { maxEdge: 500 })).width).toBe(500);
+  });
+
+  it('refuses painting a large output many times over, and says to lower maxEdge; the same SVG renders at a smaller maxEdge', async () => {
+    const svg = encode(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="2000" height="2000">${'<rect width="2000" height="2000" fill="#08f" fill-opacity="0.1"/>'.repeat(200)}</svg>`,
+    );
+    await expect(fit(svg)).rejects.toMatchObject({
+      code: 'E_TOO_COMPLEX',
+      message: expect.stringMatching(/paints about 200 times the area of its 2000x2000-pixel canvas.*lower maxEdge/),
+      details: { paintedPixels: 8e8 },
+    });
+    expect((await fit(svg, { maxEdge: 200 })).width).toBe(200);
   });
 
   it('still renders ordinary filters: a drop shadow and a small morphology', async () => {
