@@ -1,7 +1,10 @@
 // The large inputs of `npm run bench` and of the Workers memory test (test/runtimes/workers), generated
 // with sharp from deterministic pixels into a cache folder, never committed: photos (gradients, hard-edged
 // shapes, texture and grain) and screenshots (flat UI colours, 1–2 px glyph strokes, an embedded picture).
-import { existsSync, mkdirSync, renameSync } from 'node:fs';
+// HEIC and AVIF come from Debian's heif-enc (libheif-examples: x265 and libaom), which sharp's prebuilt
+// libvips cannot write as HEVC, from a lossless PNG of the same pixels.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,6 +27,9 @@ export const INPUTS = {
   'photo-4000x3000-exif6.jpg': { kind: 'photo', width: 4000, height: 3000, format: 'jpeg', orientation: 6 },
   'photo-6000x4000-exif6.jpg': { kind: 'photo', width: 6000, height: 4000, format: 'jpeg', orientation: 6 },
   'photo-12000x8333.jpg': { kind: 'photo', width: 12000, height: 8333, format: 'jpeg' },
+  'photo-4000x3000.heic': { kind: 'photo', width: 4000, height: 3000, format: 'heic' },
+  'photo-4000x3000.avif': { kind: 'photo', width: 4000, height: 3000, format: 'avif' },
+  'photo-4000x3000-lzw.tif': { kind: 'photo', width: 4000, height: 3000, format: 'tiff-lzw' },
   'screenshot-1280x800.png': { kind: 'screenshot', width: 1280, height: 800, format: 'png', seed: 9 },
   'screenshot-2880x1800.png': { kind: 'screenshot', width: 2880, height: 1800, format: 'png', seed: 7 },
   'screenshot-3024x1964.png': { kind: 'screenshot', width: 3024, height: 1964, format: 'png', seed: 7 },
@@ -149,9 +155,27 @@ async function encode(recipe, file) {
   else if (format === 'webp-lossless') image = image.webp({ lossless: true, effort: 2 });
   else if (format === 'png') image = image.png();
   else if (format === 'gif') image = image.gif();
+  else if (format === 'tiff-lzw') image = image.tiff({ compression: 'lzw', predictor: 'horizontal' });
+  else if (format === 'heic' || format === 'avif') return heifEnc(image, format, file);
   else throw new Error(`unknown format ${format}`);
   // Written under a temporary name first, so an interrupted run never leaves half a file behind.
   await image.toFile(`${file}.partial`);
+  renameSync(`${file}.partial`, file);
+}
+
+/**
+ * HEIC (x265, quality 80) or AVIF (libaom, quality 70, speed 8 so that a 12 MP input takes seconds, not
+ * minutes) through heif-enc, from a lossless PNG of the pixels.
+ */
+async function heifEnc(image, format, file) {
+  const png = `${file}.source.png`;
+  await image.png({ compressionLevel: 1 }).toFile(png);
+  try {
+    const args = format === 'avif' ? ['-A', '-q', '70', '-p', 'speed=8'] : ['-q', '80'];
+    execFileSync('heif-enc', [...args, '-o', `${file}.partial`, png], { stdio: 'pipe' });
+  } finally {
+    rmSync(png, { force: true });
+  }
   renameSync(`${file}.partial`, file);
 }
 

@@ -7,6 +7,7 @@ import {
   MediaError,
   heifPartsPresent,
   readHeifLayout,
+  wasiStandIns,
   type DecodeRequest,
   type DecodedImage,
   type HeifLayout,
@@ -49,24 +50,10 @@ class HeifFailure extends Error {
 /** A fresh instance of the decoder. WASI calls that libc++ links but never makes here fail loudly. */
 async function instantiate(module: WebAssembly.Module): Promise<HeifExports> {
   let memory: WebAssembly.Memory | undefined;
-  const unavailable = () => {
-    throw new HeifFailure(0, 'the HEIF decoder made a system call it is not given');
-  };
-  const wasi = {
-    fd_close: unavailable,
-    fd_fdstat_get: unavailable,
-    fd_seek: unavailable,
-    fd_write: unavailable,
-    proc_exit: unavailable,
-    // An empty environment, should anything ask.
-    environ_sizes_get: (count: number, size: number) => {
-      const view = memory && new DataView(memory.buffer);
-      view?.setUint32(count, 0, true);
-      view?.setUint32(size, 0, true);
-      return 0;
-    },
-    environ_get: () => 0,
-  };
+  const wasi = wasiStandIns(
+    () => memory,
+    () => new HeifFailure(0, 'the HEIF decoder made a system call it is not given'),
+  );
   const { exports } = await WebAssembly.instantiate(module, { wasi_snapshot_preview1: wasi });
   if (!isHeifExports(exports))
     throw new MediaError(

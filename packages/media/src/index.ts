@@ -19,5 +19,7 @@ export { registerDecoder } from './codecs/registered-decoders.js';
 export type { DecodeRequest, DecodedImage, ImageDecoder } from './codecs/registered-decoders.js';
 export { heifPartsPresent, readHeifLayout } from './containers/heif-items.js';
 export type { HeifCrop, HeifGrid, HeifItem, HeifLayout } from './containers/heif-items.js';
+// For a decoder package's own WASM module (@glimpse/heif): the same host stand-ins glimpse's kernels get.
+export { wasiStandIns } from './kernels/wasi-stand-ins.js';
 export type { WasmLoader, WasmModuleName } from './wasm.js';
 export type * from './types.js';

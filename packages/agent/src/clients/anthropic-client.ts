@@ -1,7 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ModelClient, ModelRequest, ModelTurn } from '../loop/model-client.js';
 import type { ToolCall } from '../parts.js';
-import { credentialFromEnv, describeCredentials } from './credentials.js';
+import { credentialFromEnv, describeCredentials, missingApiKey } from './credentials.js';
 import {
   attemptSignal,
   DEFAULT_TIMEOUT_MS,
@@ -10,9 +10,8 @@ import {
   type LiveClientOptions,
 } from './live-client-options.js';
 import { loadSdk } from './load-sdk.js';
-import { ModelClientError } from './model-client-error.js';
 import { withRetries } from './with-retries.js';
-import { wrongRoute } from './wrong-route.js';
+import { routeBody } from './route-body.js';
 
 /** Anthropic needs `max_tokens` on every request; this is enough for a long answer with tool calls. */
 export const ANTHROPIC_DEFAULT_MAX_TOKENS = 8192;
@@ -49,14 +48,8 @@ export function createAnthropicClient(options: LiveClientOptions): ModelClient {
   return {
     inputModalities: inputModalitiesFor('anthropic', options),
     async next(request: ModelRequest, signal?: AbortSignal): Promise<ModelTurn> {
-      if (request.serialized.provider !== 'anthropic') throw wrongRoute('anthropic', request.serialized.provider);
-      if (apiKey === undefined && options.baseUrl === undefined)
-        throw new ModelClientError(
-          'E_AUTH',
-          `No Anthropic API key: set ${describeCredentials('anthropic')} or pass apiKey.`,
-          { provider: 'anthropic' },
-        );
-      const { body } = request.serialized;
+      const body = routeBody('anthropic', request);
+      if (apiKey === undefined && options.baseUrl === undefined) throw missingApiKey('anthropic', 'Anthropic');
       const anthropic = await client();
       return withRetries('anthropic', describeCredentials('anthropic'), { ...options, signal }, async (emit) => {
         const stream = anthropic.messages.stream(

@@ -12,7 +12,7 @@ import { loadSdk } from './load-sdk.js';
 import { ModelClientError } from './model-client-error.js';
 import { parseToolArguments } from './parse-tool-arguments.js';
 import { withRetries } from './with-retries.js';
-import { wrongRoute } from './wrong-route.js';
+import { routeBody } from './route-body.js';
 
 export interface BedrockClientOptions extends LiveClientOptions {
   /** Default: AWS_REGION, else AWS_DEFAULT_REGION. */
@@ -86,12 +86,11 @@ export function createBedrockClient(options: BedrockClientOptions): ModelClient 
   return {
     inputModalities: inputModalitiesFor('bedrock', options),
     async next(request: ModelRequest, signal?: AbortSignal): Promise<ModelTurn> {
-      if (request.serialized.provider !== 'bedrock') throw wrongRoute('bedrock', request.serialized.provider);
+      const body = routeBody('bedrock', request);
       if (region === undefined)
         throw new ModelClientError('E_AUTH', 'No AWS region for Bedrock: set AWS_REGION or pass region.', {
           provider: 'bedrock',
         });
-      const { body } = request.serialized;
       const { client: bedrock, Command } = await client();
       return withRetries('bedrock', describeCredentials('bedrock'), { ...options, signal }, async (emit) => {
         const command = new Command({

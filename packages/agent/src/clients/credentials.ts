@@ -1,4 +1,5 @@
 import type { ProviderName } from '../capabilities.js';
+import { ModelClientError } from './model-client-error.js';
 
 /**
  * Where each route's credentials come from. The first variable of a list that is set is used; Bedrock signs with
@@ -20,6 +21,13 @@ export function describeCredentials(provider: ProviderName): string {
     return 'the AWS credentials (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, AWS_PROFILE, or AWS_BEARER_TOKEN_BEDROCK) and AWS_REGION';
   if (variables.length === 0) return 'the Ollama server (OLLAMA_HOST)';
   return variables.join(' or ');
+}
+
+/** The error for a route whose API key was neither passed nor found in the environment (a local server needs none). */
+export function missingApiKey(provider: ProviderName, vendor: string): ModelClientError {
+  return new ModelClientError('E_AUTH', `No ${vendor} API key: set ${describeCredentials(provider)} or pass apiKey.`, {
+    provider,
+  });
 }
 
 /** The key for a route from the environment, or undefined. Ollama needs none; Bedrock's chain is the SDK's. */

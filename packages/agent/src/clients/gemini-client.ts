@@ -2,7 +2,7 @@ import type { GenerateContentResponse, GoogleGenAI } from '@google/genai';
 import type { ModelClient, ModelRequest, ModelTurn } from '../loop/model-client.js';
 import type { ToolCall } from '../parts.js';
 import { toGeminiParameters } from '../providers/gemini-parameters.js';
-import { credentialFromEnv, describeCredentials } from './credentials.js';
+import { credentialFromEnv, describeCredentials, missingApiKey } from './credentials.js';
 import {
   attemptSignal,
   DEFAULT_TIMEOUT_MS,
@@ -11,9 +11,8 @@ import {
   type LiveClientOptions,
 } from './live-client-options.js';
 import { loadSdk } from './load-sdk.js';
-import { ModelClientError } from './model-client-error.js';
 import { withRetries } from './with-retries.js';
-import { wrongRoute } from './wrong-route.js';
+import { routeBody } from './route-body.js';
 
 /** Text and calls gathered from the streamed chunks; thoughts are the model's own and not part of its answer. */
 function collect(chunk: GenerateContentResponse, turn: ModelTurn, emit: (delta: string) => void): void {
@@ -58,14 +57,8 @@ export function createGeminiClient(options: LiveClientOptions): ModelClient {
   return {
     inputModalities: inputModalitiesFor('gemini', options),
     async next(request: ModelRequest, signal?: AbortSignal): Promise<ModelTurn> {
-      if (request.serialized.provider !== 'gemini') throw wrongRoute('gemini', request.serialized.provider);
-      if (apiKey === undefined && options.baseUrl === undefined)
-        throw new ModelClientError(
-          'E_AUTH',
-          `No Gemini API key: set ${describeCredentials('gemini')} or pass apiKey.`,
-          { provider: 'gemini' },
-        );
-      const { body } = request.serialized;
+      const body = routeBody('gemini', request);
+      if (apiKey === undefined && options.baseUrl === undefined) throw missingApiKey('gemini', 'Gemini');
       const gemini = await client();
       return withRetries('gemini', describeCredentials('gemini'), { ...options, signal }, async (emit) => {
         const config = {

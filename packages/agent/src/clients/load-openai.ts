@@ -1,8 +1,7 @@
 import type OpenAI from 'openai';
-import { credentialFromEnv, describeCredentials } from './credentials.js';
+import { credentialFromEnv, missingApiKey } from './credentials.js';
 import { processEnv, type LiveClientOptions } from './live-client-options.js';
 import { loadSdk } from './load-sdk.js';
-import { ModelClientError } from './model-client-error.js';
 
 /** One `openai` SDK client for Chat or Responses, made on first use; its own retries off (see withRetries). */
 export function loadOpenAI(
@@ -13,11 +12,7 @@ export function loadOpenAI(
   let sdk: Promise<OpenAI> | undefined;
   return () => {
     if (apiKey === undefined && options.baseUrl === undefined) {
-      return Promise.reject(
-        new ModelClientError('E_AUTH', `No OpenAI API key: set ${describeCredentials(provider)} or pass apiKey.`, {
-          provider,
-        }),
-      );
+      return Promise.reject(missingApiKey(provider, 'OpenAI'));
     }
     // A local OpenAI-compatible server takes any key.
     return (sdk ??= loadSdk(provider, 'openai', () => import('openai')).then(

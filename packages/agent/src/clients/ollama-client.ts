@@ -10,7 +10,7 @@ import {
 } from './live-client-options.js';
 import { loadSdk } from './load-sdk.js';
 import { withRetries } from './with-retries.js';
-import { wrongRoute } from './wrong-route.js';
+import { routeBody } from './route-body.js';
 
 export const OLLAMA_DEFAULT_HOST = 'http://127.0.0.1:11434';
 
@@ -37,8 +37,7 @@ export function createOllamaClient(options: LiveClientOptions): ModelClient {
   return {
     inputModalities: inputModalitiesFor('ollama', options),
     async next(request: ModelRequest, signal?: AbortSignal): Promise<ModelTurn> {
-      if (request.serialized.provider !== 'ollama') throw wrongRoute('ollama', request.serialized.provider);
-      const { body } = request.serialized;
+      const body = routeBody('ollama', request);
       const Sdk = await Client();
       return withRetries('ollama', describeCredentials('ollama'), { ...options, signal }, async (emit) => {
         const attempt = attemptSignal(signal, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);

@@ -11,7 +11,7 @@ import {
 import { parseToolArguments } from './parse-tool-arguments.js';
 import { withRetries } from './with-retries.js';
 import { describeCredentials } from './credentials.js';
-import { wrongRoute } from './wrong-route.js';
+import { routeBody } from './route-body.js';
 
 function toTurn(completion: OpenAI.Chat.ChatCompletion): ModelTurn {
   const message = completion.choices[0]?.message;
@@ -32,8 +32,7 @@ export function createOpenAIChatClient(options: LiveClientOptions): ModelClient 
   return {
     inputModalities: inputModalitiesFor('openai-chat', options),
     async next(request: ModelRequest, signal?: AbortSignal): Promise<ModelTurn> {
-      if (request.serialized.provider !== 'openai-chat') throw wrongRoute('openai-chat', request.serialized.provider);
-      const { body } = request.serialized;
+      const body = routeBody('openai-chat', request);
       const openai = await client();
       return withRetries('openai-chat', describeCredentials('openai-chat'), { ...options, signal }, async (emit) => {
         const params = {

@@ -11,7 +11,7 @@ import {
 } from './live-client-options.js';
 import { parseToolArguments } from './parse-tool-arguments.js';
 import { withRetries } from './with-retries.js';
-import { wrongRoute } from './wrong-route.js';
+import { routeBody } from './route-body.js';
 
 function toTurn(response: OpenAI.Responses.Response): ModelTurn {
   const text = response.output
@@ -33,9 +33,7 @@ export function createOpenAIResponsesClient(options: LiveClientOptions): ModelCl
   return {
     inputModalities: inputModalitiesFor('openai-responses', options),
     async next(request: ModelRequest, signal?: AbortSignal): Promise<ModelTurn> {
-      if (request.serialized.provider !== 'openai-responses')
-        throw wrongRoute('openai-responses', request.serialized.provider);
-      const { body } = request.serialized;
+      const body = routeBody('openai-responses', request);
       const openai = await client();
       return withRetries(
         'openai-responses',

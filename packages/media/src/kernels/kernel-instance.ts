@@ -3,6 +3,7 @@
 // a fatal error, and copying bytes into the instance.
 import { MediaError } from '../errors.js';
 import { wasmModule, type WasmModuleName } from '../wasm.js';
+import { wasiStandIns } from './wasi-stand-ins.js';
 
 /** Every kernel exports its memory, wasi-libc's start-up and an allocator. */
 export interface KernelExports {
@@ -23,29 +24,16 @@ export async function instantiateKernel<T extends KernelExports>(
   functions: readonly (keyof T & string)[],
 ): Promise<T> {
   let memory: WebAssembly.Memory | undefined;
-  const unavailable = () => {
-    throw new KernelFailure(`the ${name} kernel made a system call it is not given`);
-  };
   const imports = {
     env: {
       fail: (message: number) => {
         throw new KernelFailure(memory ? readCString(memory, message) : `${name} error`);
       },
     },
-    wasi_snapshot_preview1: {
-      fd_close: unavailable,
-      fd_seek: unavailable,
-      fd_write: unavailable,
-      proc_exit: unavailable,
-      // An empty environment: libtiff's getenv finds nothing and keeps its defaults.
-      environ_sizes_get: (count: number, size: number) => {
-        const view = memory && new DataView(memory.buffer);
-        view?.setUint32(count, 0, true);
-        view?.setUint32(size, 0, true);
-        return 0;
-      },
-      environ_get: () => 0,
-    },
+    wasi_snapshot_preview1: wasiStandIns(
+      () => memory,
+      () => new KernelFailure(`the ${name} kernel made a system call it is not given`),
+    ),
   };
   const { exports } = await WebAssembly.instantiate(await wasmModule(name), imports);
   if (!hasExports<T>(exports, functions)) {
