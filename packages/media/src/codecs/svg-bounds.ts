@@ -63,8 +63,14 @@ export function assertSvgBounds(svg: string, drawnText: string, size: SvgSize, s
       characters: drawnText.length,
     });
   }
-  const { depth, elements } = elementFacts(svg);
+  const { depth, elements, characters } = elementFacts(svg);
   if (depth > MAX_SVG_DEPTH) refuse(`its elements nest ${depth} levels deep (at most ${MAX_SVG_DEPTH})`, { depth });
+  if (characters > MAX_SVG_TEXT_CHARS) {
+    refuse(
+      `it draws about ${formatNumber(characters)} characters of text once every <use> is expanded (at most ${MAX_SVG_TEXT_CHARS} are laid out)`,
+      { characters },
+    );
+  }
   if (!(elements <= MAX_SVG_ELEMENTS)) {
     refuse(
       `it draws about ${formatNumber(elements)} elements once every <use> is expanded (at most ${MAX_SVG_ELEMENTS})`,
@@ -229,19 +235,29 @@ export function formatNumber(n: number): string {
 
 interface Subtree {
   elements: number;
+  /** Characters of text content directly in it (whitespace runs count one). */
+  characters: number;
   /** Ids that `<use>` elements inside it (itself included) refer to, once per use. */
   uses: string[];
 }
 
+interface Drawn {
+  elements: number;
+  characters: number;
+}
+
 /**
- * The deepest element nesting, and how many elements are drawn once every `<use>` is replaced by what it
- * refers to (transitively; a reference cycle counts nothing, as usvg skips it). Uses in <defs> are counted
- * as if drawn: an overestimate bounded by the file's size.
+ * The deepest element nesting, and how many elements and text characters are drawn once every `<use>` is
+ * replaced by what it refers to (transitively; a reference cycle counts nothing, as usvg skips it): usvg lays
+ * out a used text again for each use. Uses in <defs> are counted as if drawn: an overestimate bounded by the
+ * file's size.
  */
-function elementFacts(svg: string): { depth: number; elements: number } {
-  const root: Subtree = { elements: 0, uses: [] };
+function elementFacts(svg: string): { depth: number } & Drawn {
+  const root: Subtree = { elements: 0, characters: 0, uses: [] };
   const byId = new Map<string, Subtree[]>();
-  const open: Array<{ id: string | undefined; subtree: Subtree }> = [{ id: undefined, subtree: root }];
+  const open: Array<{ id: string | undefined; text: boolean; subtree: Subtree }> = [
+    { id: undefined, text: false, subtree: root },
+  ];
   let deepest = 0;
   const close = () => {
     const done = open.pop();
@@ -254,47 +270,66 @@ function elementFacts(svg: string): { depth: number; elements: number } {
       else byId.set(done.id, [done.subtree]);
     }
     parent.subtree.elements += done.subtree.elements;
+    parent.subtree.characters += done.subtree.characters;
     for (const id of done.subtree.uses) parent.subtree.uses.push(id);
   };
+  let contentStart = 0;
   for (const tag of svg.matchAll(
-    /<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>|<[!?][^>]*>|<(\/?)([^\s/>]*)([^>]*?)(\/?)>/g,
+    /<!--[\s\S]*?-->|<!\[CDATA\[([\s\S]*?)\]\]>|<[!?][^>]*>|<(\/?)([^\s/>]*)([^>]*?)(\/?)>/g,
   )) {
+    const current = open[open.length - 1] as (typeof open)[number];
+    if (current.text) {
+      current.subtree.characters += svg.slice(contentStart, tag.index).replace(/\s+/g, ' ').length;
+      if (tag[1] !== undefined) current.subtree.characters += tag[1].replace(/\s+/g, ' ').length;
+    }
+    contentStart = tag.index + tag[0].length;
     if (tag[0].startsWith('<!') || tag[0].startsWith('<?')) continue;
-    if (tag[1] === '/') {
+    if (tag[2] === '/') {
       if (open.length > 1) close();
       continue;
     }
-    const attributes = tag[3] ?? '';
+    const name = tag[3] ?? '';
+    const attributes = tag[4] ?? '';
     const id = /(?:^|\s)id\s*=\s*["']([^"']*)["']/.exec(attributes)?.[1];
     const href = /(?:^|\s)(?:xlink:)?href\s*=\s*["']\s*#([^"']*)["']/.exec(attributes)?.[1];
-    const isUse = /^(?:\w+:)?use$/.test(tag[2] ?? '');
-    open.push({ id, subtree: { elements: 1, uses: isUse && href !== undefined ? [href] : [] } });
+    const isUse = /^(?:\w+:)?use$/.test(name);
+    open.push({
+      id,
+      text: current.text || /^(?:\w+:)?text$/.test(name),
+      subtree: { elements: 1, characters: 0, uses: isUse && href !== undefined ? [href] : [] },
+    });
     deepest = Math.max(deepest, open.length - 1);
-    if (tag[4] === '/') close();
-    if (deepest > MAX_SVG_DEPTH) return { depth: deepest, elements: 0 };
+    if (tag[5] === '/') close();
+    if (deepest > MAX_SVG_DEPTH) return { depth: deepest, elements: 0, characters: 0 };
   }
   while (open.length > 1) close();
 
-  const expanded = new Map<string, number>();
+  const expanded = new Map<string, Drawn>();
   const visiting = new Set<string>();
-  const drawn = (subtree: Subtree): number => {
-    let total = subtree.elements;
+  const drawn = (subtree: Subtree): Drawn => {
+    const total = { elements: subtree.elements, characters: subtree.characters };
     for (const id of subtree.uses) {
-      total += expand(id);
-      if (total > MAX_SVG_ELEMENTS) return Infinity;
+      const used = expand(id);
+      total.elements += used.elements;
+      total.characters += used.characters;
     }
     return total;
   };
-  const expand = (id: string): number => {
+  const expand = (id: string): Drawn => {
     const known = expanded.get(id);
     if (known !== undefined) return known;
     const subtrees = byId.get(id);
-    if (!subtrees || visiting.has(id) || visiting.size > MAX_SVG_DEPTH) return 0;
+    if (!subtrees || visiting.has(id) || visiting.size > MAX_SVG_DEPTH) return { elements: 0, characters: 0 };
     visiting.add(id);
-    const total = subtrees.reduce((largest, subtree) => Math.max(largest, drawn(subtree)), 0);
+    const total = { elements: 0, characters: 0 };
+    for (const subtree of subtrees) {
+      const one = drawn(subtree);
+      total.elements = Math.max(total.elements, one.elements);
+      total.characters = Math.max(total.characters, one.characters);
+    }
     visiting.delete(id);
     expanded.set(id, total);
     return total;
   };
-  return { depth: deepest, elements: drawn(root) };
+  return { depth: deepest, ...drawn(root) };
 }

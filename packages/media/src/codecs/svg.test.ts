@@ -105,6 +105,10 @@ describe('hostile SVGs are refused from cheap facts, fast', () => {
     ],
     ['elements nested 5,000 deep', `${'<g>'.repeat(5000)}<rect width="4" height="4"/>${'</g>'.repeat(5000)}`],
     ['15,000 characters of text', `<text x="0" y="20">${'M'.repeat(15_000)}</text>`],
+    [
+      'a 2,000-character text drawn 100 times through <use> (usvg lays it out for each)',
+      `<defs><text id="t" y="20">${'abcd '.repeat(400)}</text></defs>${'<use xlink:href="#t"/>'.repeat(100)}`,
+    ],
     ['<use> fanning out to 10^6 elements', useFanOut(6)],
     [
       'a stroke 1e9 wide, set in a style sheet',
