@@ -26,6 +26,12 @@ export const MAX_SVG_ELEMENTS = 50_000;
 export const MAX_FILTER_READS = 1e8;
 /** Dashes in all dashed strokes (tiny-skia builds each as its own path: ~3 µs a dash). */
 export const MAX_SVG_DASHES = 200_000;
+/**
+ * Pixels of embedded raster images decoded in all: resvg decodes an image each time it is drawn (a 16 MP
+ * PNG drawn 20 times through `<use>` took 11 s of CPU, ~30 ns a pixel). One draw of the largest image
+ * is always allowed (the pixel limit bounds it).
+ */
+export const MAX_SVG_IMAGE_PIXELS = 5e7;
 /** A stroke this many times wider than the canvas's diagonal costs seconds and draws the same as a narrower one. */
 export const MAX_STROKE_TO_CANVAS = 1000;
 
@@ -57,13 +63,19 @@ function primitiveWork(name: string, attributes: string, pixelsPerUnit: number):
  * text it lays out, how deeply it nests, how many elements `<use>` makes of it, and what its filters cost at
  * the size they will be drawn (`size` is the SVG's intrinsic size, rendered at `scale`).
  */
-export function assertSvgBounds(svg: string, drawnText: string, size: SvgSize, scale: number): { filterReads: number } {
+export function assertSvgBounds(
+  svg: string,
+  drawnText: string,
+  size: SvgSize,
+  scale: number,
+  embeddedImagePixels = 0,
+): { filterReads: number } {
   if (drawnText.length > MAX_SVG_TEXT_CHARS) {
     refuse(`it draws ${drawnText.length} characters of text (at most ${MAX_SVG_TEXT_CHARS} are laid out)`, {
       characters: drawnText.length,
     });
   }
-  const { depth, elements, characters } = elementFacts(svg);
+  const { depth, elements, characters, images } = elementFacts(svg);
   if (depth > MAX_SVG_DEPTH) refuse(`its elements nest ${depth} levels deep (at most ${MAX_SVG_DEPTH})`, { depth });
   if (characters > MAX_SVG_TEXT_CHARS) {
     refuse(
@@ -75,6 +87,13 @@ export function assertSvgBounds(svg: string, drawnText: string, size: SvgSize, s
     refuse(
       `it draws about ${formatNumber(elements)} elements once every <use> is expanded (at most ${MAX_SVG_ELEMENTS})`,
       { elements },
+    );
+  }
+  const imagePixels = images * embeddedImagePixels;
+  if (imagePixels > Math.max(MAX_SVG_IMAGE_PIXELS, embeddedImagePixels)) {
+    refuse(
+      `it draws embedded images ${images} times, up to ${formatNumber(embeddedImagePixels)} pixels each, and each draw decodes the image again (at most ${formatNumber(MAX_SVG_IMAGE_PIXELS)} pixels in all)`,
+      { imageDraws: images, imagePixels },
     );
   }
   return { filterReads: assertFilterBounds(svg, size, scale) };
@@ -237,6 +256,8 @@ interface Subtree {
   elements: number;
   /** Characters of text content directly in it (whitespace runs count one). */
   characters: number;
+  /** `<image>` elements with `data:` content in it. */
+  images: number;
   /** Ids that `<use>` elements inside it (itself included) refer to, once per use. */
   uses: string[];
 }
@@ -244,16 +265,17 @@ interface Subtree {
 interface Drawn {
   elements: number;
   characters: number;
+  images: number;
 }
 
 /**
- * The deepest element nesting, and how many elements and text characters are drawn once every `<use>` is
+ * The deepest element nesting, and how many elements, text characters and embedded images are drawn once every `<use>` is
  * replaced by what it refers to (transitively; a reference cycle counts nothing, as usvg skips it): usvg lays
  * out a used text again for each use. Uses in <defs> are counted as if drawn: an overestimate bounded by the
  * file's size.
  */
 function elementFacts(svg: string): { depth: number } & Drawn {
-  const root: Subtree = { elements: 0, characters: 0, uses: [] };
+  const root: Subtree = { elements: 0, characters: 0, images: 0, uses: [] };
   const byId = new Map<string, Subtree[]>();
   const open: Array<{ id: string | undefined; text: boolean; subtree: Subtree }> = [
     { id: undefined, text: false, subtree: root },
@@ -271,6 +293,7 @@ function elementFacts(svg: string): { depth: number } & Drawn {
     }
     parent.subtree.elements += done.subtree.elements;
     parent.subtree.characters += done.subtree.characters;
+    parent.subtree.images += done.subtree.images;
     for (const id of done.subtree.uses) parent.subtree.uses.push(id);
   };
   let contentStart = 0;
@@ -296,22 +319,28 @@ function elementFacts(svg: string): { depth: number } & Drawn {
     open.push({
       id,
       text: current.text || /^(?:\w+:)?text$/.test(name),
-      subtree: { elements: 1, characters: 0, uses: isUse && href !== undefined ? [href] : [] },
+      subtree: {
+        elements: 1,
+        characters: 0,
+        images: /^(?:\w+:)?image$/.test(name) && /href\s*=\s*["']\s*data:/.test(attributes) ? 1 : 0,
+        uses: isUse && href !== undefined ? [href] : [],
+      },
     });
     deepest = Math.max(deepest, open.length - 1);
     if (tag[5] === '/') close();
-    if (deepest > MAX_SVG_DEPTH) return { depth: deepest, elements: 0, characters: 0 };
+    if (deepest > MAX_SVG_DEPTH) return { depth: deepest, elements: 0, characters: 0, images: 0 };
   }
   while (open.length > 1) close();
 
   const expanded = new Map<string, Drawn>();
   const visiting = new Set<string>();
   const drawn = (subtree: Subtree): Drawn => {
-    const total = { elements: subtree.elements, characters: subtree.characters };
+    const total = { elements: subtree.elements, characters: subtree.characters, images: subtree.images };
     for (const id of subtree.uses) {
       const used = expand(id);
       total.elements += used.elements;
       total.characters += used.characters;
+      total.images += used.images;
     }
     return total;
   };
@@ -319,13 +348,15 @@ function elementFacts(svg: string): { depth: number } & Drawn {
     const known = expanded.get(id);
     if (known !== undefined) return known;
     const subtrees = byId.get(id);
-    if (!subtrees || visiting.has(id) || visiting.size > MAX_SVG_DEPTH) return { elements: 0, characters: 0 };
+    if (!subtrees || visiting.has(id) || visiting.size > MAX_SVG_DEPTH)
+      return { elements: 0, characters: 0, images: 0 };
     visiting.add(id);
-    const total = { elements: 0, characters: 0 };
+    const total = { elements: 0, characters: 0, images: 0 };
     for (const subtree of subtrees) {
       const one = drawn(subtree);
       total.elements = Math.max(total.elements, one.elements);
       total.characters = Math.max(total.characters, one.characters);
+      total.images = Math.max(total.images, one.images);
     }
     visiting.delete(id);
     expanded.set(id, total);

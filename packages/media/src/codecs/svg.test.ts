@@ -197,6 +197,21 @@ describe('hostile SVGs are refused from cheap facts, fast', () => {
     expect((await fit(svg, { maxEdge: 200 })).width).toBe(200);
   });
 
+  it('refuses a large embedded image drawn many times (each draw decodes it again); drawn once it renders', async () => {
+    const png = Buffer.from(await solidPng(2000, 2000)).toString('base64');
+    const svg = (uses: number) =>
+      encode(
+        `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="40" height="40"><defs><image id="i" width="4" height="4" xlink:href="data:image/png;base64,${png}"/></defs>${'<use xlink:href="#i"/>'.repeat(uses)}</svg>`,
+      );
+    const started = performance.now();
+    await expect(fit(svg(20))).rejects.toMatchObject({
+      code: 'E_TOO_COMPLEX',
+      message: expect.stringContaining('draws embedded images 21 times'),
+    });
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect((await fit(svg(1))).mediaType).toBe('image/png');
+  });
+
   it('still renders ordinary filters: a drop shadow and a small morphology', async () => {
     const body =
       '<filter id="f"><feGaussianBlur stdDeviation="3"/><feOffset dx="2" dy="2"/><feMorphology radius="2"/></filter><rect x="10" y="10" width="50" height="50" filter="url(#f)"/>';
@@ -205,6 +220,17 @@ describe('hostile SVGs are refused from cheap facts, fast', () => {
     ).toBe('image/png');
   });
 });
+
+/** A black grayscale PNG: 4 MP deflates to a few KB, and stays under the pixel limit. */
+async function solidPng(width: number, height: number): Promise<Uint8Array> {
+  const sharp = (await import('sharp')).default;
+  return new Uint8Array(
+    await sharp({ create: { width, height, channels: 3, background: '#000' } })
+      .greyscale()
+      .png({ compressionLevel: 9 })
+      .toBuffer(),
+  );
+}
 
 /** `levels` levels of ten <use> each of the level below: 10^levels rectangles once expanded. */
 function useFanOut(levels: number): string {

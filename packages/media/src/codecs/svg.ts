@@ -46,6 +46,8 @@ export interface RasterizeSvgOptions {
   maxEdge: number;
   /** Caller fonts (TTF/OTF/TTC), used for glyphs the bundled subset lacks and for the families they name. */
   fonts?: readonly Uint8Array[];
+  /** Pixels of the largest raster image embedded as a `data:` URI (see `assertEmbeddedImagesFit`). */
+  embeddedImagePixels?: number;
 }
 
 /**
@@ -57,7 +59,7 @@ export interface RasterizeSvgOptions {
  */
 export async function rasterizeSvg(
   bytes: Uint8Array,
-  { maxEdge, fonts = [] }: RasterizeSvgOptions,
+  { maxEdge, fonts = [], embeddedImagePixels = 0 }: RasterizeSvgOptions,
 ): Promise<{ raster: Raster; warnings: ProcessWarning[] }> {
   await ready();
   // resvg parses UTF-8 only; UTF-16 files (with a BOM) are transcoded first.
@@ -69,6 +71,7 @@ export async function rasterizeSvg(
     drawnText,
     size,
     Math.min(1, maxEdge / Math.max(size.width, size.height)),
+    embeddedImagePixels,
   );
   const warnings = missingGlyphWarnings(drawnText, fonts);
   const options = renderOptions(fonts);
