@@ -4,7 +4,7 @@ export interface InputRecipe {
   kind: 'photo' | 'screenshot';
   width: number;
   height: number;
-  format: 'jpeg' | 'webp' | 'webp-lossless' | 'png' | 'gif' | 'heic' | 'avif' | 'tiff-lzw';
+  format: 'jpeg' | 'webp' | 'webp-lossless' | 'png' | 'gif' | 'heic' | 'heic-phone' | 'avif' | 'tiff-lzw';
   orientation?: number;
   seed?: number;
 }

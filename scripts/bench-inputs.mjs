@@ -28,6 +28,8 @@ export const INPUTS = {
   'photo-6000x4000-exif6.jpg': { kind: 'photo', width: 6000, height: 4000, format: 'jpeg', orientation: 6 },
   'photo-12000x8333.jpg': { kind: 'photo', width: 12000, height: 8333, format: 'jpeg' },
   'photo-4000x3000.heic': { kind: 'photo', width: 4000, height: 3000, format: 'heic' },
+  // As an iPhone stores a 12 MP photo: 512×512 tiles, irot and Exif orientation 6 (scripts/phone-heic.ts).
+  'photo-4032x3024-grid-irot.heic': { kind: 'photo', width: 4032, height: 3024, format: 'heic-phone', orientation: 6 },
   'photo-4000x3000.avif': { kind: 'photo', width: 4000, height: 3000, format: 'avif' },
   'photo-4000x3000-lzw.tif': { kind: 'photo', width: 4000, height: 3000, format: 'tiff-lzw' },
   'screenshot-1280x800.png': { kind: 'screenshot', width: 1280, height: 800, format: 'png', seed: 9 },
@@ -145,6 +147,11 @@ export function screenshotPixels(width, height, seed) {
 }
 
 async function encode(recipe, file) {
+  if (recipe.format === 'heic-phone') {
+    const here = path.dirname(fileURLToPath(import.meta.url));
+    execFileSync(process.execPath, [path.join(here, 'run-ts.mjs'), path.join(here, 'phone-heic.ts'), file]);
+    return;
+  }
   const sharp = require('sharp');
   const { kind, width, height, format, orientation, seed } = recipe;
   const pixels = kind === 'photo' ? photoPixels(width, height) : screenshotPixels(width, height, seed);

@@ -1,7 +1,8 @@
-// Builds the media core's browser, Deno and Workers bundles into packages/media/dist/, with every codec's
-// .wasm copied to dist/wasm/<name>-<content hash>.wasm. Dependencies are bundled in (a browser or Worker
-// has no node_modules). Each entry reads its codec table from a virtual module generated here from
-// WASM_FILES (packages/media/src/wasm-files.ts), so adding a codec there is enough.
+// Builds the browser, Deno and Workers bundles of the media core (packages/media/dist/) and of @glimpse/heif
+// (packages/heif/dist/), with every codec's .wasm copied to dist/wasm/<name>-<content hash>.wasm.
+// Dependencies are bundled in (a browser or Worker has no node_modules), except the core in @glimpse/heif's.
+// Each entry reads its codec table from a virtual module generated here (the core's from WASM_FILES,
+// packages/media/src/wasm-files.ts, so adding a codec there is enough).
 //
 // The table refers to each file by a literal relative path, the form other bundlers follow when an app
 // bundles @glimpse/media again: `new URL("./wasm/x.wasm", import.meta.url)` (Vite and Rollup emit the file
@@ -94,16 +95,20 @@ export const RUNTIMES = {
   workerd: { platform: 'browser', conditions: ['workerd', 'worker', 'browser'], splitting: false },
 };
 
-/** Builds every runtime bundle; each build's esbuild metafile goes to dist/<runtime>.meta.json (for `npm run size`). */
-export async function buildRuntimeBundles() {
-  const assets = await wasmAssets(await loadWasmFiles());
+/**
+ * Builds one package's runtime bundles (src/entries/<runtime>.ts) into its dist/, with `assets` copied to
+ * dist/wasm/ and served by the glimpse:wasm-* modules; each build's esbuild metafile goes to
+ * dist/<runtime>.meta.json (for `npm run size`). `external` stays an import.
+ */
+async function buildPackageBundles(packageDirectory, assets, external = []) {
+  const dist = resolve(packageDirectory, 'dist');
   const outputs = new Set();
-  for (const path of await copyWasmAssets(assets, resolve(media, 'dist'))) outputs.add(path);
+  for (const path of await copyWasmAssets(assets, dist)) outputs.add(path);
   await Promise.all(
     Object.entries(RUNTIMES).map(async ([name, options]) => {
       const result = await build({
-        entryPoints: { [name]: resolve(media, `src/entries/${name}.ts`) },
-        outdir: resolve(media, 'dist'),
+        entryPoints: { [name]: resolve(packageDirectory, `src/entries/${name}.ts`) },
+        outdir: dist,
         chunkNames: `chunks/${name}-[name]-[hash]`,
         metafile: true,
         bundle: true,
@@ -111,15 +116,30 @@ export async function buildRuntimeBundles() {
         target: 'es2022',
         minify: true,
         sourcemap: true,
+        external,
         plugins: [bundledWasm(assets)],
         logLevel: 'warning',
         ...options,
       });
-      await writeFile(resolve(media, `dist/${name}.meta.json`), JSON.stringify(result.metafile));
+      await writeFile(resolve(dist, `${name}.meta.json`), JSON.stringify(result.metafile));
       for (const output of Object.keys(result.metafile.outputs)) outputs.add(resolve(root, output));
     }),
   );
-  await removeStale([resolve(media, 'dist/wasm'), resolve(media, 'dist/chunks')], outputs);
+  await removeStale([resolve(dist, 'wasm'), resolve(dist, 'chunks')], outputs);
+}
+
+/** Builds the media core's runtime bundles. */
+export async function buildRuntimeBundles() {
+  await buildPackageBundles(media, await wasmAssets(await loadWasmFiles()));
+}
+
+/**
+ * Builds @glimpse/heif's runtime bundles. @glimpse/media stays an import: the decoder must register with
+ * the copy of the core the application uses, which the application's resolver (or bundler) provides.
+ */
+export async function buildHeifBundles() {
+  const heif = resolve(root, 'packages/heif');
+  await buildPackageBundles(heif, await wasmAssets({ heif: resolve(heif, 'wasm/heif.wasm') }), ['@glimpse/media']);
 }
 
 /**
@@ -137,4 +157,5 @@ export async function removeStale(folders, outputs, isOurs = () => true) {
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1]).href) await buildRuntimeBundles();
+if (import.meta.url === pathToFileURL(process.argv[1]).href)
+  await Promise.all([buildRuntimeBundles(), buildHeifBundles()]);

@@ -6,7 +6,7 @@ import { build } from 'esbuild';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildAgent, externalDependencies } from './build-agent.mjs';
-import { buildRuntimeBundles } from './build-runtimes.mjs';
+import { buildHeifBundles, buildRuntimeBundles } from './build-runtimes.mjs';
 
 process.chdir(resolve(dirname(fileURLToPath(import.meta.url)), '..'));
 
@@ -29,8 +29,8 @@ function buildNodeEntry(name) {
 export const PACKAGE_BUILDS = {
   // Node entry, and the browser, Deno and Workers bundles (scripts/build-runtimes.mjs).
   media: () => Promise.all([buildNodeEntry('media'), buildRuntimeBundles()]),
-  // The optional HEIC decoder's Node entry.
-  heif: () => buildNodeEntry('heif'),
+  // The optional HEIC decoder's Node entry, and its browser, Deno and Workers bundles.
+  heif: () => Promise.all([buildNodeEntry('heif'), buildHeifBundles()]),
   // Library entries, the `glimpse` CLI and its MCP worker (scripts/build-agent.mjs).
   agent: () => buildAgent(),
 };

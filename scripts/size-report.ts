@@ -92,6 +92,14 @@ async function nodeReport(wasmFiles: string[]): Promise<EntryReport | undefined>
   };
 }
 
+/** An optional package's JS for one entry (its own code: the core stays an import), raw / gzip. */
+const packageEntryJs = (name: string) => async (runtime: string) => {
+  const bundle = `packages/${name}/dist/${runtime}.js`;
+  if (!(await stat(resolve(root, bundle)).catch(() => undefined))) return `${runtime} (not built)`;
+  const { raw, gzip } = await sizeOf([bundle]);
+  return `${runtime} ${(raw / 1024).toFixed(1)} / ${(gzip / 1024).toFixed(1)} KB`;
+};
+
 const kilobytes = ({ raw, gzip }: Sizes) => `${(raw / 1024).toFixed(1)} / ${(gzip / 1024).toFixed(1)} KB`.padEnd(22);
 
 /** The `npm run size` table (also the generated block in docs/runtimes.md). Needs the bundles built. */
@@ -132,6 +140,8 @@ export async function sizeReport(): Promise<string> {
   lines.push(
     `  ${'heif (@glimpse/heif)'.padEnd(24)}${kilobytes(await sizeOf(['packages/heif/wasm/heif.wasm']))}LGPL-3.0 (libheif, libde265)`.trimEnd(),
   );
+  const heifJs = await Promise.all(['node', 'browser', 'deno', 'workerd'].map(packageEntryJs('heif')));
+  lines.push(`  ${'  its JS per entry'.padEnd(24)}${heifJs.join(', ')}`);
   lines.push('', 'node: npm dependencies stay in node_modules (not counted); browser/deno/workerd bundle them.');
   return lines.join('\n');
 }

@@ -6,6 +6,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
+import '@glimpse/heif'; // HEIC vectors: the optional decoder, registered on import
 import * as media from '@glimpse/media';
 import { isPdfText, observe, sha256Hex } from './runtimes/run-vectors.js';
 import { assertStrictlyValid } from './support/strict-oracle.js';

@@ -2,6 +2,7 @@
 // It runs apart from the parent so a hang can be cut off and a crash cannot take the fuzzer down.
 // Messages: { bytes, options, returnData? } → Verdict; { selfTest: 'hang' | 'throw' | 'exit' } exercises the parent's
 // detection (test/fuzz/fuzzer.test.ts).
+import '@glimpse/heif'; // HEIC decoding, as an application that takes HEIC photos installs it
 import { isMediaError, process as processMedia, type ProcessOptions } from '@glimpse/media';
 import { resultProblems, type Verdict } from './verdict.js';
 

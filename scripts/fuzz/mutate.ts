@@ -3,6 +3,7 @@
 // IDAT keeps a valid zlib stream; JPEG segments, RIFF chunks, GIF blocks and BMP header fields are edited
 // as fields; SVG attributes and elements; PDF numbers, names and keywords).
 import { crc32, deflateSync, inflateSync } from 'node:zlib';
+import { mutateIsobmff } from './mutate-isobmff.js';
 import type { FuzzFormat } from './seeds.js';
 
 /** Deterministic PRNG (mulberry32): the same seed gives the same inputs on every machine. */
@@ -765,6 +766,8 @@ const STRUCTURED: Record<FuzzFormat, (bytes: Uint8Array, random: Random) => Uint
   // TIFF and ICO: byte-level edits for now (their headers are small, so most edits land in a structure).
   tiff: mutateBytes,
   ico: mutateBytes,
+  avif: mutateIsobmff,
+  heic: mutateIsobmff,
 };
 
 /** One fuzz input: a seed with one to four edits, three in four of them structure-aware. */

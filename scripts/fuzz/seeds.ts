@@ -3,6 +3,7 @@
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import sharp, { type TiffOptions } from 'sharp';
 import { icoBmpEntry, icoFile } from '../../test/fixtures/ico-writer.js';
+import { avifSeeds, heicSeeds } from './isobmff-seeds.js';
 import {
   bmp,
   gif,
@@ -15,7 +16,7 @@ import {
   webp,
 } from '../../test/fixtures/make.js';
 
-export const FUZZ_FORMATS = ['jpeg', 'png', 'webp', 'gif', 'bmp', 'svg', 'pdf', 'tiff', 'ico'] as const;
+export const FUZZ_FORMATS = ['jpeg', 'png', 'webp', 'gif', 'bmp', 'svg', 'pdf', 'tiff', 'ico', 'avif', 'heic'] as const;
 export type FuzzFormat = (typeof FUZZ_FORMATS)[number];
 
 export const EXTENSIONS: Record<FuzzFormat, string> = {
@@ -28,6 +29,8 @@ export const EXTENSIONS: Record<FuzzFormat, string> = {
   pdf: 'pdf',
   tiff: 'tiff',
   ico: 'ico',
+  avif: 'avif',
+  heic: 'heic',
 };
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
@@ -164,5 +167,9 @@ export async function seedsFor(format: FuzzFormat): Promise<Uint8Array[]> {
         icoFile([{ data: icoBmpEntry(opaque, 8), width: 16, height: 16, bits: 8 }], { cursor: true }),
       ];
     }
+    case 'avif':
+      return avifSeeds();
+    case 'heic':
+      return heicSeeds();
   }
 }

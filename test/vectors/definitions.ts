@@ -11,6 +11,7 @@ import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import sharp from 'sharp';
 import type { ProcessOptions } from '@glimpse/media';
 import type { VectorObservation, VectorOperation } from '../runtimes/vector-manifest.js';
+import { codedImageOf, gridHeif, heifEnc, writeHeif } from '../fixtures/heif-writer.js';
 import { rotatedPdf, scanPdf, textPdf } from '../fixtures/pdf-documents.js';
 
 export interface VectorDefinition {
@@ -136,6 +137,17 @@ async function avifenc(args: string[], picture: ReturnType<typeof raw>): Promise
     rmSync(folder, { recursive: true, force: true });
   }
 }
+
+/** Pixels in the shape heif-enc's helpers take. */
+const pixels = (width: number, height: number, channels: 3 | 4) => ({
+  data: new Uint8Array(gradient(width, height, channels)),
+  width,
+  height,
+  channels,
+});
+
+/** A single coded HEVC image from heif-enc, for files the test HEIF writer assembles around it. */
+const codedHeic = async () => codedImageOf(await heifEnc(pixels(96, 64, 3), { quality: 60 }));
 
 /** A PNG whose header declares 40000×40000 pixels: the guard must refuse it before decoding anything. */
 function pngBombHeader(): Uint8Array {
@@ -378,6 +390,54 @@ export const VECTOR_DEFINITIONS: VectorDefinition[] = [
     },
     options: {},
     holds: { error: 'E_CORRUPT' },
+  },
+  {
+    // As phones store photos: tiles of one size, the last row and column overhanging; irot turns it upright.
+    name: 'heic-grid-rotated-to-jpeg',
+    input: 'grid-3x2-irot.heic',
+    make: async () => gridHeif(pixels(160, 100, 3), 64, { quality: 60, rotate: 3 }),
+    options: {},
+    holds: { mediaType: 'image/jpeg', width: 100, height: 160, steps: ['oriented', 'converted'] },
+  },
+  {
+    name: 'heic-irot-imir-clap-to-jpeg',
+    input: 'irot-imir-clap.heic',
+    make: async () => writeHeif({ tiles: [await codedHeic()], rotate: 1, mirror: 0, clap: { width: 80, height: 48 } }),
+    options: {},
+    holds: { mediaType: 'image/jpeg', width: 48, height: 80, steps: ['oriented', 'converted'] },
+  },
+  {
+    name: 'heic-10bit-alpha-to-png',
+    input: 'alpha-10bit.heic',
+    make: async () => heifEnc(pixels(96, 64, 4), { quality: 60, sixteenBit: true }),
+    options: {},
+    holds: { mediaType: 'image/png', width: 96, height: 64, steps: ['converted'] },
+  },
+  {
+    name: 'heic-truncated-refused',
+    input: 'truncated.heic',
+    make: async () => {
+      const whole = await heifEnc(pixels(96, 64, 3), { quality: 60 });
+      return whole.subarray(0, whole.length - 100); // the HEVC data cut short, the item graph intact
+    },
+    options: {},
+    holds: { error: 'E_CORRUPT' },
+  },
+  {
+    name: 'heic-bomb-refused',
+    input: 'bomb-ispe.heic',
+    make: async () => {
+      // A small coded image whose ispe property declares 40000×40000: the guard refuses it from the header.
+      const coded = await codedHeic();
+      for (const property of coded.properties) {
+        if (String.fromCharCode(...property.subarray(4, 8)) !== 'ispe') continue;
+        new DataView(property.buffer, property.byteOffset).setUint32(12, 40_000);
+        new DataView(property.buffer, property.byteOffset).setUint32(16, 40_000);
+      }
+      return writeHeif({ tiles: [coded] });
+    },
+    options: {},
+    holds: { error: 'E_TOO_MANY_PIXELS' },
   },
   {
     name: 'png-bomb-refused',

@@ -80,6 +80,7 @@ export async function decodeHeif(
     );
   }
   assertDecodeBudget(layout, maxInputPixels);
+  assertCodedImages(layout, format);
   const codec = await instantiate(module);
   try {
     const data = alloc(codec, bytes.byteLength);
@@ -154,6 +155,23 @@ function assertDecodeBudget(layout: HeifLayout, maxInputPixels: number): void {
       'E_TOO_MANY_PIXELS',
       `The image stores ${stored} pixels (${layout.width}×${layout.height}${grid ? ` in ${grid.columns}×${grid.rows} tiles of ${grid.tileWidth}×${grid.tileHeight}` : ''}); the limit is ${maxInputPixels}. Downscale it first, or raise maxInputPixels if it is trusted.`,
       { width: layout.width, height: layout.height, maxInputPixels },
+    );
+  }
+}
+
+/**
+ * Only HEVC-coded images, alone or as a grid's tiles (and the alpha image, likewise), reach libheif: it
+ * decodes any image item by its type, and a derived one (an `iden`, an `iovl` overlay, a grid inside a grid)
+ * builds a canvas of whatever size its own data declares, past the budget checked from the header.
+ */
+function assertCodedImages(layout: HeifLayout, format: string): void {
+  const grids = new Set([layout.primary, layout.alpha?.item]);
+  for (const part of layout.parts) {
+    if (part.type === 'hvc1' || (part.type === 'grid' && grids.has(part))) continue;
+    throw new MediaError(
+      'E_UNSUPPORTED',
+      `The ${format} image is made of a '${part.type}' item, which glimpse does not decode (it decodes HEVC images and grids of them). Convert it to JPEG or PNG with the app that made it.`,
+      { format },
     );
   }
 }

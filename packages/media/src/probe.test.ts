@@ -333,7 +333,6 @@ describe('probe: formats that are named, not processed', () => {
       frames: 1,
       hasAlpha: false,
       bitDepth: 8,
-      lossless: false,
     });
     await expectMediaError(probe(avif.subarray(0, 40)), 'E_CORRUPT');
   });

@@ -200,7 +200,7 @@ async function processRaster(
   if (info.orientation !== 1) steps.push('oriented');
   const resized = target.width !== upright.width || target.height !== upright.height;
   if (resized) steps.push('resized');
-  const preferred = preferredEncoding(type, info, decoded.hasAlpha, limits);
+  const preferred = preferredEncoding(type, decoded, limits);
   if (preferred.type !== type || cmyk) steps.push('converted');
   // Re-fitting for maxBytes works from this raster: the image is never decoded again.
   const fitted = await fitWithinLimits({
@@ -276,39 +276,22 @@ function noDecoder(type: MediaType, limits: Limits): MediaError {
 
 const HEVC_TYPES: ReadonlySet<MediaType> = new Set(['image/heic', 'image/heif']);
 
-/** Same codec as the source where the provider takes it; lossless sources stay lossless; other photos become JPEG, or PNG with alpha. */
-function preferredEncoding(type: MediaType, info: DecodableInfo, hasAlpha: boolean, limits: Limits): Encoding {
+/**
+ * Same codec as the source where the provider takes it (JPEG stays JPEG, WebP stays WebP, lossless if it
+ * was); otherwise PNG where there is alpha or the decoder says the source is lossless, JPEG for the rest.
+ */
+function preferredEncoding(
+  type: MediaType,
+  decoded: { hasAlpha: boolean; lossless: boolean },
+  limits: Limits,
+): Encoding {
   const jpeg: Encoding = { type: 'image/jpeg', quality: FIRST_QUALITY, lossless: false };
   const png: Encoding = { type: 'image/png', quality: 100, lossless: true };
   if (type === 'image/jpeg' && limits.accepts.includes('image/jpeg')) return jpeg;
   if (type === 'image/webp' && limits.accepts.includes('image/webp')) {
-    return { type: 'image/webp', quality: FIRST_QUALITY, lossless: storesExactPixels(info) };
+    return { type: 'image/webp', quality: FIRST_QUALITY, lossless: decoded.lossless };
   }
-  if (!storesExactPixels(info) && !hasAlpha) return jpeg;
-  return png;
-}
-
-/** Whether the stored pixels are exact (so a re-encode stays lossless), as the format and its header say. */
-function storesExactPixels(info: DecodableInfo): boolean {
-  switch (info.mediaType) {
-    case 'image/png':
-    case 'image/gif':
-    case 'image/bmp':
-    case 'image/x-icon':
-      return true;
-    case 'image/webp':
-    case 'image/tiff':
-      return info.lossless;
-    case 'image/jpeg':
-    case 'image/heic':
-    case 'image/heif':
-    case 'image/avif':
-      return false;
-    default: {
-      const unreachable: never = info;
-      throw new Error(`no pixel facts for ${String(unreachable)}`);
-    }
-  }
+  return decoded.lossless || decoded.hasAlpha ? png : jpeg;
 }
 
 /** Longest side at most `maxEdge`, aspect kept, never upscaled. */

@@ -134,14 +134,16 @@ export interface IcoInfo extends ProbeFacts {
   lossless: true;
 }
 
-/** HEIC/HEIF/AVIF: the primary image as shown before turning (its clean aperture, or the whole grid). */
+/**
+ * HEIC/HEIF/AVIF: the primary image as shown before turning (its clean aperture, or the whole grid). Whether
+ * the coding is lossless is in the coded frames, not the header: the decoder says it (DecodeResult.lossless).
+ */
 export interface HeifInfo extends ProbeFacts {
   mediaType: 'image/heic' | 'image/heif' | 'image/avif';
   width: number;
   height: number;
   hasAlpha: boolean;
   bitDepth?: number;
-  lossless: false;
 }
 
 export interface SvgInfo extends ProbeFacts {

@@ -1,5 +1,7 @@
-// In-page half of `npm run test:browser`: runs the shared vectors through the published browser bundle
-// (packages/media/dist/browser.js, loaded as-is) and writes the report into #results.
+// In-page half of `npm run test:browser`: runs the shared vectors through the published browser bundles
+// (packages/media/dist/browser.js and packages/heif/dist/browser.js, loaded as-is) and writes the report
+// into #results.
+import '@glimpse/heif'; // registers the HEIC decoder with the same @glimpse/media
 import * as media from '@glimpse/media';
 import { checkVector, observe, report, type VectorOutcome } from '../run-vectors.js';
 import type { VectorManifest } from '../vector-manifest.js';

@@ -15,13 +15,14 @@ await build({
   format: 'esm',
   platform: 'browser',
   target: 'es2022',
-  // The media package is loaded as published, not rebundled: its .wasm files sit beside dist/browser.js.
+  // The packages are loaded as published, not rebundled: their .wasm files sit beside dist/browser.js.
+  // The heif bundle imports @glimpse/media by name, which index.html's import map resolves to the same file.
   plugins: [
     {
-      name: 'media-as-published',
+      name: 'packages-as-published',
       setup: (b) =>
-        b.onResolve({ filter: /^@glimpse\/media$/ }, () => ({
-          path: '/packages/media/dist/browser.js',
+        b.onResolve({ filter: /^@glimpse\/(media|heif)$/ }, (args) => ({
+          path: `/packages/${args.path.slice('@glimpse/'.length)}/dist/browser.js`,
           external: true,
         })),
     },

@@ -1,6 +1,7 @@
-// `npm run test:deno`: runs the shared vectors in Deno through `@glimpse/media`, which Deno resolves
-// by the package's `deno` export condition to dist/deno.js (the published Deno bundle).
+// `npm run test:deno`: runs the shared vectors in Deno through `@glimpse/media` and `@glimpse/heif`, which
+// Deno resolves by the packages' `deno` export condition to their dist/deno.js (the published Deno bundles).
 // Run by Deno itself (see test/runtimes/deno/run-deno-suite.ts), not by Node.
+import '@glimpse/heif'; // registers the HEIC decoder with the same @glimpse/media
 import * as media from '@glimpse/media';
 import { checkVector, observe, report } from '../run-vectors.js';
 import type { VectorManifest } from '../vector-manifest.js';

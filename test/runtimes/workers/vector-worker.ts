@@ -2,6 +2,7 @@
 // operation in `x-operation`, see VectorOperation); the response body is the output (a text result's
 // pages as UTF-8 JSON) and `x-result` holds the facts the manifest records. A
 // MediaError answers 422 with its code. `x-wasm-memory` reports WASM memory use (see wasm-memory.ts).
+import '@glimpse/heif'; // registers the HEIC decoder with the same @glimpse/media
 import * as media from '@glimpse/media';
 import { isMediaError, type ProcessOptions } from '@glimpse/media';
 import { isPdfText, runOperation, textBytes } from '../run-vectors.js';

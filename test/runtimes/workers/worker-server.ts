@@ -1,6 +1,6 @@
 // The Worker that the Workers suite and the memory measurement talk to: vector-worker.ts bundled against
-// the published Workers bundle (packages/media/dist/workerd.js, whose .wasm imports workerd compiles),
-// served by miniflare on 127.0.0.1.
+// the published Workers bundles (packages/media/dist/workerd.js and packages/heif/dist/workerd.js, whose
+// .wasm imports workerd compiles), served by miniflare on 127.0.0.1.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { dirname, relative, resolve } from 'node:path';
@@ -12,6 +12,7 @@ import type { WasmMemoryUse } from './wasm-memory.js';
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const workerFile = resolve(root, 'node_modules/.cache/glimpse/workers/vector-worker.js');
 const workerdBundle = resolve(root, 'packages/media/dist/workerd.js');
+const heifWorkerdBundle = resolve(root, 'packages/heif/dist/workerd.js');
 
 /** Bundles the Worker (run `node scripts/build-runtimes.mjs` first) and returns miniflare's options for it. */
 export async function buildWorker(): Promise<MiniflareOptions> {
@@ -24,12 +25,20 @@ export async function buildWorker(): Promise<MiniflareOptions> {
     target: 'es2022',
     plugins: [
       {
-        name: 'media-as-published',
-        setup: (b) =>
+        name: 'packages-as-published',
+        setup: (b) => {
           b.onResolve({ filter: /^@glimpse\/media$/ }, () => ({
             path: relative(dirname(workerFile), workerdBundle),
             external: true,
-          })),
+          }));
+          // The heif bundle is bundled in, as wrangler does with a package; its .wasm stays an import (and
+          // its @glimpse/media import becomes the one above, so it registers with the Worker's core).
+          b.onResolve({ filter: /^@glimpse\/heif$/ }, () => ({ path: heifWorkerdBundle }));
+          b.onResolve({ filter: /\.wasm$/ }, (args) => ({
+            path: relative(dirname(workerFile), resolve(args.resolveDir, args.path)),
+            external: true,
+          }));
+        },
       },
     ],
     logLevel: 'warning',

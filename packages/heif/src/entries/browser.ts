@@ -1,14 +1,11 @@
-// Browser entry: the build emits heif.wasm beside this bundle; it is fetched and compiled on the first HEIC.
-import heifWasm from '../../wasm/heif.wasm';
+// Browser entry: heif.wasm is emitted beside this bundle; it is fetched and compiled on the first HEIC.
+import { WASM_URLS } from 'glimpse:wasm-urls';
 import { registerHeif } from '../register-heif.js';
 
-const heifUrl = (): URL => {
-  if (typeof heifWasm !== 'string') throw new Error('the bundle was built without the file loader for heif.wasm');
-  return new URL(heifWasm, import.meta.url);
-};
-
 registerHeif(async () => {
-  const url = heifUrl();
+  const path = WASM_URLS['heif'];
+  if (path === undefined) throw new Error('the browser bundle was built without heif.wasm');
+  const url = new URL(path, import.meta.url);
   const response = await fetch(url);
   if (!response.ok) throw new Error(`GET ${url} answered ${response.status}`);
   if (response.headers.get('content-type')?.split(';')[0]?.trim() === 'application/wasm')

@@ -1,13 +1,13 @@
-// Deno entry: the build emits heif.wasm beside this bundle; it is read and compiled on the first HEIC.
-import heifWasm from '../../wasm/heif.wasm';
+// Deno entry: heif.wasm is emitted beside this bundle; it is read and compiled on the first HEIC.
+import { WASM_URLS } from 'glimpse:wasm-urls';
 import { registerHeif } from '../register-heif.js';
 
-const heifUrl = (): URL => {
-  if (typeof heifWasm !== 'string') throw new Error('the bundle was built without the file loader for heif.wasm');
-  return new URL(heifWasm, import.meta.url);
-};
-
 declare const Deno: { readFile(path: URL): Promise<Uint8Array<ArrayBuffer>> };
-registerHeif(async () => WebAssembly.compile(await Deno.readFile(heifUrl())));
+
+registerHeif(async () => {
+  const path = WASM_URLS['heif'];
+  if (path === undefined) throw new Error('the Deno bundle was built without heif.wasm');
+  return WebAssembly.compile(await Deno.readFile(new URL(path, import.meta.url)));
+});
 
 export * from '../index.js';

@@ -48,11 +48,19 @@ const BAND_BYTES = 1024 * 1024;
 const COLOUR = 0;
 const ALPHA = 1;
 
+/** dav1d's pixel layouts (decode.c's info[3]) and H.273's identity matrix (RGB stored as it is). */
+const MONOCHROME = 0;
+const YUV444 = 3;
+const IDENTITY_MATRIX = 0;
+
 export interface DecodedAvif {
   raster: Raster;
   /** Some pixel is not fully opaque. */
   hasAlpha: boolean;
-  /** Every coded image (colour and alpha, every tile) is AV1-lossless: the output should stay lossless. */
+  /**
+   * The stored RGB is exact: every coded image (colour and alpha, every tile) is AV1-lossless, and the
+   * colour is full-range 4:4:4 with the identity matrix (what `avifenc --lossless` writes) or gray.
+   */
   lossless: boolean;
 }
 
@@ -61,6 +69,7 @@ interface ItemInfo {
   width: number;
   height: number;
   bits: number;
+  layout: number;
   matrix: number;
   fullRange: boolean;
   primaries: number;
@@ -151,7 +160,7 @@ function assertDecodable(layout: HeifLayout, maxInputPixels: number): void {
 
 /** Decodes items into the module's two slots and sets up their conversion to RGBA. */
 class ItemDecoder {
-  /** No item decoded so far was lossy. */
+  /** Every item decoded so far holds exact pixels (DecodedAvif.lossless). */
   allLossless = true;
 
   constructor(
@@ -177,6 +186,12 @@ class ItemDecoder {
     const matrix = nclx?.matrix ?? picture.matrix;
     const fullRange = nclx?.fullRange ?? picture.fullRange;
     const primaries = nclx?.primaries ?? picture.primaries;
+    // AV1's lossless mode keeps the YUV planes exact; the RGB is exact only without subsampling or mixing.
+    const exactColour =
+      picture.lossless &&
+      fullRange &&
+      (picture.layout === MONOCHROME || (picture.layout === YUV444 && matrix === IDENTITY_MATRIX));
+    this.allLossless &&= exactColour && (!alphaPicture || (alphaPicture.lossless && alphaPicture.fullRange));
     this.check(
       this.codec.prepare_rgba(
         matrix,
@@ -197,10 +212,9 @@ class ItemDecoder {
     } finally {
       this.codec.release(pointer);
     }
-    const [width = 0, height = 0, bits = 8, , matrix = 2, fullRange = 0, primaries = 2, , lossless = 0] =
+    const [width = 0, height = 0, bits = 8, layout = 1, matrix = 2, fullRange = 0, primaries = 2, , lossless = 0] =
       new Uint32Array(this.codec.memory.buffer, this.info, 9);
-    this.allLossless &&= lossless !== 0;
-    return { width, height, bits, matrix, fullRange: fullRange !== 0, primaries, lossless: lossless !== 0 };
+    return { width, height, bits, layout, matrix, fullRange: fullRange !== 0, primaries, lossless: lossless !== 0 };
   }
 
   /** Writes `rows` RGBA rows from output row `y`, `columns` wide, shrunk by `factor`, into `out`. */

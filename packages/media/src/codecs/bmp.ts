@@ -11,7 +11,10 @@ const FORMAT = 'BMP';
 const BAND_BYTES = 256 * 1024;
 
 /** `decodeBmpRows` as a codec-contract decoder. */
-export const bmpDecoder: Decoder<BmpInfo> = async ({ bytes, sink }) => decodeBmpRows(bytes, sink);
+export const bmpDecoder: Decoder<BmpInfo> = async ({ bytes, sink }) => ({
+  ...decodeBmpRows(bytes, sink),
+  lossless: true,
+});
 
 /**
  * Decodes a BMP to RGBA8 rows into `sink`: palette (1/2/4/8-bit), RLE8, RLE4, 16-bit (555 or bit

@@ -53,6 +53,12 @@ export interface DecodeResult {
   /** Whether some delivered pixel is not fully opaque (checked as the rows went by, never in a second scan). */
   hasAlpha: boolean;
   /**
+   * The source stores its pixels exactly (PNG, GIF, BMP, an icon, a TIFF not JPEG-compressed, lossless
+   * WebP, a lossless AVIF), so the output stays lossless: PNG, never JPEG. The decoder says so because only
+   * it can know for every format (an AVIF tells in its coded frames, not its header).
+   */
+  lossless: boolean;
+  /**
    * Set when the file ends early and the decoder filled in what was missing (a cut-off JPEG): of the
    * `height` rows delivered, the first `realRows` came from the file; `eofScan` is the progressive scan
    * the data ran out in.

@@ -52,7 +52,7 @@ export function decoderFor(
       if (!registered) return undefined;
       // A package's decoder returns the whole image (it holds it); its rows are handed on in bands.
       return async ({ bytes, sink }) => {
-        const { raster, hasAlpha } = await registered.decode({ bytes, info, maxInputPixels });
+        const { raster, hasAlpha, lossless = false } = await registered.decode({ bytes, info, maxInputPixels });
         if (raster.width !== info.width || raster.height !== info.height) {
           throw new MediaError(
             'E_CORRUPT',
@@ -60,7 +60,7 @@ export function decoderFor(
           );
         }
         writeRaster(raster, hasAlpha, sink);
-        return { hasAlpha };
+        return { hasAlpha, lossless };
       };
     }
     default: {
@@ -70,18 +70,21 @@ export function decoderFor(
   }
 }
 
-/** TIFF's first page through libtiff (kernels/tiff-decoder.ts), decoded whole, then handed on in bands. */
-const tiffDecoder: Decoder<TiffInfo> = async ({ bytes, sink }) => {
+/**
+ * TIFF's first page through libtiff (kernels/tiff-decoder.ts), decoded whole, then handed on in bands.
+ * Lossless unless JPEG-compressed (the header's compression tag, read by probe).
+ */
+const tiffDecoder: Decoder<TiffInfo> = async ({ bytes, facts, sink }) => {
   const { raster, hasAlpha } = await decodeTiff(bytes);
   writeRaster(raster, hasAlpha, sink);
-  return { hasAlpha };
+  return { hasAlpha, lossless: facts.lossless };
 };
 
-/** An icon's largest entry (at most 256×256 in practice), decoded whole, then handed on in bands. */
+/** An icon's largest entry (at most 256×256 in practice; PNG or BMP, both lossless), decoded whole, then handed on in bands. */
 const icoDecoder: Decoder<IcoInfo> = async ({ bytes, sink }) => {
   const { raster, hasAlpha } = await decodeIco(bytes);
   writeRaster(raster, hasAlpha, sink);
-  return { hasAlpha };
+  return { hasAlpha, lossless: true };
 };
 
 /**
@@ -94,7 +97,7 @@ async function avifDecoder({
   sink,
   maxInputPixels,
 }: DecodeRequest<HeifInfo> & { maxInputPixels: number }): Promise<DecodeResult> {
-  const { raster, hasAlpha } = await decodeAvif(bytes, cover, maxInputPixels);
+  const { raster, hasAlpha, lossless } = await decodeAvif(bytes, cover, maxInputPixels);
   writeRaster(raster, hasAlpha, sink);
-  return { hasAlpha };
+  return { hasAlpha, lossless };
 }

@@ -26,7 +26,10 @@ const BAND_BYTES = 256 * 1024;
 const DEFAULT_COLOURS = 'default';
 
 /** `decodeGifRows` as a codec-contract decoder. */
-export const gifDecoder: Decoder<GifInfo> = async ({ bytes, sink }) => decodeGifRows(bytes, sink);
+export const gifDecoder: Decoder<GifInfo> = async ({ bytes, sink }) => ({
+  ...decodeGifRows(bytes, sink),
+  lossless: true,
+});
 
 /**
  * The first frame placed on the logical screen (grown to hold the frame if it reaches past it, the size

@@ -27,7 +27,7 @@ export const jpegDecoder: Decoder<JpegInfo> = async ({ bytes, facts, cover, sink
     jpegScaleEighths(facts.width, facts.height, cover.width, cover.height, margin),
     sink,
   );
-  return { hasAlpha: false, ...(completeness.eofScan > 0 && { recovered: completeness }) };
+  return { hasAlpha: false, lossless: false, ...(completeness.eofScan > 0 && { recovered: completeness }) };
 };
 
 export interface JpegEncodeOptions {

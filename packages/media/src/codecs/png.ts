@@ -18,7 +18,10 @@ const ZLIB_LEVEL = 2;
  * not applied. Holds the file, zlib's window and a band; an interlaced file holds its whole image
  * (4 bytes per pixel) until its last pass. Transparency is found as the rows go by.
  */
-export const pngDecoder: Decoder<PngInfo> = ({ bytes, facts, sink }) => decodePngRows(bytes, facts.hasAlpha, sink);
+export const pngDecoder: Decoder<PngInfo> = async ({ bytes, facts, sink }) => ({
+  ...(await decodePngRows(bytes, facts.hasAlpha, sink)),
+  lossless: true,
+});
 
 /** Lossless 8-bit PNG: RGB when every pixel is opaque, RGBA otherwise. */
 export const encodePng: Encoder<object> = (source) => encodePngRows(source, ZLIB_LEVEL);

@@ -16,6 +16,8 @@ export interface DecodedImage {
   raster: Raster;
   /** Some pixel is not fully opaque. */
   hasAlpha: boolean;
+  /** The file stores its pixels exactly, so the output stays lossless (PNG); absent means lossy (JPEG for a photo). */
+  lossless?: boolean;
 }
 
 export interface ImageDecoder {

@@ -29,7 +29,7 @@ export const webpDecoder: Decoder<WebpInfo> = async ({ bytes, facts, cover, sink
   if (!frame) {
     const watched = alphaWatch(sink);
     const { alphaChannel } = await decodeWebpRows(bytes, cover, watched);
-    return { hasAlpha: alphaChannel && watched.sawTransparent() };
+    return { hasAlpha: alphaChannel && watched.sawTransparent(), lossless: facts.lossless };
   }
   const canvas = { width: frame.canvasWidth, height: frame.canvasHeight };
   const placed = onCanvas(sink, canvas, frame);
@@ -37,7 +37,7 @@ export const webpDecoder: Decoder<WebpInfo> = async ({ bytes, facts, cover, sink
   await decodeWebpRows(frame.still, undefined, watched);
   placed.end();
   const covers = frame.x === 0 && frame.y === 0 && frame.width === canvas.width && frame.height === canvas.height;
-  return { hasAlpha: !covers || watched.sawTransparent() };
+  return { hasAlpha: !covers || watched.sawTransparent(), lossless: facts.lossless };
 };
 
 /** A sink for a frame's rows that hands `sink` the canvas rows they make: transparent around the frame. */

@@ -23,6 +23,5 @@ export function probeIsoBmff(mediaType: HeifInfo['mediaType'], bytes: Uint8Array
     frames: 1,
     hasAlpha: layout.hasAlpha,
     ...(layout.bitDepth !== undefined && { bitDepth: layout.bitDepth }),
-    lossless: false,
   };
 }
