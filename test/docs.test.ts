@@ -9,7 +9,7 @@ import { readRegion, regionNames } from '../scripts/docs/regions.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 /** Blocks that hold a measurement (written by the bench, not by npm run docs): only their shape is checked. */
-const MEASURED_BLOCKS = ['docs/performance.md bench-cli'];
+const MEASURED_BLOCKS = ['docs/performance.md bench-cli', 'docs/performance.md bench'];
 const read = (path: string) => readFile(resolve(root, path), 'utf8');
 const docPages = async () =>
   (await readdir(resolve(root, 'docs'))).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`);
@@ -63,6 +63,22 @@ describe('docs', () => {
       'glimpse process',
     ])
       expect(block).toContain(`| ${row} |`);
+  });
+
+  it('shows the last pipeline bench run, with the machine it ran on and every job', async () => {
+    const block = readRegion(await read('docs/performance.md'), 'bench') ?? '';
+    expect(block).toMatch(/^glimpse bench — .+ cores.+load average/);
+    for (const job of [
+      '12 MP photo JPEG',
+      '3024×1964 screenshot PNG',
+      '4000×3000 HEIC',
+      '4000×3000 AVIF',
+      '4000×3000 TIFF',
+    ])
+      expect(block).toContain(`### ${job}`);
+    for (const column of ['× sharp', 'CPU ms', 'peak RSS MB (Node)', 'peak MB (workerd)'])
+      expect(block).toContain(column);
+    expect(block).toContain('### Targets');
   });
 
   it('keeps the README to a few screens, linking every docs page', async () => {

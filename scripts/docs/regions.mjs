@@ -5,9 +5,10 @@
 // The begin line is written by hand (it tells a reader where to edit instead); only the text between is replaced.
 
 const escapeRegExp = (name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+// The name ends where a name character does not follow: `bench` must not find `bench-cli`'s block.
 const pattern = (name) =>
   new RegExp(
-    `(<!-- begin generated:${escapeRegExp(name)}\\b[^\\n]*-->\\n)([\\s\\S]*?)(<!-- end generated:${escapeRegExp(name)} -->)`,
+    `(<!-- begin generated:${escapeRegExp(name)}(?![\\w.-])[^\\n]*-->\\n)([\\s\\S]*?)(<!-- end generated:${escapeRegExp(name)} -->)`,
   );
 
 /** The text of block NAME in a page, or undefined when the page has no such block. */

@@ -2,35 +2,10 @@
 // reports. Each group says what the bug is and where it belongs. A suite fails when a file fails for
 // another reason; a listed file that passes is reported by the run (then delete its line).
 
-/** Issue 11 items 2–3: a corrupt file is sent as it came (no passthrough validation yet, trust-core). */
+/** Issue 11 item 2: a damaged PDF is sent as it came (its cross-reference table and content streams are not validated yet). */
 const PASSED_THROUGH_CORRUPT = 'strict-refused';
 
 export const KNOWN_FAILURES: Record<string, Record<string, string>> = {
-  'libpng contrib/testpngs': {
-    'contrib/testpngs/crashers/badadler.png': PASSED_THROUGH_CORRUPT,
-    'contrib/testpngs/crashers/badcrc.png': PASSED_THROUGH_CORRUPT,
-    'contrib/testpngs/crashers/empty_ancillary_chunks.png': PASSED_THROUGH_CORRUPT,
-  },
-  'PngSuite complete, with stb reference decodes (libstb tests/pngsuite)': {
-    // PngSuite's bad IDAT and bad IHDR CRC files, sent untouched under the default preset (issue 11 item 3).
-    'tests/pngsuite/corrupt/xcsn0g01.png': PASSED_THROUGH_CORRUPT,
-    'tests/pngsuite/corrupt/xhdn0g08.png': PASSED_THROUGH_CORRUPT,
-  },
-  'libjpeg-turbo testimages': {
-    // A 12-bit JPEG is passed through; it must be decoded or refused with E_UNSUPPORTED (issue 11 item 4).
-    'testimages/testorig12.jpg': PASSED_THROUGH_CORRUPT,
-  },
-  'gdk-pixbuf files its loaders must refuse (tests/test-images/fail, randomly-modified)': {
-    'tests/test-images/fail/invalid.2.png': PASSED_THROUGH_CORRUPT,
-  },
-  'Pillow test images: WebP, GIF, JPEG, PNG': {
-    // Bytes between JPEG markers that libjpeg skips with a "Corrupt JPEG data" warning: sent untouched.
-    'Tests/images/hopper_bad_exif.jpg': PASSED_THROUGH_CORRUPT,
-    'Tests/images/jpeg_ff00_header.jpg': PASSED_THROUGH_CORRUPT,
-    'Tests/images/junk_jpeg_header.jpg': PASSED_THROUGH_CORRUPT,
-    'Tests/images/photoshop-200dpi-broken.jpg': PASSED_THROUGH_CORRUPT,
-    'Tests/images/truncated_app14.jpg': PASSED_THROUGH_CORRUPT,
-  },
   'bmpsuite 1 and libnsbmp tests (netsurf libnsbmp/test)': {
     // Not a glimpse bug: these reference PNGs expand 5/6-bit channels by shifting (v << 3), glimpse and
     // bmpsuite 2's references scale to the full range (v * 255 / 31); bmpsuite 2's rgb16 files pass at 40 dB.

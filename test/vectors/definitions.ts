@@ -12,6 +12,7 @@ import sharp from 'sharp';
 import type { ProcessOptions } from '@glimpse/media';
 import type { VectorObservation, VectorOperation } from '../runtimes/vector-manifest.js';
 import { codedImageOf, gridHeif, heifEnc, writeHeif } from '../fixtures/heif-writer.js';
+import { icoBmpEntry, icoFile } from '../fixtures/ico-writer.js';
 import { rotatedPdf, scanPdf, textPdf } from '../fixtures/pdf-documents.js';
 
 export interface VectorDefinition {
@@ -366,6 +367,38 @@ export const VECTOR_DEFINITIONS: VectorDefinition[] = [
     make: async () => magick('ico', ['-define', 'icon:auto-resize=64,32,16'], raw(64, 64, 4)),
     options: {},
     holds: { mediaType: 'image/png', width: 64, height: 64, steps: ['converted'] },
+  },
+  {
+    // A favicon as browsers fetch it: the largest entry a PNG, a small one a BMP.
+    name: 'ico-png-entry-largest-to-png',
+    input: 'favicon-png-bmp.ico',
+    make: async () =>
+      icoFile([
+        { data: bytesOf(await raw(48, 48, 4).png().toBuffer()), width: 48, height: 48, bits: 32 },
+        { data: icoBmpEntry(pixels(16, 16, 4), 32), width: 16, height: 16, bits: 32 },
+      ]),
+    options: {},
+    holds: { mediaType: 'image/png', width: 48, height: 48 },
+  },
+  {
+    name: 'ico-truncated-refused',
+    input: 'truncated.ico',
+    make: async () => {
+      const whole = await magick('ico', ['-define', 'icon:auto-resize=64,32,16'], raw(64, 64, 4));
+      return whole.subarray(0, 6000); // the largest entry's pixels cut short
+    },
+    options: {},
+    holds: { error: 'E_CORRUPT' },
+  },
+  {
+    name: 'tiff-truncated-refused',
+    input: 'truncated.tiff',
+    make: async () => {
+      const whole = await magick('tiff', ['-compress', 'lzw'], raw(160, 120, 3));
+      return whole.subarray(0, Math.round(whole.length / 2));
+    },
+    options: {},
+    holds: { error: 'E_CORRUPT' },
   },
   {
     name: 'avif-10bit-alpha-rotated-to-png',

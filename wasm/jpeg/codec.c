@@ -117,6 +117,41 @@ __attribute__((export_name("decode_finish"))) void decode_finish(uint32_t *info)
   info[1] = eof_scan;
 }
 
+// The first warning of a `verify` decode, formatted.
+static char first_warning[JMSG_LENGTH_MAX];
+
+static void note_first_warning(j_common_ptr cinfo, int level) {
+  if (level < 0 && !first_warning[0]) (*cinfo->err->format_message)(cinfo, first_warning);
+}
+
+// Decodes the whole file as `djpeg -strict` does, keeping no pixels: every marker segment, every scan's
+// tables and parameters, and all entropy-coded data through EOI. At 1/8 scale the inverse DCT is the DC
+// term alone, so the cost is the entropy decoding. What libjpeg cannot decode fails through the host;
+// what it decodes with a warning (a bad Huffman code, bytes before a marker, data ending early, an
+// unknown Adobe transform) is returned as the first warning's text, NULL when there was none.
+__attribute__((export_name("verify"))) const char *verify(const uint8_t *data, uint32_t size) {
+  struct jpeg_decompress_struct *cinfo = &decoder.cinfo;
+  cinfo->err = jpeg_std_error(&decoder.err);
+  decoder.err.error_exit = fail_with_message;
+  decoder.err.emit_message = note_first_warning;
+  first_warning[0] = '\0';
+  jpeg_create_decompress(cinfo);
+  jpeg_mem_src(cinfo, data, size);
+  jpeg_read_header(cinfo, TRUE);
+  cinfo->scale_num = 1;
+  cinfo->scale_denom = 8;
+  cinfo->do_fancy_upsampling = FALSE;
+  jpeg_start_decompress(cinfo);
+  JSAMPROW row = malloc((size_t)cinfo->output_width * (size_t)cinfo->output_components);
+  if (!row) host_fail("out of memory for the JPEG decoder");
+  while (cinfo->output_scanline < cinfo->output_height)
+    if (jpeg_read_scanlines(cinfo, &row, 1) == 0) host_fail("libjpeg returned no scanline");
+  jpeg_finish_decompress(cinfo);
+  jpeg_destroy_decompress(cinfo);
+  free(row);
+  return first_warning[0] ? first_warning : NULL;
+}
+
 static struct {
   struct jpeg_compress_struct cinfo;
   struct jpeg_error_mgr err;

@@ -1,14 +1,17 @@
-import { checkJpegIntegrity } from './integrity/jpeg.js';
+import { checkGifIntegrity } from './integrity/gif.js';
 import type { IntegrityProblem } from './integrity/integrity-problem.js';
+import { checkJpegIntegrity } from './integrity/jpeg.js';
 import { checkPngIntegrity } from './integrity/png.js';
+import { readsWithoutComplaint } from './integrity/strict-read.js';
 import { checkWebpIntegrity } from './integrity/webp.js';
 import type { SendableImageType } from './types.js';
 
 export type { IntegrityProblem } from './integrity/integrity-problem.js';
 
 /**
- * The cheap checks a file must pass before it is sent untouched: what strict decoders (libpng, libjpeg,
- * libwebp) verify without decoding pixels. GIF has no checksums or sizes beyond what `probe` walks.
+ * The cheap checks every file gets, before anything else is decided: what strict decoders (libpng,
+ * libjpeg, libwebp, giflib) verify without decoding pixels (chunk CRCs, marker and block structure,
+ * container sizes). Under a millisecond for a 200 KB screenshot.
  */
 export function checkIntegrity(bytes: Uint8Array, type: SendableImageType): IntegrityProblem | undefined {
   switch (type) {
@@ -19,10 +22,24 @@ export function checkIntegrity(bytes: Uint8Array, type: SendableImageType): Inte
     case 'image/webp':
       return checkWebpIntegrity(bytes);
     case 'image/gif':
-      return undefined;
+      return checkGifIntegrity(bytes);
     default: {
       const unreachable: never = type;
       throw new Error(`no integrity check for ${String(unreachable)}`);
     }
   }
+}
+
+/**
+ * The full check, for a file that passed `checkIntegrity` and is about to be sent untouched: the whole
+ * file read the way the strictest reader of its format reads it, image data included (PNG: libpng, every
+ * row through the zlib stream's Adler-32; JPEG: libjpeg as `djpeg -strict`, all entropy-coded data; WebP:
+ * libwebp's decode; GIF: the LZW data). Costs about a decode, so it runs only when nothing else would
+ * decode the file: a file that is resized or converted is read by its decoder anyway.
+ */
+export async function verifyIntegrity(
+  bytes: Uint8Array,
+  type: SendableImageType,
+): Promise<IntegrityProblem | undefined> {
+  return readsWithoutComplaint(bytes, type);
 }

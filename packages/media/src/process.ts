@@ -12,7 +12,8 @@ import { assertPixelBudget, resolveLimits, type Limits } from './limits.js';
 import { swapsAxes } from './orient.js';
 import { anyTransparent } from './pixels.js';
 import { detect } from './detect.js';
-import { checkIntegrity } from './integrity.js';
+import { checkIntegrity, type IntegrityProblem, verifyIntegrity } from './integrity.js';
+import { checkPdfIntegrity } from './integrity/pdf.js';
 import { assertEmbeddedImagesFit } from './svg-images.js';
 import { probe } from './probe.js';
 import { recoveredWarning } from './truncation.js';
@@ -136,16 +137,8 @@ async function processRaster(
   const warnings: ProcessWarning[] = [];
   // What strict decoders check before showing pixels: a damaged critical chunk is refused, the rest repaired by re-encoding.
   const checked = checkedType(type);
-  const damage = checked && checkIntegrity(bytes, checked);
-  if (checked && damage?.fatal) {
-    const format = FORMAT_LABELS[checked];
-    throw new MediaError(
-      'E_CORRUPT',
-      `The ${format} file is damaged: ${damage.problem}. Strict decoders refuse it; re-export or re-download it.`,
-      { format },
-    );
-  }
-  if (damage) warnings.push({ code: 'W_REPAIRED', message: `The file was re-encoded because ${damage.problem}.` });
+  let damage = checked && checkIntegrity(bytes, checked);
+  if (damage) warnings.push(integrityWarning(damage, checked));
   // CMYK/YCCK JPEGs are valid but many decoders show them with wrong colours: always convert to RGB.
   // A JPEG cut short is decoded (libjpeg recovers what is there) rather than passed through.
   const cmyk = info.mediaType === 'image/jpeg' && info.components === 4;
@@ -160,18 +153,24 @@ async function processRaster(
     Math.max(width, height) <= limits.maxEdge &&
     bytes.byteLength <= limits.maxBytes
   ) {
-    return {
-      data: bytes,
-      mediaType: accepted,
-      width,
-      height,
-      bytes: bytes.byteLength,
-      original: original(info),
-      resized: false,
-      reencoded: false,
-      steps: [],
-      warnings: [],
-    };
+    // Sent untouched only when its format's strictest reader reads every byte of it without complaint:
+    // costs about a decode (docs/formats-and-errors.md), and only here, where nothing else decodes the file.
+    damage = checked && (await verifyIntegrity(bytes, checked));
+    deadline.check('Checking the image data');
+    if (!damage)
+      return {
+        data: bytes,
+        mediaType: accepted,
+        width,
+        height,
+        bytes: bytes.byteLength,
+        original: original(info),
+        resized: false,
+        reencoded: false,
+        steps: [],
+        warnings: [],
+      };
+    warnings.push(integrityWarning(damage, checked));
   }
 
   const steps: ProcessResult['steps'] = [];
@@ -213,6 +212,19 @@ async function processRaster(
   });
   // The pixels are still in the source's colour space: keep its ICC profile unless that breaks maxBytes.
   return reencodedResult(await carryIccProfile(fitted, bytes, type, limits.maxBytes), info, steps, resized, warnings);
+}
+
+/** The warning for a file that is re-encoded because of `damage`; throws E_CORRUPT when the damage is fatal. */
+function integrityWarning(damage: IntegrityProblem, type: SendableImageType | undefined): ProcessWarning {
+  if (damage.fatal) {
+    const format = type ? FORMAT_LABELS[type] : 'image';
+    throw new MediaError(
+      'E_CORRUPT',
+      `The ${format} file is damaged: ${damage.problem}. Strict decoders refuse it; re-export or re-download it.`,
+      { format },
+    );
+  }
+  return { code: 'W_REPAIRED', message: `The file was re-encoded because ${damage.problem}.` };
 }
 
 const FORMAT_LABELS = { 'image/png': 'PNG', 'image/jpeg': 'JPEG', 'image/gif': 'GIF', 'image/webp': 'WebP' } as const;
@@ -362,6 +374,13 @@ function checkPdf(bytes: Uint8Array, info: PdfInfo, limits: Limits): ProcessResu
   }
   const pages = info.pages ?? 0;
   if (pages < 1) throw new MediaError('E_CORRUPT', 'The PDF has no pages. The file is damaged: re-export it.');
+  const damage = checkPdfIntegrity(bytes);
+  if (damage)
+    throw new MediaError(
+      'E_CORRUPT',
+      `The PDF file is damaged: ${damage.problem}. Strict readers refuse it; re-export it (print to PDF).`,
+      { format: 'PDF' },
+    );
   if (pages > limits.maxPdfPages) {
     throw new MediaError(
       'E_TOO_LARGE',

@@ -1,13 +1,17 @@
-import { crc32 as zlibCrc32 } from 'node:zlib';
+import { deflateSync, crc32 as zlibCrc32 } from 'node:zlib';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { process as fit } from '@glimpse/media';
+import { process as fit, type ProcessOptions } from '@glimpse/media';
+import { strictProblems } from '../../../../test/support/strict-oracle.js';
+import { verifyIntegrity } from '../integrity.js';
 import * as make from '../../../../test/fixtures/make.js';
 import { crc32 } from './crc32.js';
+import { checkGifImageData, checkGifIntegrity } from './gif.js';
 import { checkJpegIntegrity } from './jpeg.js';
+import { checkPdfIntegrity } from './pdf.js';
 import { checkPngIntegrity } from './png.js';
 import { checkWebpIntegrity } from './webp.js';
 
@@ -142,5 +146,265 @@ describe('passthrough integrity: WebP', () => {
       if ('data' in result) expect(result.data).not.toBe(damaged);
       else expect(result.code).toBe('E_CORRUPT');
     }
+  });
+});
+
+// ---------------------------------------------------------------- the full read before passthrough
+// Each file below passes the cheap structural checks, yet a strict decoder refuses it: the full read of
+// the image data (verifyIntegrity) must keep it from being sent untouched.
+
+/** Which of the strict oracle's problems name `tool` (the reference tools of test/support/strict-oracle.ts). */
+function refusedBy(bytes: Uint8Array, tool: string): boolean {
+  return strictProblems(bytes).some((problem) => problem.startsWith(`${tool} refuses`));
+}
+
+/** `process` must not send `damaged` as it came: a typed E_CORRUPT, or a re-encoded file every strict reader takes. */
+async function neverPassedThrough(damaged: Uint8Array, options: ProcessOptions = {}): Promise<string> {
+  const result = await fit(damaged, options).catch((error: { code: string }) => error);
+  if (!('data' in result)) {
+    expect(result.code).toBe('E_CORRUPT');
+    return 'E_CORRUPT';
+  }
+  expect(result.data).not.toBe(damaged);
+  expect(result.reencoded).toBe(true);
+  expect(result.warnings.map((w) => w.code)).toEqual(['W_REPAIRED']);
+  expect(strictProblems(result.data, result.mediaType)).toEqual([]);
+  return 'W_REPAIRED';
+}
+
+/** A PNG written by hand: an 8-bit RGB image of `rows` (each row's filter byte first), zlib-compressed. */
+function handmadePng(width: number, rows: number[][], extra: Uint8Array[] = []): Uint8Array {
+  const ihdr = new Uint8Array(13);
+  new DataView(ihdr.buffer).setUint32(0, width);
+  new DataView(ihdr.buffer).setUint32(4, rows.length);
+  ihdr.set([8, 2, 0, 0, 0], 8);
+  return new Uint8Array([
+    ...[0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a],
+    ...make.pngChunk('IHDR', ihdr),
+    ...extra.flatMap((chunk) => [...chunk]),
+    ...make.pngChunk('IDAT', deflateSync(Uint8Array.from(rows.flat()))),
+    ...make.pngChunk('IEND', new Uint8Array(0)),
+  ]);
+}
+
+/** The same PNG with the `type` chunk's body replaced by `body` (and its CRC recomputed: only the content is wrong). */
+function replaceChunk(png: Uint8Array, type: string, body: Uint8Array): Uint8Array {
+  const { offset, length } = chunkAt(png, type);
+  return new Uint8Array([
+    ...png.subarray(0, offset),
+    ...make.pngChunk(type, body),
+    ...png.subarray(offset + 12 + length),
+  ]);
+}
+
+describe('passthrough integrity: the full read (PNG, libpng)', () => {
+  const rgbRow = (filter: number) => [filter, 10, 20, 30, 40, 50, 60];
+  const valid = handmadePng(2, [rgbRow(0), rgbRow(1)]);
+
+  it('passes a valid PNG through untouched', async () => {
+    expect(strictProblems(valid)).toEqual([]);
+    expect(await verifyIntegrity(valid, 'image/png')).toBeUndefined();
+    expect((await fit(valid)).data).toBe(valid);
+  });
+
+  it('refuses image data with a row filter type past 4 (pngcheck: invalid row-filter type)', async () => {
+    const badFilter = handmadePng(2, [rgbRow(0), rgbRow(7)]);
+    expect(checkPngIntegrity(badFilter)).toBeUndefined(); // every CRC is right
+    expect(refusedBy(badFilter, 'pngcheck')).toBe(true);
+    expect(await verifyIntegrity(badFilter, 'image/png')).toMatchObject({ fatal: true });
+    await expect(fit(badFilter)).rejects.toMatchObject({
+      code: 'E_CORRUPT',
+      message: expect.stringContaining('libpng'),
+    });
+  });
+
+  it('refuses image data whose zlib stream is damaged or fails its Adler-32 (CRCs recomputed to match)', async () => {
+    const { offset, length } = chunkAt(valid, 'IDAT');
+    const stream = valid.slice(offset + 8, offset + 8 + length);
+    const badAdler = stream.slice();
+    badAdler[badAdler.length - 1]! ^= 0xff;
+    const badData = stream.slice();
+    badData[2] = 0xff; // the first deflate block header: an invalid block type
+    for (const body of [badAdler, badData]) {
+      const damaged = replaceChunk(valid, 'IDAT', body);
+      expect(checkPngIntegrity(damaged)).toBeUndefined();
+      expect(refusedBy(damaged, 'pngcheck')).toBe(true);
+      expect(await verifyIntegrity(damaged, 'image/png')).toBeDefined();
+      await neverPassedThrough(damaged);
+    }
+  });
+
+  it('re-encodes a PNG whose ancillary chunks have invalid lengths or values, or whose IEND is not empty', async () => {
+    const cases = [
+      handmadePng(2, [rgbRow(0), rgbRow(0)], [make.pngChunk('gAMA', new Uint8Array(3))]), // gAMA is 4 bytes
+      handmadePng(2, [rgbRow(0), rgbRow(0)], [make.pngChunk('pHYs', new Uint8Array(7))]), // pHYs is 9 bytes
+      handmadePng(2, [rgbRow(0), rgbRow(0)], [make.pngChunk('sRGB', Uint8Array.of(9))]), // rendering intent 0-3
+      handmadePng(2, [rgbRow(0), rgbRow(0)], [make.pngChunk('pHYs', Uint8Array.of(0, 0, 1, 0, 0, 0, 1, 0, 7))]), // unit 0 or 1
+      handmadePng(2, [rgbRow(0), rgbRow(0)], [make.pngChunk('pHQs', new Uint8Array(9))]), // a public name no one defined
+      handmadePng(2, [rgbRow(0), rgbRow(0)], [make.pngChunk('PLTE', new Uint8Array(10))]), // not whole RGB entries
+      replaceChunk(valid, 'IEND', Uint8Array.of(0)),
+    ];
+    for (const damaged of cases) {
+      expect(refusedBy(damaged, 'pngcheck')).toBe(true);
+      expect(await neverPassedThrough(damaged)).toBe('W_REPAIRED');
+    }
+  });
+});
+
+describe('passthrough integrity: the full read (JPEG, libjpeg as djpeg -strict)', () => {
+  /** Offset of the first SOS marker's segment body. */
+  const sosBody = (jpeg: Uint8Array) => {
+    for (let at = 2; at < jpeg.length; ) {
+      if (jpeg[at + 1] === 0xda) return at + 4;
+      at += 2 + ((jpeg[at + 2]! << 8) | jpeg[at + 3]!);
+    }
+    throw new Error('no SOS');
+  };
+
+  it('refuses a scan whose component names a Huffman table no DHT defined', async () => {
+    const jpeg = await make.photoJpeg();
+    const damaged = jpeg.slice();
+    damaged[sosBody(jpeg) + 2] = 0x33; // component 1: DC and AC table 3
+    expect(checkJpegIntegrity(damaged)).toBeUndefined();
+    expect(refusedBy(damaged, 'djpeg')).toBe(true);
+    expect(await verifyIntegrity(damaged, 'image/jpeg')).toMatchObject({ fatal: true });
+    await expect(fit(damaged)).rejects.toMatchObject({
+      code: 'E_CORRUPT',
+      message: expect.stringContaining('Huffman'),
+    });
+  });
+
+  it('re-encodes (or refuses) a JPEG whose entropy-coded data is damaged', async () => {
+    const jpeg = await make.photoJpeg();
+    const damaged = jpeg.slice();
+    const start = sosBody(jpeg) + 12;
+    for (let at = start + 200; at < start + 240; at++) if (damaged[at] !== 0xff) damaged[at] = 0xff - at;
+    // Bytes that make no 0xFF marker: the marker structure is still sound.
+    for (let at = start; at < damaged.length - 2; at++)
+      if (damaged[at] === 0xff && damaged[at + 1] === 0xff) damaged[at + 1] = 0;
+    expect(refusedBy(damaged, 'djpeg')).toBe(true);
+    expect(await verifyIntegrity(damaged, 'image/jpeg')).toBeDefined();
+    await neverPassedThrough(damaged);
+  });
+});
+
+describe('passthrough integrity: GIF', () => {
+  /** A 2×1 GIF89a with a two-colour global table and `lzw` as its image data (min code size 2). */
+  const handmadeGif = (lzw: number[], { screenWidth = 2, trailer = true } = {}) =>
+    Uint8Array.from([
+      ...new TextEncoder().encode('GIF89a'),
+      ...[screenWidth, 0, 1, 0, 0x80, 0, 0],
+      ...[0, 0, 0, 255, 255, 255],
+      ...[0x2c, 0, 0, 0, 0, 2, 0, 1, 0, 0],
+      2,
+      lzw.length,
+      ...lzw,
+      0,
+      ...(trailer ? [0x3b] : []),
+    ]);
+  // Codes of 3 bits, least significant first: clear (4), 0, 1, end (5).
+  const pixels = [0x04 | (0 << 3) | (1 << 6), (1 >> 2) | (5 << 1)];
+  const valid = handmadeGif(pixels);
+
+  it('passes a valid GIF through where the route takes GIF', async () => {
+    expect(strictProblems(valid)).toEqual([]);
+    expect(checkGifIntegrity(valid)).toBeUndefined();
+    expect(checkGifImageData(valid)).toBeUndefined();
+    expect((await fit(valid, { provider: 'anthropic' })).data).toBe(valid);
+  });
+
+  it('refuses LZW data that uses a code before it is defined (giflib: image is defective)', async () => {
+    const damaged = handmadeGif([0x04 | (7 << 3), 5 << 1]); // clear, then code 7 with only 6 defined
+    expect(checkGifIntegrity(damaged)).toBeUndefined();
+    expect(refusedBy(damaged, 'gif2rgb')).toBe(true);
+    expect(checkGifImageData(damaged)).toMatchObject({ fatal: true });
+    await expect(fit(damaged, { provider: 'anthropic' })).rejects.toMatchObject({ code: 'E_CORRUPT' });
+  });
+
+  it('re-encodes a GIF with no trailer, an image outside its screen, too few pixels or a code size past 8', async () => {
+    const cases = [
+      handmadeGif(pixels, { trailer: false }),
+      handmadeGif(pixels, { screenWidth: 1 }),
+      handmadeGif([0x04 | (0 << 3) | (5 << 6)]), // clear, one pixel, end: the second pixel is missing
+    ];
+    const wideCodes = valid.slice();
+    wideCodes[valid.indexOf(0x2c) + 10 + 0] = 9; // LZW minimum code size 9
+    for (const damaged of cases) {
+      expect(refusedBy(damaged, 'gif2rgb')).toBe(true);
+      expect(await neverPassedThrough(damaged, { provider: 'anthropic' })).toBe('W_REPAIRED');
+    }
+    expect(checkGifIntegrity(wideCodes)).toMatchObject({ fatal: false });
+    expect(refusedBy(wideCodes, 'gif2rgb')).toBe(true);
+    await neverPassedThrough(wideCodes, { provider: 'anthropic' });
+  });
+});
+
+describe('passthrough integrity: the full read (WebP, libwebp)', () => {
+  it('refuses a lossy WebP whose token data is cut short though every size agrees (dwebp: not enough data)', async () => {
+    const webp = await make.webp({ width: 120, height: 80 });
+    const view = new DataView(webp.buffer, webp.byteOffset, webp.byteLength);
+    expect(new TextDecoder().decode(webp.subarray(12, 16))).toBe('VP8 ');
+    const chunk = view.getUint32(16, true);
+    const cut = Math.floor(chunk / 2) & ~1; // past the first partition, inside the token partition
+    const damaged = new Uint8Array([...webp.subarray(0, 20 + cut)]);
+    new DataView(damaged.buffer).setUint32(4, damaged.length - 8, true);
+    new DataView(damaged.buffer).setUint32(16, cut, true);
+    expect(checkWebpIntegrity(damaged)).toBeUndefined();
+    expect(refusedBy(damaged, 'dwebp')).toBe(true);
+    expect(await verifyIntegrity(damaged, 'image/webp')).toMatchObject({ fatal: true });
+    await expect(fit(damaged)).rejects.toMatchObject({
+      code: 'E_CORRUPT',
+      message: expect.stringContaining('libwebp'),
+    });
+  });
+});
+
+describe('passthrough integrity: WebP layout (webpinfo)', () => {
+  /** `webp` (a simple lossy file) rewrapped with a VP8X header carrying `flags`, followed by `extra` chunks. */
+  const extended = (webp: Uint8Array, width: number, height: number, flags: number, extra: Uint8Array[] = []) => {
+    const vp8x = new Uint8Array(18);
+    const view = new DataView(vp8x.buffer);
+    vp8x.set(new TextEncoder().encode('VP8X'));
+    view.setUint32(4, 10, true);
+    vp8x[8] = flags;
+    view.setUint32(12, (width - 1) | ((height - 1) << 24), true);
+    view.setUint16(16, (height - 1) >> 8, true);
+    const body = [...vp8x, ...webp.subarray(12), ...extra.flatMap((chunk) => [...chunk])];
+    const out = new Uint8Array([...webp.subarray(0, 12), ...body]);
+    new DataView(out.buffer).setUint32(4, out.length - 8, true);
+    return out;
+  };
+
+  it('passes a well-formed extended WebP through; re-encodes one missing a promised chunk or holding two bitstreams', async () => {
+    const webp = await make.webp({ width: 120, height: 80 });
+    const valid = extended(webp, 120, 80, 0);
+    expect(strictProblems(valid)).toEqual([]);
+    expect((await fit(valid)).data).toBe(valid);
+    const missingIcc = extended(webp, 120, 80, 0x20); // ICC flag, no ICCP chunk
+    const twoImages = extended(webp, 120, 80, 0, [webp.subarray(12)]);
+    const wrongCanvas = extended(webp, 121, 80, 0);
+    for (const damaged of [missingIcc, twoImages, wrongCanvas]) {
+      expect(checkWebpIntegrity(damaged)).toMatchObject({ fatal: false });
+      expect(refusedBy(damaged, 'webpinfo')).toBe(true);
+      await neverPassedThrough(damaged);
+    }
+  });
+});
+
+describe('passthrough integrity: PDF', () => {
+  it('refuses a PDF whose trailer keyword is damaged, which pdf-lib reads but qpdf cannot open', async () => {
+    const pdf = await make.pdf({ pages: 1 });
+    expect((await fit(pdf)).data).toBe(pdf);
+    const text = new TextDecoder('latin1').decode(pdf);
+    const at = text.lastIndexOf('trailer');
+    expect(at).toBeGreaterThan(0);
+    const damaged = pdf.slice();
+    damaged[at + 2] = 0x40; // "tr@iler"
+    expect(checkPdfIntegrity(damaged)).toMatchObject({ fatal: true });
+    expect(refusedBy(damaged, 'qpdf')).toBe(true);
+    await expect(fit(damaged)).rejects.toMatchObject({
+      code: 'E_CORRUPT',
+      message: expect.stringContaining('trailer'),
+    });
   });
 });

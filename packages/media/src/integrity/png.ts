@@ -8,6 +8,17 @@ function isCritical(type: number): boolean {
   return (type & 0x20000000) === 0; // bit 5 of the first byte: uppercase = critical
 }
 
+/**
+ * Public chunk names (second letter uppercase) that the PNG specification (3rd edition) and its registered
+ * extensions define. Any other public name is reserved: libpng skips it, pngcheck refuses the file.
+ */
+const REGISTERED_PUBLIC_CHUNKS = new Set(
+  (
+    'IHDR PLTE IDAT IEND cHRM cICP gAMA iCCP mDCV cLLI sBIT sRGB bKGD hIST tRNS eXIf pHYs sPLT tIME iTXt ' +
+    'tEXt zTXt acTL fcTL fdAT oFFs pCAL sCAL gIFg gIFt gIFx sTER dSIG fRAc'
+  ).split(' '),
+);
+
 /** PNG chunk types are four ASCII letters. */
 function isChunkType(bytes: Uint8Array, at: number): boolean {
   for (let i = at; i < at + 4; i++) {
@@ -19,7 +30,9 @@ function isChunkType(bytes: Uint8Array, at: number): boolean {
 
 /**
  * What libpng checks before it hands out pixels, without inflating: every chunk's CRC, chunk types made
- * of letters, IDAT chunks in one run, and nothing after IEND. A damaged critical chunk (IHDR, PLTE, IDAT,
+ * of letters, IDAT chunks in one run, and nothing after IEND; and two rules pngcheck adds: no public
+ * chunk name that no specification defines, and a pHYs unit of 0 or 1. (Chunk lengths, values and
+ * placement, and the image data, are libpng's to judge: `verifyIntegrity` runs it on the whole file.) A damaged critical chunk (IHDR, PLTE, IDAT,
  * IEND) means the pixels themselves are in doubt; anything else a re-encode repairs.
  * `probePng` has already checked that IHDR comes first and the chain reaches IEND.
  */
@@ -43,6 +56,11 @@ export function checkPngIntegrity(bytes: Uint8Array): IntegrityProblem | undefin
       if (isCritical(type)) return { fatal: true, problem };
       repairable ??= { fatal: false, problem };
     }
+    if (!isCritical(type) && (type & 0x200000) === 0 && !REGISTERED_PUBLIC_CHUNKS.has(name))
+      repairable ??= { fatal: false, problem: `it has a ${name} chunk, a public name no specification defines` };
+    // libpng keeps any unit; the specification defines two (unknown, metre), and pngcheck holds to them.
+    if (name === 'pHYs' && length === 9 && bytes[offset + 16]! > 1)
+      repairable ??= { fatal: false, problem: `its pHYs chunk has unit ${bytes[offset + 16]}` };
     if (name === 'IDAT') {
       if (idatRunEnded) return { fatal: true, problem: 'its IDAT chunks are not consecutive' };
       sawIdat = true;

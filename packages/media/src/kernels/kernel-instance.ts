@@ -62,6 +62,29 @@ function readCString(memory: WebAssembly.Memory, pointer: number): string {
   return new TextDecoder().decode(bytes.subarray(pointer, end));
 }
 
+/** What a strict read of a whole file found: its library's error (unreadable) or first warning (read, not cleanly). */
+export type StrictReadFinding = { error: string } | { warning: string };
+
+/**
+ * Runs kernel `name`'s `verify` export on `bytes`: the library reads the whole file as its strictest
+ * command-line tool does (pngcheck, `djpeg -strict`), keeping no pixels. Resolves to nothing when the
+ * read was clean. Running out of memory is E_TOO_LARGE, as for a decode.
+ */
+export async function strictRead(name: 'png' | 'jpeg', bytes: Uint8Array): Promise<StrictReadFinding | undefined> {
+  const kernel = await instantiateKernel<KernelExports & { verify(data: number, size: number): number }>(name, [
+    'verify',
+  ]);
+  const codec = name.toUpperCase();
+  try {
+    const warning = kernel.verify(copyIn(kernel, bytes, codec), bytes.byteLength);
+    return warning === 0 ? undefined : { warning: readCString(kernel.memory, warning) };
+  } catch (cause) {
+    if (!(cause instanceof KernelFailure || cause instanceof WebAssembly.RuntimeError)) throw cause;
+    if (/memory/i.test(cause.message)) throw kernelOutOfMemory(codec);
+    return { error: cause.message };
+  }
+}
+
 /** Copies `bytes` into the instance and returns where they are. */
 export function copyIn(kernel: KernelExports, bytes: Uint8Array, codec: string): number {
   const pointer = kernel.alloc(bytes.byteLength);

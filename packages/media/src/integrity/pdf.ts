@@ -1,0 +1,30 @@
+import type { IntegrityProblem } from './integrity-problem.js';
+
+/** Last offset where any of the ASCII `texts` starts, searching back from the end, or -1. */
+function lastIndexOfAny(bytes: Uint8Array, texts: readonly string[]): number {
+  for (let at = bytes.length - 1; at >= 0; at--) {
+    for (const text of texts) {
+      if (bytes[at] !== text.charCodeAt(0) || at + text.length > bytes.length) continue;
+      let matches = true;
+      for (let j = 1; j < text.length && matches; j++) matches = bytes[at + j] === text.charCodeAt(j);
+      if (matches) return at;
+    }
+  }
+  return -1;
+}
+
+/**
+ * What qpdf needs before it can open a PDF at all, found without parsing: a trailer dictionary (after a
+ * `trailer` keyword, or the dictionary of a cross-reference stream) and a /Root entry naming the catalog.
+ * pdf-lib finds the catalog of a file without them by scanning its objects, but qpdf refuses the file
+ * ("unable to find trailer dictionary", "unable to find /Root dictionary"), and so may a provider.
+ * Searched back from the end, where the last trailer is: a few KB of a well-formed file.
+ * Fatal: there is nothing to re-encode a PDF into.
+ */
+export function checkPdfIntegrity(bytes: Uint8Array): IntegrityProblem | undefined {
+  if (lastIndexOfAny(bytes, ['trailer', '/XRef']) < 0)
+    return { fatal: true, problem: 'it has no trailer dictionary (no trailer keyword and no cross-reference stream)' };
+  if (lastIndexOfAny(bytes, ['/Root']) < 0)
+    return { fatal: true, problem: 'its trailer names no /Root (document catalog)' };
+  return undefined;
+}
