@@ -6,8 +6,9 @@
 // decode straight to a smaller size: libwebp rescales each row as it is decoded (area averaging, alpha
 // premultiplied while it averages), so a 12 MP WebP meant for 2000 px never exists at full size in RGBA.
 // What libwebp holds meanwhile: the output-sized RGBA it writes rows into (its emitters address rows
-// by absolute position) and, for a lossless image, the whole image as ARGB (VP8L's backward references
-// may reach any earlier pixel), 4 bytes per stored pixel. Animated files are not handled here (the
+// by absolute position) and, for a lossless image, a window of its rows as ARGB: vp8l-window.patch keeps
+// the rows VP8L's backward references may still reach (2^20 pixels back at most) instead of the whole
+// image (a 4000×3000 image: 5.8 MiB instead of 46 MiB). Animated files are not handled here (the
 // caller extracts frame 1).
 
 #include <stdint.h>

@@ -15,8 +15,8 @@ const ZLIB_LEVEL = 2;
 
 /**
  * Decodes any PNG (palette, tRNS, gray, gray+alpha, 16-bit, interlaced) to RGBA8 rows; colour chunks are
- * not applied. Holds the file, zlib's window and a band; an interlaced file holds its whole image
- * (4 bytes per pixel) until its last pass. Transparency is found as the rows go by.
+ * not applied. Holds 64 KB of the file at a time, zlib's window and a band; an interlaced file holds its
+ * whole image (4 bytes per pixel) until its last pass. Transparency is found as the rows go by.
  */
 export const pngDecoder: Decoder<PngInfo> = async ({ bytes, facts, sink }) => ({
   ...(await decodePngRows(bytes, facts.hasAlpha, sink)),

@@ -21,8 +21,8 @@ const encoderReady = lazy(async () =>
  * A WebP as a still: the image itself, decoded straight to `cover` (libwebp rescales while decoding), or
  * an animation's first frame at its own size, placed on its transparent canvas (OpenAI rejects
  * animations, the others show only one frame). libwebp holds the output-sized RGBA it writes rows into
- * and, for a lossless image, its whole ARGB (4 bytes per stored pixel): VP8L's backward references
- * may reach any earlier pixel.
+ * and, for a lossless image, the window of ARGB rows its backward references may reach (2^20 pixels,
+ * wasm/webp/vp8l-window.patch), not the whole image.
  */
 export const webpDecoder: Decoder<WebpInfo> = async ({ bytes, facts, cover, sink }) => {
   const frame = facts.frames > 1 ? firstWebpFrame(bytes) : undefined;

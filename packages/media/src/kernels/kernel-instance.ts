@@ -1,6 +1,7 @@
 // What glimpse's own C kernels (wasm/jpeg, wasm/png) share on the host side: a fresh instance per call
 // (its memory is released when the call ends), the `env.fail` import through which the C libraries report
-// a fatal error, and copying bytes into the instance.
+// a fatal error, the `env.read_input` import through which a kernel may pull its input a buffer at a
+// time instead of holding all of it, and copying bytes into the instance.
 import { MediaError } from '../errors.js';
 import { wasmModule, type WasmModuleName } from '../wasm.js';
 import { wasiStandIns } from './wasi-stand-ins.js';
@@ -17,17 +18,27 @@ export class KernelFailure extends Error {}
 
 /**
  * A fresh, started instance of kernel `name` whose exports include `functions`. WASI calls the libraries
- * link but never reach are stubs that fail loudly rather than touch the host.
+ * link but never reach are stubs that fail loudly rather than touch the host. `input` is what the
+ * kernel's `read_input(out, capacity)` hands out, in order (it returns how many bytes it copied, 0 at
+ * the end).
  */
 export async function instantiateKernel<T extends KernelExports>(
   name: WasmModuleName,
   functions: readonly (keyof T & string)[],
+  input: Uint8Array = new Uint8Array(0),
 ): Promise<T> {
   let memory: WebAssembly.Memory | undefined;
+  let read = 0;
   const imports = {
     env: {
       fail: (message: number) => {
         throw new KernelFailure(memory ? readCString(memory, message) : `${name} error`);
+      },
+      read_input: (out: number, capacity: number) => {
+        const part = input.subarray(read, read + capacity);
+        if (memory) new Uint8Array(memory.buffer, out, part.byteLength).set(part);
+        read += part.byteLength;
+        return part.byteLength;
       },
     },
     wasi_snapshot_preview1: wasiStandIns(

@@ -6,10 +6,10 @@ import { MediaError } from '../errors.js';
 import type { RowSink, RowSource } from '../codecs/contract.js';
 import { rasterSink, rasterSource } from '../raster-rows.js';
 import type { Raster } from '../types.js';
-import { copyIn, instantiateKernel, KernelFailure, kernelOutOfMemory, type KernelExports } from './kernel-instance.js';
+import { instantiateKernel, KernelFailure, kernelOutOfMemory, type KernelExports } from './kernel-instance.js';
 
 interface PngExports extends KernelExports {
-  decode_start(data: number, size: number, info: number): void;
+  decode_start(info: number): void;
   decode_rows(out: number, count: number): void;
   decode_finish(): number;
   encode_opaque(rgba: number, pixels: number): number;
@@ -49,11 +49,11 @@ export async function decodePngRows(
   mayHaveAlpha: boolean,
   sink: RowSink,
 ): Promise<{ hasAlpha: boolean }> {
-  const codec = await instantiateKernel<PngExports>('png', FUNCTIONS);
+  // The decoder reads the file through a 64 KB buffer (env.read_input): the instance never holds it whole.
+  const codec = await instantiateKernel<PngExports>('png', FUNCTIONS, bytes);
   try {
-    const data = copyIn(codec, bytes, 'PNG');
     const info = codec.alloc(12);
-    codec.decode_start(data, bytes.byteLength, info);
+    codec.decode_start(info);
     const [width = 0, height = 0, passes = 1] = new Uint32Array(codec.memory.buffer, info, 3);
     sink.start({ width, height, mayHaveAlpha });
     const rowBytes = width * 4;

@@ -70,6 +70,27 @@ describe('own WebP decoder', () => {
     expect(raster.data[149 * 4 + 3]).toBeLessThan(12);
   });
 
+  it('decodes exactly a lossless WebP taller than its row window, whose copies reach the farthest back', async () => {
+    // Noise rows that repeat after 1,048,000 pixels: the encoder copies them from the longest distance
+    // VP8L allows (2^20 - 120), and 1400 rows of 1000 are more than the decoder's window holds
+    // (wasm/webp/vp8l-window.patch), so it slides and must still reach back that far.
+    const [wide, tall, period] = [1000, 1400, 1048];
+    const pixels = Buffer.alloc(wide * tall * 3);
+    let seed = 7;
+    for (let i = 0; i < wide * period * 3; i++)
+      pixels[i] = (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) >>> 24;
+    pixels.copy(pixels, wide * period * 3, 0, (tall - period) * wide * 3);
+    const webp = await sharp(pixels, { raw: { width: wide, height: tall, channels: 3 } })
+      .webp({ lossless: true })
+      .toBuffer();
+    const { raster } = await decodeWebpStill(new Uint8Array(webp));
+    const expected = await sharp(pixels, { raw: { width: wide, height: tall, channels: 3 } })
+      .ensureAlpha()
+      .raw()
+      .toBuffer();
+    expect(Buffer.compare(Buffer.from(raster.data), expected)).toBe(0);
+  });
+
   it('turns damaged data into E_CORRUPT', async () => {
     const webp = new Uint8Array(await sharp(raw, input).webp({ quality: 80 }).toBuffer());
     await expect(decodeWebpStill(webp.subarray(0, 100))).rejects.toMatchObject({ code: 'E_CORRUPT' });
