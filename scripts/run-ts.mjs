@@ -3,7 +3,7 @@
 // `import.meta.url` keeps meaning the TypeScript file's own location, so scripts find files beside them.
 // Usage: node scripts/run-ts.mjs path/to/script.ts [args...]
 import { build } from 'esbuild';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -15,7 +15,7 @@ if (!entry) {
 }
 
 const outfile = resolve(root, 'node_modules/.cache/glimpse/scripts', `${basename(entry, '.ts')}.mjs`);
-await build({
+const { outputFiles } = await build({
   entryPoints: [resolve(entry)],
   outfile,
   bundle: true,
@@ -46,6 +46,13 @@ await build({
   ],
   sourcemap: 'inline',
   logLevel: 'warning',
+  write: false,
 });
+// Written aside and renamed into place: another run bundling the same script at the same time (the fuzzer
+// starts a child per job) must never import a half-written file ("fuzz child did not start (exit 0)").
+const temporary = `${outfile}.${process.pid}.tmp`;
+await mkdir(dirname(outfile), { recursive: true });
+await writeFile(temporary, outputFiles[0].contents);
+await rename(temporary, outfile);
 process.argv = [process.argv[0], outfile, ...args];
 await import(pathToFileURL(outfile).href);

@@ -212,15 +212,14 @@ describe('glimpse mcp over stdio, with the SDK client', () => {
 });
 
 /**
- * 10,000 translucent full-canvas rectangles through <use> (10 x 10 x 10 x 10): over 40 s to paint at 1568 px
- * on the 2-core VM. Filters that slow are refused up front now (E_TOO_COMPLEX); painted area is not yet in
- * the SVG cost model, so this still runs long enough to need the worker's budget.
+ * A path of 100,000 vertices, each drawn with a marker: usvg makes a group of every marker instance, which no
+ * cheap fact before parsing counts yet (the SVG cost model bounds <use>, text, filters, painted area and
+ * embedded images). 20,000 took 2.7 s of CPU on the 2-core VM, so this runs long enough to need the worker's
+ * budget. When markers join the cost model, this needs another slow input.
  */
 const SLOW_SVG = (() => {
-  let defs = '<rect id="u0" width="2000" height="2000" fill="#0a0" fill-opacity="0.5"/>';
-  for (let level = 1; level <= 4; level++)
-    defs += `<g id="u${level}">${`<use xlink:href="#u${level - 1}"/>`.repeat(10)}</g>`;
-  return `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="2000" height="2000"><defs>${defs}</defs><use xlink:href="#u4"/></svg>`;
+  const vertices = Array.from({ length: 100_000 }, (_, i) => `L${(i * 7) % 400} ${(i * 13) % 400}`).join(' ');
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="400"><marker id="m" markerWidth="8" markerHeight="8" refX="4" refY="4"><circle cx="4" cy="4" r="3" fill="red" fill-opacity="0.5"/></marker><path d="M0 0 ${vertices}" fill="none" stroke="black" stroke-width="0.1" marker-mid="url(#m)"/></svg>`;
 })();
 /**
  * The server's view_file budget. It must hold any honest view with room to spare — the screenshot below,

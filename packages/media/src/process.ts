@@ -336,9 +336,9 @@ async function renderSvg(
   fonts: readonly Uint8Array[],
   deadline: Deadline,
 ): Promise<ProcessResult> {
-  await assertEmbeddedImagesFit(bytes, limits);
+  const embeddedImagePixels = await assertEmbeddedImagesFit(bytes, limits);
   deadline.check('Checking the SVG');
-  const { raster, warnings } = await rasterizeSvg(bytes, { maxEdge: limits.maxEdge, fonts });
+  const { raster, warnings } = await rasterizeSvg(bytes, { maxEdge: limits.maxEdge, fonts, embeddedImagePixels });
   deadline.check('Rendering the SVG');
   const hasAlpha = anyTransparent(raster);
   const fitted = await fitWithinLimits({

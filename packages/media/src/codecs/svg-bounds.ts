@@ -2,7 +2,7 @@
 // budget can interrupt, so anything that would make them run long is refused up front (`E_TOO_COMPLEX`).
 // Two looks: the source text before parsing (text, nesting, `<use>` fan-out, filters against the output's
 // pixels), and usvg's own tree after parsing (`Resvg#toString`: CSS applied and `<use>` expanded), for the
-// stroke facts only the resolved tree states reliably.
+// stroke facts only the resolved tree states reliably. Painted area, also from the tree, is in svg-paint.ts.
 //
 // Calibrated on the 2-core development machine (CPU time, `process.cpuUsage`, load average ~12): a 2000x2000
 // feGaussianBlur took 4.4 s, feMorphology radius 7 (225 reads a pixel) 11.8 s, 4-octave feTurbulence 6.1 s:
@@ -26,6 +26,12 @@ export const MAX_SVG_ELEMENTS = 50_000;
 export const MAX_FILTER_READS = 1e8;
 /** Dashes in all dashed strokes (tiny-skia builds each as its own path: ~3 µs a dash). */
 export const MAX_SVG_DASHES = 200_000;
+/**
+ * Pixels of embedded raster images decoded in all: resvg decodes an image each time it is drawn (a 16 MP
+ * PNG drawn 20 times through `<use>` took 11 s of CPU, ~30 ns a pixel). One draw of the largest image
+ * is always allowed (the pixel limit bounds it).
+ */
+export const MAX_SVG_IMAGE_PIXELS = 5e7;
 /** A stroke this many times wider than the canvas's diagonal costs seconds and draws the same as a narrower one. */
 export const MAX_STROKE_TO_CANVAS = 1000;
 
@@ -57,24 +63,44 @@ function primitiveWork(name: string, attributes: string, pixelsPerUnit: number):
  * text it lays out, how deeply it nests, how many elements `<use>` makes of it, and what its filters cost at
  * the size they will be drawn (`size` is the SVG's intrinsic size, rendered at `scale`).
  */
-export function assertSvgBounds(svg: string, drawnText: string, size: SvgSize, scale: number): void {
+export function assertSvgBounds(
+  svg: string,
+  drawnText: string,
+  size: SvgSize,
+  scale: number,
+  embeddedImagePixels = 0,
+): { filterReads: number } {
   if (drawnText.length > MAX_SVG_TEXT_CHARS) {
     refuse(`it draws ${drawnText.length} characters of text (at most ${MAX_SVG_TEXT_CHARS} are laid out)`, {
       characters: drawnText.length,
     });
   }
-  const { depth, elements } = elementFacts(svg);
+  const { depth, elements, characters, images } = elementFacts(svg);
   if (depth > MAX_SVG_DEPTH) refuse(`its elements nest ${depth} levels deep (at most ${MAX_SVG_DEPTH})`, { depth });
+  if (characters > MAX_SVG_TEXT_CHARS) {
+    refuse(
+      `it draws about ${formatNumber(characters)} characters of text once every <use> is expanded (at most ${MAX_SVG_TEXT_CHARS} are laid out)`,
+      { characters },
+    );
+  }
   if (!(elements <= MAX_SVG_ELEMENTS)) {
     refuse(
       `it draws about ${formatNumber(elements)} elements once every <use> is expanded (at most ${MAX_SVG_ELEMENTS})`,
       { elements },
     );
   }
-  assertFilterBounds(svg, size, scale);
+  const imagePixels = images * embeddedImagePixels;
+  if (imagePixels > Math.max(MAX_SVG_IMAGE_PIXELS, embeddedImagePixels)) {
+    refuse(
+      `it draws embedded images ${images} times, up to ${formatNumber(embeddedImagePixels)} pixels each, and each draw decodes the image again (at most ${formatNumber(MAX_SVG_IMAGE_PIXELS)} pixels in all)`,
+      { imageDraws: images, imagePixels },
+    );
+  }
+  return { filterReads: assertFilterBounds(svg, size, scale) };
 }
 
-function assertFilterBounds(svg: string, size: SvgSize, scale: number): void {
+/** The filter reads the SVG's filters will do; refuses more than `MAX_FILTER_READS`. */
+function assertFilterBounds(svg: string, size: SvgSize, scale: number): number {
   const pixelsPerUnit =
     scale * (size.viewBox ? Math.max(size.width / size.viewBox.width, size.height / size.viewBox.height) : 1);
   // Reads per pixel of each <filter>: over the part of its region on the canvas, and over all of it.
@@ -87,8 +113,10 @@ function assertFilterBounds(svg: string, size: SvgSize, scale: number): void {
     for (const [, name = '', primitive = ''] of body.matchAll(/<(?:\w+:)?(fe[A-Z]\w*)\b([^>]*)>/g)) {
       work[GENERATORS.has(name) ? 'generated' : 'clipped'] += primitiveWork(name, primitive, pixelsPerUnit);
     }
+    // Ids are not always unique, and usvg resolves a duplicate to the last one: the costliest counts.
     const id = attribute(attributes, 'id');
-    if (!filters.has(id)) filters.set(id, work);
+    const known = filters.get(id);
+    if (!known || work.clipped + work.generated > known.clipped + known.generated) filters.set(id, work);
     if (work.clipped + work.generated > costliest.clipped + costliest.generated) costliest = work;
   }
   // Each element drawn through a filter runs it over its own region: its box plus 10 % each side. resvg clips
@@ -119,6 +147,7 @@ function assertFilterBounds(svg: string, size: SvgSize, scale: number): void {
       { filterReads: reads, filterUses: uses },
     );
   }
+  return reads;
 }
 
 interface FilterWork {
@@ -195,7 +224,7 @@ function polylineLength(d: string): number {
   return length;
 }
 
-function refuse(problem: string, details: Record<string, unknown>): never {
+export function refuse(problem: string, details: Record<string, unknown>): never {
   throw new MediaError(
     'E_TOO_COMPLEX',
     `The SVG would take too long to render: ${problem}. Simplify it, or render it in a browser and send the PNG.`,
@@ -203,12 +232,12 @@ function refuse(problem: string, details: Record<string, unknown>): never {
   );
 }
 
-function attribute(attributes: string, name: string): string {
+export function attribute(attributes: string, name: string): string {
   return new RegExp(`(?:^|\\s)${name}\\s*=\\s*(["'])([^"']*)\\1`).exec(attributes)?.[2] ?? '';
 }
 
 /** Numbers in an attribute value; anything unparseable counts as infinite, so it is refused rather than guessed. */
-function numbers(value: string): number[] {
+export function numbers(value: string): number[] {
   if (value.trim() === '') return [];
   return value
     .trim()
@@ -219,73 +248,119 @@ function numbers(value: string): number[] {
     });
 }
 
-function formatNumber(n: number): string {
+export function formatNumber(n: number): string {
   return Number.isFinite(n) && n < 1e9 ? String(Math.round(n)) : n.toExponential(1);
 }
 
 interface Subtree {
   elements: number;
+  /** Characters of text content directly in it (whitespace runs count one). */
+  characters: number;
+  /** `<image>` elements with `data:` content in it. */
+  images: number;
   /** Ids that `<use>` elements inside it (itself included) refer to, once per use. */
   uses: string[];
 }
 
+interface Drawn {
+  elements: number;
+  characters: number;
+  images: number;
+}
+
 /**
- * The deepest element nesting, and how many elements are drawn once every `<use>` is replaced by what it
- * refers to (transitively; a reference cycle counts nothing, as usvg skips it). Uses in <defs> are counted
- * as if drawn: an overestimate bounded by the file's size.
+ * The deepest element nesting, and how many elements, text characters and embedded images are drawn once every `<use>` is
+ * replaced by what it refers to (transitively; a reference cycle counts nothing, as usvg skips it): usvg lays
+ * out a used text again for each use. Uses in <defs> are counted as if drawn: an overestimate bounded by the
+ * file's size.
  */
-function elementFacts(svg: string): { depth: number; elements: number } {
-  const root: Subtree = { elements: 0, uses: [] };
-  const byId = new Map<string, Subtree>();
-  const open: Array<{ id: string | undefined; subtree: Subtree }> = [{ id: undefined, subtree: root }];
+function elementFacts(svg: string): { depth: number } & Drawn {
+  const root: Subtree = { elements: 0, characters: 0, images: 0, uses: [] };
+  const byId = new Map<string, Subtree[]>();
+  const open: Array<{ id: string | undefined; text: boolean; subtree: Subtree }> = [
+    { id: undefined, text: false, subtree: root },
+  ];
   let deepest = 0;
   const close = () => {
     const done = open.pop();
     const parent = open[open.length - 1];
     if (!done || !parent) return;
-    if (done.id !== undefined && !byId.has(done.id)) byId.set(done.id, done.subtree);
+    // Ids are not always unique (usvg resolves a duplicate to the last one): each is kept, the largest counts.
+    if (done.id !== undefined) {
+      const same = byId.get(done.id);
+      if (same) same.push(done.subtree);
+      else byId.set(done.id, [done.subtree]);
+    }
     parent.subtree.elements += done.subtree.elements;
+    parent.subtree.characters += done.subtree.characters;
+    parent.subtree.images += done.subtree.images;
     for (const id of done.subtree.uses) parent.subtree.uses.push(id);
   };
+  let contentStart = 0;
   for (const tag of svg.matchAll(
-    /<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>|<[!?][^>]*>|<(\/?)([^\s/>]*)([^>]*?)(\/?)>/g,
+    /<!--[\s\S]*?-->|<!\[CDATA\[([\s\S]*?)\]\]>|<[!?][^>]*>|<(\/?)([^\s/>]*)([^>]*?)(\/?)>/g,
   )) {
+    const current = open[open.length - 1] as (typeof open)[number];
+    if (current.text) {
+      current.subtree.characters += svg.slice(contentStart, tag.index).replace(/\s+/g, ' ').length;
+      if (tag[1] !== undefined) current.subtree.characters += tag[1].replace(/\s+/g, ' ').length;
+    }
+    contentStart = tag.index + tag[0].length;
     if (tag[0].startsWith('<!') || tag[0].startsWith('<?')) continue;
-    if (tag[1] === '/') {
+    if (tag[2] === '/') {
       if (open.length > 1) close();
       continue;
     }
-    const attributes = tag[3] ?? '';
+    const name = tag[3] ?? '';
+    const attributes = tag[4] ?? '';
     const id = /(?:^|\s)id\s*=\s*["']([^"']*)["']/.exec(attributes)?.[1];
     const href = /(?:^|\s)(?:xlink:)?href\s*=\s*["']\s*#([^"']*)["']/.exec(attributes)?.[1];
-    const isUse = /^(?:\w+:)?use$/.test(tag[2] ?? '');
-    open.push({ id, subtree: { elements: 1, uses: isUse && href !== undefined ? [href] : [] } });
+    const isUse = /^(?:\w+:)?use$/.test(name);
+    open.push({
+      id,
+      text: current.text || /^(?:\w+:)?text$/.test(name),
+      subtree: {
+        elements: 1,
+        characters: 0,
+        images: /^(?:\w+:)?image$/.test(name) && /href\s*=\s*["']\s*data:/.test(attributes) ? 1 : 0,
+        uses: isUse && href !== undefined ? [href] : [],
+      },
+    });
     deepest = Math.max(deepest, open.length - 1);
-    if (tag[4] === '/') close();
-    if (deepest > MAX_SVG_DEPTH) return { depth: deepest, elements: 0 };
+    if (tag[5] === '/') close();
+    if (deepest > MAX_SVG_DEPTH) return { depth: deepest, elements: 0, characters: 0, images: 0 };
   }
   while (open.length > 1) close();
 
-  const expanded = new Map<string, number>();
+  const expanded = new Map<string, Drawn>();
   const visiting = new Set<string>();
-  const drawn = (subtree: Subtree): number => {
-    let total = subtree.elements;
+  const drawn = (subtree: Subtree): Drawn => {
+    const total = { elements: subtree.elements, characters: subtree.characters, images: subtree.images };
     for (const id of subtree.uses) {
-      total += expand(id);
-      if (total > MAX_SVG_ELEMENTS) return Infinity;
+      const used = expand(id);
+      total.elements += used.elements;
+      total.characters += used.characters;
+      total.images += used.images;
     }
     return total;
   };
-  const expand = (id: string): number => {
+  const expand = (id: string): Drawn => {
     const known = expanded.get(id);
     if (known !== undefined) return known;
-    const subtree = byId.get(id);
-    if (!subtree || visiting.has(id) || visiting.size > MAX_SVG_DEPTH) return 0;
+    const subtrees = byId.get(id);
+    if (!subtrees || visiting.has(id) || visiting.size > MAX_SVG_DEPTH)
+      return { elements: 0, characters: 0, images: 0 };
     visiting.add(id);
-    const total = drawn(subtree);
+    const total = { elements: 0, characters: 0, images: 0 };
+    for (const subtree of subtrees) {
+      const one = drawn(subtree);
+      total.elements = Math.max(total.elements, one.elements);
+      total.characters = Math.max(total.characters, one.characters);
+      total.images = Math.max(total.images, one.images);
+    }
     visiting.delete(id);
     expanded.set(id, total);
     return total;
   };
-  return { depth: deepest, elements: drawn(root) };
+  return { depth: deepest, ...drawn(root) };
 }

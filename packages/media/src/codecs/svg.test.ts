@@ -105,6 +105,10 @@ describe('hostile SVGs are refused from cheap facts, fast', () => {
     ],
     ['elements nested 5,000 deep', `${'<g>'.repeat(5000)}<rect width="4" height="4"/>${'</g>'.repeat(5000)}`],
     ['15,000 characters of text', `<text x="0" y="20">${'M'.repeat(15_000)}</text>`],
+    [
+      'a 2,000-character text drawn 100 times through <use> (usvg lays it out for each)',
+      `<defs><text id="t" y="20">${'abcd '.repeat(400)}</text></defs>${'<use xlink:href="#t"/>'.repeat(100)}`,
+    ],
     ['<use> fanning out to 10^6 elements', useFanOut(6)],
     [
       'a stroke 1e9 wide, set in a style sheet',
@@ -114,6 +118,22 @@ describe('hostile SVGs are refused from cheap facts, fast', () => {
     [
       'noise over a circle far larger than the canvas',
       '<filter id="t"><feTurbulence baseFrequency="0.05" numOctaves="2"/></filter><circle cx="32" cy="32" r="9000" filter="url(#t)"/>',
+    ],
+    [
+      '2,000 translucent full-canvas rects drawn through <use>',
+      `<defs><rect id="r" width="400" height="400" fill="red" fill-opacity="0.5"/></defs>${'<use xlink:href="#r"/>'.repeat(2000)}`,
+    ],
+    [
+      '1,000 full-canvas groups each drawn into a layer of its own (opacity)',
+      '<g opacity="0.5"><rect width="400" height="400"/></g>'.repeat(1000),
+    ],
+    [
+      'a filter whose id another cheap filter also has (usvg uses the last one)',
+      '<filter id="f"><feOffset dx="1"/></filter><rect width="400" height="400" filter="url(#f)"/><filter id="f"><feTurbulence baseFrequency="0.9" numOctaves="100000"/></filter>',
+    ],
+    [
+      '<use> fanning out through an id a small element also has',
+      `${useFanOut(6).replace('<defs>', '<defs><g id="u6"/>')}`,
     ],
     [
       'CSS blur on 100 full-size elements',
@@ -165,6 +185,33 @@ describe('hostile SVGs are refused from cheap facts, fast', () => {
     expect((await fit(svg, { maxEdge: 500 })).width).toBe(500);
   });
 
+  it('refuses painting a large output many times over, and says to lower maxEdge; the same SVG renders at a smaller maxEdge', async () => {
+    const svg = encode(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="2000" height="2000">${'<rect width="2000" height="2000" fill="#08f" fill-opacity="0.1"/>'.repeat(200)}</svg>`,
+    );
+    await expect(fit(svg)).rejects.toMatchObject({
+      code: 'E_TOO_COMPLEX',
+      message: expect.stringMatching(/paints about 200 times the area of its 2000x2000-pixel canvas.*lower maxEdge/),
+      details: { paintedPixels: 8e8 },
+    });
+    expect((await fit(svg, { maxEdge: 200 })).width).toBe(200);
+  });
+
+  it('refuses a large embedded image drawn many times (each draw decodes it again); drawn once it renders', async () => {
+    const png = Buffer.from(await solidPng(2000, 2000)).toString('base64');
+    const svg = (uses: number) =>
+      encode(
+        `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="40" height="40"><defs><image id="i" width="4" height="4" xlink:href="data:image/png;base64,${png}"/></defs>${'<use xlink:href="#i"/>'.repeat(uses)}</svg>`,
+      );
+    const started = performance.now();
+    await expect(fit(svg(20))).rejects.toMatchObject({
+      code: 'E_TOO_COMPLEX',
+      message: expect.stringContaining('draws embedded images 21 times'),
+    });
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect((await fit(svg(1))).mediaType).toBe('image/png');
+  });
+
   it('still renders ordinary filters: a drop shadow and a small morphology', async () => {
     const body =
       '<filter id="f"><feGaussianBlur stdDeviation="3"/><feOffset dx="2" dy="2"/><feMorphology radius="2"/></filter><rect x="10" y="10" width="50" height="50" filter="url(#f)"/>';
@@ -173,6 +220,17 @@ describe('hostile SVGs are refused from cheap facts, fast', () => {
     ).toBe('image/png');
   });
 });
+
+/** A black grayscale PNG: 4 MP deflates to a few KB, and stays under the pixel limit. */
+async function solidPng(width: number, height: number): Promise<Uint8Array> {
+  const sharp = (await import('sharp')).default;
+  return new Uint8Array(
+    await sharp({ create: { width, height, channels: 3, background: '#000' } })
+      .greyscale()
+      .png({ compressionLevel: 9 })
+      .toBuffer(),
+  );
+}
 
 /** `levels` levels of ten <use> each of the level below: 10^levels rectangles once expanded. */
 function useFanOut(levels: number): string {

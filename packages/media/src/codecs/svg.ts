@@ -12,6 +12,7 @@ import { lazy } from './codec-support.js';
 import { fontCoverage } from '../fonts/font-coverage.js';
 import type { ProcessWarning } from '../types.js';
 import { assertSvgBounds, assertSvgTreeBounds } from './svg-bounds.js';
+import { assertSvgPaintBounds } from './svg-paint.js';
 import { svgTextContent, uncoveredScripts } from './svg-text-content.js';
 
 function lazyValue<T>(make: () => T): () => T {
@@ -45,34 +46,45 @@ export interface RasterizeSvgOptions {
   maxEdge: number;
   /** Caller fonts (TTF/OTF/TTC), used for glyphs the bundled subset lacks and for the families they name. */
   fonts?: readonly Uint8Array[];
+  /** Pixels of the largest raster image embedded as a `data:` URI (see `assertEmbeddedImagesFit`). */
+  embeddedImagePixels?: number;
 }
 
 /**
  * Renders the SVG so its longer side is at most `maxEdge` (never upscaled past its intrinsic size).
  * A sliver too thin to keep one pixel at that scale is rendered one pixel thick and shrunk along its length.
- * Refuses (`E_TOO_COMPLEX`) what would render too long, from cheap facts (see `assertSvgBounds`, `assertSvgTreeBounds`).
+ * Refuses (`E_TOO_COMPLEX`) what would render too long, from cheap facts (see `assertSvgBounds`, `assertSvgTreeBounds`,
+ * `assertSvgPaintBounds`).
  * Warns (`W_MISSING_GLYPHS`) about text in scripts no font covers: resvg draws nothing for it.
  */
 export async function rasterizeSvg(
   bytes: Uint8Array,
-  { maxEdge, fonts = [] }: RasterizeSvgOptions,
+  { maxEdge, fonts = [], embeddedImagePixels = 0 }: RasterizeSvgOptions,
 ): Promise<{ raster: Raster; warnings: ProcessWarning[] }> {
   await ready();
   // resvg parses UTF-8 only; UTF-16 files (with a BOM) are transcoded first.
   const text = decodeSvgText(bytes, bytes.length);
   const drawnText = svgTextContent(text);
   const size = readSvgSize(bytes);
-  assertSvgBounds(text, drawnText, size, Math.min(1, maxEdge / Math.max(size.width, size.height)));
+  const { filterReads } = assertSvgBounds(
+    text,
+    drawnText,
+    size,
+    Math.min(1, maxEdge / Math.max(size.width, size.height)),
+    embeddedImagePixels,
+  );
   const warnings = missingGlyphWarnings(drawnText, fonts);
   const options = renderOptions(fonts);
   let svg: InstanceType<typeof Resvg> | undefined;
   try {
     svg = new Resvg(text, options);
-    assertSvgTreeBounds(svg.toString());
+    const tree = svg.toString();
+    assertSvgTreeBounds(tree);
     const { width, height } = svg;
     if (!(width > 0 && height > 0)) throw new Error('the SVG has no drawable size');
     const scale = Math.min(1, maxEdge / Math.max(width, height));
     const thin = Math.min(width, height) * scale < 1;
+    assertSvgPaintBounds(tree, thin ? 1 / Math.min(width, height) : scale, filterReads);
     if (thin || scale < 1) {
       const wide = width >= height;
       // Exact target sides for the normal case; a sliver is drawn 1 px thick, then shrunk along its length.
