@@ -65,10 +65,13 @@ async function instantiate(module: WebAssembly.Module): Promise<HeifExports> {
   return exports;
 }
 
-/** Decodes the primary image of a HEIC/HEIF file to RGBA8, cropped to its clean aperture, not yet turned upright. */
+/**
+ * Decodes the primary image of a HEIC/HEIF file to RGBA8 rows into the sink, cropped to its clean aperture,
+ * not yet turned upright: a grid a row of tiles at a time, so no whole image exists outside libheif.
+ */
 export async function decodeHeif(
   module: WebAssembly.Module,
-  { bytes, info, maxInputPixels }: DecodeRequest,
+  { bytes, info, maxInputPixels, sink }: DecodeRequest,
 ): Promise<DecodedImage> {
   const format = info.mediaType === 'image/heif' ? 'HEIF' : 'HEIC';
   const layout = readHeifLayout(bytes, format);
@@ -88,13 +91,28 @@ export async function decodeHeif(
     const info32 = alloc(codec, 32);
     check(codec, codec.open_file(data, bytes.byteLength, info32));
     const crop = layout.crop ?? { x: 0, y: 0, width: layout.width, height: layout.height };
-    const raster = { data: new Uint8Array(crop.width * crop.height * 4), width: crop.width, height: crop.height };
-    // Copies rows [y, y + rows) of the stored image, held `stride` bytes apart at `from`, into the crop.
-    const keep = (from: number, stride: number, y: number, rows: number) => {
-      for (let row = Math.max(y, crop.y); row < Math.min(y + rows, crop.y + crop.height); row++) {
-        const start = from + (row - y) * stride + crop.x * 4;
-        raster.data.set(new Uint8Array(codec.memory.buffer, start, crop.width * 4), (row - crop.y) * crop.width * 4);
+    const rowBytes = crop.width * 4;
+    let scratch = new Uint8Array(0);
+    let sawTransparent = false;
+    // Hands rows [y, y + rows) of the stored image, held `stride` bytes apart at `from`, to the sink: those
+    // inside the crop, cut to its columns (a view of the codec's memory when no cut is needed).
+    const keep = (from: number, stride: number, y: number, rows: number, alpha: boolean) => {
+      const first = Math.max(y, crop.y);
+      const count = Math.min(y + rows, crop.y + crop.height) - first;
+      if (count <= 0) return;
+      let pixels: Uint8Array;
+      if (crop.x === 0 && stride === rowBytes) {
+        pixels = new Uint8Array(codec.memory.buffer, from + (first - y) * stride, count * rowBytes);
+      } else {
+        if (scratch.length < count * rowBytes) scratch = new Uint8Array(count * rowBytes);
+        for (let row = 0; row < count; row++) {
+          const start = from + (first - y + row) * stride + crop.x * 4;
+          scratch.set(new Uint8Array(codec.memory.buffer, start, rowBytes), row * rowBytes);
+        }
+        pixels = scratch.subarray(0, count * rowBytes);
       }
+      if (alpha && !sawTransparent) sawTransparent = anyTransparent(pixels);
+      sink.write(pixels, count);
     };
     let alphaPlane: boolean;
     if (layout.grid && !layout.hasAlpha) {
@@ -102,6 +120,7 @@ export async function decodeHeif(
       const { grid } = layout;
       const stride = grid.outputWidth * 4;
       const band = alloc(codec, stride * grid.tileHeight);
+      sink.start({ width: crop.width, height: crop.height, mayHaveAlpha: false });
       for (let row = 0; row < grid.rows; row++) {
         const top = row * grid.tileHeight;
         const rows = Math.min(grid.tileHeight, grid.outputHeight - top);
@@ -119,7 +138,7 @@ export async function decodeHeif(
             );
           codec.copy_rows(band + left * 4, stride, 0, rows, columns);
         }
-        keep(band, stride, top, rows);
+        keep(band, stride, top, rows, false);
       }
     } else {
       const [width = 0, height = 0, , alpha = 0] = decodeItem(codec, layout.primary.id, info32);
@@ -129,16 +148,17 @@ export async function decodeHeif(
           `the image decodes to ${width}×${height} but declares ${layout.width}×${layout.height}`,
         );
       alphaPlane = alpha !== 0;
+      sink.start({ width: crop.width, height: crop.height, mayHaveAlpha: alphaPlane });
       const stride = width * 4;
       const bandRows = Math.max(1, Math.min(height, Math.floor(BAND_BYTES / stride)));
       const band = alloc(codec, stride * bandRows);
       for (let y = crop.y; y < crop.y + crop.height; y += bandRows) {
         const rows = Math.min(bandRows, crop.y + crop.height - y);
         codec.copy_rows(band, stride, y, rows, width);
-        keep(band, stride, y, rows);
+        keep(band, stride, y, rows, alphaPlane);
       }
     }
-    return { raster, hasAlpha: alphaPlane && anyTransparent(raster.data) };
+    return { hasAlpha: alphaPlane && sawTransparent };
   } catch (cause) {
     throw typedError(cause, format);
   }

@@ -50,16 +50,25 @@ export function decoderFor(
     case 'image/heif': {
       const registered = registeredDecoder(info.mediaType);
       if (!registered) return undefined;
-      // A package's decoder returns the whole image (it holds it); its rows are handed on in bands.
+      // A package's decoder hands its rows on in bands, at the size the header declares.
       return async ({ bytes, sink }) => {
-        const { raster, hasAlpha, lossless = false } = await registered.decode({ bytes, info, maxInputPixels });
-        if (raster.width !== info.width || raster.height !== info.height) {
-          throw new MediaError(
-            'E_CORRUPT',
-            `The ${info.mediaType} image decodes to ${raster.width}×${raster.height} but its header declares ${info.width}×${info.height}. The file is damaged: re-export it.`,
-          );
-        }
-        writeRaster(raster, hasAlpha, sink);
+        const { hasAlpha, lossless = false } = await registered.decode({
+          bytes,
+          info,
+          maxInputPixels,
+          sink: {
+            start(layout) {
+              if (layout.width !== info.width || layout.height !== info.height) {
+                throw new MediaError(
+                  'E_CORRUPT',
+                  `The ${info.mediaType} image decodes to ${layout.width}×${layout.height} but its header declares ${info.width}×${info.height}. The file is damaged: re-export it.`,
+                );
+              }
+              sink.start(layout);
+            },
+            write: (pixels, rows) => sink.write(pixels, rows),
+          },
+        });
         return { hasAlpha, lossless };
       };
     }

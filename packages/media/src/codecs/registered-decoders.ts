@@ -1,7 +1,8 @@
 // Decoders that optional packages add to the core. HEVC (HEIC) is decoded by libde265, which is LGPL: it
 // ships in @glimpse/heif, which calls `registerDecoder` when imported, so the core stays permissively
 // licensed and a deployment that must not ship HEVC simply leaves that package out.
-import type { MediaType, ProbeResult, Raster } from '../types.js';
+import type { MediaType, ProbeResult } from '../types.js';
+import type { RowSink } from './contract.js';
 
 /** What a registered decoder is asked to do: decode the stored pixels of a file the core probed. */
 export interface DecodeRequest {
@@ -9,11 +10,15 @@ export interface DecodeRequest {
   info: ProbeResult;
   /** The decompression-bomb budget; a decoder that learns of more pixels than the probe saw refuses them. */
   maxInputPixels: number;
+  /**
+   * Where the pixels go, before orientation (the core applies `info.orientation`): `start` once with
+   * `info.width`×`info.height`, then every row top to bottom, a band at a time (the codec contract).
+   */
+  sink: RowSink;
 }
 
-/** Decoded pixels before orientation (the core applies `info.orientation`), at `info.width`×`info.height`. */
+/** What the decoder saw in the rows it delivered. */
 export interface DecodedImage {
-  raster: Raster;
   /** Some pixel is not fully opaque. */
   hasAlpha: boolean;
   /** The file stores its pixels exactly, so the output stays lossless (PNG); absent means lossy (JPEG for a photo). */
