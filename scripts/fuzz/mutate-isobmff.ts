@@ -4,7 +4,7 @@
 // instead of stopping at "truncated". Edits: a field of a box that describes the image (ispe, pitm, irot,
 // imir, clap, pixi, ipma, iloc, infe, iref, hvcC/av1C, auxC, grid descriptor…), an item's type, a box
 // removed, duplicated, moved or retyped, and bytes inside one item's coded data.
-import { mutateBytes, type Random } from './mutate.js';
+import { concat, mutateBytes, type Random } from './mutate.js';
 
 interface Box {
   type: string;
@@ -67,13 +67,7 @@ function write(boxes: readonly Box[]): Uint8Array {
     out.set(inner, 8 + box.head.length);
     return out;
   });
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
+  return concat(parts);
 }
 
 const sizeOf = (box: Box): number =>

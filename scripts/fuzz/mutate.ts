@@ -45,7 +45,8 @@ const INTERESTING_32 = [
   0, 1, 2, 0xff, 0x100, 0x3fff, 0x4000, 0x7fff, 0x8000, 0xffff, 0x10000, 0x7fffffff, 0x80000000, 0xfffffffe, 0xffffffff,
 ];
 
-function concat(parts: readonly Uint8Array[]): Uint8Array {
+/** The parts, one after another, in one buffer. */
+export function concat(parts: readonly Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
   let offset = 0;
   for (const part of parts) {
