@@ -14,18 +14,34 @@ sed 's@^\( *\)de265_start_worker_threads(decoder->ctx, 1);@\1/* glimpse: no work
   "$heif/libheif/plugins/heif_decoder_libde265.cc" > "$WORK/heif_decoder_libde265.cc"
 grep -q 'glimpse: no worker threads' "$WORK/heif_decoder_libde265.cc" || { echo "heif: the worker-thread call moved; update build.sh" >&2; exit 1; }
 
+# libheif converts each decoded item to planar RGB, a second whole copy of it, in a generic per-pixel
+# loop that took 9 % of a decode. decode.cc converts the rows it hands out itself, with the same
+# arithmetic, so an item it asks for with no colour space stays as coded (YCbCr or gray); libheif's
+# own grid path (a grid with alpha) still asks for RGB tiles.
+sed 's@^      if (different_chroma || different_colorspace) {@      if ((different_chroma || different_colorspace) \&\& out_colorspace != heif_colorspace_undefined) { /* glimpse: decode.cc converts rows to RGB */@' \
+  "$heif/libheif/heif_context.cc" > "$WORK/heif_context.cc"
+grep -q 'glimpse: decode.cc converts rows' "$WORK/heif_context.cc" || { echo "heif: the colour conversion moved; update build.sh" >&2; exit 1; }
+
+# libde265 allocates a picture of the size its SPS declares (up to 65535×65535); the host checked its
+# pixel budget against the container's. decode.cc's glimpse_picture_fits refuses a larger SPS first.
+sed -e '1i extern "C" bool glimpse_picture_fits(int width, int height);' \
+  -e 's@^  if (pic_width_in_luma_samples > MAX_PICTURE_WIDTH ||@  if (!glimpse_picture_fits(pic_width_in_luma_samples, pic_height_in_luma_samples) || pic_width_in_luma_samples > MAX_PICTURE_WIDTH ||@' \
+  "$de265/libde265/sps.cc" > "$WORK/sps.cc"
+grep -q 'glimpse_picture_fits(pic_width' "$WORK/sps.cc" || { echo "heif: libde265's SPS size check moved; update build.sh" >&2; exit 1; }
+
 heif_library=()
-for f in bitstream box common_utils error exif heif heif_avif heif_colorconversion heif_context heif_file heif_hevc \
+for f in bitstream box common_utils error exif heif heif_avif heif_colorconversion heif_file heif_hevc \
   heif_image heif_plugin heif_plugin_registry metadata_compression nclx; do
   heif_library+=("$heif/libheif/$f.cc")
 done
-heif_library+=("$WORK/heif_decoder_libde265.cc")
+heif_library+=("$WORK/heif_context.cc" "$WORK/heif_decoder_libde265.cc")
 de265_library=()
 for f in alloc_pool bitstream cabac configparam contextmodel de265 deblock decctx dpb fallback fallback-dct \
-  fallback-motion image intrapred md5 motion nal nal-parser pps quality refpic sao scan sei slice sps threads \
+  fallback-motion image intrapred md5 motion nal nal-parser pps quality refpic sao scan sei slice threads \
   transform util vps vui; do
   de265_library+=("$de265/libde265/$f.cc")
 done
+de265_library+=("$WORK/sps.cc")
 
 cxx="${WASI_FLAGS[*]} -include $here/no-threads.h -ftls-model=local-exec -std=c++14 -O2 -DNDEBUG -ffile-prefix-map=$heif=libheif -ffile-prefix-map=$de265=libde265"
 # Plugin loading (dlopen) and parallel tile decoding (threads) are off: neither exists in wasm32-wasi.

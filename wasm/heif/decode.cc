@@ -3,10 +3,11 @@
 //
 // The host reads the container's layout itself (packages/heif reads the item graph in TypeScript) and
 // asks for one coded item at a time: the primary image, or each tile of a grid image in turn. A phone's
-// 12 MP photo is 48 tiles of 512×512, so decoding tile by tile keeps one tile's planes in memory instead
+// 12 MP photo is 48 tiles of 512×512, so decoding tile by tile keeps one row of tiles in memory instead
 // of the whole picture twice over (libheif's own grid path builds the full planar image, then an
-// interleaved copy). Transformations (irot/imir/clap) are left to the host, which orients every format
-// the same way. Pixels leave as 8-bit RGBA rows; deeper samples are scaled down, rounding to nearest.
+// interleaved copy). Items stay in YCbCr as decoded; rows become RGB as the host copies them out.
+// Transformations (irot/imir/clap) are left to the host, which orients every format the same way.
+// Pixels leave as 8-bit RGBA rows; deeper samples are scaled down, rounding to nearest.
 
 #include <algorithm>
 #include <cstdint>
@@ -14,16 +15,25 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <vector>
 
+#include "libheif/common_utils.h"
 #include "libheif/heif.h"
 #include "libheif/heif_api_structs.h"
 #include "libheif/heif_context.h"
 #include "libheif/heif_image.h"
+#include "libheif/nclx.h"
 
 namespace {
 
 heif_context *context = nullptr;
-std::shared_ptr<heif::HeifPixelImage> current;
+// The largest picture libde265 may allocate for the item being decoded (see glimpse_picture_fits), and
+// the size of a picture it refused.
+int max_width = 0, max_height = 0;
+int refused_width = 0, refused_height = 0;
+
+// The decoded items the host holds, by slot: a grid's tiles across one row of the grid.
+std::vector<std::shared_ptr<heif::HeifPixelImage>> slots;
 char message[256];
 
 int fail(const heif_error &error) {
@@ -46,9 +56,116 @@ inline uint8_t sample8(const uint8_t *row, int x, int bits) {
   return static_cast<uint8_t>((value * 255 + max / 2) / max);
 }
 
+// The planes read as R, G and B.
+const heif_channel *channels_of(heif_colorspace space) {
+  static const heif_channel gray[3] = {heif_channel_Y, heif_channel_Y, heif_channel_Y};
+  static const heif_channel ycbcr[3] = {heif_channel_Y, heif_channel_Cb, heif_channel_Cr};
+  static const heif_channel rgb[3] = {heif_channel_R, heif_channel_G, heif_channel_B};
+  return space == heif_colorspace_monochrome ? gray : space == heif_colorspace_YCbCr ? ycbcr : rgb;
+}
+
+// How the item's YCbCr becomes RGB: libheif's own YCbCr-to-RGB step (Op_YCbCr_to_RGB in 1.15.1), which
+// decode_item no longer runs (build.sh), done here a row at a time with the same arithmetic, so the
+// pixels are identical without a whole RGB copy of the item.
+struct Conversion {
+  int matrix = 2;  // ISO/IEC 23091-2 matrix_coefficients; 0 (GBR) and 8 (YCgCo) have their own rules
+  bool full_range = true;
+  heif::YCbCr_to_RGB_coefficients coefficients = heif::YCbCr_to_RGB_coefficients::defaults();
+  int bits = 8;
+  int shift_h = 0;
+  int shift_v = 0;
+};
+
+Conversion conversion_of(const heif::HeifPixelImage &image) {
+  Conversion conversion;
+  if (const auto &nclx = image.get_color_profile_nclx()) {
+    conversion.matrix = nclx->get_matrix_coefficients();
+    conversion.full_range = nclx->get_full_range_flag();
+    conversion.coefficients = heif::get_YCbCr_to_RGB_coefficients(nclx->get_matrix_coefficients(), nclx->get_colour_primaries());
+  }
+  conversion.bits = image.get_bits_per_pixel(heif_channel_Y);
+  conversion.shift_h = chroma_h_subsampling(image.get_chroma_format()) - 1;
+  conversion.shift_v = chroma_v_subsampling(image.get_chroma_format()) - 1;
+  return conversion;
+}
+
+inline uint8_t clip_u8(int value) { return static_cast<uint8_t>(value < 0 ? 0 : value > 255 ? 255 : value); }
+
+// libheif's rounding of a float sample: half up, then clamped to [0, max].
+inline uint32_t clip_float(float value, int32_t max) {
+  long rounded = static_cast<long>(value + 0.5f);
+  return static_cast<uint32_t>(rounded < 0 ? 0 : rounded > max ? max : rounded);
+}
+
+// A converted sample of `bits` bits as 8 bits, the way sample8 reads it from a plane.
+inline uint8_t to8(uint32_t value, int bits) {
+  if (bits == 8) return static_cast<uint8_t>(value);
+  uint32_t max = (1u << bits) - 1;
+  if (value > max) value = max;
+  return static_cast<uint8_t>((value * 255 + max / 2) / max);
+}
+
+// One row of YCbCr samples (chroma already the row's subsampled row) to RGB in RGBA8 pixels; alpha is
+// left to the caller.
+template <typename Pixel>
+void rgb_row(const Conversion &k, const Pixel *luma, const Pixel *cb, const Pixel *cr, uint32_t columns, uint8_t *out) {
+  const int bits = k.bits;
+  const int half = 1 << (bits - 1);
+  const int32_t max = (1 << bits) - 1;
+  const int limited_offset = 16 << (bits - 8);
+  if (k.matrix == 0) {
+    for (uint32_t x = 0; x < columns; x++) {
+      uint32_t cx = x >> k.shift_h;
+      uint32_t rgb[3] = {cr[cx], luma[x], cb[cx]};
+      for (int c = 0; c < 3; c++) {
+        uint32_t value = k.full_range ? rgb[c] : static_cast<Pixel>(((rgb[c] * 219 + 128) >> 8) + limited_offset);
+        out[x * 4 + c] = to8(value, bits);
+      }
+    }
+  } else if (k.matrix == 8) {
+    for (uint32_t x = 0; x < columns; x++) {
+      uint32_t cx = x >> k.shift_h;
+      int yv = luma[x];
+      int u = cb[cx] - half;
+      int v = cr[cx] - half;
+      out[x * 4] = to8(clip_u8(yv - u + v), bits);
+      out[x * 4 + 1] = to8(clip_u8(yv + u), bits);
+      out[x * 4 + 2] = to8(clip_u8(yv - u - v), bits);
+    }
+  } else {
+    const heif::YCbCr_to_RGB_coefficients &c = k.coefficients;
+    const float offset = static_cast<float>(limited_offset);
+    for (uint32_t x = 0; x < columns; x++) {
+      uint32_t cx = x >> k.shift_h;
+      float yv = static_cast<float>(luma[x]);
+      float u = static_cast<float>(cb[cx] - half);
+      float v = static_cast<float>(cr[cx] - half);
+      if (!k.full_range) {
+        yv = (yv - offset) * 1.1689f;
+        u = u * 1.1429f;
+        v = v * 1.1429f;
+      }
+      out[x * 4] = to8(clip_float(yv + c.r_cr * v, max), bits);
+      out[x * 4 + 1] = to8(clip_float(yv + c.g_cb * u + c.g_cr * v, max), bits);
+      out[x * 4 + 2] = to8(clip_float(yv + c.b_cb * u, max), bits);
+    }
+  }
+}
+
 }  // namespace
 
 extern "C" {
+
+// Called by libde265 (patched in build.sh) as it reads a sequence parameter set, before it allocates
+// anything by the picture size there: libde265 takes any size up to 65535×65535, but the host's pixel
+// budget was checked against the size the container declares (ispe), so a stream declaring a larger
+// picture is refused here instead of allocated.
+bool glimpse_picture_fits(int width, int height) {
+  if (width <= max_width && height <= max_height) return true;
+  refused_width = width;
+  refused_height = height;
+  return false;
+}
 
 // wasm32-wasi has no exception handling, and Debian's libc++abi for it no __cxa_throw. libheif is
 // compiled as written (it has one try/catch), so the few throws libc++'s headers can make (bad_alloc,
@@ -77,10 +194,16 @@ __attribute__((export_name("open_file"))) int open_file(const uint8_t *data, uin
 }
 
 // Decodes one image item (the primary image, or a tile of a grid) without its transformations, to
-// planar RGB or gray, with alpha when the item has an alpha image. Replaces the item decoded before.
-// info[0..4] = width, height, bits per sample, has alpha, gray. Returns 0 or a heif_error_code.
-__attribute__((export_name("decode_item"))) int decode_item(uint32_t id, uint32_t *info) {
-  current.reset();
+// planar YCbCr or gray as coded, with alpha when the item has an alpha image, into `slot`, replacing
+// (and first freeing) the item held there. The coded picture may be at most `width`×`height` (the
+// item's declared size, which the host checked, rounded up to whole coding blocks). info[0..4] = width,
+// height, bits per sample, has alpha, gray. Returns 0 or a heif_error_code.
+__attribute__((export_name("decode_item"))) int decode_item(uint32_t id, uint32_t slot, uint32_t width, uint32_t height, uint32_t *info) {
+  if (slot >= slots.size()) slots.resize(slot + 1);
+  slots[slot].reset();
+  max_width = static_cast<int>(std::min<uint32_t>(width, 65535));
+  max_height = static_cast<int>(std::min<uint32_t>(height, 65535));
+  refused_width = refused_height = 0;
   if (!context->context->is_image(id)) {
     snprintf(message, sizeof message, "item %u is not an image", id);
     return heif_error_Invalid_input;
@@ -90,60 +213,89 @@ __attribute__((export_name("decode_item"))) int decode_item(uint32_t id, uint32_
   std::shared_ptr<heif::HeifPixelImage> image;
   heif::Error error = context->context->decode_image_planar(id, image, heif_colorspace_undefined, options, false);
   heif_decoding_options_free(options);
+  if (refused_width != 0) {
+    snprintf(message, sizeof message, "its HEVC stream codes a %d×%d picture, larger than the %d×%d the file declares",
+             refused_width, refused_height, max_width, max_height);
+    return heif_error_Invalid_input;
+  }
   if (error) return fail(error);
-  bool gray = image->get_colorspace() == heif_colorspace_monochrome;
-  heif_channel first = gray ? heif_channel_Y : heif_channel_R;
-  if (!gray && image->get_colorspace() != heif_colorspace_RGB) {
-    snprintf(message, sizeof message, "unexpected colour space %d after conversion", image->get_colorspace());
+  // As coded (YCbCr or gray), or planar RGB from libheif's own grid path (a grid with alpha).
+  heif_colorspace space = image->get_colorspace();
+  bool gray = space == heif_colorspace_monochrome;
+  if (!gray && space != heif_colorspace_YCbCr && space != heif_colorspace_RGB) {
+    snprintf(message, sizeof message, "unexpected colour space %d", space);
     return heif_error_Unsupported_feature;
   }
-  int bits = image->get_bits_per_pixel(first);
-  if (bits < 1 || bits > 16) {
+  const heif_channel *channels = channels_of(space);
+  int bits = image->get_bits_per_pixel(channels[0]);
+  if (bits < 8 || bits > 16) {
     snprintf(message, sizeof message, "unsupported sample depth %d", bits);
     return heif_error_Unsupported_feature;
   }
-  current = image;
+  // What libheif's conversion to RGB refused: chroma of another depth than luma, alpha of another size.
+  bool mixed = image->get_bits_per_pixel(channels[1]) != bits || image->get_bits_per_pixel(channels[2]) != bits;
+  bool alpha = image->has_channel(heif_channel_Alpha);
+  if (mixed || (alpha && (image->get_width(heif_channel_Alpha) != image->get_width() ||
+                          image->get_height(heif_channel_Alpha) != image->get_height()))) {
+    snprintf(message, sizeof message, "unsupported colour conversion");
+    return heif_error_Unsupported_feature;
+  }
+  slots[slot] = image;
   info[0] = static_cast<uint32_t>(image->get_width());
   info[1] = static_cast<uint32_t>(image->get_height());
   info[2] = static_cast<uint32_t>(bits);
-  info[3] = image->has_channel(heif_channel_Alpha) ? 1 : 0;
+  info[3] = alpha ? 1 : 0;
   info[4] = gray ? 1 : 0;
   return 0;
 }
 
-// Writes rows [y, y + rows) of the decoded item, its first `columns` columns, as straight-alpha RGBA8
-// to `out`, `stride` bytes apart. The host keeps within the item's size.
-__attribute__((export_name("copy_rows"))) void copy_rows(uint8_t *out, uint32_t stride, uint32_t y, uint32_t rows, uint32_t columns) {
-  heif::HeifPixelImage &image = *current;
-  bool gray = image.get_colorspace() == heif_colorspace_monochrome;
-  heif_channel channels[3] = {gray ? heif_channel_Y : heif_channel_R, gray ? heif_channel_Y : heif_channel_G,
-                              gray ? heif_channel_Y : heif_channel_B};
+// Writes rows [y, y + rows) of the item decoded into `slot`, its first `columns` columns, as
+// straight-alpha RGBA8 to `out`, `stride` bytes apart. The host keeps within the item's size.
+__attribute__((export_name("copy_rows"))) void copy_rows(uint32_t slot, uint8_t *out, uint32_t stride, uint32_t y, uint32_t rows, uint32_t columns) {
+  const heif::HeifPixelImage &image = *slots[slot];
+  heif_colorspace space = image.get_colorspace();
+  const heif_channel *channels = channels_of(space);
+  const int bits = image.get_bits_per_pixel(channels[0]);
+  Conversion conversion = space == heif_colorspace_YCbCr ? conversion_of(image) : Conversion{};
   const uint8_t *planes[4];
   int strides[4];
-  int bits[4];
-  for (int c = 0; c < 3; c++) {
-    planes[c] = image.get_plane(channels[c], &strides[c]);
-    bits[c] = image.get_bits_per_pixel(channels[c]);
-  }
+  for (int c = 0; c < 3; c++) planes[c] = image.get_plane(channels[c], &strides[c]);
   bool alpha = image.has_channel(heif_channel_Alpha);
+  int alpha_bits = 0;
   if (alpha) {
     planes[3] = image.get_plane(heif_channel_Alpha, &strides[3]);
-    bits[3] = image.get_bits_per_pixel(heif_channel_Alpha);
+    alpha_bits = image.get_bits_per_pixel(heif_channel_Alpha);
   }
   bool premultiplied = alpha && image.is_premultiplied_alpha();
   for (uint32_t row = 0; row < rows; row++) {
     uint8_t *to = out + row * stride;
     uint32_t source = y + row;
+    if (space == heif_colorspace_YCbCr) {
+      uint32_t chroma = source >> conversion.shift_v;
+      const uint8_t *luma = planes[0] + source * strides[0];
+      const uint8_t *cb = planes[1] + chroma * strides[1];
+      const uint8_t *cr = planes[2] + chroma * strides[2];
+      if (bits == 8) {
+        rgb_row(conversion, luma, cb, cr, columns, to);
+      } else {
+        rgb_row(conversion, reinterpret_cast<const uint16_t *>(luma), reinterpret_cast<const uint16_t *>(cb),
+                reinterpret_cast<const uint16_t *>(cr), columns, to);
+      }
+    } else {
+      for (int c = 0; c < 3; c++) {
+        const uint8_t *plane = planes[c] + source * strides[c];
+        for (uint32_t x = 0; x < columns; x++) to[x * 4 + c] = sample8(plane, x, bits);
+      }
+    }
+    const uint8_t *alpha_row = alpha ? planes[3] + source * strides[3] : nullptr;
     for (uint32_t x = 0; x < columns; x++) {
-      uint8_t rgba[4];
-      for (int c = 0; c < 3; c++) rgba[c] = sample8(planes[c] + source * strides[c], x, bits[c]);
-      rgba[3] = alpha ? sample8(planes[3] + source * strides[3], x, bits[3]) : 255;
+      uint8_t *rgba = to + x * 4;
+      rgba[3] = alpha ? sample8(alpha_row, x, alpha_bits) : 255;
       if (premultiplied && rgba[3] != 255) {
         for (int c = 0; c < 3; c++) {
           rgba[c] = rgba[3] == 0 ? 0 : static_cast<uint8_t>(std::min(255, (rgba[c] * 255 + rgba[3] / 2) / rgba[3]));
         }
       }
-      memcpy(to + x * 4, rgba, 4);
     }
   }
 }

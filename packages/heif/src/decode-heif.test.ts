@@ -143,6 +143,35 @@ describe('HEIC through process()', () => {
     expect(code === undefined || code === 'E_CORRUPT').toBe(true);
   });
 
+  it('refuses an HEVC stream that codes a larger picture than its item declares, before allocating it', async () => {
+    // The pixel budget is checked against ispe; libde265 would allocate whatever the stream's SPS says.
+    const coded = codedImageOf(await heifEnc(naturalPixels(512, 384), { quality: 30 }));
+    const ispe = new Uint8Array(20);
+    ispe.set([0, 0, 0, 20, ...new TextEncoder().encode('ispe')]);
+    new DataView(ispe.buffer).setUint32(12, 64);
+    new DataView(ispe.buffer).setUint32(16, 48);
+    const type = (box: Uint8Array) => new TextDecoder().decode(box.subarray(4, 8));
+    const lying = {
+      ...coded,
+      width: 64,
+      height: 48,
+      properties: coded.properties.map((box) => (type(box) === 'ispe' ? ispe : box)),
+    };
+    for (const [file, width, height] of [
+      [writeHeif({ tiles: [lying] }), 64, 48],
+      [
+        writeHeif({ tiles: [lying, lying, lying, lying], grid: { columns: 2, rows: 2, width: 128, height: 96 } }),
+        128,
+        96,
+      ],
+    ] as const) {
+      expect(await probe(file)).toMatchObject({ width, height });
+      const error = await process(file, { maxInputPixels: 20_000 }).catch((cause: unknown) => cause);
+      expect(isMediaError(error) && error.code).toBe('E_CORRUPT');
+      expect(String(error)).toMatch(/codes a 512×384 picture, larger than the 64×64/);
+    }
+  }, 60_000);
+
   it('refuses a grid that declares too many pixels before decoding anything', async () => {
     const tiles = Array.from({ length: 4 }, () => codedImageOf(single));
     const bomb = writeHeif({ tiles, grid: { columns: 2, rows: 2, width: 150, height: 120 } });

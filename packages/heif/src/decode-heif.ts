@@ -1,7 +1,8 @@
 // HEIC/HEIF decoding with glimpse's libheif + libde265 build (wasm/heif). The item graph is read in
-// TypeScript (@glimpse/media's readHeifLayout); the module decodes one coded item at a time. A grid (a
-// phone's 12 MP photo is 48 tiles of 512×512) is decoded a row of tiles at a time into a band buffer, so
-// the instance holds one tile's planes and one band, never the whole picture. Each call runs in a fresh
+// TypeScript (@glimpse/media's readHeifLayout); the module decodes one coded item at a time and keeps it
+// as coded (YCbCr), converting rows to RGBA only as they are handed out. A grid (a phone's 12 MP photo is
+// 48 tiles of 512×512) is decoded a row of tiles at a time: the instance holds that row's tiles in YCbCr
+// (3 MB for a phone) and a band of 256 KB of RGBA, never the whole picture. Each call runs in a fresh
 // instance, so its memory is released when the call ends.
 import {
   MediaError,
@@ -19,8 +20,8 @@ interface HeifExports {
   alloc(bytes: number): number;
   error_message(): number;
   open_file(data: number, size: number, info: number): number;
-  decode_item(id: number, info: number): number;
-  copy_rows(out: number, stride: number, y: number, rows: number, columns: number): void;
+  decode_item(id: number, slot: number, maxWidth: number, maxHeight: number, info: number): number;
+  copy_rows(slot: number, out: number, stride: number, y: number, rows: number, columns: number): void;
 }
 
 const FUNCTIONS = ['_initialize', 'alloc', 'error_message', 'open_file', 'decode_item', 'copy_rows'] as const;
@@ -35,8 +36,11 @@ function isHeifExports(exports: WebAssembly.Exports): exports is WebAssembly.Exp
 const MEMORY_ALLOCATION_ERROR = 6;
 const UNSUPPORTED_FEATURE = 4;
 
-/** The rows of a non-grid image are converted this many bytes at a time. */
-const BAND_BYTES = 1024 * 1024;
+/** HEVC's largest coding tree block: a coded picture is its image padded to whole blocks at most. */
+const CODING_BLOCK = 64;
+
+/** Rows are converted to RGBA and handed to the sink about this many bytes at a time. */
+const BAND_BYTES = 256 * 1024;
 
 class HeifFailure extends Error {
   constructor(
@@ -119,29 +123,54 @@ export async function decodeHeif(
       alphaPlane = false;
       const { grid } = layout;
       const stride = grid.outputWidth * 4;
-      const band = alloc(codec, stride * grid.tileHeight);
+      const bandRows = Math.max(1, Math.min(grid.tileHeight, Math.floor(BAND_BYTES / stride)));
+      const band = alloc(codec, stride * bandRows);
       sink.start({ width: crop.width, height: crop.height, mayHaveAlpha: false });
       for (let row = 0; row < grid.rows; row++) {
         const top = row * grid.tileHeight;
         const rows = Math.min(grid.tileHeight, grid.outputHeight - top);
         if (rows <= 0 || top >= crop.y + crop.height || top + rows <= crop.y) continue;
+        // The row's tiles, each into the slot of its column (freeing the tile above it first).
+        const columns: number[] = [];
         for (let column = 0; column < grid.columns; column++) {
           const left = column * grid.tileWidth;
-          const columns = Math.min(grid.tileWidth, grid.outputWidth - left);
-          if (columns <= 0) continue;
+          const width = Math.min(grid.tileWidth, grid.outputWidth - left);
+          if (width <= 0) break;
           const tile = grid.tiles[row * grid.columns + column] ?? 0;
-          const [width = 0, height = 0] = decodeItem(codec, tile, info32);
-          if (width < columns || height < rows)
+          const [tileWidth = 0, tileHeight = 0] = decodeItem(
+            codec,
+            tile,
+            column,
+            grid.tileWidth,
+            grid.tileHeight,
+            info32,
+          );
+          if (tileWidth < width || tileHeight < rows)
             throw new HeifFailure(
               2,
-              `tile ${tile} is ${width}×${height}, smaller than the grid's ${grid.tileWidth}×${grid.tileHeight}`,
+              `tile ${tile} is ${tileWidth}×${tileHeight}, smaller than the grid's ${grid.tileWidth}×${grid.tileHeight}`,
             );
-          codec.copy_rows(band + left * 4, stride, 0, rows, columns);
+          columns.push(width);
         }
-        keep(band, stride, top, rows, false);
+        const first = Math.max(0, crop.y - top);
+        const end = Math.min(rows, crop.y + crop.height - top);
+        for (let y = first; y < end; y += bandRows) {
+          const count = Math.min(bandRows, end - y);
+          columns.forEach((width, column) => {
+            codec.copy_rows(column, band + column * grid.tileWidth * 4, stride, y, count, width);
+          });
+          keep(band, stride, top + y, count, false);
+        }
       }
     } else {
-      const [width = 0, height = 0, , alpha = 0] = decodeItem(codec, layout.primary.id, info32);
+      const [width = 0, height = 0, , alpha = 0] = decodeItem(
+        codec,
+        layout.primary.id,
+        0,
+        layout.width,
+        layout.height,
+        info32,
+      );
       if (width !== layout.width || height !== layout.height)
         throw new HeifFailure(
           2,
@@ -154,7 +183,7 @@ export async function decodeHeif(
       const band = alloc(codec, stride * bandRows);
       for (let y = crop.y; y < crop.y + crop.height; y += bandRows) {
         const rows = Math.min(bandRows, crop.y + crop.height - y);
-        codec.copy_rows(band, stride, y, rows, width);
+        codec.copy_rows(0, band, stride, y, rows, width);
         keep(band, stride, y, rows, alphaPlane);
       }
     }
@@ -196,8 +225,21 @@ function assertCodedImages(layout: HeifLayout, format: string): void {
   }
 }
 
-function decodeItem(codec: HeifExports, id: number, info: number): Uint32Array {
-  check(codec, codec.decode_item(id, info));
+/**
+ * Decodes item `id` into `slot`. Its HEVC stream may code a picture no larger than the declared
+ * width×height rounded up to whole 64-sample coding blocks: the pixel budget was checked against the
+ * declared size, and libde265 would allocate whatever its stream says.
+ */
+function decodeItem(
+  codec: HeifExports,
+  id: number,
+  slot: number,
+  width: number,
+  height: number,
+  info: number,
+): Uint32Array {
+  const block = (size: number) => Math.ceil(size / CODING_BLOCK) * CODING_BLOCK;
+  check(codec, codec.decode_item(id, slot, block(width), block(height), info));
   return new Uint32Array(codec.memory.buffer, info, 5).slice();
 }
 
