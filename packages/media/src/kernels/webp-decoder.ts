@@ -1,6 +1,7 @@
 // glimpse's own WebP decoder (wasm/webp/decode.c over libwebp's incremental decoder): decodes a still
-// WebP a chunk of the file at a time and hands the rows finished after each chunk to a row sink,
-// optionally rescaling while it decodes (a 12 MP WebP bound for 2000 px never exists at full size).
+// WebP a chunk of the file at a time and hands each batch of rows libwebp finishes to a row sink (it
+// holds only that batch's window of output rows), optionally rescaling while it decodes (a 12 MP WebP
+// bound for 2000 px never exists at full size).
 // Each call runs in a fresh instance, so the decoder's memory is released when the call ends.
 import { MediaError } from '../errors.js';
 import type { RowSink, Size } from '../codecs/contract.js';
@@ -59,13 +60,23 @@ export async function decodeWebpRows(
   size: Size | undefined,
   sink: RowSink,
 ): Promise<{ alphaChannel: boolean }> {
-  const { exports } = await WebAssembly.instantiate(await wasmModule('webp_decoder'), {});
+  let memory: WebAssembly.Memory | undefined;
+  let width = 0;
+  const imports = {
+    env: {
+      rows_ready: (rows: number, count: number) => {
+        if (memory) sink.write(new Uint8Array(memory.buffer, rows, count * width * 4), count);
+      },
+    },
+  };
+  const { exports } = await WebAssembly.instantiate(await wasmModule('webp_decoder'), imports);
   if (!isWebpDecoderExports(exports))
     throw new MediaError(
       'E_WASM_UNAVAILABLE',
       'The webp_decoder WASM module lacks the expected exports: rebuild it with scripts/build-wasm.sh.',
     );
   const codec = exports;
+  memory = codec.memory;
   codec._initialize();
   const data = codec.alloc(bytes.byteLength);
   const info = codec.alloc(16);
@@ -74,14 +85,14 @@ export async function decodeWebpRows(
   new Uint8Array(codec.memory.buffer, data, bytes.byteLength).set(bytes);
   try {
     const started = codec.decode_start(data, bytes.byteLength, size?.width ?? 0, size?.height ?? 0, info);
-    const [width = 0, height = 0, alpha = 0, status = 0] = new Uint32Array(codec.memory.buffer, info, 4);
+    const [outWidth = 0, height = 0, alpha = 0, status = 0] = new Uint32Array(codec.memory.buffer, info, 4);
     if (started === 0) throw failure(status);
+    width = outWidth;
     sink.start({ width, height, mayHaveAlpha: alpha !== 0 });
     for (let more = 1; more !== 0; ) {
       more = codec.decode_more(info);
-      const [first = 0, rows = 0, pixels = 0, state = 0] = new Uint32Array(codec.memory.buffer, info, 4);
+      const [state = 0] = new Uint32Array(codec.memory.buffer, info, 1);
       if (state !== 0) throw failure(state);
-      if (rows > 0) sink.write(new Uint8Array(codec.memory.buffer, pixels + first * width * 4, rows * width * 4), rows);
     }
     return { alphaChannel: alpha !== 0 };
   } catch (cause) {
