@@ -10,9 +10,10 @@ import { encodeWebpRows } from '../kernels/webp-encoder.js';
 /**
  * A WebP as a still: the image itself, decoded straight to `cover` (libwebp rescales while decoding), or
  * an animation's first frame at its own size, placed on its transparent canvas (OpenAI rejects
- * animations, the others show only one frame). libwebp holds the output-sized RGBA it writes rows into
- * and, for a lossless image, the window of ARGB rows its backward references may reach (2^20 pixels,
- * wasm/webp/vp8l-window.patch), not the whole image.
+ * animations, the others show only one frame). libwebp holds the file, a window of the output rows one
+ * batch of decoding finishes (wasm/webp/output-window.patch) and, for a lossless image, the window of
+ * ARGB rows its backward references may reach (2^20 pixels, wasm/webp/vp8l-window.patch), not the whole
+ * image.
  */
 export const webpDecoder: Decoder<WebpInfo> = async ({ bytes, facts, cover, sink }) => {
   const frame = facts.frames > 1 ? firstWebpFrame(bytes) : undefined;
