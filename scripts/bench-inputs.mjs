@@ -32,6 +32,9 @@ export const INPUTS = {
   'photo-4032x3024-grid-irot.heic': { kind: 'photo', width: 4032, height: 3024, format: 'heic-phone', orientation: 6 },
   'photo-4000x3000.avif': { kind: 'photo', width: 4000, height: 3000, format: 'avif' },
   'photo-4000x3000-lzw.tif': { kind: 'photo', width: 4000, height: 3000, format: 'tiff-lzw' },
+  'photo-4000x3000-lzw-tiled.tif': { kind: 'photo', width: 4000, height: 3000, format: 'tiff-lzw-tiled' },
+  // One strip of 3000 rows, as many scanners write: ImageMagick (/usr/bin/convert) rewrites the strips above.
+  'photo-4000x3000-lzw-one-strip.tif': { kind: 'photo', width: 4000, height: 3000, format: 'tiff-lzw-one-strip' },
   'screenshot-1280x800.png': { kind: 'screenshot', width: 1280, height: 800, format: 'png', seed: 9 },
   'screenshot-2880x1800.png': { kind: 'screenshot', width: 2880, height: 1800, format: 'png', seed: 7 },
   'screenshot-3024x1964.png': { kind: 'screenshot', width: 3024, height: 1964, format: 'png', seed: 7 },
@@ -152,6 +155,13 @@ async function encode(recipe, file) {
     execFileSync(process.execPath, [path.join(here, 'run-ts.mjs'), path.join(here, 'phone-heic.ts'), file]);
     return;
   }
+  if (recipe.format === 'tiff-lzw-one-strip') {
+    const strips = await inputPath('photo-4000x3000-lzw.tif');
+    const args = ['-compress', 'lzw', '-define', 'tiff:predictor=2', '-define', `tiff:rows-per-strip=${recipe.height}`];
+    execFileSync('/usr/bin/convert', [strips, ...args, `tiff:${file}.partial`]);
+    renameSync(`${file}.partial`, file);
+    return;
+  }
   const sharp = require('sharp');
   const { kind, width, height, format, orientation, seed } = recipe;
   const pixels = kind === 'photo' ? photoPixels(width, height) : screenshotPixels(width, height, seed);
@@ -163,7 +173,9 @@ async function encode(recipe, file) {
   else if (format === 'png') image = image.png();
   else if (format === 'gif') image = image.gif();
   else if (format === 'tiff-lzw') image = image.tiff({ compression: 'lzw', predictor: 'horizontal' });
-  else if (format === 'heic' || format === 'avif') return heifEnc(image, format, file);
+  else if (format === 'tiff-lzw-tiled') {
+    image = image.tiff({ compression: 'lzw', predictor: 'horizontal', tile: true, tileWidth: 256, tileHeight: 256 });
+  } else if (format === 'heic' || format === 'avif') return heifEnc(image, format, file);
   else throw new Error(`unknown format ${format}`);
   // Written under a temporary name first, so an interrupted run never leaves half a file behind.
   await image.toFile(`${file}.partial`);

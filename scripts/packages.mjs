@@ -4,5 +4,6 @@
 // and README.md — docs/packages.md walks through it.
 export const PUBLISHED_PACKAGES = [
   { name: 'media', npmName: '@glimpse/media' },
+  { name: 'heif', npmName: '@glimpse/heif' },
   { name: 'agent', npmName: '@glimpse/agent' },
 ];

@@ -1,8 +1,8 @@
 // `npm run test:packages`: the published packages as a user gets them. Packs each package with `npm pack`
 // (its prepack builds the JS and generates the .d.ts), installs the tarballs into an empty project outside
 // the repository, and there: runs the README's job in Node, `npx glimpse`, a Deno script, a Vite app in
-// Chromium and a Worker bundle in workerd (miniflare), and typechecks strict consumers against the shipped
-// .d.ts. The consumer's files are in test/packages/consumer/. Tools (vite, esbuild, deno, tsc, miniflare,
+// Chromium and a Worker bundle in workerd (miniflare), each also converting a HEIC through the optional
+// @glimpse/heif, and typechecks strict consumers against the shipped .d.ts. The consumer's files are in test/packages/consumer/. Tools (vite, esbuild, deno, tsc, miniflare,
 // Chromium) come from this repository; every import of @glimpse/* resolves in the consumer's node_modules.
 import { execFile } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -22,6 +22,8 @@ const require = createRequire(join(root, 'package.json'));
 const run = promisify(execFile);
 const tool = (specifier: string) => require.resolve(specifier);
 const photo = join(root, 'samples/photo-exif6.jpg');
+/** A 3×2 grid HEIC turned by irot (the shared vectors' input): @glimpse/heif makes it a 100×160 JPEG. */
+const heic = join(root, 'test/vectors/inputs/grid-3x2-irot.heic');
 /** The versions this repository tests with (root devDependencies): the consumer installs the same ones. */
 const pinned: Record<string, string> = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')).devDependencies;
 
@@ -86,6 +88,15 @@ await step('npm pack (prepack: JS bundles and generated .d.ts)', async () => {
         'dist/workerd.js',
         'wasm/jpeg.wasm',
       );
+    if (pack.name === '@glimpse/heif')
+      must.push(
+        'THIRD-PARTY-NOTICES.md',
+        'dist/node.js',
+        'dist/browser.js',
+        'dist/deno.js',
+        'dist/workerd.js',
+        'wasm/heif.wasm',
+      );
     if (pack.name === '@glimpse/agent')
       must.push(
         'bin/glimpse.js',
@@ -105,8 +116,8 @@ await step('npm pack (prepack: JS bundles and generated .d.ts)', async () => {
     for (const path of must) if (!files.includes(path)) problems.push(`${pack.name} lacks ${path}`);
     for (const path of files)
       if (/^src\/|\.map$|\.meta\.json$|tsconfig/.test(path)) problems.push(`${pack.name} ships ${path}`);
-    if (pack.name === '@glimpse/media' && !files.some((path) => /^dist\/wasm\/.+\.wasm$/.test(path)))
-      problems.push('@glimpse/media lacks dist/wasm/*.wasm');
+    if (pack.name !== '@glimpse/agent' && !files.some((path) => /^dist\/wasm\/.+\.wasm$/.test(path)))
+      problems.push(`${pack.name} lacks dist/wasm/*.wasm`);
     tarballs.push(join(work, pack.filename));
   }
   if (problems.length > 0) throw new Error(problems.join('; '));
@@ -125,8 +136,10 @@ await step('npm install the tarballs into an empty project', async () => {
     `${JSON.stringify({ name: 'glimpse-consumer', private: true, type: 'module' }, null, 2)}\n`,
   );
   await cp(photo, join(consumer, 'photo-exif6.jpg'));
+  await cp(heic, join(consumer, 'grid.heic'));
   await mkdir(join(consumer, 'vite-app/public'), { recursive: true });
   await cp(photo, join(consumer, 'vite-app/public/photo-exif6.jpg'));
+  await cp(heic, join(consumer, 'vite-app/public/grid.heic'));
   await sh(
     'npm',
     ['install', '--no-audit', '--no-fund', '--prefer-offline', ...tarballs, `@types/node@${pinned['@types/node']}`],
@@ -161,8 +174,8 @@ await step('Deno: a script importing the packages', async () => {
     await sh(process.execPath, [tool('deno/bin.cjs'), 'run', '--allow-read', '--no-prompt', 'deno-check.ts'], consumer),
   );
   expectEqual(
-    [out.mediaType, out.width, out.height, out.viewed],
-    ['image/jpeg', 2304, 3072, ['text', 'image']],
+    [out.mediaType, out.width, out.height, out.viewed, out.heic],
+    ['image/jpeg', 2304, 3072, ['text', 'image'], ['image/jpeg', 100, 160]],
     'deno-check.ts',
   );
   if (!String(out.entry).endsWith('/dist/deno.js'))
@@ -184,7 +197,14 @@ await step('Vite: build an app, run it in Chromium', async () => {
     const result = await page.evaluate(() => (window as unknown as { glimpseResult: unknown }).glimpseResult);
     expectEqual(
       result,
-      { mediaType: 'image/jpeg', width: 1176, height: 1568, viewed: ['text', 'image'], messages: 3 },
+      {
+        mediaType: 'image/jpeg',
+        width: 1176,
+        height: 1568,
+        viewed: ['text', 'image'],
+        messages: 3,
+        heic: ['image/jpeg', 100, 160],
+      },
       'the page',
     );
   } finally {
@@ -227,6 +247,14 @@ await step('Worker: bundle with esbuild, run in workerd (miniflare)', async () =
       ],
       ['image/jpeg', '1176x1568', 'image,text', 0xff, 0xd8],
       'the Worker' /* the text notes the resize */,
+    );
+    const fromHeic = await miniflare.dispatchFetch('http://worker/', { method: 'POST', body: await readFile(heic) });
+    if (!fromHeic.ok) throw new Error(`the Worker answered ${fromHeic.status} to the HEIC: ${await fromHeic.text()}`);
+    const heicBytes = new Uint8Array(await fromHeic.arrayBuffer());
+    expectEqual(
+      [fromHeic.headers.get('content-type'), fromHeic.headers.get('x-size'), heicBytes[0], heicBytes[1]],
+      ['image/jpeg', '100x160', 0xff, 0xd8],
+      'the Worker, given a HEIC (@glimpse/heif)',
     );
   } finally {
     await miniflare.dispose();

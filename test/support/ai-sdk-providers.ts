@@ -7,6 +7,7 @@ import { createOpenAI } from '@ai-sdk/openai';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { createOllama } from 'ollama-ai-provider-v2';
 import { jsonResponse } from './capture-fetch.js';
+import { RESPONSES_USAGE } from './stream-replies.js';
 
 type FetchFunction = typeof globalThis.fetch;
 
@@ -155,13 +156,7 @@ function responsesReply(output: unknown[]) {
     model: 'gpt-5.1',
     status: 'completed',
     output,
-    usage: {
-      input_tokens: 10,
-      output_tokens: 5,
-      total_tokens: 15,
-      input_tokens_details: { cached_tokens: 0 },
-      output_tokens_details: { reasoning_tokens: 0 },
-    },
+    usage: RESPONSES_USAGE,
   };
 }
 

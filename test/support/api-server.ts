@@ -11,7 +11,7 @@ import {
 } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { crc32 } from '../fixtures/make.js';
-import { anthropicStream, openAIChatStream, type StreamedTurn } from './stream-replies.js';
+import { anthropicStream, openAIChatStream, RESPONSES_USAGE, type StreamedTurn } from './stream-replies.js';
 
 export type ApiName = 'anthropic' | 'openai-chat' | 'openai-responses' | 'gemini' | 'bedrock' | 'ollama';
 
@@ -163,13 +163,7 @@ export function responsesStream({ text = '', toolCalls = [] }: StreamedTurn, mod
       ...base,
       status: 'completed',
       output,
-      usage: {
-        input_tokens: 10,
-        output_tokens: 5,
-        total_tokens: 15,
-        input_tokens_details: { cached_tokens: 0 },
-        output_tokens_details: { reasoning_tokens: 0 },
-      },
+      usage: RESPONSES_USAGE,
     },
   });
   return events.join('');

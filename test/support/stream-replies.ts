@@ -23,6 +23,15 @@ function chunks(text: string, size = 4): string[] {
   return out;
 }
 
+/** The usage an OpenAI Responses reply ends with, streamed (response.completed) or not. */
+export const RESPONSES_USAGE = {
+  input_tokens: 10,
+  output_tokens: 5,
+  total_tokens: 15,
+  input_tokens_details: { cached_tokens: 0 },
+  output_tokens_details: { reasoning_tokens: 0 },
+};
+
 export function anthropicStream({ text = '', toolCalls = [] }: StreamedTurn, model = 'claude-sonnet-4-6'): string {
   const usage = { input_tokens: 10, output_tokens: 5 };
   const events: Array<[string, unknown]> = [

@@ -29,7 +29,7 @@ for f in jcomapi jdapimin jdapistd jdatasrc jdcoefct jdcolor jddctmgr jdhuff jdi
 done
 # Only reading is used; tif_write and tif_dirwrite are linked because tif_close names them, and
 # gc-sections drops what is never reached. tif_unix gives the memory functions; its file functions go
-# unused (the file is read from memory) and are dropped too.
+# unused (libtiff reads the file through the host) and are dropped too.
 # -ftls-model=local-exec: tif_unix names errno, which wasi-libc declares thread-local.
 flags="${WASI_FLAGS[*]} -ftls-model=local-exec -Os -DNDEBUG -DUSE_CLZ_INTRINSIC -DNO_GETENV -DNO_PUTENV -ffile-prefix-map=$tiff=libtiff
   -ffile-prefix-map=$zlib=zlib -ffile-prefix-map=$jpeg=libjpeg-turbo -I $here -I $WORK -I $ROOT/wasm/jpeg -I $tiff/libtiff -I $zlib -I $jpeg"

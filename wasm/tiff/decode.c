@@ -2,9 +2,10 @@
 // with zlib for Deflate and libjpeg-turbo for JPEG-in-TIFF, built for wasm32.
 //
 // libtiff's RGBA interface does the photometric work: gray, palette, RGB, CMYK, YCbCr and CIELab; 1 to
-// 16 bits per sample; contiguous or planar; strips or tiles. It hands out 8-bit RGBA, read a band of
-// rows at a time, so the host never needs the whole image inside the instance. The first page (IFD) is
-// read; pixels come in stored order (the host applies the Orientation tag like EXIF's).
+// 16 bits per sample; contiguous or planar; strips or tiles. It hands out 8-bit RGBA a band of rows at
+// a time, so the host never needs the whole image inside the instance, nor the file (read through the
+// host). The first page (IFD) is read; pixels come in stored order (the host applies the Orientation tag
+// like EXIF's).
 
 #include <stdint.h>
 #include <stdio.h>
@@ -32,9 +33,12 @@ static void ignore_warning(const char *module, const char *format, va_list argum
 // was already recorded, and the host ends the decode.
 _Noreturn void glimpse_jpeg_abort(void) { host_fail(message[0] ? message : "JPEG data in the TIFF is damaged"); }
 
-// The file, read in place from the instance's memory.
+// The file stays with the host: libtiff asks for the bytes at an offset (the directory, a strip's or
+// tile's compressed data) and `env.read_at` copies just those, so the instance never holds the file.
+__attribute__((import_module("env"), import_name("read_at")))
+uint32_t host_read_at(uint8_t *out, uint32_t offset, uint32_t capacity);
+
 static struct {
-  const uint8_t *data;
   toff_t size;
   toff_t position;
 } file;
@@ -44,9 +48,10 @@ static tmsize_t read_file(thandle_t handle, void *buffer, tmsize_t size) {
   if (file.position >= file.size || size <= 0) return 0;
   toff_t available = file.size - file.position;
   toff_t count = (toff_t)size < available ? (toff_t)size : available;
-  memcpy(buffer, file.data + file.position, (size_t)count);
-  file.position += count;
-  return (tmsize_t)count;
+  // position < size <= UINT32_MAX, so both fit the import's 32-bit arguments.
+  uint32_t copied = host_read_at(buffer, (uint32_t)file.position, (uint32_t)count);
+  file.position += copied;
+  return (tmsize_t)copied;
 }
 
 static tmsize_t write_file(thandle_t handle, void *buffer, tmsize_t size) {
@@ -73,41 +78,41 @@ static toff_t size_file(thandle_t handle) {
   return file.size;
 }
 
-// "Mapping" the file hands libtiff the bytes themselves, so raw strips are read without a copy.
-static int map_file(thandle_t handle, void **base, toff_t *size) {
-  (void)handle;
-  *base = (void *)file.data;
-  *size = file.size;
-  return 1;
-}
-
-static void unmap_file(thandle_t handle, void *base, toff_t size) {
-  (void)handle;
-  (void)base;
-  (void)size;
-}
-
 static TIFF *tiff;
 static TIFFRGBAImage image;
 static int unpremultiply;
+
+// How rows are read. Contiguous strips (nearly every TIFF) go a scanline at a time through libtiff's
+// scanline reader, which decodes a strip incrementally, so a file stored as one huge strip costs one band,
+// not the whole image; libtiff's own RGBA converter (image.put.contig) turns each band of scanlines into
+// RGBA, so the pixels are those of TIFFRGBAImageGet. Tiles, separate planes and YCbCr that libtiff does
+// not upsample itself (subsampled blocks span rows) go through TIFFRGBAImageGet a band of whole tile rows
+// or strips at a time: a band is then at least one row of tiles (or one strip) of the image's width.
+static int by_scanline;
+static uint8_t *scanlines;
+static tmsize_t scanline_bytes;
+static uint32_t scanlines_capacity;
+static uint32_t next_row;
 
 __attribute__((export_name("alloc"))) void *alloc(uint32_t bytes) { return malloc(bytes); }
 
 // The text of the last failure, NUL-terminated.
 __attribute__((export_name("error_message"))) const char *error_message(void) { return message; }
 
-// Opens the first page and prepares RGBA reading. Returns 1, or 0 with error_message() set.
-// info[0..4] = width, height, has alpha, rows per strip or tile height (a good band), bits per sample.
-__attribute__((export_name("open_file"))) int open_file(const uint8_t *data, uint32_t size, uint32_t *info) {
+// Opens the first page of the `size`-byte file (read through env.read_at) and prepares RGBA reading.
+// Returns 1, or 0 with error_message() set. info[0..4] = width, height, has alpha, the rows a band
+// must be a whole multiple of (1 when read by scanline), bits per sample.
+__attribute__((export_name("open_file"))) int open_file(uint32_t size, uint32_t *info) {
   TIFFSetErrorHandler(record_error);
   TIFFSetWarningHandler(ignore_warning);
-  file.data = data;
   file.size = size;
   file.position = 0;
-  tiff = TIFFClientOpen("input", "rm", NULL, read_file, write_file, seek_file, close_file, size_file, map_file, unmap_file);
+  // "m": no memory mapping; every read goes through read_file.
+  tiff = TIFFClientOpen("input", "rm", NULL, read_file, write_file, seek_file, close_file, size_file, NULL, NULL);
   if (!tiff) return 0;
   char reason[1024] = "";
-  if (!TIFFRGBAImageOK(tiff, reason) || !TIFFRGBAImageBegin(&image, tiff, 0, reason)) {
+  // Stop at the first damaged strip or tile (E_CORRUPT), rather than carrying on with stale pixels.
+  if (!TIFFRGBAImageOK(tiff, reason) || !TIFFRGBAImageBegin(&image, tiff, 1, reason)) {
     if (reason[0]) snprintf(message, sizeof message, "%s", reason);
     return 0;
   }
@@ -121,9 +126,13 @@ __attribute__((export_name("open_file"))) int open_file(const uint8_t *data, uin
     }
   }
   unpremultiply = image.alpha == EXTRASAMPLE_ASSOCALPHA;
-  uint32_t band = 0;
+  by_scanline = !TIFFIsTiled(tiff) && image.isContig && image.put.contig && image.photometric != PHOTOMETRIC_YCBCR;
+  scanline_bytes = TIFFScanlineSize(tiff);
+  if (by_scanline && scanline_bytes <= 0) return 0;
+  next_row = 0;
+  uint32_t band = 1;
   if (TIFFIsTiled(tiff)) TIFFGetField(tiff, TIFFTAG_TILELENGTH, &band);
-  else TIFFGetFieldDefaulted(tiff, TIFFTAG_ROWSPERSTRIP, &band);
+  else if (!by_scanline) TIFFGetFieldDefaulted(tiff, TIFFTAG_ROWSPERSTRIP, &band);
   info[0] = image.width;
   info[1] = image.height;
   info[2] = image.alpha != 0;
@@ -132,13 +141,48 @@ __attribute__((export_name("open_file"))) int open_file(const uint8_t *data, uin
   return 1;
 }
 
-// Reads rows [y, y + rows) as straight-alpha RGBA8 into `out`. Returns 1, or 0 with error_message() set.
-__attribute__((export_name("read_rows"))) int read_rows(uint8_t *out, uint32_t y, uint32_t rows) {
-  image.row_offset = (int)y;
-  image.col_offset = 0;
-  if (!TIFFRGBAImageGet(&image, (uint32_t *)out, image.width, rows)) {
-    if (!message[0]) snprintf(message, sizeof message, "rows %u to %u could not be read", y, y + rows);
+// Rows [y, y + rows) through the scanline reader and libtiff's converter; rows come in order.
+static int read_scanlines(uint8_t *out, uint32_t y, uint32_t rows) {
+  if (y != next_row) {
+    snprintf(message, sizeof message, "rows must be read in order (asked for %u, next is %u)", y, next_row);
     return 0;
+  }
+  if (rows > scanlines_capacity) {
+    if ((uint64_t)rows * (uint64_t)scanline_bytes > UINT32_MAX / 2) {
+      snprintf(message, sizeof message, "out of memory: %u rows of %d bytes", rows, (int)scanline_bytes);
+      return 0;
+    }
+    free(scanlines);
+    scanlines = malloc((size_t)rows * (size_t)scanline_bytes);
+    scanlines_capacity = scanlines ? rows : 0;
+    if (!scanlines) {
+      snprintf(message, sizeof message, "out of memory: %u rows of %d bytes", rows, (int)scanline_bytes);
+      return 0;
+    }
+  }
+  for (uint32_t row = 0; row < rows; row++) {
+    if (TIFFReadScanline(tiff, scanlines + (size_t)row * (size_t)scanline_bytes, y + row, 0) < 0) {
+      if (!message[0]) snprintf(message, sizeof message, "row %u could not be read", y + row);
+      return 0;
+    }
+  }
+  next_row = y + rows;
+  image.put.contig(&image, (uint32_t *)out, 0, 0, image.width, rows, 0, 0, scanlines);
+  return 1;
+}
+
+// Reads rows [y, y + rows) as straight-alpha RGBA8 into `out`. Returns 1, or 0 with error_message() set.
+// By scanline, rows must come in order; otherwise y and rows are whole multiples of info[3] (but the last).
+__attribute__((export_name("read_rows"))) int read_rows(uint8_t *out, uint32_t y, uint32_t rows) {
+  if (by_scanline) {
+    if (!read_scanlines(out, y, rows)) return 0;
+  } else {
+    image.row_offset = (int)y;
+    image.col_offset = 0;
+    if (!TIFFRGBAImageGet(&image, (uint32_t *)out, image.width, rows)) {
+      if (!message[0]) snprintf(message, sizeof message, "rows %u to %u could not be read", y, y + rows);
+      return 0;
+    }
   }
   if (unpremultiply) {
     for (uint8_t *pixel = out, *end = out + (size_t)rows * image.width * 4; pixel < end; pixel += 4) {

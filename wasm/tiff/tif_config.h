@@ -5,6 +5,9 @@
 #define HAVE_STRINGS_H 1
 #define HAVE_SYS_TYPES_H 1
 #define HAVE_UNISTD_H 1
+/* The scanline reader fetches a big strip's compressed bytes a few rows ahead at a time, not the whole
+ * strip at once (libtiff's --enable-chunky-strip-read): a one-strip file costs one band. */
+#define CHUNKY_STRIP_READ_SUPPORT 1
 #define PACKAGE "tiff"
 #define PACKAGE_BUGREPORT "tiff@lists.osgeo.org"
 #define PACKAGE_NAME "LibTIFF Software"

@@ -9,11 +9,17 @@ import { fitMediaMiddleware } from '@glimpse/agent/ai-sdk';
 import { fitPiContent } from '@glimpse/agent/pi';
 import { createModelClient, isModelClientError } from '@glimpse/agent/clients';
 import { probe } from '@glimpse/media';
+import { HEIF_DECODER_NAME } from '@glimpse/heif'; // importing it registers the HEIC decoder with the core
 
 const photo = new Uint8Array(await readFile('photo-exif6.jpg')); // 4000×3000 stored sideways (EXIF 6)
 const fitted = await fit(photo, { provider: 'anthropic' });
 assert.deepEqual([fitted.mediaType, fitted.width, fitted.height], ['image/jpeg', 1176, 1568]);
 assert.deepEqual(fitted.steps, ['oriented', 'resized']);
+
+// The optional HEIC package: a grid HEIC turned by irot comes out an upright JPEG.
+const fromHeic = await fit(new Uint8Array(await readFile('grid.heic')), { provider: 'anthropic' });
+assert.deepEqual([fromHeic.mediaType, fromHeic.width, fromHeic.height], ['image/jpeg', 100, 160]);
+assert.match(HEIF_DECODER_NAME, /libheif/);
 
 const result = await toolResultFrom({
   toolCallId: 'call_1',

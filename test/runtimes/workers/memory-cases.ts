@@ -19,6 +19,9 @@ export const MEMORY_CASES: readonly MemoryCase[] = [
   { label: 'WebP lossless 4000×3000 (12 MP)', input: 'photo-4000x3000-lossless.webp' },
   { label: 'PNG screenshot 8660×5773 (50 MP)', input: 'screenshot-8660x5773.png' },
   { label: 'GIF 7744×5164 (40 MP)', input: 'screenshot-7744x5164.gif' },
+  { label: 'TIFF 4000×3000 (12 MP), LZW, strips of 256 rows', input: 'photo-4000x3000-lzw.tif' },
+  { label: 'TIFF 4000×3000 (12 MP), LZW, 256×256 tiles', input: 'photo-4000x3000-lzw-tiled.tif' },
+  { label: 'TIFF 4000×3000 (12 MP), LZW, one strip', input: 'photo-4000x3000-lzw-one-strip.tif' },
 ];
 
 /**

@@ -35,6 +35,19 @@ beforeAll(async () => {
       '/w/archive.zip': new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0, 0, 0, 0, 1, 2, 3]),
       '/w/blob.bin': new Uint8Array([0, 159, 146, 150, 0, 1, 2, 3, 4]),
       '/w/photo.tiff': new Uint8Array([0x49, 0x49, 0x2a, 0x00, 8, 0, 0, 0, 0, 0]),
+      '/w/photo.heic': new Uint8Array([
+        0,
+        0,
+        0,
+        24,
+        ...new TextEncoder().encode('ftypheic'),
+        0,
+        0,
+        0,
+        0,
+        ...new TextEncoder().encode('mif1heic'),
+      ]),
+      '/w/photo.jxl': new Uint8Array([0xff, 0x0a, 0xfa, 0x7f, 0x01, 0x90, 0x08]),
       '/w/latin1.txt': new Uint8Array([
         ...new TextEncoder().encode('caf'),
         0xe9,
@@ -77,11 +90,13 @@ describe('read', () => {
     expect(capped).toContain(`offset=${lastShown + 1}`);
   });
 
-  it('points images and SVGs at view_file in one line', async () => {
+  it('points every format view_file can show (SVG, TIFF, HEIC too) at it in one line', async () => {
     const read = createReadTool({ fileSystem });
     for (const [path, label] of [
       ['shot.png', 'PNG image'],
       ['logo.svg', 'SVG image'],
+      ['photo.tiff', 'TIFF image'],
+      ['photo.heic', 'HEIC image'],
     ]) {
       const result = await read.execute({ path });
       expect(result.isError).toBe(false);
@@ -123,7 +138,9 @@ describe('read', () => {
     expect(textOf(await read.execute({ path: 'blob.bin' }))).toBe(
       'blob.bin is a binary file of unknown type, 9 bytes; its bytes are not shown as text.',
     );
-    expect(textOf(await read.execute({ path: 'photo.tiff' }))).toContain('TIFF image (a format view_file cannot show)');
+    expect(textOf(await read.execute({ path: 'photo.jxl' }))).toBe(
+      'photo.jxl is a JPEG XL image (a format view_file cannot show), 7 bytes; its bytes are not shown as text.',
+    );
   });
 
   it('shows text with a stray Latin-1 byte, and reports empty files', async () => {

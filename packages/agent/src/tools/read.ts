@@ -1,4 +1,5 @@
 import { detect, pdfText } from '@glimpse/media';
+import type { MediaType } from '@glimpse/media';
 import type { FileSystem } from '../fs/file-system.js';
 import { defaultFileSystem } from '../fs/default-file-system.js';
 import type { ToolDefinition } from '../parts.js';
@@ -31,8 +32,23 @@ export const READ_TOOL_DEFINITION: ToolDefinition = {
   },
 };
 
-/** Media `view_file` can show; other binaries get a plain note. PDFs are read as their text. */
-const VIEWABLE = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/bmp', 'image/svg+xml']);
+/**
+ * Media `view_file` can show; other binaries get a plain note. PDFs are read as their text. HEIC/HEIF count:
+ * view_file converts them when `@glimpse/heif` is loaded, and otherwise says what to install.
+ */
+const VIEWABLE: ReadonlySet<MediaType> = new Set<MediaType>([
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
+  'image/bmp',
+  'image/svg+xml',
+  'image/tiff',
+  'image/x-icon',
+  'image/avif',
+  'image/heic',
+  'image/heif',
+]);
 
 export interface ReadToolOptions {
   fileSystem?: FileSystem;

@@ -21,6 +21,7 @@ import {
 import { anyTransparent } from '../pixels.js';
 import { takersSentence } from '../takers.js';
 import type { Raster } from '../types.js';
+import { undecodable, unsupportedFeature } from './codec-support.js';
 
 interface AvifExports extends KernelExports {
   release(pointer: number): void;
@@ -363,19 +364,9 @@ function typedError(cause: unknown): unknown {
       );
     }
     if (cause.status === UNSUPPORTED) {
-      return new MediaError(
-        'E_UNSUPPORTED',
-        `The AVIF uses something glimpse's decoder does not support (${cause.message}). ${takersSentence('image/avif', 'AVIF')} Convert it to PNG or JPEG with the app that made it.`,
-        { format: 'AVIF' },
-        { cause },
-      );
+      return unsupportedFeature('image/avif', 'AVIF', cause.message, cause);
     }
-    return new MediaError(
-      'E_CORRUPT',
-      `The AVIF data could not be decoded (${cause.message}). The file is truncated or damaged: re-export or re-download it.`,
-      { format: 'AVIF' },
-      { cause },
-    );
+    return undecodable('AVIF', cause.message, 're-export or re-download it', cause);
   }
   if (cause instanceof KernelFailure || cause instanceof WebAssembly.RuntimeError) {
     return new MediaError(

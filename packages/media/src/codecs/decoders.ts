@@ -11,7 +11,7 @@ import { decodeIco } from './ico.js';
 import { jpegDecoder } from './jpeg.js';
 import { pngDecoder } from './png.js';
 import { registeredDecoder } from './registered-decoders.js';
-import { decodeTiff } from './tiff.js';
+import { tiffDecoder } from './tiff.js';
 import { webpDecoder } from './webp.js';
 
 /** Probe results of the formats glimpse decodes to pixels. */
@@ -78,16 +78,6 @@ export function decoderFor(
     }
   }
 }
-
-/**
- * TIFF's first page through libtiff (kernels/tiff-decoder.ts), decoded whole, then handed on in bands.
- * Lossless unless JPEG-compressed (the header's compression tag, read by probe).
- */
-const tiffDecoder: Decoder<TiffInfo> = async ({ bytes, facts, sink }) => {
-  const { raster, hasAlpha } = await decodeTiff(bytes);
-  writeRaster(raster, hasAlpha, sink);
-  return { hasAlpha, lossless: facts.lossless };
-};
 
 /** An icon's largest entry (at most 256×256 in practice; PNG or BMP, both lossless), decoded whole, then handed on in bands. */
 const icoDecoder: Decoder<IcoInfo> = async ({ bytes, sink }) => {

@@ -9,7 +9,9 @@ import sharp from 'sharp';
 import { isMediaError, probe, process } from '@glimpse/media';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { naturalPixels } from '../../../../test/fixtures/pixels.js';
-import { decodeTiff } from './tiff.js';
+import { rasterSink } from '../raster-rows.js';
+import type { Raster, TiffInfo } from '../types.js';
+import { tiffDecoder } from './tiff.js';
 
 const MAGICK = '/usr/bin/convert';
 let folder: string;
@@ -39,6 +41,14 @@ function magickRgba(file: Uint8Array): Uint8Array {
   const path = join(folder, 'oracle.tif');
   writeFileSync(path, file);
   return new Uint8Array(execFileSync(MAGICK, [`${path}[0]`, '-depth', '8', 'rgba:-'], { maxBuffer: 1 << 26 }));
+}
+
+/** The first page's RGBA, through the codec contract into a sink that keeps every row. */
+async function decodeTiff(file: Uint8Array): Promise<Raster> {
+  const facts = (await probe(file)) as TiffInfo;
+  const sink = rasterSink();
+  await tiffDecoder({ bytes: file, facts, cover: facts, sink });
+  return sink.raster();
 }
 
 function meanDifference(a: Uint8Array, b: Uint8Array): number {
@@ -85,9 +95,43 @@ describe('TIFF', () => {
     it(`${name}: ImageMagick's pixels`, async () => {
       const file = tiff(source, args);
       expect(await probe(file)).toMatchObject({ mediaType: 'image/tiff', width: 150, height: 100, pages: 1 });
-      const { raster } = await decodeTiff(file);
+      const raster = await decodeTiff(file);
       expect({ width: raster.width, height: raster.height }).toEqual({ width: 150, height: 100 });
       expect(meanDifference(raster.data, magickRgba(file))).toBeLessThanOrEqual(tolerance);
+    });
+  }
+
+  // 1000×600 RGB: one strip holds the whole image (as many scanners write), or 256×256 tiles.
+  for (const { layout, args, bandRows } of [
+    { layout: 'one strip', args: ['-define', 'tiff:rows-per-strip=600'], bandRows: 65 },
+    { layout: 'tiles', args: ['-define', 'tiff:tile-geometry=256x256'], bandRows: 256 },
+  ]) {
+    it(`${layout}: rows arrive in bands of ${bandRows}, ImageMagick's pixels`, async () => {
+      const big = join(folder, 'big.png');
+      await sharp(naturalPixels(1000, 600, { seed: 3 }).data, { raw: { width: 1000, height: 600, channels: 3 } })
+        .png()
+        .toFile(big);
+      const file = tiff('big.png', ['-compress', 'lzw', '-define', 'tiff:predictor=2', ...args]);
+      const facts = (await probe(file)) as TiffInfo;
+      const sink = rasterSink();
+      const bands: number[] = [];
+      await tiffDecoder({
+        bytes: file,
+        facts,
+        cover: facts,
+        sink: {
+          start: (layout) => sink.start(layout),
+          write(pixels, rows) {
+            bands.push(rows);
+            sink.write(pixels, rows);
+          },
+        },
+      });
+      // ~256 KB of RGBA a band when read by scanline; one row of tiles when tiled; never the whole image.
+      expect(bands).toEqual(
+        Array.from({ length: Math.ceil(600 / bandRows) }, (_, i) => Math.min(bandRows, 600 - i * bandRows)),
+      );
+      expect(meanDifference(sink.raster().data, magickRgba(file))).toBe(0);
     });
   }
 

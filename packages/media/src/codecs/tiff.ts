@@ -1,10 +1,17 @@
 // TIFF adapter: glimpse's own libtiff build (kernels/tiff-decoder.ts, wasm/tiff), first page only.
-import { decodeTiffRgba, type DecodedTiff } from '../kernels/tiff-decoder.js';
+import { decodeTiffRows } from '../kernels/tiff-decoder.js';
+import type { TiffInfo } from '../types.js';
+import type { Decoder } from './contract.js';
 
 /**
- * Decodes a TIFF's first page to RGBA8, as stored (the Orientation tag is applied by `orient`): strips or
+ * A TIFF's first page as RGBA8 rows, as stored (the Orientation tag is applied by the pipeline): strips or
  * tiles; none, LZW, Deflate, PackBits, CCITT, JPEG; 1–16 bits; gray, palette, RGB, CMYK, YCbCr, Lab; alpha.
+ * Strips go a scanline at a time, so the decoder holds one band of rows (~256 KB of RGBA) whatever the
+ * strip size; a tiled file holds one row of tiles (tile height × image width × 4 bytes, plus one tile),
+ * as do files with separate colour planes or YCbCr that libtiff upsamples itself (a strip per plane).
+ * Lossless unless JPEG-compressed (the header's compression tag, read by probe).
  */
-export async function decodeTiff(bytes: Uint8Array): Promise<DecodedTiff> {
-  return decodeTiffRgba(bytes);
-}
+export const tiffDecoder: Decoder<TiffInfo> = async ({ bytes, facts, sink }) => ({
+  ...(await decodeTiffRows(bytes, sink)),
+  lossless: facts.lossless,
+});

@@ -1,7 +1,8 @@
 // What glimpse's own C kernels (wasm/jpeg, wasm/png) share on the host side: a fresh instance per call
 // (its memory is released when the call ends), the `env.fail` import through which the C libraries report
-// a fatal error, the `env.read_input` import through which a kernel may pull its input a buffer at a
-// time instead of holding all of it, and copying bytes into the instance.
+// a fatal error, the `env.read_input` and `env.read_at` imports through which a kernel may pull its input
+// a buffer at a time (in order, or from any offset) instead of holding all of it, and copying bytes into
+// the instance.
 import { MediaError } from '../errors.js';
 import { wasmModule, type WasmModuleName } from '../wasm.js';
 import { wasiStandIns } from './wasi-stand-ins.js';
@@ -19,8 +20,8 @@ export class KernelFailure extends Error {}
 /**
  * A fresh, started instance of kernel `name` whose exports include `functions`. WASI calls the libraries
  * link but never reach are stubs that fail loudly rather than touch the host. `input` is what the
- * kernel's `read_input(out, capacity)` hands out, in order (it returns how many bytes it copied, 0 at
- * the end).
+ * kernel's `read_input(out, capacity)` hands out, in order, and `read_at(out, offset, capacity)` from
+ * any offset (both return how many bytes they copied, 0 at the end).
  */
 export async function instantiateKernel<T extends KernelExports>(
   name: WasmModuleName,
@@ -38,6 +39,12 @@ export async function instantiateKernel<T extends KernelExports>(
         const part = input.subarray(read, read + capacity);
         if (memory) new Uint8Array(memory.buffer, out, part.byteLength).set(part);
         read += part.byteLength;
+        return part.byteLength;
+      },
+      read_at: (out: number, offset: number, capacity: number) => {
+        const start = offset >>> 0;
+        const part = input.subarray(start, start + (capacity >>> 0));
+        if (memory) new Uint8Array(memory.buffer, out, part.byteLength).set(part);
         return part.byteLength;
       },
     },

@@ -1,5 +1,6 @@
 import { detect, probe, process, isMediaError, PRESETS, type ProcessResult } from '@glimpse/media';
 import { fitMediaMiddleware } from '@glimpse/agent/ai-sdk';
+import { HEIF_DECODER_NAME, registerHeif } from '@glimpse/heif';
 import {
   createFileTools,
   MemoryFileSystem,
@@ -10,6 +11,12 @@ import {
   estimateMessageTokens,
   type Message,
 } from '@glimpse/agent';
+
+/** A self-hosted heif.wasm: registerHeif takes how the module is obtained. */
+export function useOwnHeifModule(url: string): string {
+  registerHeif(() => WebAssembly.compileStreaming(fetch(url)));
+  return HEIF_DECODER_NAME;
+}
 
 export async function run(bytes: Uint8Array): Promise<number> {
   const type = detect(bytes);

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { process } from '@glimpse/media';
+import '@glimpse/heif';
 import { createFileTools, serialize } from '@glimpse/agent';
 import { SessionWriter, loadSession, nodeFileSystem } from '@glimpse/agent/node';
 import { createGlimpseMcpServer, createViewWorkerPool } from '@glimpse/agent/mcp';

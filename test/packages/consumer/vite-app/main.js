@@ -1,10 +1,13 @@
 // A Vite app built from the packed tarballs: fits the sample photo and views it through the file tools, in the page.
 import { process } from '@glimpse/media';
 import { MemoryFileSystem, createFileTools, serialize, toolResultFrom } from '@glimpse/agent';
+import '@glimpse/heif';
 
 async function run() {
   const photo = new Uint8Array(await (await fetch('./photo-exif6.jpg')).arrayBuffer());
   const fitted = await process(photo, { provider: 'anthropic' });
+  const heic = new Uint8Array(await (await fetch('./grid.heic')).arrayBuffer());
+  const fromHeic = await process(heic, { provider: 'anthropic' });
   const files = createFileTools({
     fileSystem: new MemoryFileSystem({ files: { '/upload/photo.jpg': photo } }),
     route: { provider: 'anthropic', model: 'claude-sonnet-4-5' },
@@ -27,6 +30,7 @@ async function run() {
     height: fitted.height,
     viewed: viewed.parts.map((part) => part.type),
     messages: body.messages.length,
+    heic: [fromHeic.mediaType, fromHeic.width, fromHeic.height],
   };
 }
 

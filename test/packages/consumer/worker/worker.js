@@ -1,6 +1,7 @@
-// A Cloudflare Worker bundled from the packed tarballs: POST an image, get it back fitted for Claude.
+// A Cloudflare Worker bundled from the packed tarballs: POST an image (HEIC too), get it back fitted for Claude.
 import { isMediaError, process } from '@glimpse/media';
 import { toolResultFrom } from '@glimpse/agent';
+import '@glimpse/heif'; // HEIC photos too
 
 export default {
   async fetch(request) {
