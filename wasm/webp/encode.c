@@ -14,6 +14,8 @@
 
 // From rgba-rows.patch (src/enc/picture_csp_enc.c).
 int WebPPictureImportRGBARows(WebPPicture *picture, const uint8_t *rgba, int stride, int y, int rows);
+// From encode-simd.c.
+void EncoderDspInitSimd(void);
 
 __attribute__((export_name("alloc"))) void *alloc(uint32_t bytes) { return malloc(bytes); }
 
@@ -30,6 +32,7 @@ __attribute__((export_name("encode_start"))) uint32_t encode_start(
     uint32_t width, uint32_t height, uint32_t quality, uint32_t lossless, uint32_t method, uint32_t may_have_alpha) {
   WebPConfig *config = &encoder.config;
   WebPPicture *picture = &encoder.picture;
+  EncoderDspInitSimd();
   if (!WebPConfigInit(config) || !WebPPictureInit(picture)) return 0;
   config->quality = (float)quality;
   config->lossless = lossless != 0;
