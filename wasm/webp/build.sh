@@ -8,7 +8,8 @@
 # image (a 4000×3000 image: 5.8 MiB instead of 46 MiB; the patch's header says why that is exact).
 # output-window.patch: the decoder writes its output rows into a window of the rows one batch of decoding
 # finishes and hands them out batch by batch, instead of into an output-sized buffer (11.4 MiB at
-# 2000×1500).
+# 2000×1500). vp8l-stream.patch: fed the file a chunk at a time (WebPIAppend), the lossless decoder drops
+# the bytes it has read instead of keeping the whole file (9 MiB for the 12 MP bench photo).
 # encode.c: the encoder, fed a band of rows at a time; rgba-rows.patch converts each band to YUV 4:2:0 as
 # it arrives (a 2000×1500 picture: 4.5 MB of planes instead of 12 MB of RGBA and the planes).
 # encode-simd.c: WASM SIMD versions of the encoder's hottest dsp functions, exact to libwebp's C.
@@ -18,6 +19,7 @@ src="$WORK/libwebp"
 cp -r "$debian" "$src"
 patch --quiet --directory="$src" -p1 < "$ROOT/wasm/webp/vp8l-window.patch"
 patch --quiet --directory="$src" -p1 < "$ROOT/wasm/webp/output-window.patch"
+patch --quiet --directory="$src" -p1 < "$ROOT/wasm/webp/vp8l-stream.patch"
 patch --quiet --directory="$src" -p1 < "$ROOT/wasm/webp/rgba-rows.patch"
 # -Os: as fast as -O2 here (measured) and 40% smaller; NDEBUG drops asserts and with them every import.
 flags="${WASI_FLAGS[*]} -Os -DNDEBUG -ffile-prefix-map=$src=libwebp -I $src"

@@ -143,10 +143,32 @@ describe('own WebP decoder', () => {
     expect(Buffer.compare(Buffer.from(raster.data), expected)).toBe(0);
   });
 
+  it('finds the image data after metadata longer than the chunk it copies in first (a 300 KB ICC profile)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'webp-icc-'));
+    writeFileSync(join(dir, 'plain.webp'), await sharp(raw, input).webp({ lossless: true }).toBuffer());
+    writeFileSync(join(dir, 'big.icc'), Buffer.alloc(300_000, 7));
+    execFileSync(
+      'webpmux',
+      ['-set', 'icc', join(dir, 'big.icc'), join(dir, 'plain.webp'), '-o', join(dir, 'icc.webp')],
+      {
+        stdio: 'ignore',
+      },
+    );
+    const webp = new Uint8Array(readFileSync(join(dir, 'icc.webp')));
+    expect(webp.byteLength).toBeGreaterThan(300_000);
+    const { raster } = await decodeWebpStill(webp);
+    expect(Buffer.compare(Buffer.from(raster.data), raw)).toBe(0);
+  });
+
   it('turns damaged data into E_CORRUPT', async () => {
     const webp = new Uint8Array(await sharp(raw, input).webp({ quality: 80 }).toBuffer());
     await expect(decodeWebpStill(webp.subarray(0, 100))).rejects.toMatchObject({ code: 'E_CORRUPT' });
     await expect(decodeWebpStill(new Uint8Array(64))).rejects.toMatchObject({ code: 'E_CORRUPT' });
+    // Cut in the middle of the lossless data, which the decoder reads a chunk at a time.
+    const lossless = new Uint8Array(await sharp(raw, input).webp({ lossless: true }).toBuffer());
+    await expect(decodeWebpStill(lossless.subarray(0, lossless.byteLength >> 1))).rejects.toMatchObject({
+      code: 'E_CORRUPT',
+    });
   });
 
   it('hands out rows while it decodes, a chunk of the file at a time', async () => {

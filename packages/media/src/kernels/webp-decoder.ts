@@ -1,7 +1,7 @@
-// glimpse's own WebP decoder (wasm/webp/decode.c over libwebp's incremental decoder): decodes a still
-// WebP a chunk of the file at a time and hands each batch of rows libwebp finishes to a row sink (it
-// holds only that batch's window of output rows), optionally rescaling while it decodes (a 12 MP WebP
-// bound for 2000 px never exists at full size).
+// glimpse's own WebP decoder (wasm/webp/decode.c over libwebp's incremental decoder): copies a still
+// WebP into the decoder a chunk at a time (libwebp keeps only what it has not read yet) and hands each
+// batch of rows libwebp finishes to a row sink (it holds only that batch's window of output rows),
+// optionally rescaling while it decodes (a 12 MP WebP bound for 2000 px never exists at full size).
 // Each call runs in a fresh instance, so the decoder's memory is released when the call ends.
 import { MediaError } from '../errors.js';
 import type { RowSink, Size } from '../codecs/contract.js';
@@ -14,10 +14,17 @@ interface WebpDecoderExports {
   _initialize(): void;
   alloc(bytes: number): number;
   decode_start(data: number, size: number, width: number, height: number, info: number): number;
-  decode_more(info: number): number;
+  release(pointer: number): void;
+  decode_more(data: number, size: number, last: number): number;
 }
 
-const FUNCTIONS = ['_initialize', 'alloc', 'decode_start', 'decode_more'] as const;
+const FUNCTIONS = ['_initialize', 'alloc', 'release', 'decode_start', 'decode_more'] as const;
+
+/** Bytes of the file copied into the decoder per step; each step then finishes some rows to hand out. */
+const CHUNK_BYTES = 65536;
+/** libwebp's VP8StatusCode values the loop acts on. */
+const SUSPENDED = 5;
+const NOT_ENOUGH_DATA = 7;
 
 function isWebpDecoderExports(exports: WebAssembly.Exports): exports is WebAssembly.Exports & WebpDecoderExports {
   return (
@@ -78,21 +85,35 @@ export async function decodeWebpRows(
   const codec = exports;
   memory = codec.memory;
   codec._initialize();
-  const data = codec.alloc(bytes.byteLength);
+  const chunk = codec.alloc(CHUNK_BYTES);
   const info = codec.alloc(16);
-  if (data === 0 || info === 0)
-    throw new MediaError('E_TOO_LARGE', `The WebP decoder could not get ${bytes.byteLength} bytes of memory.`);
-  new Uint8Array(codec.memory.buffer, data, bytes.byteLength).set(bytes);
+  if (chunk === 0 || info === 0) throw failure(1);
+  const copyIn = (at: number, part: Uint8Array) => new Uint8Array(codec.memory.buffer, at, part.byteLength).set(part);
   try {
-    const started = codec.decode_start(data, bytes.byteLength, size?.width ?? 0, size?.height ?? 0, info);
-    const [outWidth = 0, height = 0, alpha = 0, status = 0] = new Uint32Array(codec.memory.buffer, info, 4);
-    if (started === 0) throw failure(status);
+    // The header is in the first chunk, unless metadata before the image data (a large ICC profile) pushes
+    // it further: then a longer start of the file, in a buffer released right after.
+    let headerBytes = Math.min(bytes.byteLength, CHUNK_BYTES);
+    for (;;) {
+      const start = headerBytes <= CHUNK_BYTES ? chunk : codec.alloc(headerBytes);
+      if (start === 0) throw failure(1);
+      copyIn(start, bytes.subarray(0, headerBytes));
+      const started = codec.decode_start(start, headerBytes, size?.width ?? 0, size?.height ?? 0, info);
+      if (start !== chunk) codec.release(start);
+      const status = new Uint32Array(codec.memory.buffer, info, 4)[3] ?? 0;
+      if (started !== 0) break;
+      if (status !== NOT_ENOUGH_DATA || headerBytes === bytes.byteLength) throw failure(status);
+      headerBytes = Math.min(bytes.byteLength, headerBytes * 4);
+    }
+    const [outWidth = 0, height = 0, alpha = 0] = new Uint32Array(codec.memory.buffer, info, 3);
     width = outWidth;
     sink.start({ width, height, mayHaveAlpha: alpha !== 0 });
-    for (let more = 1; more !== 0; ) {
-      more = codec.decode_more(info);
-      const [state = 0] = new Uint32Array(codec.memory.buffer, info, 1);
-      if (state !== 0) throw failure(state);
+    for (let offset = 0; ; ) {
+      const part = bytes.subarray(offset, offset + CHUNK_BYTES);
+      copyIn(chunk, part);
+      offset += part.byteLength;
+      const status = codec.decode_more(chunk, part.byteLength, offset >= bytes.byteLength ? 1 : 0);
+      if (status === 0) break;
+      if (status !== SUSPENDED) throw failure(status);
     }
     return { alphaChannel: alpha !== 0 };
   } catch (cause) {
