@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { buildCliForTests } from './support/build-cli.js';
-import { PDFDocument } from 'pdf-lib';
+import { PDFDocument, PDFName } from 'pdf-lib';
 import sharp from 'sharp';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -212,15 +212,23 @@ describe('glimpse mcp over stdio, with the SDK client', () => {
 });
 
 /**
- * A path of 100,000 vertices, each drawn with a marker: usvg makes a group of every marker instance, which no
- * cheap fact before parsing counts yet (the SVG cost model bounds <use>, text, filters, painted area and
- * embedded images). 20,000 took 2.7 s of CPU on the 2-core VM, so this runs long enough to need the worker's
- * budget. When markers join the cost model, this needs another slow input.
+ * A PDF page that takes minutes to draw: 20,000 triangles, each across the whole page. PDFium draws every one
+ * (1,000 took 5.6 s of CPU at 1568 px, load ~13), and nothing about a page's drawing cost can be known before
+ * drawing it, as for heavy maps and CAD drawings, so the server's time budget is what stops it. The content
+ * stream deflates to a few KB. Viewed `as: "images"`, so the anthropic route renders it instead of sending it.
+ * (This was an SVG with a marker on each of 100,000 vertices until markers joined the SVG cost model.)
  */
-const SLOW_SVG = (() => {
-  const vertices = Array.from({ length: 100_000 }, (_, i) => `L${(i * 7) % 400} ${(i * 13) % 400}`).join(' ');
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="400"><marker id="m" markerWidth="8" markerHeight="8" refX="4" refY="4"><circle cx="4" cy="4" r="3" fill="red" fill-opacity="0.5"/></marker><path d="M0 0 ${vertices}" fill="none" stroke="black" stroke-width="0.1" marker-mid="url(#m)"/></svg>`;
-})();
+async function slowPdf(): Promise<Uint8Array> {
+  const document = await PDFDocument.create();
+  const page = document.addPage([612, 792]);
+  const triangles = Array.from(
+    { length: 20_000 },
+    (_, i) => `${(i % 7) / 7} g 0 0 m 612 ${i % 792} l ${i % 612} 792 l f`,
+  );
+  page.node.set(PDFName.of('Contents'), document.context.register(document.context.flateStream(triangles.join('\n'))));
+  return document.save();
+}
+const SLOW_VIEW = { path: 'slow.pdf', as: 'images' };
 /**
  * The server's view_file budget. It must hold any honest view with room to spare — the screenshot below,
  * a freshly spawned worker included, on a loaded 2-core CI machine — so the tests check the order of
@@ -258,7 +266,7 @@ describe('glimpse mcp --timeout-ms: a slow file blocks nothing', () => {
   let serverPid: number | undefined;
 
   beforeAll(async () => {
-    await writeFile(join(root, 'slow.svg'), SLOW_SVG);
+    await writeFile(join(root, 'slow.pdf'), await slowPdf());
     await writeFile(join(root, 'twelve.txt'), 'just twelve\n'); // 12 bytes
     const transport = new StdioClientTransport({
       command: process.execPath,
@@ -277,7 +285,7 @@ describe('glimpse mcp --timeout-ms: a slow file blocks nothing', () => {
   it('answers E_TIMEOUT at the budget, answers a parallel read meanwhile, and really stops the render', async () => {
     const started = performance.now();
     let slowSettled = false;
-    const slow = call('view_file', { path: 'slow.svg' }, slowClient).then((result) => {
+    const slow = call('view_file', SLOW_VIEW, slowClient).then((result) => {
       slowSettled = true;
       return { result, ms: performance.now() - started };
     });
@@ -294,7 +302,7 @@ describe('glimpse mcp --timeout-ms: a slow file blocks nothing', () => {
     const { result, ms } = await slow;
     expect(result.isError).toBe(true);
     expect(result.content.every((c) => c.type === 'text')).toBe(true);
-    expect(texts(result)).toMatch(new RegExp(`^E_TIMEOUT: slow\\.svg took longer than ${BUDGET_MS / 1000} s`));
+    expect(texts(result)).toMatch(new RegExp(`^E_TIMEOUT: slow\\.pdf took longer than ${BUDGET_MS / 1000} s`));
     expect(texts(result)).toContain('export it to PNG or JPEG');
     expect(ms).toBeGreaterThanOrEqual(BUDGET_MS - 100); // it ran until the budget, it did not fail early
     expect(ms).toBeLessThan(BUDGET_MS * 3); // and was stopped there, not when the render ended (minutes)
@@ -305,7 +313,7 @@ describe('glimpse mcp --timeout-ms: a slow file blocks nothing', () => {
 
   it('stops the render when the client cancels the call', async () => {
     const controller = new AbortController();
-    const cancelled = slowClient.callTool({ name: 'view_file', arguments: { path: 'slow.svg' } }, undefined, {
+    const cancelled = slowClient.callTool({ name: 'view_file', arguments: SLOW_VIEW }, undefined, {
       signal: controller.signal,
     });
     await new Promise((resolve) => setTimeout(resolve, 300));

@@ -2,7 +2,7 @@
 export { detect } from './detect.js';
 export { probe } from './probe.js';
 export { process } from './process.js';
-export { checkIntegrity } from './integrity.js';
+export { checkIntegrity, verifyIntegrity } from './integrity.js';
 export type { IntegrityProblem } from './integrity.js';
 export { pdfText } from './pdf/pdf-text.js';
 export type { PdfPageText, PdfText, PdfTextOptions } from './pdf/pdf-text.js';

@@ -1,7 +1,7 @@
 // Cheap facts checked before resvg runs: parsing and rendering are synchronous WASM calls that no time
 // budget can interrupt, so anything that would make them run long is refused up front (`E_TOO_COMPLEX`).
-// Two looks: the source text before parsing (text, nesting, `<use>` fan-out, filters against the output's
-// pixels), and usvg's own tree after parsing (`Resvg#toString`: CSS applied and `<use>` expanded), for the
+// Two looks: the source text before parsing (text, nesting, `<use>` fan-out and marker copies (svg-markers.ts),
+// filters against the output's pixels), and usvg's own tree after parsing (`Resvg#toString`: CSS applied and `<use>` expanded), for the
 // stroke facts only the resolved tree states reliably. Painted area, also from the tree, is in svg-paint.ts.
 //
 // Calibrated on the 2-core development machine (CPU time, `process.cpuUsage`, load average ~12): a 2000x2000
@@ -10,6 +10,7 @@
 // of text 1.5-2.6 s to lay out (5,000: 0.15 s); 420,000 dashes on one line 1.4 s; a circle stroked 1e6 wide 0.3-1.9 s.
 import { MediaError } from '../errors.js';
 import type { SvgSize } from '../probe/svg.js';
+import { type MarkerSettings, markerRules, ownMarkers, shapeVertices, takesMarkers } from './svg-markers.js';
 
 /** Characters of <text> content. usvg shapes every glyph into paths while parsing, worse than linearly. */
 export const MAX_SVG_TEXT_CHARS = 10_000;
@@ -75,7 +76,7 @@ export function assertSvgBounds(
       characters: drawnText.length,
     });
   }
-  const { depth, elements, characters, images } = elementFacts(svg);
+  const { depth, elements, characters, images, markers } = elementFacts(svg);
   if (depth > MAX_SVG_DEPTH) refuse(`its elements nest ${depth} levels deep (at most ${MAX_SVG_DEPTH})`, { depth });
   if (characters > MAX_SVG_TEXT_CHARS) {
     refuse(
@@ -85,8 +86,10 @@ export function assertSvgBounds(
   }
   if (!(elements <= MAX_SVG_ELEMENTS)) {
     refuse(
-      `it draws about ${formatNumber(elements)} elements once every <use> is expanded (at most ${MAX_SVG_ELEMENTS})`,
-      { elements },
+      markers > 0
+        ? `it draws about ${formatNumber(elements)} elements once every <use> and marker is expanded (at most ${MAX_SVG_ELEMENTS}), among them ${formatNumber(markers)} copies of markers (marker-mid copies its marker onto every vertex of a path: mark fewer vertices)`
+        : `it draws about ${formatNumber(elements)} elements once every <use> is expanded (at most ${MAX_SVG_ELEMENTS})`,
+      { elements, ...(markers > 0 && { markerCopies: markers }) },
     );
   }
   const imagePixels = images * embeddedImagePixels;
@@ -258,27 +261,41 @@ interface Subtree {
   characters: number;
   /** `<image>` elements with `data:` content in it. */
   images: number;
+  /** Vertices of the shapes in it (see `shapeVertices`). */
+  vertices: number;
   /** Ids that `<use>` elements inside it (itself included) refer to, once per use. */
   uses: string[];
+  /** Markers its shapes are drawn with: the marker's id and how many copies of it. */
+  marks: Array<{ marker: string; copies: number }>;
+  /** `<use>` elements drawn with markers: each shape in what they refer to takes them. */
+  markedUses: Array<{ use: string; markers: string[] }>;
 }
 
 interface Drawn {
   elements: number;
   characters: number;
   images: number;
+  vertices: number;
+  /** Marker copies among the elements. */
+  markers: number;
 }
+
+const NOTHING: Drawn = { elements: 0, characters: 0, images: 0, vertices: 0, markers: 0 };
 
 /**
  * The deepest element nesting, and how many elements, text characters and embedded images are drawn once every `<use>` is
  * replaced by what it refers to (transitively; a reference cycle counts nothing, as usvg skips it): usvg lays
- * out a used text again for each use. Uses in <defs> are counted as if drawn: an overestimate bounded by the
- * file's size.
+ * out a used text again for each use. Markers count the same way: each copy of a marker is its content, a
+ * group and a clip path, drawn once per vertex it marks (svg-markers.ts). Uses and markers in <defs> are counted
+ * as if drawn: an overestimate bounded by the file's size.
  */
-function elementFacts(svg: string): { depth: number } & Drawn {
-  const root: Subtree = { elements: 0, characters: 0, images: 0, uses: [] };
+export function elementFacts(svg: string): { depth: number } & Drawn {
+  const root = subtree(0, 0, 0);
   const byId = new Map<string, Subtree[]>();
-  const open: Array<{ id: string | undefined; text: boolean; subtree: Subtree }> = [
-    { id: undefined, text: false, subtree: root },
+  const markerIds = new Set<string>();
+  const rules = markerRules(svg);
+  const open: Array<{ id: string | undefined; text: boolean; markers: MarkerSettings; subtree: Subtree }> = [
+    { id: undefined, text: false, markers: {}, subtree: root },
   ];
   let deepest = 0;
   const close = () => {
@@ -294,7 +311,10 @@ function elementFacts(svg: string): { depth: number } & Drawn {
     parent.subtree.elements += done.subtree.elements;
     parent.subtree.characters += done.subtree.characters;
     parent.subtree.images += done.subtree.images;
+    parent.subtree.vertices += done.subtree.vertices;
     for (const id of done.subtree.uses) parent.subtree.uses.push(id);
+    for (const mark of done.subtree.marks) parent.subtree.marks.push(mark);
+    for (const use of done.subtree.markedUses) parent.subtree.markedUses.push(use);
   };
   let contentStart = 0;
   for (const tag of svg.matchAll(
@@ -316,51 +336,73 @@ function elementFacts(svg: string): { depth: number } & Drawn {
     const id = /(?:^|\s)id\s*=\s*["']([^"']*)["']/.exec(attributes)?.[1];
     const href = /(?:^|\s)(?:xlink:)?href\s*=\s*["']\s*#([^"']*)["']/.exec(attributes)?.[1];
     const isUse = /^(?:\w+:)?use$/.test(name);
-    open.push({
-      id,
-      text: current.text || /^(?:\w+:)?text$/.test(name),
-      subtree: {
-        elements: 1,
-        characters: 0,
-        images: /^(?:\w+:)?image$/.test(name) && /href\s*=\s*["']\s*data:/.test(attributes) ? 1 : 0,
-        uses: isUse && href !== undefined ? [href] : [],
-      },
-    });
+    if (id !== undefined && /^(?:\w+:)?marker$/.test(name)) markerIds.add(id);
+    const markers = { ...current.markers, ...ownMarkers(name, attributes, rules) };
+    const drawnWith = [markers.start, markers.mid, markers.end].filter(
+      (marker): marker is string => marker !== undefined && marker !== '',
+    );
+    const element = subtree(
+      1,
+      /^(?:\w+:)?image$/.test(name) && /href\s*=\s*["']\s*data:/.test(attributes) ? 1 : 0,
+      takesMarkers(name) ? shapeVertices(name, attributes) : 0,
+    );
+    if (isUse && href !== undefined) {
+      element.uses.push(href);
+      if (drawnWith.length > 0) element.markedUses.push({ use: href, markers: drawnWith });
+    }
+    if (takesMarkers(name) && element.vertices > 0) {
+      // marker-start and marker-end draw one copy each, marker-mid one on every vertex (an upper bound).
+      for (const kind of ['start', 'mid', 'end'] as const) {
+        const marker = markers[kind];
+        if (marker) element.marks.push({ marker, copies: kind === 'mid' ? element.vertices : 1 });
+      }
+    }
+    open.push({ id, text: current.text || /^(?:\w+:)?text$/.test(name), markers, subtree: element });
     deepest = Math.max(deepest, open.length - 1);
     if (tag[5] === '/') close();
-    if (deepest > MAX_SVG_DEPTH) return { depth: deepest, elements: 0, characters: 0, images: 0 };
+    if (deepest > MAX_SVG_DEPTH) return { depth: deepest, ...NOTHING };
   }
   while (open.length > 1) close();
 
   const expanded = new Map<string, Drawn>();
   const visiting = new Set<string>();
   const drawn = (subtree: Subtree): Drawn => {
-    const total = { elements: subtree.elements, characters: subtree.characters, images: subtree.images };
-    for (const id of subtree.uses) {
-      const used = expand(id);
-      total.elements += used.elements;
-      total.characters += used.characters;
-      total.images += used.images;
-    }
+    const { elements, characters, images, vertices } = subtree;
+    const total = { elements, characters, images, vertices, markers: 0 };
+    const add = (used: Drawn, times: number, extra: number) => {
+      total.elements += times * (used.elements + extra);
+      total.characters += times * used.characters;
+      total.images += times * used.images;
+      total.vertices += times * used.vertices;
+      total.markers += times * (used.markers + extra);
+    };
+    for (const id of subtree.uses) add(expand(id), 1, 0);
+    // usvg draws a marker only when the id names a <marker>; each copy adds a group and its clip path.
+    const mark = (marker: string, copies: number) => {
+      if (markerIds.has(marker)) add(expand(marker), copies, 1);
+    };
+    for (const { marker, copies } of subtree.marks) mark(marker, copies);
+    for (const { use, markers } of subtree.markedUses) for (const marker of markers) mark(marker, expand(use).vertices);
     return total;
   };
   const expand = (id: string): Drawn => {
     const known = expanded.get(id);
     if (known !== undefined) return known;
     const subtrees = byId.get(id);
-    if (!subtrees || visiting.has(id) || visiting.size > MAX_SVG_DEPTH)
-      return { elements: 0, characters: 0, images: 0 };
+    if (!subtrees || visiting.has(id) || visiting.size > MAX_SVG_DEPTH) return NOTHING;
     visiting.add(id);
-    const total = { elements: 0, characters: 0, images: 0 };
+    const total = { ...NOTHING };
     for (const subtree of subtrees) {
       const one = drawn(subtree);
-      total.elements = Math.max(total.elements, one.elements);
-      total.characters = Math.max(total.characters, one.characters);
-      total.images = Math.max(total.images, one.images);
+      for (const key of Object.keys(total) as Array<keyof Drawn>) total[key] = Math.max(total[key], one[key]);
     }
     visiting.delete(id);
     expanded.set(id, total);
     return total;
   };
   return { depth: deepest, ...drawn(root) };
+}
+
+function subtree(elements: number, images: number, vertices: number): Subtree {
+  return { elements, characters: 0, images, vertices, uses: [], marks: [], markedUses: [] };
 }
