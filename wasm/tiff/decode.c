@@ -1,8 +1,8 @@
 // glimpse's TIFF decoder: a thin layer over libtiff 4.5 (Debian's source with its security patches),
 // with zlib for Deflate and libjpeg-turbo for JPEG-in-TIFF, built for wasm32.
 //
-// libtiff's RGBA interface does the photometric work: gray, palette, RGB, CMYK, YCbCr and CIELab; 1 to
-// 16 bits per sample; contiguous or planar; strips or tiles. It hands out 8-bit RGBA a band of rows at
+// libtiff's RGBA interface does the photometric work: gray, palette, RGB, CMYK (8-bit; 16-bit CMYK is
+// converted here), YCbCr and CIELab; 1 to 16 bits per sample; contiguous or planar; strips or tiles. It hands out 8-bit RGBA a band of rows at
 // a time, so the host never needs the whole image inside the instance, nor the file (read through the
 // host). The first page (IFD) is read; pixels come in stored order (the host applies the Orientation tag
 // like EXIF's).
@@ -80,7 +80,39 @@ static toff_t size_file(thandle_t handle) {
 
 static TIFF *tiff;
 static TIFFRGBAImage image;
+static uint32_t width;
+static tmsize_t scanline_bytes;
 static int unpremultiply;
+
+// libtiff's RGBA interface converts 8-bit CMYK only. 16-bit CMYK in contiguous strips is read by scanline
+// and converted here the way libtiff converts 8-bit CMYK (putRGBcontig8bitCMYKtile), from each sample's
+// high byte; like that path, it ignores extra samples (alpha).
+static int cmyk16;
+static uint16_t cmyk16_samples;
+
+static int is_cmyk16(void) {
+  uint16_t photometric = 0, bits = 0, planar = 0, samples = 0, inkset = 0, format = 0;
+  if (!TIFFGetField(tiff, TIFFTAG_PHOTOMETRIC, &photometric) || photometric != PHOTOMETRIC_SEPARATED) return 0;
+  TIFFGetFieldDefaulted(tiff, TIFFTAG_BITSPERSAMPLE, &bits);
+  TIFFGetFieldDefaulted(tiff, TIFFTAG_PLANARCONFIG, &planar);
+  TIFFGetFieldDefaulted(tiff, TIFFTAG_SAMPLESPERPIXEL, &samples);
+  TIFFGetFieldDefaulted(tiff, TIFFTAG_INKSET, &inkset);
+  TIFFGetFieldDefaulted(tiff, TIFFTAG_SAMPLEFORMAT, &format);
+  return bits == 16 && format == SAMPLEFORMAT_UINT && planar == PLANARCONFIG_CONTIG && samples >= 4 &&
+         inkset == INKSET_CMYK && !TIFFIsTiled(tiff);
+}
+
+// One band of 16-bit CMYK scanlines (samples in native order: libtiff swaps them on reading) to RGBA8.
+static void put_cmyk16(uint8_t *out, const uint8_t *in, uint32_t rows) {
+  for (uint32_t row = 0; row < rows; row++) {
+    const uint16_t *sample = (const uint16_t *)(in + (size_t)row * (size_t)scanline_bytes);
+    for (uint32_t x = 0; x < width; x++, sample += cmyk16_samples, out += 4) {
+      uint32_t k = 255 - (uint32_t)(sample[3] >> 8);
+      for (int c = 0; c < 3; c++) out[c] = (uint8_t)(k * (255 - (uint32_t)(sample[c] >> 8)) / 255);
+      out[3] = 255;
+    }
+  }
+}
 
 // How rows are read. Contiguous strips (nearly every TIFF) go a scanline at a time through libtiff's
 // scanline reader, which decodes a strip incrementally, so a file stored as one huge strip costs one band,
@@ -90,7 +122,6 @@ static int unpremultiply;
 // or strips at a time: a band is then at least one row of tiles (or one strip) of the image's width.
 static int by_scanline;
 static uint8_t *scanlines;
-static tmsize_t scanline_bytes;
 static uint32_t scanlines_capacity;
 static uint32_t next_row;
 
@@ -110,6 +141,27 @@ __attribute__((export_name("open_file"))) int open_file(uint32_t size, uint32_t 
   // "m": no memory mapping; every read goes through read_file.
   tiff = TIFFClientOpen("input", "rm", NULL, read_file, write_file, seek_file, close_file, size_file, NULL, NULL);
   if (!tiff) return 0;
+  next_row = 0;
+  cmyk16 = is_cmyk16();
+  if (cmyk16) {
+    uint32_t height = 0;
+    TIFFGetField(tiff, TIFFTAG_IMAGEWIDTH, &width);
+    TIFFGetField(tiff, TIFFTAG_IMAGELENGTH, &height);
+    TIFFGetFieldDefaulted(tiff, TIFFTAG_SAMPLESPERPIXEL, &cmyk16_samples);
+    by_scanline = 1;
+    unpremultiply = 0;
+    scanline_bytes = TIFFScanlineSize(tiff);
+    if (width == 0 || height == 0 || scanline_bytes < (tmsize_t)width * cmyk16_samples * 2) {
+      snprintf(message, sizeof message, "the CMYK image's size or scanline length is invalid");
+      return 0;
+    }
+    info[0] = width;
+    info[1] = height;
+    info[2] = 0;
+    info[3] = 1;
+    info[4] = 16;
+    return 1;
+  }
   char reason[1024] = "";
   // Stop at the first damaged strip or tile (E_CORRUPT), rather than carrying on with stale pixels.
   if (!TIFFRGBAImageOK(tiff, reason) || !TIFFRGBAImageBegin(&image, tiff, 1, reason)) {
@@ -125,11 +177,11 @@ __attribute__((export_name("open_file"))) int open_file(uint32_t size, uint32_t 
       for (uint32_t value = 0; value < 256; value++) image.UaToAa[(alpha << 8) + value] = (uint8_t)value;
     }
   }
+  width = image.width;
   unpremultiply = image.alpha == EXTRASAMPLE_ASSOCALPHA;
   by_scanline = !TIFFIsTiled(tiff) && image.isContig && image.put.contig && image.photometric != PHOTOMETRIC_YCBCR;
   scanline_bytes = TIFFScanlineSize(tiff);
   if (by_scanline && scanline_bytes <= 0) return 0;
-  next_row = 0;
   uint32_t band = 1;
   if (TIFFIsTiled(tiff)) TIFFGetField(tiff, TIFFTAG_TILELENGTH, &band);
   else if (!by_scanline) TIFFGetFieldDefaulted(tiff, TIFFTAG_ROWSPERSTRIP, &band);
@@ -167,7 +219,8 @@ static int read_scanlines(uint8_t *out, uint32_t y, uint32_t rows) {
     }
   }
   next_row = y + rows;
-  image.put.contig(&image, (uint32_t *)out, 0, 0, image.width, rows, 0, 0, scanlines);
+  if (cmyk16) put_cmyk16(out, scanlines, rows);
+  else image.put.contig(&image, (uint32_t *)out, 0, 0, width, rows, 0, 0, scanlines);
   return 1;
 }
 
@@ -185,7 +238,7 @@ __attribute__((export_name("read_rows"))) int read_rows(uint8_t *out, uint32_t y
     }
   }
   if (unpremultiply) {
-    for (uint8_t *pixel = out, *end = out + (size_t)rows * image.width * 4; pixel < end; pixel += 4) {
+    for (uint8_t *pixel = out, *end = out + (size_t)rows * width * 4; pixel < end; pixel += 4) {
       uint32_t alpha = pixel[3];
       if (alpha == 255) continue;
       for (int c = 0; c < 3; c++) {
