@@ -126,16 +126,10 @@ export async function sizeReport(): Promise<string> {
     sizes.set(codec, await sizeOf([path]));
     lines.push(`  ${codec.padEnd(24)}${kilobytes(sizes.get(codec) ?? { raw: 0, gzip: 0 })}`.trimEnd());
   }
-  // resvg is SVG only; a runtime loads one of the two WebP encoder builds (SIMD or not), never both.
-  const sum = (names: string[]) => names.reduce((total, name) => total + (sizes.get(name)?.raw ?? 0), 0);
+  // resvg is SVG only.
   const withoutResvg = [...sizes.keys()].filter((name) => name !== 'resvg');
-  const oneEncoder =
-    sum(withoutResvg) - Math.min(sizes.get('webp_enc')?.raw ?? 0, sizes.get('webp_enc_simd')?.raw ?? 0);
-  const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
-  lines.push(
-    `  ${'all but resvg'.padEnd(24)}${kilobytes({ raw: sum(withoutResvg), gzip: withoutResvg.reduce((t, n) => t + (sizes.get(n)?.gzip ?? 0), 0) })}`.trimEnd(),
-  );
-  lines.push(`  ${'one runtime, at most'.padEnd(24)}${kb(oneEncoder)} raw without resvg (one WebP encoder build)`);
+  const total = (key: keyof Sizes) => withoutResvg.reduce((sum, name) => sum + (sizes.get(name)?.[key] ?? 0), 0);
+  lines.push(`  ${'all but resvg'.padEnd(24)}${kilobytes({ raw: total('raw'), gzip: total('gzip') })}`.trimEnd());
   lines.push('', 'Optional packages (not in the core; loaded on first use once imported):');
   lines.push(
     `  ${'heif (@glimpse/heif)'.padEnd(24)}${kilobytes(await sizeOf(['packages/heif/wasm/heif.wasm']))}LGPL-3.0 (libheif, libde265)`.trimEnd(),

@@ -59,6 +59,15 @@ async function step(name: string, body: () => Promise<string | void>): Promise<v
   }
 }
 
+/** What a package with WASM codecs ships beside its .d.ts: one bundle per runtime, and the notices of what it compiles in. */
+const RUNTIME_ENTRIES = [
+  'THIRD-PARTY-NOTICES.md',
+  'dist/node.js',
+  'dist/browser.js',
+  'dist/deno.js',
+  'dist/workerd.js',
+];
+
 const tarballs: string[] = [];
 await step('npm pack (prepack: JS bundles and generated .d.ts)', async () => {
   const packed: { name: string; filename: string; size: number; unpackedSize: number; files: { path: string }[] }[] =
@@ -79,24 +88,8 @@ await step('npm pack (prepack: JS bundles and generated .d.ts)', async () => {
   for (const pack of packed) {
     const files = pack.files.map((file) => file.path);
     const must = ['package.json', 'README.md', 'LICENSE', 'dist/types/index.d.ts'];
-    if (pack.name === '@glimpse/media')
-      must.push(
-        'THIRD-PARTY-NOTICES.md',
-        'dist/node.js',
-        'dist/browser.js',
-        'dist/deno.js',
-        'dist/workerd.js',
-        'wasm/jpeg.wasm',
-      );
-    if (pack.name === '@glimpse/heif')
-      must.push(
-        'THIRD-PARTY-NOTICES.md',
-        'dist/node.js',
-        'dist/browser.js',
-        'dist/deno.js',
-        'dist/workerd.js',
-        'wasm/heif.wasm',
-      );
+    if (pack.name === '@glimpse/media') must.push(...RUNTIME_ENTRIES, 'wasm/jpeg.wasm');
+    if (pack.name === '@glimpse/heif') must.push(...RUNTIME_ENTRIES, 'wasm/heif.wasm');
     if (pack.name === '@glimpse/agent')
       must.push(
         'bin/glimpse.js',

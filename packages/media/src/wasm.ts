@@ -7,11 +7,10 @@ import { MediaError } from './errors.js';
  */
 export type WasmModuleName =
   | 'png'
-  | 'webp_enc'
-  | 'webp_enc_simd'
   | 'resize'
   | 'jpeg'
   | 'webp_decoder'
+  | 'webp_encoder'
   | 'tiff'
   | 'avif'
   | 'resvg'

@@ -1,4 +1,4 @@
-// What every codec adapter shares: one lazy start-up, quiet emscripten glue, buffer ownership, typed failures.
+// What every codec adapter shares: one lazy start-up, typed failures.
 import { MediaError } from '../errors.js';
 import { takersSentence } from '../takers.js';
 import type { MediaType } from '../types.js';
@@ -11,19 +11,6 @@ export function lazy<T>(start: () => Promise<T>): () => Promise<T> {
       pending = undefined;
       throw error;
     }));
-}
-
-/** Emscripten settings that keep codec chatter off the host's stdout/stderr. */
-export const QUIET_EMSCRIPTEN = { print: () => {}, printErr: () => {} };
-
-/** The published .d.ts files omit the (module, overrides) overload that jSquash's emscripten init implements. */
-export type EmscriptenInit = (module: WebAssembly.Module, overrides: object) => Promise<unknown>;
-
-/** Copies a view into a fresh ArrayBuffer of exactly its length (codec glue reads `.buffer` whole). */
-export function ownedBuffer(bytes: Uint8Array | Uint8ClampedArray): ArrayBuffer {
-  const copy = new Uint8Array(bytes.byteLength);
-  copy.set(bytes);
-  return copy.buffer;
 }
 
 /** Maps a codec's exception (emscripten abort, wasm trap, glue error) to a typed, actionable error. */

@@ -1,28 +1,19 @@
-// WebP adapter: glimpse's own libwebp decoder build (kernels/webp-decoder.ts, which can rescale while
-// decoding) and libwebp's encoder via @jsquash/webp. The encoder build must match the runtime's SIMD support.
-import encodeWasm, { init as initEncoder } from '@jsquash/webp/encode.js';
+// WebP adapter: glimpse's own libwebp builds (wasm/webp), the decoder (kernels/webp-decoder.ts, which can
+// rescale while decoding) and the encoder (kernels/webp-encoder.ts, fed a band of rows at a time).
 import type { Decoder, Encoder, RowSink, Size } from './contract.js';
 import { alphaWatch } from '../raster-rows.js';
 import type { WebpInfo } from '../types.js';
 import { firstWebpFrame } from '../webp-frames.js';
-import { wasmModule, wasmSimdSupported } from '../wasm.js';
 import { decodeWebpRows } from '../kernels/webp-decoder.js';
-import { lazy, QUIET_EMSCRIPTEN, type EmscriptenInit } from './codec-support.js';
-
-// jSquash picks its SIMD or plain glue by feature detection inside init; hand it the matching module.
-const encoderReady = lazy(async () =>
-  (initEncoder as unknown as EmscriptenInit)(
-    await wasmModule(wasmSimdSupported() ? 'webp_enc_simd' : 'webp_enc'),
-    QUIET_EMSCRIPTEN,
-  ),
-);
+import { encodeWebpRows } from '../kernels/webp-encoder.js';
 
 /**
  * A WebP as a still: the image itself, decoded straight to `cover` (libwebp rescales while decoding), or
  * an animation's first frame at its own size, placed on its transparent canvas (OpenAI rejects
- * animations, the others show only one frame). libwebp holds the output-sized RGBA it writes rows into
- * and, for a lossless image, the window of ARGB rows its backward references may reach (2^20 pixels,
- * wasm/webp/vp8l-window.patch), not the whole image.
+ * animations, the others show only one frame). libwebp holds the file, a window of the output rows one
+ * batch of decoding finishes (wasm/webp/output-window.patch) and, for a lossless image, the window of
+ * ARGB rows its backward references may reach (2^20 pixels, wasm/webp/vp8l-window.patch), not the whole
+ * image.
  */
 export const webpDecoder: Decoder<WebpInfo> = async ({ bytes, facts, cover, sink }) => {
   const frame = facts.frames > 1 ? firstWebpFrame(bytes) : undefined;
@@ -81,20 +72,9 @@ export interface WebpEncodeOptions {
 const WEBP_METHOD = 1;
 
 /**
- * Lossy keeps alpha (exact edges via alpha_quality 100); lossless for screenshots that must stay sharp.
- * jSquash's encoder takes the whole image, so the rows are gathered into one buffer it can own.
+ * Lossy keeps alpha (exact edges: the alpha plane is stored losslessly); lossless for screenshots that
+ * must stay sharp. Lossy rows become YUV planes as they arrive (1.5 bytes per pixel held, 2.5 with alpha);
+ * lossless holds the image as ARGB, as libwebp's VP8L encoder works on it whole.
  */
-export const encodeWebp: Encoder<WebpEncodeOptions> = async (source, { quality, lossless = false }) => {
-  await encoderReady();
-  const data = new Uint8ClampedArray(source.width * source.height * 4);
-  data.set(source.rows(0, source.height));
-  const image = { data, width: source.width, height: source.height, colorSpace: 'srgb' as const };
-  const encoded = await encodeWasm(image, {
-    quality,
-    lossless: lossless ? 1 : 0,
-    method: WEBP_METHOD,
-    alpha_quality: 100,
-    exact: 0,
-  });
-  return new Uint8Array(encoded);
-};
+export const encodeWebp: Encoder<WebpEncodeOptions> = (source, { quality, lossless = false }) =>
+  encodeWebpRows(source, { quality, lossless, method: WEBP_METHOD });

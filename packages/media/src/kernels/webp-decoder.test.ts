@@ -1,5 +1,9 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { setWasmLoader } from '../wasm.js';
@@ -40,9 +44,57 @@ function meanAbsoluteError(a: Uint8Array, b: Uint8Array): number {
   return total / a.length;
 }
 
+/** dwebp's (libwebp 1.2.4, as Debian ships it) RGBA pixels of `webp`, rescaled to `size` when given. */
+function dwebpPixels(webp: Uint8Array, size?: { width: number; height: number }): Buffer {
+  const dir = mkdtempSync(join(tmpdir(), 'webp-oracle-'));
+  writeFileSync(join(dir, 'in.webp'), webp);
+  const scale = size ? ['-scale', String(size.width), String(size.height)] : [];
+  execFileSync('dwebp', ['-quiet', ...scale, '-pam', join(dir, 'in.webp'), '-o', join(dir, 'out.pam')]);
+  const pam = readFileSync(join(dir, 'out.pam'));
+  return pam.subarray(pam.indexOf('ENDHDR\n') + 7);
+}
+
 describe('own WebP decoder', () => {
   const raw = rgba();
   const input = { raw: { width, height, channels: 4 as const } };
+
+  it('decodes every row exactly as dwebp does, whole and rescaled, through its window of output rows', async () => {
+    // Odd and tall sizes, so batches end at every phase of the window (wasm/webp/output-window.patch).
+    const tall = await sharp({
+      create: {
+        width: 301,
+        height: 1999,
+        channels: 4,
+        background: '#80808080',
+        noise: { type: 'gaussian', mean: 128, sigma: 50 },
+      },
+    })
+      .raw()
+      .toBuffer();
+    const tallInput = { raw: { width: 301, height: 1999, channels: 4 as const } };
+    const files: [string, Buffer][] = [
+      ['lossy', await sharp(raw, input).removeAlpha().webp({ quality: 80 }).toBuffer()],
+      ['lossy with alpha', await sharp(raw, input).webp({ quality: 80 }).toBuffer()],
+      ['lossless with alpha', await sharp(raw, input).webp({ lossless: true }).toBuffer()],
+      ['tall lossy with alpha', await sharp(tall, tallInput).webp({ quality: 60 }).toBuffer()],
+      ['tall lossless', await sharp(tall, tallInput).webp({ lossless: true }).toBuffer()],
+    ];
+    for (const [name, webp] of files) {
+      const { width: w, height: h } = await sharp(webp).metadata();
+      for (const size of [
+        undefined,
+        { width: Math.ceil(w / 3), height: Math.ceil(h / 3) },
+        { width: w * 2, height: h * 2 + 1 },
+      ]) {
+        const { raster } = await decodeWebpStill(new Uint8Array(webp), size);
+        const expected = dwebpPixels(new Uint8Array(webp), size);
+        expect(
+          Buffer.compare(Buffer.from(raster.data), expected),
+          `${name} at ${size ? `${size.width}×${size.height}` : 'its size'}`,
+        ).toBe(0);
+      }
+    }
+  });
 
   it('decodes lossless WebP exactly, alpha included', async () => {
     const webp = new Uint8Array(await sharp(raw, input).webp({ lossless: true }).toBuffer());
@@ -91,10 +143,32 @@ describe('own WebP decoder', () => {
     expect(Buffer.compare(Buffer.from(raster.data), expected)).toBe(0);
   });
 
+  it('finds the image data after metadata longer than the chunk it copies in first (a 300 KB ICC profile)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'webp-icc-'));
+    writeFileSync(join(dir, 'plain.webp'), await sharp(raw, input).webp({ lossless: true }).toBuffer());
+    writeFileSync(join(dir, 'big.icc'), Buffer.alloc(300_000, 7));
+    execFileSync(
+      'webpmux',
+      ['-set', 'icc', join(dir, 'big.icc'), join(dir, 'plain.webp'), '-o', join(dir, 'icc.webp')],
+      {
+        stdio: 'ignore',
+      },
+    );
+    const webp = new Uint8Array(readFileSync(join(dir, 'icc.webp')));
+    expect(webp.byteLength).toBeGreaterThan(300_000);
+    const { raster } = await decodeWebpStill(webp);
+    expect(Buffer.compare(Buffer.from(raster.data), raw)).toBe(0);
+  });
+
   it('turns damaged data into E_CORRUPT', async () => {
     const webp = new Uint8Array(await sharp(raw, input).webp({ quality: 80 }).toBuffer());
     await expect(decodeWebpStill(webp.subarray(0, 100))).rejects.toMatchObject({ code: 'E_CORRUPT' });
     await expect(decodeWebpStill(new Uint8Array(64))).rejects.toMatchObject({ code: 'E_CORRUPT' });
+    // Cut in the middle of the lossless data, which the decoder reads a chunk at a time.
+    const lossless = new Uint8Array(await sharp(raw, input).webp({ lossless: true }).toBuffer());
+    await expect(decodeWebpStill(lossless.subarray(0, lossless.byteLength >> 1))).rejects.toMatchObject({
+      code: 'E_CORRUPT',
+    });
   });
 
   it('hands out rows while it decodes, a chunk of the file at a time', async () => {

@@ -1,5 +1,6 @@
-// glimpse's own WebP decoder (wasm/webp/decode.c over libwebp's incremental decoder): decodes a still
-// WebP a chunk of the file at a time and hands the rows finished after each chunk to a row sink,
+// glimpse's own WebP decoder (wasm/webp/decode.c over libwebp's incremental decoder): copies a still
+// WebP into the decoder a chunk at a time (libwebp keeps only what it has not read yet) and hands each
+// batch of rows libwebp finishes to a row sink (it holds only that batch's window of output rows),
 // optionally rescaling while it decodes (a 12 MP WebP bound for 2000 px never exists at full size).
 // Each call runs in a fresh instance, so the decoder's memory is released when the call ends.
 import { MediaError } from '../errors.js';
@@ -13,10 +14,17 @@ interface WebpDecoderExports {
   _initialize(): void;
   alloc(bytes: number): number;
   decode_start(data: number, size: number, width: number, height: number, info: number): number;
-  decode_more(info: number): number;
+  release(pointer: number): void;
+  decode_more(data: number, size: number, last: number): number;
 }
 
-const FUNCTIONS = ['_initialize', 'alloc', 'decode_start', 'decode_more'] as const;
+const FUNCTIONS = ['_initialize', 'alloc', 'release', 'decode_start', 'decode_more'] as const;
+
+/** Bytes of the file copied into the decoder per step; each step then finishes some rows to hand out. */
+const CHUNK_BYTES = 65536;
+/** libwebp's VP8StatusCode values the loop acts on. */
+const SUSPENDED = 5;
+const NOT_ENOUGH_DATA = 7;
 
 function isWebpDecoderExports(exports: WebAssembly.Exports): exports is WebAssembly.Exports & WebpDecoderExports {
   return (
@@ -59,29 +67,53 @@ export async function decodeWebpRows(
   size: Size | undefined,
   sink: RowSink,
 ): Promise<{ alphaChannel: boolean }> {
-  const { exports } = await WebAssembly.instantiate(await wasmModule('webp_decoder'), {});
+  let memory: WebAssembly.Memory | undefined;
+  let width = 0;
+  const imports = {
+    env: {
+      rows_ready: (rows: number, count: number) => {
+        if (memory) sink.write(new Uint8Array(memory.buffer, rows, count * width * 4), count);
+      },
+    },
+  };
+  const { exports } = await WebAssembly.instantiate(await wasmModule('webp_decoder'), imports);
   if (!isWebpDecoderExports(exports))
     throw new MediaError(
       'E_WASM_UNAVAILABLE',
       'The webp_decoder WASM module lacks the expected exports: rebuild it with scripts/build-wasm.sh.',
     );
   const codec = exports;
+  memory = codec.memory;
   codec._initialize();
-  const data = codec.alloc(bytes.byteLength);
+  const chunk = codec.alloc(CHUNK_BYTES);
   const info = codec.alloc(16);
-  if (data === 0 || info === 0)
-    throw new MediaError('E_TOO_LARGE', `The WebP decoder could not get ${bytes.byteLength} bytes of memory.`);
-  new Uint8Array(codec.memory.buffer, data, bytes.byteLength).set(bytes);
+  if (chunk === 0 || info === 0) throw failure(1);
+  const copyIn = (at: number, part: Uint8Array) => new Uint8Array(codec.memory.buffer, at, part.byteLength).set(part);
   try {
-    const started = codec.decode_start(data, bytes.byteLength, size?.width ?? 0, size?.height ?? 0, info);
-    const [width = 0, height = 0, alpha = 0, status = 0] = new Uint32Array(codec.memory.buffer, info, 4);
-    if (started === 0) throw failure(status);
+    // The header is in the first chunk, unless metadata before the image data (a large ICC profile) pushes
+    // it further: then a longer start of the file, in a buffer released right after.
+    let headerBytes = Math.min(bytes.byteLength, CHUNK_BYTES);
+    for (;;) {
+      const start = headerBytes <= CHUNK_BYTES ? chunk : codec.alloc(headerBytes);
+      if (start === 0) throw failure(1);
+      copyIn(start, bytes.subarray(0, headerBytes));
+      const started = codec.decode_start(start, headerBytes, size?.width ?? 0, size?.height ?? 0, info);
+      if (start !== chunk) codec.release(start);
+      const status = new Uint32Array(codec.memory.buffer, info, 4)[3] ?? 0;
+      if (started !== 0) break;
+      if (status !== NOT_ENOUGH_DATA || headerBytes === bytes.byteLength) throw failure(status);
+      headerBytes = Math.min(bytes.byteLength, headerBytes * 4);
+    }
+    const [outWidth = 0, height = 0, alpha = 0] = new Uint32Array(codec.memory.buffer, info, 3);
+    width = outWidth;
     sink.start({ width, height, mayHaveAlpha: alpha !== 0 });
-    for (let more = 1; more !== 0; ) {
-      more = codec.decode_more(info);
-      const [first = 0, rows = 0, pixels = 0, state = 0] = new Uint32Array(codec.memory.buffer, info, 4);
-      if (state !== 0) throw failure(state);
-      if (rows > 0) sink.write(new Uint8Array(codec.memory.buffer, pixels + first * width * 4, rows * width * 4), rows);
+    for (let offset = 0; ; ) {
+      const part = bytes.subarray(offset, offset + CHUNK_BYTES);
+      copyIn(chunk, part);
+      offset += part.byteLength;
+      const status = codec.decode_more(chunk, part.byteLength, offset >= bytes.byteLength ? 1 : 0);
+      if (status === 0) break;
+      if (status !== SUSPENDED) throw failure(status);
     }
     return { alphaChannel: alpha !== 0 };
   } catch (cause) {
