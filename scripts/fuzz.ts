@@ -7,7 +7,7 @@
 //
 // Options: --seconds N     time per format (default 60)
 //          --inputs N      at most N inputs per format
-//          --formats a,b   formats to fuzz (default all: jpeg,png,webp,gif,bmp,svg,pdf)
+//          --formats a,b   formats to fuzz (default all: jpeg,png,webp,gif,bmp,svg,pdf,tiff,ico,avif,heic)
 //          --seed N        run seed (default 1); --start N first input index (default 0)
 //          --timeout-ms N  time limit per input (default 10000)
 //          --jobs N        child processes per format (default 1)

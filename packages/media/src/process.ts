@@ -12,7 +12,7 @@ import { swapsAxes } from './orient.js';
 import { anyTransparent } from './pixels.js';
 import { detect } from './detect.js';
 import { checkIntegrity, type IntegrityProblem, verifyIntegrity } from './integrity.js';
-import { checkPdfIntegrity } from './integrity/pdf.js';
+import { checkPdfIntegrity, verifyPdfIntegrity } from './integrity/pdf.js';
 import { assertEmbeddedImagesFit } from './svg-images.js';
 import { probe } from './probe.js';
 import { recoveredWarning } from './truncation.js';
@@ -376,8 +376,11 @@ function assertPdfSize(bytes: Uint8Array, limits: Limits): void {
   }
 }
 
-/** PDFs pass through untouched once validated: providers read them natively. */
-function checkPdf(bytes: Uint8Array, info: PdfInfo, limits: Limits): ProcessResult {
+/**
+ * PDFs pass through untouched once validated: providers read them natively. One whose cross-reference data
+ * is wrong is sent re-saved with a fresh table (`W_REPAIRED`); one a strict reader cannot read is `E_CORRUPT`.
+ */
+async function checkPdf(bytes: Uint8Array, info: PdfInfo, limits: Limits): Promise<ProcessResult> {
   if (info.encrypted) {
     throw new MediaError(
       'E_PDF_ENCRYPTED',
@@ -400,17 +403,39 @@ function checkPdf(bytes: Uint8Array, info: PdfInfo, limits: Limits): ProcessResu
       { pages, maxPdfPages: limits.maxPdfPages },
     );
   }
+  const read = await verifyPdfIntegrity(bytes);
+  if (read?.fatal)
+    throw new MediaError(
+      'E_CORRUPT',
+      `The PDF file is damaged: ${read.problem}. Strict readers refuse it; re-export it (print to PDF).`,
+      { format: 'PDF' },
+    );
+  const data = read?.repaired ?? bytes;
+  if (data.byteLength > limits.maxPdfBytes) {
+    throw new MediaError(
+      'E_TOO_LARGE',
+      `The PDF is ${data.byteLength} bytes once its cross-reference table is rebuilt; the limit is ${limits.maxPdfBytes}. Send fewer pages or a compressed copy.`,
+      { bytes: data.byteLength, maxPdfBytes: limits.maxPdfBytes },
+    );
+  }
   return {
-    data: bytes,
+    data,
     mediaType: 'application/pdf',
     width: info.width ?? Math.round(info.pageWidth ?? 0),
     height: info.height ?? Math.round(info.pageHeight ?? 0),
-    bytes: bytes.byteLength,
+    bytes: data.byteLength,
     pages,
     original: original(info),
     resized: false,
-    reencoded: false,
+    reencoded: read !== undefined,
     steps: [],
-    warnings: [],
+    warnings: read
+      ? [
+          {
+            code: 'W_REPAIRED',
+            message: `The PDF was re-saved with a new cross-reference table because ${read.problem}.`,
+          },
+        ]
+      : [],
   };
 }

@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PDFDocument } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { process as fit, type ProcessOptions } from '@glimpse/media';
 import { strictProblems } from '../../../../test/support/strict-oracle.js';
@@ -11,7 +12,7 @@ import * as make from '../../../../test/fixtures/make.js';
 import { crc32 } from './crc32.js';
 import { checkGifImageData, checkGifIntegrity } from './gif.js';
 import { checkJpegIntegrity } from './jpeg.js';
-import { checkPdfIntegrity } from './pdf.js';
+import { checkPdfIntegrity, verifyPdfIntegrity } from './pdf.js';
 import { checkPngIntegrity } from './png.js';
 import { checkWebpIntegrity } from './webp.js';
 
@@ -407,4 +408,96 @@ describe('passthrough integrity: PDF', () => {
       message: expect.stringContaining('trailer'),
     });
   });
+
+  it('sends a sound PDF untouched, with a cross-reference table or with object and cross-reference streams', async () => {
+    for (const pdf of [await make.pdf({ pages: 2 }), await withObjectStreams(await make.pdf({ pages: 2 }))]) {
+      expect(strictProblems(pdf)).toEqual([]);
+      expect(await verifyPdfIntegrity(pdf)).toBeUndefined();
+      expect((await fit(pdf)).data).toBe(pdf);
+    }
+  });
+
+  it('refuses a PDF whose page content stream zlib cannot inflate, which qpdf refuses', async () => {
+    const pdf = await make.pdf({ pages: 1 });
+    const damaged = pdf.slice();
+    damaged[streamData(pdf, '/FlateDecode') + 2] = 0xff; // a deflate block of the reserved type 3
+    expect(refusedBy(damaged, 'qpdf')).toBe(true);
+    await expect(fit(damaged)).rejects.toMatchObject({
+      code: 'E_CORRUPT',
+      message: expect.stringContaining("page 1's content stream cannot be inflated (zlib: invalid block type)"),
+    });
+  });
+
+  it('refuses a PDF whose content stream names a filter that does not exist, which qpdf refuses', async () => {
+    const pdf = await make.pdf({ pages: 1 });
+    const damaged = replaceOnce(pdf, '/FlateDecode', '/FlateDecodX');
+    expect(refusedBy(damaged, 'qpdf')).toBe(true);
+    await expect(fit(damaged)).rejects.toMatchObject({
+      code: 'E_CORRUPT',
+      message: expect.stringContaining('/FlateDecodX'),
+    });
+  });
+
+  it('refuses a PDF with an object numbered past 2^31 - 1, where qpdf gives up', async () => {
+    const pdf = await make.pdf({ pages: 1 });
+    const damaged = replaceOnce(pdf, '\nxref', '\n4294967296 0 obj\n<< >>\nendobj\nxref');
+    expect(refusedBy(damaged, 'qpdf')).toBe(true);
+    await expect(fit(damaged)).rejects.toMatchObject({
+      code: 'E_CORRUPT',
+      message: expect.stringContaining('4294967296'),
+    });
+  });
+
+  it('re-saves a PDF whose startxref misses its cross-reference stream, which qpdf cannot recover; the copy passes', async () => {
+    const pdf = await withObjectStreams(await make.pdf({ pages: 2 }));
+    const text = new TextDecoder('latin1').decode(pdf);
+    const [, offset = ''] = /startxref\s+(\d+)\s+%%EOF\s*$/.exec(text) ?? [];
+    const damaged = replaceOnce(
+      pdf,
+      `startxref\n${offset}`,
+      `startxref\n${String(Number(offset) - 10).padStart(offset.length, '0')}`,
+    );
+    expect(refusedBy(damaged, 'qpdf')).toBe(true);
+    const result = await fit(damaged);
+    expect(result).toMatchObject({ mediaType: 'application/pdf', reencoded: true, pages: 2 });
+    expect(result.warnings).toEqual([
+      {
+        code: 'W_REPAIRED',
+        message: expect.stringContaining('re-saved with a new cross-reference table because startxref points'),
+      },
+    ]);
+    expect(strictProblems(result.data)).toEqual([]);
+  });
+
+  it('re-saves a PDF whose cross-reference table puts an object at the wrong byte', async () => {
+    const pdf = await make.pdf({ pages: 1 });
+    const text = new TextDecoder('latin1').decode(pdf);
+    const entry = /\n(\d{10}) 00000 n/.exec(text.slice(text.lastIndexOf('\nxref')))?.[1] ?? '';
+    const damaged = replaceOnce(pdf, `${entry} 00000 n`, `${String(Number(entry) + 3).padStart(10, '0')} 00000 n`);
+    expect(checkPdfIntegrity(damaged)).toBeUndefined();
+    const result = await fit(damaged);
+    expect(result.reencoded).toBe(true);
+    expect(result.warnings[0]?.message).toMatch(/puts object \d+ at byte \d+, where that object is not/);
+    expect(strictProblems(result.data)).toEqual([]);
+  });
 });
+
+/** The same document saved as pdf-lib saves by default: objects in object streams, a cross-reference stream, no trailer keyword. */
+async function withObjectStreams(pdf: Uint8Array): Promise<Uint8Array> {
+  return (await PDFDocument.load(pdf)).save({ useObjectStreams: true, updateFieldAppearances: false });
+}
+
+/** Where the data of the first stream whose dictionary has `key` starts. */
+function streamData(pdf: Uint8Array, key: string): number {
+  const text = new TextDecoder('latin1').decode(pdf);
+  const at = text.indexOf('stream\n', text.indexOf(key));
+  expect(at).toBeGreaterThan(0);
+  return at + 'stream\n'.length;
+}
+
+/** `pdf` with the first `from` replaced by `to` (latin1 text). */
+function replaceOnce(pdf: Uint8Array, from: string, to: string): Uint8Array {
+  const text = new TextDecoder('latin1').decode(pdf);
+  expect(text.includes(from)).toBe(true);
+  return Uint8Array.from(text.replace(from, to), (c) => c.charCodeAt(0));
+}

@@ -1,5 +1,8 @@
 import type { IntegrityProblem } from './integrity-problem.js';
 
+/** What the full read found: a fatal problem, or a repairable one with the file re-saved (`repaired`). */
+export type PdfReadProblem = { fatal: true; problem: string } | { fatal: false; problem: string; repaired: Uint8Array };
+
 /** Last offset where any of the ASCII `texts` starts, searching back from the end, or -1. */
 function lastIndexOfAny(bytes: Uint8Array, texts: readonly string[]): number {
   for (let at = bytes.length - 1; at >= 0; at--) {
@@ -27,4 +30,28 @@ export function checkPdfIntegrity(bytes: Uint8Array): IntegrityProblem | undefin
   if (lastIndexOfAny(bytes, ['/Root']) < 0)
     return { fatal: true, problem: 'its trailer names no /Root (document catalog)' };
   return undefined;
+}
+
+/**
+ * The full read of a PDF about to be sent untouched, after `checkPdfIntegrity`: what qpdf --check reads beyond
+ * the trailer (integrity/pdf-contents.ts, integrity/pdf-xref.ts), over the parse `probePdf` made.
+ * - Page content streams that do not decode, object numbers past what readers take: fatal.
+ * - Cross-reference data that does not match the objects: qpdf rebuilds it, or gives up when the trailer is
+ *   only in a cross-reference stream. pdf-lib reads the objects without it, so the file is re-saved by
+ *   pdf-lib with a fresh table and trailer (`repaired`); the objects are written as they were read.
+ */
+export async function verifyPdfIntegrity(bytes: Uint8Array): Promise<PdfReadProblem | undefined> {
+  const [pdfLib, { parsePdfObjects, listPages }, { checkPdfContents }, { checkPdfXref }] = await Promise.all([
+    import('pdf-lib'),
+    import('../probe/pdf.js'),
+    import('./pdf-contents.js'),
+    import('./pdf-xref.js'),
+  ]);
+  const context = await parsePdfObjects(bytes);
+  const contents = checkPdfContents(pdfLib, context, listPages(pdfLib, context));
+  if (contents) return { fatal: true, problem: contents.problem };
+  const xref = checkPdfXref(bytes);
+  if (xref === undefined) return undefined;
+  const repaired = await pdfLib.PDFWriter.forContext(context, Infinity).serializeToBuffer();
+  return { fatal: false, problem: xref, repaired };
 }

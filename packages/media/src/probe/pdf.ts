@@ -30,8 +30,7 @@ export async function probePdf(bytes: Uint8Array): Promise<ProbeResult> {
   const pdfLib = await import('pdf-lib');
   let context: PdfContext;
   try {
-    // throwOnInvalidObject: a broken object fails here instead of pdf-lib guessing; numbers past 2^53 are capped.
-    context = await quietly(() => pdfLib.PDFParser.forBytesWithOptions(bytes, Infinity, true, true).parseDocument());
+    context = await parsePdfObjects(bytes);
   } catch (error) {
     // Encrypted object streams cannot be parsed without the key, but the file is still recognisably encrypted.
     if (mentionsEncrypt(bytes))
@@ -72,8 +71,26 @@ export async function probePdf(bytes: Uint8Array): Promise<ProbeResult> {
   };
 }
 
+/**
+ * pdf-lib's parse of the file, made once: `probePdf` parses it, and the integrity check that follows in
+ * `process` (integrity/pdf.ts) takes the same parse instead of paying for a second. Kept only while the bytes are.
+ */
+const parsedObjects = new WeakMap<Uint8Array, PdfContext>();
+
+export async function parsePdfObjects(bytes: Uint8Array): Promise<PdfContext> {
+  const known = parsedObjects.get(bytes);
+  if (known) return known;
+  const pdfLib = await import('pdf-lib');
+  // throwOnInvalidObject: a broken object fails here instead of pdf-lib guessing; numbers past 2^53 are capped.
+  const context = await quietly(() =>
+    pdfLib.PDFParser.forBytesWithOptions(bytes, Infinity, true, true).parseDocument(),
+  );
+  parsedObjects.set(bytes, context);
+  return context;
+}
+
 /** The page leaves in order: nodes with /Kids are page tree nodes, the rest are pages. Cycles and depth are bounded. */
-function listPages(pdfLib: PdfLib, context: PdfContext): PdfDict[] {
+export function listPages(pdfLib: PdfLib, context: PdfContext): PdfDict[] {
   const catalog = context.lookupMaybe(context.trailerInfo.Root, pdfLib.PDFDict);
   if (!catalog) throw corrupt('its trailer has no document catalog (/Root)');
   const root = catalog.lookupMaybe(pdfLib.PDFName.of('Pages'), pdfLib.PDFDict);

@@ -1,0 +1,15 @@
+// The part of pako 1.x (zlib in JavaScript, pdf-lib's own dependency) that the PDF check uses. pako is
+// CommonJS: its exports are one default object, as pdf-lib imports it too.
+declare module 'pako' {
+  class Inflate {
+    constructor(options?: { chunkSize?: number });
+    /** zlib's status after `push`: 0, or a negative error code. */
+    err: number;
+    /** zlib's message for `err` ("invalid distance too far back", …). */
+    msg: string;
+    onData(chunk: Uint8Array): void;
+    push(data: Uint8Array, end: boolean): boolean;
+  }
+  const pako: { Inflate: typeof Inflate };
+  export default pako;
+}
