@@ -1,11 +1,11 @@
 // glimpse's TIFF decoder: a thin layer over libtiff 4.5 (Debian's source with its security patches),
 // with zlib for Deflate and libjpeg-turbo for JPEG-in-TIFF, built for wasm32.
 //
-// libtiff's RGBA interface does the photometric work: gray, palette, RGB, CMYK (8-bit; 16-bit CMYK is
-// converted here), YCbCr and CIELab; 1 to 16 bits per sample; contiguous or planar; strips or tiles. It hands out 8-bit RGBA a band of rows at
-// a time, so the host never needs the whole image inside the instance, nor the file (read through the
-// host). The first page (IFD) is read; pixels come in stored order (the host applies the Orientation tag
-// like EXIF's).
+// libtiff's RGBA interface does the photometric work: gray, palette, RGB, CMYK (8-bit without alpha; the
+// rest is converted here), YCbCr and CIELab; 1 to 16 bits per sample; contiguous or planar; strips or
+// tiles. It hands out 8-bit RGBA a band of rows at a time, so the host never needs the whole image inside
+// the instance, nor the file (read through the host). The first page (IFD) is read; pixels come in stored
+// order (the host applies the Orientation tag like EXIF's).
 
 #include <stdint.h>
 #include <stdio.h>
@@ -84,32 +84,44 @@ static uint32_t width;
 static tmsize_t scanline_bytes;
 static int unpremultiply;
 
-// libtiff's RGBA interface converts 8-bit CMYK only. 16-bit CMYK in contiguous strips is read by scanline
-// and converted here the way libtiff converts 8-bit CMYK (putRGBcontig8bitCMYKtile), from each sample's
-// high byte; like that path, it ignores extra samples (alpha).
-static int cmyk16;
-static uint16_t cmyk16_samples;
+// libtiff's RGBA interface converts 8-bit CMYK only, and drops its alpha. CMYK in contiguous strips that
+// is 16-bit or has alpha is read by scanline and converted here the way libtiff converts 8-bit CMYK
+// (putRGBcontig8bitCMYKtile), from each sample's high byte, keeping the alpha sample.
+static int cmyk;
+static uint16_t cmyk_bits, cmyk_samples, cmyk_alpha; // cmyk_alpha: the alpha sample's index, 0 for none
 
-static int is_cmyk16(void) {
-  uint16_t photometric = 0, bits = 0, planar = 0, samples = 0, inkset = 0, format = 0;
+static int is_own_cmyk(void) {
+  uint16_t photometric = 0, planar = 0, inkset = 0, format = 0, extras = 0, *types = NULL;
   if (!TIFFGetField(tiff, TIFFTAG_PHOTOMETRIC, &photometric) || photometric != PHOTOMETRIC_SEPARATED) return 0;
-  TIFFGetFieldDefaulted(tiff, TIFFTAG_BITSPERSAMPLE, &bits);
+  TIFFGetFieldDefaulted(tiff, TIFFTAG_BITSPERSAMPLE, &cmyk_bits);
   TIFFGetFieldDefaulted(tiff, TIFFTAG_PLANARCONFIG, &planar);
-  TIFFGetFieldDefaulted(tiff, TIFFTAG_SAMPLESPERPIXEL, &samples);
+  TIFFGetFieldDefaulted(tiff, TIFFTAG_SAMPLESPERPIXEL, &cmyk_samples);
   TIFFGetFieldDefaulted(tiff, TIFFTAG_INKSET, &inkset);
   TIFFGetFieldDefaulted(tiff, TIFFTAG_SAMPLEFORMAT, &format);
-  return bits == 16 && format == SAMPLEFORMAT_UINT && planar == PLANARCONFIG_CONTIG && samples >= 4 &&
-         inkset == INKSET_CMYK && !TIFFIsTiled(tiff);
+  TIFFGetFieldDefaulted(tiff, TIFFTAG_EXTRASAMPLES, &extras, &types);
+  cmyk_alpha = 0;
+  if (extras > 0 && cmyk_samples >= 5 && cmyk_samples - extras >= 4 &&
+      (types[0] == EXTRASAMPLE_ASSOCALPHA || types[0] == EXTRASAMPLE_UNASSALPHA)) {
+    cmyk_alpha = (uint16_t)(cmyk_samples - extras);
+    unpremultiply = types[0] == EXTRASAMPLE_ASSOCALPHA;
+  }
+  return (cmyk_bits == 16 || (cmyk_bits == 8 && cmyk_alpha)) && format == SAMPLEFORMAT_UINT &&
+         planar == PLANARCONFIG_CONTIG && cmyk_samples >= 4 && inkset == INKSET_CMYK && !TIFFIsTiled(tiff);
 }
 
-// One band of 16-bit CMYK scanlines (samples in native order: libtiff swaps them on reading) to RGBA8.
-static void put_cmyk16(uint8_t *out, const uint8_t *in, uint32_t rows) {
+// Sample `index` of a CMYK scanline as 8 bits (16-bit samples are in native order: libtiff swaps them).
+static uint32_t cmyk_sample(const uint8_t *line, size_t index) {
+  return cmyk_bits == 16 ? (uint32_t)(((const uint16_t *)line)[index] >> 8) : line[index];
+}
+
+// One band of CMYK scanlines to RGBA8.
+static void put_cmyk(uint8_t *out, const uint8_t *in, uint32_t rows) {
   for (uint32_t row = 0; row < rows; row++) {
-    const uint16_t *sample = (const uint16_t *)(in + (size_t)row * (size_t)scanline_bytes);
-    for (uint32_t x = 0; x < width; x++, sample += cmyk16_samples, out += 4) {
-      uint32_t k = 255 - (uint32_t)(sample[3] >> 8);
-      for (int c = 0; c < 3; c++) out[c] = (uint8_t)(k * (255 - (uint32_t)(sample[c] >> 8)) / 255);
-      out[3] = 255;
+    const uint8_t *line = in + (size_t)row * (size_t)scanline_bytes;
+    for (size_t first = 0, end = (size_t)width * cmyk_samples; first < end; first += cmyk_samples, out += 4) {
+      uint32_t k = 255 - cmyk_sample(line, first + 3);
+      for (int c = 0; c < 3; c++) out[c] = (uint8_t)(k * (255 - cmyk_sample(line, first + c)) / 255);
+      out[3] = cmyk_alpha ? (uint8_t)cmyk_sample(line, first + cmyk_alpha) : 255;
     }
   }
 }
@@ -142,24 +154,23 @@ __attribute__((export_name("open_file"))) int open_file(uint32_t size, uint32_t 
   tiff = TIFFClientOpen("input", "rm", NULL, read_file, write_file, seek_file, close_file, size_file, NULL, NULL);
   if (!tiff) return 0;
   next_row = 0;
-  cmyk16 = is_cmyk16();
-  if (cmyk16) {
+  unpremultiply = 0;
+  cmyk = is_own_cmyk();
+  if (cmyk) {
     uint32_t height = 0;
     TIFFGetField(tiff, TIFFTAG_IMAGEWIDTH, &width);
     TIFFGetField(tiff, TIFFTAG_IMAGELENGTH, &height);
-    TIFFGetFieldDefaulted(tiff, TIFFTAG_SAMPLESPERPIXEL, &cmyk16_samples);
     by_scanline = 1;
-    unpremultiply = 0;
     scanline_bytes = TIFFScanlineSize(tiff);
-    if (width == 0 || height == 0 || scanline_bytes < (tmsize_t)width * cmyk16_samples * 2) {
+    if (width == 0 || height == 0 || scanline_bytes < (tmsize_t)width * cmyk_samples * (cmyk_bits / 8)) {
       snprintf(message, sizeof message, "the CMYK image's size or scanline length is invalid");
       return 0;
     }
     info[0] = width;
     info[1] = height;
-    info[2] = 0;
+    info[2] = cmyk_alpha != 0;
     info[3] = 1;
-    info[4] = 16;
+    info[4] = cmyk_bits;
     return 1;
   }
   char reason[1024] = "";
@@ -219,7 +230,7 @@ static int read_scanlines(uint8_t *out, uint32_t y, uint32_t rows) {
     }
   }
   next_row = y + rows;
-  if (cmyk16) put_cmyk16(out, scanlines, rows);
+  if (cmyk) put_cmyk(out, scanlines, rows);
   else image.put.contig(&image, (uint32_t *)out, 0, 0, width, rows, 0, 0, scanlines);
   return 1;
 }

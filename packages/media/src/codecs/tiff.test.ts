@@ -86,7 +86,7 @@ const CASES: { name: string; source: string; args: string[]; tolerance: number }
   { name: 'palette', source: 'rgb.png', args: ['-type', 'palette', '-compress', 'lzw'], tolerance: 0.5 },
   { name: 'bilevel, CCITT G4', source: 'rgb.png', args: ['-monochrome', '-compress', 'group4'], tolerance: 0 },
   { name: 'CMYK', source: 'rgb.png', args: ['-colorspace', 'cmyk', '-compress', 'lzw'], tolerance: 1 },
-  // libtiff's RGBA interface converts 8-bit CMYK only; the decoder converts 16-bit CMYK from its high bytes.
+  // libtiff's RGBA interface converts 8-bit CMYK only, and drops its alpha; the decoder converts the rest.
   {
     name: 'CMYK, 16-bit',
     source: 'rgb.png',
@@ -94,6 +94,13 @@ const CASES: { name: string; source: string; args: string[]; tolerance: number }
     tolerance: 1,
   },
   { name: 'RGBA, unassociated alpha', source: 'rgba.png', args: ['-compress', 'lzw'], tolerance: 0 },
+  { name: 'CMYK with alpha', source: 'rgba.png', args: ['-colorspace', 'cmyk', '-compress', 'lzw'], tolerance: 1 },
+  {
+    name: 'CMYK with alpha, 16-bit',
+    source: 'rgba.png',
+    args: ['-colorspace', 'cmyk', '-depth', '16', '-compress', 'lzw'],
+    tolerance: 1,
+  },
   { name: 'JPEG-in-TIFF (YCbCr)', source: 'rgb.png', args: ['-compress', 'jpeg', '-quality', '90'], tolerance: 3 },
 ];
 
