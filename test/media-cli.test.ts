@@ -115,6 +115,16 @@ describe('glimpse process', () => {
     }
   });
 
+  it('says so when -o names a folder, and a missing folder is a different reason', async () => {
+    const toFolder = await run('process', photo, '-o', dir);
+    expect(toFolder.code).toBe(1);
+    expect(oneErrorLine(toFolder.err)).toMatchObject({ code: 'E_NOT_A_FILE' });
+    expect(oneErrorLine(toFolder.err).message).toContain('it is a folder: give -o a file name');
+    const toMissing = await run('process', photo, '-o', join(dir, 'no-such-folder', 'out.jpg'));
+    expect(toMissing.code).toBe(1);
+    expect(oneErrorLine(toMissing.err).message).toContain('its folder is missing or not writable');
+  });
+
   it('usage errors exit 2 with the usage; --help exits 0', async () => {
     for (const argv of [
       ['process'],

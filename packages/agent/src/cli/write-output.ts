@@ -31,6 +31,14 @@ export function outputTarget(output: string | undefined): { toStdout: boolean; s
   return { toStdout, summary: toStdout ? process.stderr : process.stdout };
 }
 
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /** Writes the result bytes to `output` (stdout for `-`); a folder that is missing or not writable is a typed FileError. */
 export async function writeOutput(output: string, bytes: Uint8Array): Promise<void> {
   if (output === '-') {
@@ -40,14 +48,13 @@ export async function writeOutput(output: string, bytes: Uint8Array): Promise<vo
     return;
   }
   await nodeFileSystem.writeBytes(output, bytes).catch((error: unknown) => {
-    throw isFileError(error)
-      ? new FileError(
-          error.code,
-          `Cannot write ${output}: its folder is missing or not writable (${error.code}).`,
-          error.details,
-          { cause: error },
-        )
-      : error;
+    if (!isFileError(error)) throw error;
+    const reason = isDirectory(output)
+      ? 'it is a folder: give -o a file name, such as a name inside that folder'
+      : 'its folder is missing or not writable';
+    throw new FileError(error.code, `Cannot write ${output}: ${reason} (${error.code}).`, error.details, {
+      cause: error,
+    });
   });
 }
 
