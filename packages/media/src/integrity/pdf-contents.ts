@@ -1,6 +1,8 @@
 // What qpdf --check reads beyond the cross-reference data, over pdf-lib's parse of the file: every page's
 // content streams (it decodes them all, and a Flate stream zlib cannot inflate fails the check) and the
 // object numbers (past 2^31 - 1 it gives up: "integer out of range"). Fatal: re-saving cannot mend either.
+// pako ships no types: any program that compiles this file (each package's .d.ts build too) needs ours.
+/// <reference path="./pako.d.ts" />
 import pako from 'pako';
 import type { IntegrityProblem } from './integrity-problem.js';
 

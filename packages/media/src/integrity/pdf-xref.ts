@@ -5,6 +5,8 @@
 // trailer dictionary while recovering damaged file"). pdf-lib never reads them: it scans the objects itself,
 // which is why a file it reads can still be one a provider refuses.
 
+// pako ships no types: any program that compiles this file (each package's .d.ts build too) needs ours.
+/// <reference path="./pako.d.ts" />
 import pako from 'pako';
 import { indexOfAscii } from '../probe/byte-reader.js';
 
