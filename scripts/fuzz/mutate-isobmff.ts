@@ -4,7 +4,8 @@
 // instead of stopping at "truncated". Edits: a field of a box that describes the image (ispe, pitm, irot,
 // imir, clap, pixi, ipma, iloc, infe, iref, hvcC/av1C, auxC, grid descriptor…), an item's type, a box
 // removed, duplicated, moved or retyped, and bytes inside one item's coded data.
-import { concat, mutateBytes, type Random } from './mutate.js';
+import { concatBytes } from '../../packages/media/src/bytes.js';
+import { mutateBytes, type Random } from './mutate.js';
 
 interface Box {
   type: string;
@@ -67,7 +68,7 @@ function write(boxes: readonly Box[]): Uint8Array {
     out.set(inner, 8 + box.head.length);
     return out;
   });
-  return concat(parts);
+  return concatBytes(parts);
 }
 
 const sizeOf = (box: Box): number =>

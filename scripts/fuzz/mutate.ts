@@ -3,6 +3,7 @@
 // IDAT keeps a valid zlib stream; JPEG segments, RIFF chunks, GIF blocks and BMP header fields are edited
 // as fields; SVG attributes and elements; PDF numbers, names and keywords).
 import { crc32, deflateSync, inflateSync } from 'node:zlib';
+import { concatBytes } from '../../packages/media/src/bytes.js';
 import { mutateIsobmff } from './mutate-isobmff.js';
 import type { FuzzFormat } from './seeds.js';
 
@@ -45,17 +46,6 @@ const INTERESTING_32 = [
   0, 1, 2, 0xff, 0x100, 0x3fff, 0x4000, 0x7fff, 0x8000, 0xffff, 0x10000, 0x7fffffff, 0x80000000, 0xfffffffe, 0xffffffff,
 ];
 
-/** The parts, one after another, in one buffer. */
-export function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
-}
-
 // ---------------------------------------------------------------- generic
 
 /** One generic edit anywhere in the bytes; `donor` supplies splices. */
@@ -85,24 +75,24 @@ export function mutateBytes(bytes: Uint8Array, random: Random, donor?: Uint8Arra
       return out;
     }
     case 4: // insert random bytes
-      return concat([
+      return concatBytes([
         bytes.subarray(0, at),
         Uint8Array.from({ length: 1 + random.int(64) }, () => random.int(256)),
         bytes.subarray(at),
       ]);
     case 5: // delete a range
-      return concat([bytes.subarray(0, at), bytes.subarray(Math.min(length, at + 1 + random.int(64)))]);
+      return concatBytes([bytes.subarray(0, at), bytes.subarray(Math.min(length, at + 1 + random.int(64)))]);
     case 6: {
       // duplicate a range
       const end = Math.min(length, at + 1 + random.int(256));
-      return concat([bytes.subarray(0, end), bytes.subarray(at, end), bytes.subarray(end)]);
+      return concatBytes([bytes.subarray(0, end), bytes.subarray(at, end), bytes.subarray(end)]);
     }
     case 7: // truncate
       return bytes.slice(0, at);
     default: {
       if (!donor || donor.length === 0) return bytes.slice(0, at);
       const from = random.int(donor.length);
-      return concat([bytes.subarray(0, at), donor.subarray(from, from + 1 + random.int(512))]);
+      return concatBytes([bytes.subarray(0, at), donor.subarray(from, from + 1 + random.int(512))]);
     }
   }
 }
@@ -143,7 +133,7 @@ function writePng(chunks: readonly Chunk[]): Uint8Array {
     view.setUint32(8 + chunk.data.length, chunk.badCrc ? crc ^ 0x5a5a : crc);
     parts.push(out);
   }
-  return concat(parts);
+  return concatBytes(parts);
 }
 
 const PNG_EXTRA_TYPES = [
@@ -193,7 +183,7 @@ function mutatePng(bytes: Uint8Array, random: Random): Uint8Array {
       if (idat.length === 0) break;
       let raw: Uint8Array;
       try {
-        raw = new Uint8Array(inflateSync(concat(idat.map((c) => c.data))));
+        raw = new Uint8Array(inflateSync(concatBytes(idat.map((c) => c.data))));
       } catch {
         break;
       }
@@ -262,7 +252,7 @@ function writeJpeg(segments: readonly Segment[], tail: Uint8Array): Uint8Array {
     parts.push(Uint8Array.from([0xff, marker, length >> 8, length & 0xff]), data.subarray(0, length - 2));
   }
   parts.push(tail);
-  return concat(parts);
+  return concatBytes(parts);
 }
 
 function mutateJpeg(bytes: Uint8Array, random: Random): Uint8Array {
@@ -304,13 +294,13 @@ function mutateJpeg(bytes: Uint8Array, random: Random): Uint8Array {
           out[at] = (out[at] ?? 0) ^ (1 << random.int(8));
         }
       else if (choice === 1)
-        tail = concat([
+        tail = concatBytes([
           out.subarray(0, at),
           Uint8Array.from([0xff, random.pick([0xd0, 0xd3, 0xd7, 0xd9, 0xd8, 0xc4, 0xda, 0xdd, 0x00, 0xfe])]),
           out.subarray(at),
         ]);
       else if (choice === 2) tail = out.subarray(0, at);
-      else tail = concat([out.subarray(0, at), out.subarray(at + random.int(200))]);
+      else tail = concatBytes([out.subarray(0, at), out.subarray(at + random.int(200))]);
       if (choice === 0) tail = out;
       break;
     }
@@ -326,18 +316,18 @@ function mutateJpeg(bytes: Uint8Array, random: Random): Uint8Array {
         { marker: 0xdd, data: Uint8Array.from([0, random.pick([0, 1, 2, 255])]) },
         {
           marker: 0xe1,
-          data: concat([
+          data: concatBytes([
             new TextEncoder().encode('Exif\0\0MM\0*\0\0\0\x08\0\x01\x01\x12\0\x03\0\0\0\x01'),
             Uint8Array.from([0, random.int(12), 0, 0, 0, 0, 0, 0]),
           ]),
         },
         {
           marker: 0xee,
-          data: concat([new TextEncoder().encode('Adobe'), Uint8Array.from([0, 100, 0, 0, 0, 0, random.int(4)])]),
+          data: concatBytes([new TextEncoder().encode('Adobe'), Uint8Array.from([0, 100, 0, 0, 0, 0, random.int(4)])]),
         },
         {
           marker: 0xe2,
-          data: concat([
+          data: concatBytes([
             new TextEncoder().encode('ICC_PROFILE\0'),
             Uint8Array.from({ length: 20 + random.int(200) }, () => random.int(256)),
           ]),
@@ -388,12 +378,12 @@ function writeRiff(chunks: readonly Chunk[], riffSizeDelta = 0): Uint8Array {
     new DataView(header.buffer).setUint32(4, chunk.data.length, true);
     parts.push(header, chunk.data, new Uint8Array(chunk.data.length % 2));
   }
-  const body = concat(parts);
+  const body = concatBytes(parts);
   const head = new Uint8Array(12);
   head.set(new TextEncoder().encode('RIFF'));
   new DataView(head.buffer).setUint32(4, (body.length + 4 + riffSizeDelta) >>> 0, true);
   head.set(new TextEncoder().encode('WEBP'), 8);
-  return concat([head, body]);
+  return concatBytes([head, body]);
 }
 
 function mutateWebp(bytes: Uint8Array, random: Random): Uint8Array {
@@ -507,7 +497,7 @@ function writeGif(header: Uint8Array, blocks: readonly GifBlock[], trailer: bool
     parts.push(Uint8Array.of(0));
   }
   if (trailer) parts.push(Uint8Array.of(0x3b));
-  return concat(parts);
+  return concatBytes(parts);
 }
 
 function mutateGif(bytes: Uint8Array, random: Random): Uint8Array {

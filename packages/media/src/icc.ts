@@ -9,6 +9,7 @@ import { riffChunk, type RiffChunk, webpChunks, webpFile } from './containers/ri
 import { asciiAt, ByteReader } from './probe/byte-reader.js';
 import { readBitstreamHeader, VP8X_ALPHA, VP8X_ICC } from './probe/webp.js';
 import type { MediaType } from './types.js';
+import { concatBytes } from './bytes.js';
 
 /**
  * Larger profiles are ignored. Display profiles are 0.5–4 KB and the biggest printer profiles about
@@ -138,7 +139,7 @@ function readJpegProfile(bytes: Uint8Array): Uint8Array | undefined {
     parts.set(sequence, bytes.subarray(at + 2, segment.end));
   }
   if (parts.size === 0 || parts.size !== count) return undefined;
-  return concat(Array.from({ length: count }, (_, index) => parts.get(index + 1) ?? new Uint8Array()));
+  return concatBytes(Array.from({ length: count }, (_, index) => parts.get(index + 1) ?? new Uint8Array()));
 }
 
 function embedJpegProfile(encoded: Uint8Array, profile: Uint8Array): Uint8Array {
@@ -165,7 +166,7 @@ function embedJpegProfile(encoded: Uint8Array, profile: Uint8Array): Uint8Array 
     .filter((segment) => !isIccSegment(encoded, segment))
     .map((segment) => encoded.subarray(segment.start, segment.end));
   const leading = header.segments[0]?.marker === APP0 ? 1 : 0;
-  return concat([
+  return concatBytes([
     encoded.subarray(0, 2),
     ...kept.slice(0, leading),
     ...iccSegments,
@@ -205,7 +206,7 @@ function embedPngProfile(encoded: Uint8Array, profile: Uint8Array): Uint8Array {
     .slice(1)
     .filter((chunk) => chunk.type !== 'iCCP' && chunk.type !== 'sRGB')
     .map((chunk) => encoded.subarray(chunk.start, chunk.end));
-  return concat([encoded.subarray(0, first.end), pngChunk('iCCP', data), ...kept]);
+  return concatBytes([encoded.subarray(0, first.end), pngChunk('iCCP', data), ...kept]);
 }
 
 // ---- WebP: an ICCP chunk right after VP8X, whose flags announce it.
@@ -268,16 +269,6 @@ function ascii(text: string): Uint8Array {
   return Uint8Array.from(text, (character) => character.charCodeAt(0));
 }
 
-function concat(parts: Uint8Array[]): Uint8Array {
-  const output = new Uint8Array(parts.reduce((total, part) => total + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    output.set(part, offset);
-    offset += part.length;
-  }
-  return output;
-}
-
 /**
  * The bytes as a zlib stream of stored (uncompressed) deflate blocks, as PNG's iCCP wants. Not
  * CompressionStream: its output differs between runtimes (Deno's is not Node's), and outputs must be
@@ -334,5 +325,5 @@ async function inflateBounded(bytes: Uint8Array, limit: number): Promise<Uint8Ar
   } catch {
     return undefined;
   }
-  return concat(parts);
+  return concatBytes(parts);
 }

@@ -1,4 +1,5 @@
 // Test fixtures: GIFs assembled byte by byte, with an LZW encoder written independently of the decoder.
+import { concatBytes } from '../bytes.js';
 
 export type Rgb = readonly [number, number, number];
 
@@ -109,13 +110,7 @@ export function buildGif(
   }
   bytes.push(0x3b);
   parts.push(Uint8Array.from(bytes));
-  const gif = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    gif.set(part, at);
-    at += part.length;
-  }
-  return gif;
+  return concatBytes(parts);
 }
 
 /** Splits data into length-prefixed sub-blocks of up to 255 bytes, ending with the zero-length terminator. */

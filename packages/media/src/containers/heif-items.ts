@@ -4,6 +4,7 @@
 // reader and the decoders all read it here.
 import { ByteReader, corrupt } from '../probe/byte-reader.js';
 import type { Orientation } from '../types.js';
+import { concatBytes } from '../bytes.js';
 
 /** Boxes and items are few in real files; the caps bound every loop on hostile input. */
 const MAX_BOXES = 4096;
@@ -519,11 +520,5 @@ export function heifItemBytes(bytes: Uint8Array, layout: HeifLayout, item: HeifI
     return bytes.subarray(start, start + length);
   });
   if (ranges.length === 1 && ranges[0]) return ranges[0];
-  const joined = new Uint8Array(ranges.reduce((total, range) => total + range.length, 0));
-  let at = 0;
-  for (const range of ranges) {
-    joined.set(range, at);
-    at += range.length;
-  }
-  return joined;
+  return concatBytes(ranges);
 }

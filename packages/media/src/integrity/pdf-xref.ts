@@ -9,6 +9,7 @@
 /// <reference path="./pako.d.ts" />
 import pako from 'pako';
 import { indexOfAscii } from '../probe/byte-reader.js';
+import { concatBytes } from '../bytes.js';
 
 const decoder = new TextDecoder('latin1');
 /** Sections followed through /Prev (incremental updates, linearized files): real files have a few. */
@@ -142,7 +143,7 @@ function xrefStreamEntries(data: Uint8Array, dictionary: string, widths: number[
       throw error;
     }
     if (inflater.err && inflater.err !== DATA_STOPS_EARLY) return `cannot be inflated (zlib: ${inflater.msg})`;
-    rows = concatenate(chunks);
+    rows = concatBytes(chunks);
   } else if (/\/Filter\b/.test(dictionary)) {
     return undefined; // real files use Flate; another filter is left to the reader
   }
@@ -191,16 +192,6 @@ function unpredict(data: Uint8Array, columns: number): Uint8Array {
       }
       out[at] = (raw + predicted) & 0xff;
     }
-  }
-  return out;
-}
-
-function concatenate(chunks: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.length;
   }
   return out;
 }
