@@ -1,10 +1,8 @@
 // What qpdf --check reads beyond the cross-reference data, over pdf-lib's parse of the file: every page's
 // content streams (it decodes them all, and a Flate stream zlib cannot inflate fails the check) and the
 // object numbers (past 2^31 - 1 it gives up: "integer out of range"). Fatal: re-saving cannot mend either.
-// pako ships no types: any program that compiles this file (each package's .d.ts build too) needs ours.
-/// <reference path="./pako.d.ts" />
-import pako from 'pako';
 import type { IntegrityProblem } from './integrity-problem.js';
+import { inflateFlate } from './pdf-inflate.js';
 
 type PdfLib = typeof import('pdf-lib');
 type PdfContext = import('pdf-lib').PDFContext;
@@ -63,8 +61,6 @@ function unknownFilter(pdfLib: PdfLib, stream: import('pdf-lib').PDFRawStream): 
 
 /** Inflated bytes read per file: past it (a bomb, or a vast drawing) the rest goes unread rather than costing seconds. */
 const INFLATE_BUDGET = 64 * 1024 * 1024;
-/** zlib's Z_BUF_ERROR: the data stopped before its end. */
-const DATA_STOPS_EARLY = -5;
 
 /**
  * zlib's complaint about a Flate-encoded stream (the first filter), as qpdf would get it. A wrong Adler-32
@@ -79,19 +75,9 @@ function inflateError(
   const filter = stream.dict.lookup(pdfLib.PDFName.of('Filter'));
   const first = filter instanceof pdfLib.PDFArray ? filter.lookup(0) : filter;
   if (!(first instanceof pdfLib.PDFName) || first.asString() !== '/FlateDecode' || budget.left <= 0) return undefined;
-  const inflater = new pako.Inflate({ chunkSize: 64 * 1024 });
-  inflater.onData = (chunk) => {
-    budget.left -= chunk.length;
-    if (budget.left <= 0) throw OVER_BUDGET;
-  };
-  try {
-    inflater.push(stream.contents, true);
-  } catch (error) {
-    if (error === OVER_BUDGET) return undefined;
-    throw error;
-  }
-  if (!inflater.err || inflater.err === DATA_STOPS_EARLY || /incorrect data check/.test(inflater.msg)) return undefined;
-  return inflater.msg || `error ${inflater.err}`;
+  const inflated = inflateFlate(stream.contents, budget.left, false);
+  budget.left -= inflated.produced;
+  if (inflated.overLimit || inflated.error === undefined || /incorrect data check/.test(inflated.error))
+    return undefined;
+  return inflated.error;
 }
-
-const OVER_BUDGET = new Error('inflate budget spent');

@@ -5,11 +5,8 @@
 // trailer dictionary while recovering damaged file"). pdf-lib never reads them: it scans the objects itself,
 // which is why a file it reads can still be one a provider refuses.
 
-// pako ships no types: any program that compiles this file (each package's .d.ts build too) needs ours.
-/// <reference path="./pako.d.ts" />
-import pako from 'pako';
 import { indexOfAscii } from '../probe/byte-reader.js';
-import { concatBytes } from '../bytes.js';
+import { inflateFlate } from './pdf-inflate.js';
 
 const decoder = new TextDecoder('latin1');
 /** Sections followed through /Prev (incremental updates, linearized files): real files have a few. */
@@ -128,22 +125,10 @@ const MAX_XREF_STREAM = 64 * 1024 * 1024;
 function xrefStreamEntries(data: Uint8Array, dictionary: string, widths: number[]): number[][] | string | undefined {
   let rows = data;
   if (/\/Filter\s*\/FlateDecode\b/.test(dictionary)) {
-    const inflater = new pako.Inflate({ chunkSize: 64 * 1024 });
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    inflater.onData = (chunk) => {
-      size += chunk.length;
-      if (size > MAX_XREF_STREAM) throw TOO_LARGE;
-      chunks.push(chunk);
-    };
-    try {
-      inflater.push(data, true);
-    } catch (error) {
-      if (error === TOO_LARGE) return undefined;
-      throw error;
-    }
-    if (inflater.err && inflater.err !== DATA_STOPS_EARLY) return `cannot be inflated (zlib: ${inflater.msg})`;
-    rows = concatBytes(chunks);
+    const inflated = inflateFlate(data, MAX_XREF_STREAM, true);
+    if (inflated.overLimit || inflated.bytes === undefined) return undefined;
+    if (inflated.error !== undefined) return `cannot be inflated (zlib: ${inflated.error})`;
+    rows = inflated.bytes;
   } else if (/\/Filter\b/.test(dictionary)) {
     return undefined; // real files use Flate; another filter is left to the reader
   }
@@ -164,10 +149,6 @@ function xrefStreamEntries(data: Uint8Array, dictionary: string, widths: number[
   }
   return entries;
 }
-
-const TOO_LARGE = new Error('cross-reference stream too large to check');
-/** zlib's Z_BUF_ERROR: the data stopped before its end (readers take what is there). */
-const DATA_STOPS_EARLY = -5;
 
 /** PNG row filters (predictors 10-15): a filter byte before each row of `columns` bytes. */
 function unpredict(data: Uint8Array, columns: number): Uint8Array {
