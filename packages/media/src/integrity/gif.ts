@@ -1,17 +1,14 @@
 import { gifLzwReader } from '../codecs/gif-lzw.js';
 import { isMediaError } from '../errors.js';
+import {
+  colourTableBytes,
+  EXTENSION,
+  GRAPHIC_CONTROL,
+  IMAGE_DESCRIPTOR,
+  LOGICAL_SCREEN_END,
+  TRAILER,
+} from '../probe/gif.js';
 import type { IntegrityProblem } from './integrity-problem.js';
-
-const EXTENSION = 0x21;
-const IMAGE_DESCRIPTOR = 0x2c;
-const TRAILER = 0x3b;
-const GRAPHIC_CONTROL = 0xf9;
-const LOGICAL_SCREEN_END = 13;
-
-/** Bytes of the colour table a flags byte announces (none when its top bit is clear). */
-function colourTableBytes(flags: number): number {
-  return flags & 0x80 ? 3 * (2 << (flags & 0x07)) : 0;
-}
 
 /** The offset after a chain of length-prefixed sub-blocks and its zero terminator, or -1 if it runs past the end. */
 function subBlocksEnd(bytes: Uint8Array, from: number): number {

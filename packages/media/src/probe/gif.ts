@@ -2,11 +2,18 @@ import type { GifInfo } from '../types.js';
 import { ByteReader, corrupt } from './byte-reader.js';
 
 const FORMAT = 'GIF';
-const EXTENSION = 0x21;
-const IMAGE_DESCRIPTOR = 0x2c;
-const TRAILER = 0x3b;
-const GRAPHIC_CONTROL = 0xf9;
-const LOGICAL_SCREEN_END = 13;
+// Block introducers and labels (GIF89a), shared with the passthrough check (integrity/gif.ts).
+export const EXTENSION = 0x21;
+export const IMAGE_DESCRIPTOR = 0x2c;
+export const TRAILER = 0x3b;
+export const GRAPHIC_CONTROL = 0xf9;
+/** The header and logical screen descriptor; the global colour table, if any, follows. */
+export const LOGICAL_SCREEN_END = 13;
+
+/** Bytes of the colour table a screen or image flags byte announces (none when its top bit is clear). */
+export function colourTableBytes(flags: number): number {
+  return flags & 0x80 ? 3 * (2 << (flags & 0x07)) : 0;
+}
 
 /** A colour table: `entries` RGB triplets starting at `offset`. */
 export interface GifColourTable {
@@ -159,8 +166,8 @@ export function skipGifSubBlocks(reader: ByteReader, from: number): number {
 
 /** The colour table a flags byte announces at `offset`, bounds-checked; undefined when the flag is clear. */
 function colourTableAt(reader: ByteReader, offset: number, flags: number, what: string): GifColourTable | undefined {
-  if ((flags & 0x80) === 0) return undefined;
-  const entries = 2 << (flags & 0x07);
-  reader.need(offset, entries * 3, what);
-  return { offset, entries };
+  const bytes = colourTableBytes(flags);
+  if (bytes === 0) return undefined;
+  reader.need(offset, bytes, what);
+  return { offset, entries: bytes / 3 };
 }
