@@ -10,6 +10,7 @@
 // of text 1.5-2.6 s to lay out (5,000: 0.15 s); 420,000 dashes on one line 1.4 s; a circle stroked 1e6 wide 0.3-1.9 s.
 import { MediaError } from '../errors.js';
 import type { SvgSize } from '../probe/svg.js';
+import { attribute } from './svg-attribute.js';
 import { type MarkerSettings, markerRules, ownMarkers, shapeVertices, takesMarkers } from './svg-markers.js';
 
 /** Characters of <text> content. usvg shapes every glyph into paths while parsing, worse than linearly. */
@@ -233,10 +234,6 @@ export function refuse(problem: string, details: Record<string, unknown>): never
     `The SVG would take too long to render: ${problem}. Simplify it, or render it in a browser and send the PNG.`,
     { format: 'SVG', ...details },
   );
-}
-
-export function attribute(attributes: string, name: string): string {
-  return new RegExp(`(?:^|\\s)${name}\\s*=\\s*(["'])([^"']*)\\1`).exec(attributes)?.[2] ?? '';
 }
 
 /** Numbers in an attribute value; anything unparseable counts as infinite, so it is refused rather than guessed. */

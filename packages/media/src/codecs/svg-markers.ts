@@ -3,6 +3,7 @@
 // resolved tree can run. `marker-mid` on a path of 20,000 vertices is 20,000 groups: 2.7 s of CPU here.
 // svg-bounds.ts counts those copies as elements; this file says which markers a shape takes (presentation
 // attribute, `style`, a style sheet, or inherited from an ancestor) and how many vertices it has.
+import { attribute } from './svg-attribute.js';
 
 export type MarkerKind = 'start' | 'mid' | 'end';
 
@@ -70,8 +71,8 @@ export function ownMarkers(name: string, attributes: string, rules: readonly Mar
   const sheet: MarkerSettings = {};
   if (rules.length > 0) {
     const tag = name.replace(/^\w+:/, '');
-    const id = quoted(attributes, 'id');
-    const classes = quoted(attributes, 'class').split(/\s+/);
+    const id = attribute(attributes, 'id');
+    const classes = attribute(attributes, 'class').split(/\s+/);
     for (const rule of rules) {
       const matches = rule.compounds.some(
         (compound) =>
@@ -86,7 +87,7 @@ export function ownMarkers(name: string, attributes: string, rules: readonly Mar
       }
     }
   }
-  const style = declaredMarkers(quoted(attributes, 'style'));
+  const style = declaredMarkers(attribute(attributes, 'style'));
   const own: MarkerSettings = { ...presentation };
   for (const kind of KINDS) {
     const fromSheet = sheet[kind];
@@ -110,11 +111,6 @@ function declaredMarkers(declarations: string): MarkerSettings {
   return settings;
 }
 
-function quoted(attributes: string, name: string): string {
-  const match = new RegExp(`(?:^|\\s)${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)')`).exec(attributes);
-  return match?.[1] ?? match?.[2] ?? '';
-}
-
 /**
  * The vertices a shape has once usvg has made it a path, an upper bound: every point a segment ends at, where
  * `marker-mid` draws a copy. An elliptical arc becomes up to max(4, (11.2 r)^(1/6)) cubic curves (kurbo's
@@ -126,9 +122,9 @@ export function shapeVertices(name: string, attributes: string): number {
       return 2;
     case 'polyline':
     case 'polygon':
-      return Math.ceil(numberCount(quoted(attributes, 'points')) / 2);
+      return Math.ceil(numberCount(attribute(attributes, 'points')) / 2);
     default:
-      return pathVertices(quoted(attributes, 'd'));
+      return pathVertices(attribute(attributes, 'd'));
   }
 }
 

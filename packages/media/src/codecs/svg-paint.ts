@@ -8,7 +8,8 @@
 // or gradient fill 13-16 ns (40 s for the 1,000), an opaque colour 1.3 ns (3.1 s), a rectangle's outline 1.5 ns
 // per pixel of its box (3.9 s), a group drawn into its own layer (opacity, clip, mask, filter, blend) 65 ns
 // (161 s). One unit here is one translucent pixel.
-import { attribute, formatNumber, numbers, refuse } from './svg-bounds.js';
+import { attribute } from './svg-attribute.js';
+import { formatNumber, numbers, refuse } from './svg-bounds.js';
 
 /**
  * Work the renderer may do, in translucent-pixel units (~16 ns each here): painted pixels plus the filter reads
