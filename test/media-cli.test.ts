@@ -221,6 +221,15 @@ describe('glimpse text and glimpse process --page (PDFs read by PDFium)', () => 
     const decoded = await decodeIndependently(new Uint8Array(await readFile(output)));
     expect([decoded.format, decoded.width, decoded.height]).toEqual(['png', 1039, 1344]);
     expect(oneErrorLine((await run('process', book, '--page', '5')).err).code).toBe('E_INVALID_OPTIONS');
-    expect((await run('process', book, '--timeout-ms', '100')).code).toBe(2);
+  });
+
+  it('--page on an image is a usage error naming its type; --timeout-ms applies to images too', async () => {
+    const { code, err } = await run('process', photo, '--page', '1');
+    expect(code).toBe(2);
+    expect(err).toContain('is image/jpeg: leave out --page');
+    // A 2400×1600 JPEG cannot be decoded and fitted in 1 ms: the budget reaches process().
+    const late = await run('process', photo, '--timeout-ms', '1');
+    expect(late.code).toBe(1);
+    expect(oneErrorLine(late.err).code).toBe('E_TIMEOUT');
   });
 });

@@ -1,4 +1,4 @@
-import { isPresetName, PRESET_NAMES, process as processMedia, renderPdfPage } from '@glimpse/media';
+import { detect, isPresetName, PRESET_NAMES, process as processMedia, renderPdfPage } from '@glimpse/media';
 import { parseArgs, positiveInteger, stringFlag } from './args.js';
 import { UsageError, type Command } from './command.js';
 import { FILE_USAGE, MAX_FILE_BYTES_USAGE, readInputFile } from './read-input.js';
@@ -20,7 +20,8 @@ Options:
                      a warning on stderr says when the two disagree
   --page N           render page N of a PDF (from 1) to an image, for models without PDF input or to
                      see one page sharply
-  --timeout-ms N     with --page: stop a page that takes longer than N ms to draw (default 30000)
+  --timeout-ms N     give up after N ms with E_TIMEOUT (default: no limit for images and SVGs;
+                     30000 for drawing a --page)
   --max-edge N       longest side in pixels (default: the preset's)
   --max-bytes N      largest output in bytes, PDFs included (default: the preset's)
   --max-input-pixels N  refuse inputs whose header declares more pixels (default 100000000)
@@ -61,20 +62,23 @@ export const processCommand: Command = {
     const maxInputPixels = positiveInteger(flags, '--max-input-pixels');
     const page = positiveInteger(flags, '--page');
     const timeoutMs = positiveInteger(flags, '--timeout-ms');
-    if (timeoutMs !== undefined && page === undefined) throw new UsageError('--timeout-ms applies to --page');
     const output = stringFlag(flags, '--output');
     const target = outputTarget(output);
     const input = await readInputFile(positionals[0]!, flags);
+    const type = detect(input);
+    if (page !== undefined && type !== 'application/pdf') {
+      throw new UsageError(
+        `--page N renders a page of a PDF, and ${positionals[0]} is ${type ?? 'not a PDF'}: leave out --page`,
+      );
+    }
     const options = {
       ...(preset !== undefined ? { preset } : {}),
       ...(maxEdge !== undefined ? { maxEdge } : {}),
       ...(maxBytes !== undefined ? { maxBytes } : {}),
       ...(maxInputPixels !== undefined ? { maxInputPixels } : {}),
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     };
-    const result =
-      page === undefined
-        ? await processMedia(input, options)
-        : await renderPdfPage(input, page, { ...options, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
+    const result = page === undefined ? await processMedia(input, options) : await renderPdfPage(input, page, options);
     if (output !== undefined) {
       await writeOutput(target.toStdout ? '-' : output, result.data);
       const warning = output === '-' ? undefined : extensionWarning(output, result.mediaType);
