@@ -4,10 +4,11 @@
 # poppler-utils (pdftotext, pdftoppm, pdfinfo) for test/pdf-oracle.test.ts and the bench's PDF rows;
 # libheif-examples (heif-enc makes the HEIC test files, heif-convert is their oracle) and imagemagick
 # (/usr/bin/convert writes the TIFF and ICO test files and is their oracle); libavif-bin (avifenc makes the
-# AVIF test files, avifdec is their oracle).
+# AVIF test files, avifdec is their oracle); libtiff-tools (tiffcp re-strips the separate-plane CMYK test
+# files, tiffinfo checks their layout).
 # With --check (npm's pretest) it only reports what is missing and how to install it.
 set -euo pipefail
-packages=(pngcheck libjpeg-turbo-progs webp giflib-tools qpdf poppler-utils libheif-examples imagemagick libavif-bin)
+packages=(pngcheck libjpeg-turbo-progs webp giflib-tools qpdf poppler-utils libheif-examples imagemagick libavif-bin libtiff-tools)
 missing=()
 for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if ((${#missing[@]} == 0)); then exit 0; fi

@@ -3,6 +3,7 @@
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import sharp, { type TiffOptions } from 'sharp';
 import { icoBmpEntry, icoFile } from '../../test/fixtures/ico-writer.js';
+import { separatePlanesTiff } from '../../test/fixtures/tiff-planes.js';
 import { avifSeeds, heicSeeds } from './isobmff-seeds.js';
 import {
   bmp,
@@ -153,7 +154,27 @@ export async function seedsFor(format: FuzzFormat): Promise<Uint8Array[]> {
           : option.compression === 'jpeg'
             ? image().removeAlpha()
             : image();
-      return Promise.all(options.map(async (option) => new Uint8Array(await source(option).tiff(option).toBuffer())));
+      // CMYK for the decoder's own converter (sharp writes none): separate planes, 16-bit with alpha in 16×16
+      // Deflate tiles, and 8-bit in one strip a plane; the pixels' RGBA bytes stand in for CMYK(A) samples.
+      const wide = new Uint8Array(24 * 18 * 5 * 2);
+      for (let i = 0; i < 24 * 18 * 5; i++) wide[i * 2] = wide[i * 2 + 1] = data[Math.floor((i * 4) / 5)] ?? 0;
+      const cmyk = [
+        separatePlanesTiff({
+          width: 24,
+          height: 18,
+          bits: 16,
+          samples: 5,
+          data: wide,
+          extra: 2,
+          tile: 16,
+          deflate: true,
+        }),
+        separatePlanesTiff({ width: 24, height: 18, bits: 8, samples: 4, data }),
+      ];
+      const written = await Promise.all(
+        options.map(async (option) => new Uint8Array(await source(option).tiff(option).toBuffer())),
+      );
+      return [...written, ...cmyk];
     }
     case 'ico': {
       const opaque = naturalPixels(16, 16);

@@ -1,11 +1,11 @@
 // glimpse's TIFF decoder: a thin layer over libtiff 4.5 (Debian's source with its security patches),
 // with zlib for Deflate and libjpeg-turbo for JPEG-in-TIFF, built for wasm32.
 //
-// libtiff's RGBA interface does the photometric work: gray, palette, RGB, CMYK (8-bit without alpha; the
-// rest is converted here), YCbCr and CIELab; 1 to 16 bits per sample; contiguous or planar; strips or
-// tiles. It hands out 8-bit RGBA a band of rows at a time, so the host never needs the whole image inside
-// the instance, nor the file (read through the host). The first page (IFD) is read; pixels come in stored
-// order (the host applies the Orientation tag like EXIF's).
+// libtiff's RGBA interface does the photometric work: gray, palette, RGB, CMYK (8-bit contiguous
+// without alpha; the rest is converted here), YCbCr and CIELab; 1 to 16 bits per sample; contiguous or
+// planar; strips or tiles. It hands out 8-bit RGBA a band of rows at a time, so the host never needs the
+// whole image inside the instance, nor the file (read through the host). The first page (IFD) is read;
+// pixels come in stored order (the host applies the Orientation tag like EXIF's).
 
 #include <stdint.h>
 #include <stdio.h>
@@ -84,11 +84,23 @@ static uint32_t width;
 static tmsize_t scanline_bytes;
 static int unpremultiply;
 
-// libtiff's RGBA interface converts 8-bit CMYK only, and drops its alpha. CMYK in contiguous strips that
-// is 16-bit or has alpha is read by scanline and converted here the way libtiff converts 8-bit CMYK
+// libtiff's RGBA interface converts 8-bit CMYK only, drops its alpha, and takes separate planes only as
+// 8-bit CMYK without alpha (holding a strip of every plane). CMYK that is 16-bit, has an alpha sample or is
+// in separate planes is read here, in strips or tiles, and converted the way libtiff converts 8-bit CMYK
 // (putRGBcontig8bitCMYKtile), from each sample's high byte, keeping the alpha sample.
 static int cmyk;
 static uint16_t cmyk_bits, cmyk_samples, cmyk_alpha; // cmyk_alpha: the alpha sample's index, 0 for none
+static int cmyk_separate, cmyk_tiled;
+static size_t cmyk_line_bytes; // a band row in strips: every sample of a row, contiguous or plane by plane
+// Separate planes in strips: one libtiff handle per plane, each reading its own plane's scanlines in order,
+// so no strip is decoded twice and none needs to be held whole (the scanline reader reads a strip in parts).
+#define MAX_PLANES 16
+static TIFF *planes[MAX_PLANES];
+// Tiles: the tile at one position, every plane of it when separate (plane after plane), converted straight
+// into the band of RGBA rows, so a band costs one row of tiles of RGBA and one tile of samples.
+static uint32_t tile_width, tile_height;
+static uint8_t *tile;
+static tmsize_t tile_bytes, tile_row_bytes; // of one plane when separate
 
 static int is_own_cmyk(void) {
   uint16_t photometric = 0, planar = 0, inkset = 0, format = 0, extras = 0, *types = NULL;
@@ -105,25 +117,142 @@ static int is_own_cmyk(void) {
     cmyk_alpha = (uint16_t)(cmyk_samples - extras);
     unpremultiply = types[0] == EXTRASAMPLE_ASSOCALPHA;
   }
-  return (cmyk_bits == 16 || (cmyk_bits == 8 && cmyk_alpha)) && format == SAMPLEFORMAT_UINT &&
-         planar == PLANARCONFIG_CONTIG && cmyk_samples >= 4 && inkset == INKSET_CMYK && !TIFFIsTiled(tiff);
+  cmyk_separate = planar == PLANARCONFIG_SEPARATE;
+  cmyk_tiled = TIFFIsTiled(tiff);
+  return (cmyk_bits == 16 || (cmyk_bits == 8 && (cmyk_alpha || cmyk_separate))) && format == SAMPLEFORMAT_UINT &&
+         (planar == PLANARCONFIG_CONTIG || cmyk_separate) && cmyk_samples >= 4 && cmyk_samples <= MAX_PLANES &&
+         inkset == INKSET_CMYK;
 }
 
-// Sample `index` of a CMYK scanline as 8 bits (16-bit samples are in native order: libtiff swaps them).
-static uint32_t cmyk_sample(const uint8_t *line, size_t index) {
-  return cmyk_bits == 16 ? (uint32_t)(((const uint16_t *)line)[index] >> 8) : line[index];
-}
-
-// One band of CMYK scanlines to RGBA8.
-static void put_cmyk(uint8_t *out, const uint8_t *in, uint32_t rows) {
+// `rows` rows of `columns` CMYK pixels to RGBA8 rows of the image's width. A row of `in` is `line_bytes`
+// long; in it, sample s of pixel x is sample x * cmyk_samples + s (contiguous) or s * plane_samples + x
+// (separate). 16-bit samples are in native order (libtiff swaps them).
+static void put_cmyk(uint8_t *out, const uint8_t *in, uint32_t columns, uint32_t rows, size_t line_bytes,
+                     size_t plane_samples) {
+  size_t pixel_step = cmyk_separate ? 1 : cmyk_samples, sample_step = cmyk_separate ? plane_samples : 1;
   for (uint32_t row = 0; row < rows; row++) {
-    const uint8_t *line = in + (size_t)row * (size_t)scanline_bytes;
-    for (size_t first = 0, end = (size_t)width * cmyk_samples; first < end; first += cmyk_samples, out += 4) {
-      uint32_t k = 255 - cmyk_sample(line, first + 3);
-      for (int c = 0; c < 3; c++) out[c] = (uint8_t)(k * (255 - cmyk_sample(line, first + c)) / 255);
-      out[3] = cmyk_alpha ? (uint8_t)cmyk_sample(line, first + cmyk_alpha) : 255;
+    const uint8_t *line = in + (size_t)row * line_bytes;
+    const uint16_t *wide = (const uint16_t *)line;
+    uint8_t *to = out + (size_t)row * width * 4;
+    for (size_t x = 0; x < columns; x++, to += 4) {
+      uint32_t sample[5];
+      for (size_t s = 0; s < 4; s++) {
+        size_t index = x * pixel_step + s * sample_step;
+        sample[s] = cmyk_bits == 16 ? (uint32_t)(wide[index] >> 8) : line[index];
+      }
+      size_t alpha = x * pixel_step + cmyk_alpha * sample_step;
+      sample[4] = !cmyk_alpha ? 255 : cmyk_bits == 16 ? (uint32_t)(wide[alpha] >> 8) : line[alpha];
+      uint32_t k = 255 - sample[3];
+      for (int c = 0; c < 3; c++) to[c] = (uint8_t)(k * (255 - sample[c]) / 255);
+      to[3] = (uint8_t)sample[4];
     }
   }
+}
+
+// Why a separated (CMYK) image is neither libtiff's nor ours, into `message`.
+static void describe_unsupported_cmyk(const char *reason) {
+  uint16_t inkset = 0, format = 0;
+  TIFFGetFieldDefaulted(tiff, TIFFTAG_INKSET, &inkset);
+  TIFFGetFieldDefaulted(tiff, TIFFTAG_SAMPLEFORMAT, &format);
+  snprintf(message, sizeof message,
+           "%s: separated (CMYK) TIFF with %u %s %u-bit samples and InkSet %u is not supported; 8- and 16-bit "
+           "unsigned CMYK (InkSet 1) is",
+           reason[0] ? reason : "libtiff cannot read it", cmyk_samples,
+           format == SAMPLEFORMAT_IEEEFP ? "floating-point" : format == SAMPLEFORMAT_INT ? "signed" : "unsigned",
+           cmyk_bits, inkset);
+}
+
+// Prepares the own CMYK reader; returns 1, or 0 with `message` set.
+static int open_cmyk(uint32_t *info) {
+  uint32_t height = 0;
+  TIFFGetField(tiff, TIFFTAG_IMAGEWIDTH, &width);
+  TIFFGetField(tiff, TIFFTAG_IMAGELENGTH, &height);
+  size_t sample_bytes = cmyk_bits / 8, pixel_samples = cmyk_separate ? 1 : cmyk_samples;
+  cmyk_line_bytes = (size_t)width * cmyk_samples * sample_bytes;
+  if (width == 0 || height == 0 || (uint64_t)width * cmyk_samples * sample_bytes > UINT32_MAX / 4) {
+    snprintf(message, sizeof message, "the CMYK image's size is invalid");
+    return 0;
+  }
+  uint32_t band = 1;
+  if (cmyk_tiled) {
+    TIFFGetField(tiff, TIFFTAG_TILEWIDTH, &tile_width);
+    TIFFGetField(tiff, TIFFTAG_TILELENGTH, &tile_height);
+    tile_bytes = TIFFTileSize(tiff);
+    tile_row_bytes = TIFFTileRowSize(tiff);
+    if (tile_width == 0 || tile_height == 0 || tile_bytes <= 0 ||
+        (uint64_t)tile_row_bytes != (uint64_t)tile_width * pixel_samples * sample_bytes ||
+        (uint64_t)tile_bytes != (uint64_t)tile_row_bytes * tile_height) {
+      snprintf(message, sizeof message, "the CMYK image's tile size is invalid");
+      return 0;
+    }
+    uint64_t all = (uint64_t)tile_bytes * (cmyk_separate ? cmyk_samples : 1);
+    if (all > UINT32_MAX / 8 || !(tile = malloc((size_t)all))) {
+      snprintf(message, sizeof message, "out of memory: a tile of %llu bytes", (unsigned long long)all);
+      return 0;
+    }
+    band = tile_height;
+  } else {
+    if ((uint64_t)TIFFScanlineSize(tiff) != (uint64_t)width * pixel_samples * sample_bytes) {
+      snprintf(message, sizeof message, "the CMYK image's scanline length is invalid");
+      return 0;
+    }
+    if (cmyk_separate) {
+      planes[0] = tiff;
+      for (uint16_t plane = 1; plane < cmyk_samples; plane++) {
+        file.position = 0; // libtiff reads the header from where the file stands
+        planes[plane] =
+            TIFFClientOpen("input", "rm", NULL, read_file, write_file, seek_file, close_file, size_file, NULL, NULL);
+        if (!planes[plane]) return 0;
+      }
+    }
+  }
+  info[0] = width;
+  info[1] = height;
+  info[2] = cmyk_alpha != 0;
+  info[3] = band;
+  info[4] = cmyk_bits;
+  return 1;
+}
+
+// Rows [y, y + rows) as RGBA into `out`, y a multiple of the tile height: each row of tiles is read tile by
+// tile (every plane of a tile when separate) and each tile converted into place.
+static int read_cmyk_tiles(uint8_t *out, uint32_t y, uint32_t rows) {
+  size_t sample_bytes = cmyk_bits / 8;
+  if (y % tile_height != 0) {
+    snprintf(message, sizeof message, "rows must be read a row of tiles at a time (asked for row %u)", y);
+    return 0;
+  }
+  for (uint32_t top = y; top < y + rows; top += tile_height) {
+    uint32_t tile_rows = top + tile_height < y + rows ? tile_height : y + rows - top;
+    for (uint32_t left = 0; left < width; left += tile_width) {
+      for (uint16_t plane = 0; plane < (cmyk_separate ? cmyk_samples : 1); plane++) {
+        uint32_t index = TIFFComputeTile(tiff, left, top, 0, plane);
+        if (TIFFReadEncodedTile(tiff, index, tile + (size_t)plane * (size_t)tile_bytes, tile_bytes) < tile_bytes) {
+          if (!message[0]) snprintf(message, sizeof message, "tile %u could not be read", index);
+          return 0;
+        }
+      }
+      uint32_t columns = left + tile_width < width ? tile_width : width - left;
+      put_cmyk(out + ((size_t)(top - y) * width + left) * 4, tile, columns, tile_rows, (size_t)tile_row_bytes,
+               (size_t)tile_bytes / sample_bytes);
+    }
+  }
+  return 1;
+}
+
+// Rows [y, y + rows) of separate planes in strips into `band`, each plane through its own handle.
+static int read_cmyk_planes(uint8_t *band, uint32_t y, uint32_t rows) {
+  size_t plane_bytes = (size_t)width * (cmyk_bits / 8);
+  for (uint32_t row = 0; row < rows; row++) {
+    for (uint16_t plane = 0; plane < cmyk_samples; plane++) {
+      uint8_t *line = band + (size_t)row * cmyk_line_bytes + plane * plane_bytes;
+      if (TIFFReadScanline(planes[plane], line, y + row, plane) < 0) {
+        if (!message[0]) snprintf(message, sizeof message, "row %u of plane %u could not be read", y + row, plane);
+        return 0;
+      }
+    }
+  }
+  return 1;
 }
 
 // How rows are read. Contiguous strips (nearly every TIFF) go a scanline at a time through libtiff's
@@ -132,6 +261,8 @@ static void put_cmyk(uint8_t *out, const uint8_t *in, uint32_t rows) {
 // RGBA, so the pixels are those of TIFFRGBAImageGet. Tiles, separate planes and YCbCr that libtiff does
 // not upsample itself (subsampled blocks span rows) go through TIFFRGBAImageGet a band of whole tile rows
 // or strips at a time: a band is then at least one row of tiles (or one strip) of the image's width.
+// Own CMYK goes through its own readers: contiguous strips by scanline, separate strips a scanline of each
+// plane at a time, tiles a row of tiles at a time (each tile converted into the band as it is read).
 static int by_scanline;
 static uint8_t *scanlines;
 static uint32_t scanlines_capacity;
@@ -157,26 +288,17 @@ __attribute__((export_name("open_file"))) int open_file(uint32_t size, uint32_t 
   unpremultiply = 0;
   cmyk = is_own_cmyk();
   if (cmyk) {
-    uint32_t height = 0;
-    TIFFGetField(tiff, TIFFTAG_IMAGEWIDTH, &width);
-    TIFFGetField(tiff, TIFFTAG_IMAGELENGTH, &height);
     by_scanline = 1;
-    scanline_bytes = TIFFScanlineSize(tiff);
-    if (width == 0 || height == 0 || scanline_bytes < (tmsize_t)width * cmyk_samples * (cmyk_bits / 8)) {
-      snprintf(message, sizeof message, "the CMYK image's size or scanline length is invalid");
-      return 0;
-    }
-    info[0] = width;
-    info[1] = height;
-    info[2] = cmyk_alpha != 0;
-    info[3] = 1;
-    info[4] = cmyk_bits;
-    return 1;
+    return open_cmyk(info);
   }
   char reason[1024] = "";
   // Stop at the first damaged strip or tile (E_CORRUPT), rather than carrying on with stale pixels.
   if (!TIFFRGBAImageOK(tiff, reason) || !TIFFRGBAImageBegin(&image, tiff, 1, reason)) {
     if (reason[0]) snprintf(message, sizeof message, "%s", reason);
+    uint16_t photometric = 0;
+    // libtiff's "can not handle image" names nothing: say which CMYK this is (the host adds what to do).
+    if (TIFFGetField(tiff, TIFFTAG_PHOTOMETRIC, &photometric) && photometric == PHOTOMETRIC_SEPARATED)
+      describe_unsupported_cmyk(reason);
     return 0;
   }
   // Stored order: the host turns the image upright from the Orientation tag.
@@ -204,39 +326,51 @@ __attribute__((export_name("open_file"))) int open_file(uint32_t size, uint32_t 
   return 1;
 }
 
-// Rows [y, y + rows) through the scanline reader and libtiff's converter; rows come in order.
+// Rows [y, y + rows) through the scanline reader (or, for own CMYK, its tile or plane reader) and a
+// converter; rows come in order.
 static int read_scanlines(uint8_t *out, uint32_t y, uint32_t rows) {
   if (y != next_row) {
     snprintf(message, sizeof message, "rows must be read in order (asked for %u, next is %u)", y, next_row);
     return 0;
   }
+  if (cmyk && cmyk_tiled) {
+    if (!read_cmyk_tiles(out, y, rows)) return 0;
+    next_row = y + rows;
+    return 1;
+  }
+  size_t line_bytes = cmyk ? cmyk_line_bytes : (size_t)scanline_bytes;
   if (rows > scanlines_capacity) {
-    if ((uint64_t)rows * (uint64_t)scanline_bytes > UINT32_MAX / 2) {
-      snprintf(message, sizeof message, "out of memory: %u rows of %d bytes", rows, (int)scanline_bytes);
+    if ((uint64_t)rows * line_bytes > UINT32_MAX / 2) {
+      snprintf(message, sizeof message, "out of memory: %u rows of %zu bytes", rows, line_bytes);
       return 0;
     }
     free(scanlines);
-    scanlines = malloc((size_t)rows * (size_t)scanline_bytes);
+    scanlines = malloc((size_t)rows * line_bytes);
     scanlines_capacity = scanlines ? rows : 0;
     if (!scanlines) {
-      snprintf(message, sizeof message, "out of memory: %u rows of %d bytes", rows, (int)scanline_bytes);
+      snprintf(message, sizeof message, "out of memory: %u rows of %zu bytes", rows, line_bytes);
       return 0;
     }
   }
-  for (uint32_t row = 0; row < rows; row++) {
-    if (TIFFReadScanline(tiff, scanlines + (size_t)row * (size_t)scanline_bytes, y + row, 0) < 0) {
-      if (!message[0]) snprintf(message, sizeof message, "row %u could not be read", y + row);
-      return 0;
+  if (cmyk && cmyk_separate) {
+    if (!read_cmyk_planes(scanlines, y, rows)) return 0;
+  } else {
+    for (uint32_t row = 0; row < rows; row++) {
+      if (TIFFReadScanline(tiff, scanlines + (size_t)row * line_bytes, y + row, 0) < 0) {
+        if (!message[0]) snprintf(message, sizeof message, "row %u could not be read", y + row);
+        return 0;
+      }
     }
   }
   next_row = y + rows;
-  if (cmyk) put_cmyk(out, scanlines, rows);
+  if (cmyk) put_cmyk(out, scanlines, width, rows, line_bytes, width);
   else image.put.contig(&image, (uint32_t *)out, 0, 0, width, rows, 0, 0, scanlines);
   return 1;
 }
 
 // Reads rows [y, y + rows) as straight-alpha RGBA8 into `out`. Returns 1, or 0 with error_message() set.
-// By scanline, rows must come in order; otherwise y and rows are whole multiples of info[3] (but the last).
+// By scanline (and own CMYK), rows must come in order; y and rows are whole multiples of info[3] (but the
+// last).
 __attribute__((export_name("read_rows"))) int read_rows(uint8_t *out, uint32_t y, uint32_t rows) {
   if (by_scanline) {
     if (!read_scanlines(out, y, rows)) return 0;
