@@ -30,7 +30,7 @@ const PROMISED_CHUNKS: readonly [flag: number, chunk: string][] = [
  * The chunk layout webpinfo holds a file to (the WebP container specification): a file without VP8X is
  * one VP8 or VP8L chunk; with VP8X, at most one each of VP8X, ICCP, ANIM, ALPH, EXIF and XMP, the VP8X
  * flags agreeing with the ICCP, EXIF, XMP, ANIM and ALPH chunks present, ICCP and ALPH before the image
- * data, and in a still one image bitstream the size of the VP8X canvas. (Sizes are checked before this.)
+ * data, ANMF frames after the ANIM chunk, and in a still one image bitstream the size of the VP8X canvas. (Sizes are checked before this.)
  */
 function checkLayout(bytes: Uint8Array, view: DataView): IntegrityProblem | undefined {
   const problem = (text: string): IntegrityProblem => ({ fatal: false, problem: text });
@@ -57,6 +57,9 @@ function checkLayout(bytes: Uint8Array, view: DataView): IntegrityProblem | unde
   };
   if (chunks.some((chunk, index) => chunk.type === 'ICCP' && index > firstOf(['ANIM', 'ANMF', 'ALPH', 'VP8 ', 'VP8L'])))
     return problem('its ICCP chunk comes after the image data');
+  // Animation frames follow the ANIM chunk that says how to play them (there is none in a still image).
+  if (chunks.some((chunk, index) => chunk.type === 'ANMF' && index < firstOf(['ANIM'])))
+    return problem('it has an animation frame (ANMF) before, or without, an ANIM chunk');
   if (chunks.some((chunk, index) => chunk.type === 'ALPH' && index > firstOf(['VP8 ', 'VP8L'])))
     return problem('its ALPH chunk comes after the image bitstream');
   const flags = bytes[first.body]!;
