@@ -1,6 +1,9 @@
+import { registeredDecoder } from '../codecs/registered-decoders.js';
 import { isMediaError } from '../errors.js';
 import { strictRead } from '../kernels/kernel-instance.js';
 import { decodeWebpRows } from '../kernels/webp-decoder.js';
+import { DEFAULT_MAX_INPUT_PIXELS } from '../limits.js';
+import { probe } from '../probe.js';
 import type { SendableImageType } from '../types.js';
 import { checkGifImageData } from './gif.js';
 import type { IntegrityProblem } from './integrity-problem.js';
@@ -41,9 +44,26 @@ export async function readsWithoutComplaint(
     case 'image/gif':
       return checkGifImageData(bytes);
     case 'image/heic':
-    case 'image/heif':
-      // HEVC decoding is the optional LGPL package's: the core checks the box structure (integrity/heif.ts) only.
-      return undefined;
+    case 'image/heif': {
+      // HEVC decoding is the optional LGPL package's: with it, the image is decoded as heif-convert does;
+      // without it, the box structure (integrity/heif.ts) is all the core can check.
+      const decoder = registeredDecoder(type);
+      if (!decoder) return undefined;
+      try {
+        const info = await probe(bytes);
+        await decoder.decode({
+          bytes,
+          info,
+          maxInputPixels: DEFAULT_MAX_INPUT_PIXELS,
+          sink: { start() {}, write() {} },
+        });
+        return undefined;
+      } catch (error) {
+        if (isMediaError(error) && error.code === 'E_CORRUPT')
+          return { fatal: true, problem: `${decoder.name} cannot decode it (${error.message})` };
+        throw error;
+      }
+    }
     default: {
       const unreachable: never = type;
       throw new Error(`no strict reader for ${String(unreachable)}`);
