@@ -200,7 +200,10 @@ describe('glimpse text and glimpse process --page (PDFs read by PDFium)', () => 
     );
     expect(locked.code).toBe(1);
     expect(oneErrorLine(locked.err).code).toBe('E_PDF_ENCRYPTED');
-    expect(oneErrorLine((await run('text', photo)).err).code).toBe('E_UNSUPPORTED');
+    expect(oneErrorLine((await run('text', photo)).err)).toMatchObject({
+      code: 'E_UNSUPPORTED',
+      message: expect.stringContaining('is image/jpeg: use glimpse process'),
+    });
     expect(oneErrorLine((await run('text', book, '--pages', '9')).err).code).toBe('E_INVALID_ARGUMENTS');
     expect((await run('text')).code).toBe(2);
   });

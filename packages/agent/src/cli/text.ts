@@ -1,4 +1,4 @@
-import { pdfText } from '@glimpse/media';
+import { detect, MediaError, pdfText } from '@glimpse/media';
 import { parsePageRange } from '../tools/pdf-pages.js';
 import { parseArgs, positiveInteger, stringFlag } from './args.js';
 import { UsageError, type Command } from './command.js';
@@ -31,6 +31,13 @@ export const textCommand: Command = {
     const range = stringFlag(flags, '--pages');
     const timeoutMs = positiveInteger(flags, '--timeout-ms');
     const bytes = await readInputFile(positionals[0]!, flags);
+    const type = detect(bytes);
+    if (type !== 'application/pdf') {
+      throw new MediaError(
+        'E_UNSUPPORTED',
+        `glimpse text reads the text layer of a PDF, and ${positionals[0]} is ${type ?? 'not a format glimpse knows'}: use glimpse process for images and SVGs.`,
+      );
+    }
     // A range like "4-" needs the page count first.
     const pages =
       range === undefined
