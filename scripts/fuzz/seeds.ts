@@ -59,6 +59,31 @@ const SVG_SOURCES = [
 </svg>`,
 ];
 
+/**
+ * Issue 11's reproducers, small: one path of long random segments stroked (hairline, dashed, wide with round
+ * joins), filled even-odd, as curves and as a polyline. Mutating a coordinate, the size or the count of points
+ * moves it across the edge bound in svg-paint.ts (100,000 such segments took 15.9 s before it).
+ */
+function longOutlines(): string {
+  let state = 11;
+  const random = () => {
+    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+    return Math.round((state / 2 ** 31) * 400);
+  };
+  const path = (count: number, letter: string, per: number) =>
+    `M${random()} ${random()}${Array.from({ length: count }, () => ` ${letter}${Array.from({ length: per }, random).join(' ')}`).join('')}`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="400" height="400">
+  <defs><path id="p" d="${path(200, 'L', 2)}"/></defs>
+  <path fill="none" stroke="black" d="${path(400, 'L', 2)}"/>
+  <path fill="none" stroke="navy" stroke-dasharray="7 2" d="${path(200, 'L', 2)}"/>
+  <path fill="none" stroke="teal" stroke-width="12" stroke-linejoin="round" stroke-linecap="round" d="${path(100, 'L', 2)}"/>
+  <path fill="#c33" fill-opacity="0.5" fill-rule="evenodd" d="${path(200, 'C', 6)}"/>
+  <path fill="none" stroke="olive" d="${path(200, 'Q', 4)}"/>
+  <polyline fill="none" stroke="gray" points="${Array.from({ length: 400 }, random).join(' ')}"/>
+  <use xlink:href="#p" stroke="purple" fill="none"/><use xlink:href="#p" stroke="orange" fill="none" transform="rotate(90 200 200)"/>
+</svg>`;
+}
+
 async function pdfWithObjectStreams(): Promise<Uint8Array> {
   const document = await PDFDocument.create();
   document.setCreationDate(new Date(Date.UTC(2024, 0, 1)));
@@ -126,7 +151,7 @@ export async function seedsFor(format: FuzzFormat): Promise<Uint8Array[]> {
       ];
     }
     case 'svg':
-      return [svg(), ...SVG_SOURCES.map(utf8)];
+      return [svg(), ...SVG_SOURCES.map(utf8), utf8(longOutlines())];
     case 'pdf':
       return (
         await Promise.all([

@@ -270,6 +270,132 @@ describe('hostile SVGs are refused from cheap facts, fast', () => {
   });
 });
 
+describe('long outlines are refused from their segments and pixels (issue 11)', () => {
+  // Measured (svg-paint.ts): 100,000 random segments across a 1568-pixel canvas took 15.9 s of CPU as a 1-px
+  // stroke, 30,000 4.7 s; 100,000 segments of 13 px in a 25-px square 13.5 s filled.
+  const across = (segments: number, extent = 1568) => {
+    const random = seeded(11);
+    let d = `M${(random() * extent).toFixed(1)} ${(random() * extent).toFixed(1)}`;
+    for (let i = 0; i < segments; i++) d += ` L${(random() * extent).toFixed(1)} ${(random() * extent).toFixed(1)}`;
+    return d;
+  };
+  const curves = (segments: number, letter: 'C' | 'Q') => {
+    const random = seeded(12);
+    const point = () => `${(random() * 1568).toFixed(1)} ${(random() * 1568).toFixed(1)}`;
+    let d = `M${point()}`;
+    for (let i = 0; i < segments; i++) d += ` ${letter}${point()} ${point()}${letter === 'C' ? ` ${point()}` : ''}`;
+    return d;
+  };
+  const points = (count: number) => across(count - 1).replace(/[ML]/g, '');
+  const svg = (body: string) =>
+    encode(
+      `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="1568" height="1568">${body}</svg>`,
+    );
+  const cases: Array<[string, string, number]> = [
+    [
+      '100,000 long segments stroked 1 px wide (the reproducer)',
+      `<path stroke="black" fill="none" d="${across(100_000)}"/>`,
+      100_000,
+    ],
+    ['30,000 long segments stroked', `<path stroke="black" fill="none" d="${across(30_000)}"/>`, 30_000],
+    ['100,000 long segments filled, nonzero', `<path fill="black" d="${across(100_000)}"/>`, 100_001],
+    [
+      '100,000 long segments filled, even-odd',
+      `<path fill="black" fill-rule="evenodd" d="${across(100_000)}"/>`,
+      100_001,
+    ],
+    ['10,000 long cubic curves stroked', `<path stroke="black" fill="none" d="${curves(10_000, 'C')}"/>`, 10_000],
+    ['10,000 long quadratic curves stroked', `<path stroke="black" fill="none" d="${curves(10_000, 'Q')}"/>`, 10_000],
+    [
+      '10,000 long segments with 400-pixel dashes (20,000 dashes, under the dash limit)',
+      `<path stroke="black" fill="none" stroke-dasharray="400 5" d="${across(10_000)}"/>`,
+      10_000 + 20_000,
+    ],
+    [
+      '20,000 long segments stroked 40 wide with round joins',
+      `<path stroke="black" fill="none" stroke-width="40" stroke-linejoin="round" stroke-linecap="round" d="${across(20_000)}"/>`,
+      20_000,
+    ],
+    ['a polyline of 50,000 points', `<polyline stroke="black" fill="none" points="${points(50_000)}"/>`, 49_999],
+    ['a polygon of 50,000 points', `<polygon fill="black" points="${points(50_000)}"/>`, 50_000],
+    [
+      'a path of 1,000 long segments drawn 100 times through <use>',
+      `<defs><path id="p" stroke="black" fill="none" d="${across(1_000)}"/></defs>${'<use xlink:href="#p"/>'.repeat(100)}`,
+      100_000,
+    ],
+    [
+      '100,000 segments of 13 px crossing in a 25-pixel square, filled',
+      `<path fill="black" d="${across(100_000, 25)}"/>`,
+      100_001,
+    ],
+  ];
+  for (const [name, body, segments] of cases) {
+    it(name, async () => {
+      const refusal = await fit(svg(body)).catch((error: unknown) => error);
+      expect(refusal).toMatchObject({
+        code: 'E_TOO_COMPLEX',
+        message: expect.stringMatching(/outlining \d+ path segments \d+ pixels long in all.*paths with fewer segments/),
+      });
+      // The segments it counted are the ones drawn (dashes add theirs).
+      const counted = (refusal as { details: { pathSegments: number } }).details.pathSegments;
+      expect(counted).toBeGreaterThanOrEqual(segments);
+    });
+  }
+
+  it('names the outline in the refusal: 100,000 segments of ~820 px, 1e8 pixels at most', async () => {
+    const refusal = await fit(svg(`<path stroke="black" fill="none" d="${across(100_000)}"/>`)).catch(
+      (e: unknown) => e,
+    );
+    const { pathSegments, edgePixels } = (refusal as { details: { pathSegments: number; edgePixels: number } }).details;
+    expect(pathSegments).toBe(100_000);
+    // Random points in a 1568-pixel square are 0.5214 x 1568 = 818 px apart on average.
+    expect(edgePixels / pathSegments).toBeGreaterThan(790);
+    expect(edgePixels / pathSegments).toBeLessThan(845);
+  });
+
+  it('the same reproducer at maxEdge 200 still draws too long an outline: 100,000 segments are refused at any size', async () => {
+    await expect(
+      fit(svg(`<path stroke="black" fill="none" d="${across(100_000)}"/>`), { maxEdge: 200 }),
+    ).rejects.toMatchObject({ code: 'E_TOO_COMPLEX' });
+  });
+
+  it('still renders a dense chart and a detailed map: 20,000 short segments in line series, 300 regions of 100 vertices', async () => {
+    const random = seeded(13);
+    const series = Array.from({ length: 100 }, (_, s) => {
+      let y = 100 + s * 13;
+      const values = Array.from({ length: 201 }, (_, i) => {
+        y = Math.min(1560, Math.max(8, y + (random() - 0.5) * 12));
+        return `${(8 + i * 7.75).toFixed(1)},${y.toFixed(1)}`;
+      });
+      return `<polyline fill="none" stroke="hsl(${s * 37},70%,40%)" stroke-width="1.5" points="${values.join(' ')}"/>`;
+    });
+    const regions = Array.from({ length: 300 }, () => {
+      const [cx, cy, radius] = [random() * 1568, random() * 1568, 10 + random() * 60];
+      const outline = Array.from({ length: 100 }, (_, i) => {
+        const t = (2 * Math.PI * i) / 100;
+        const r = radius * (0.8 + 0.2 * random());
+        return `${(cx + r * Math.cos(t)).toFixed(2)} ${(cy + r * Math.sin(t)).toFixed(2)}`;
+      });
+      return `<path fill="#8c8" fill-opacity="0.6" stroke="#333" stroke-width="0.5" d="M${outline.join(' L')} Z"/>`;
+    });
+    const grid = Array.from(
+      { length: 40 },
+      (_, i) => `<path d="M0 ${i * 40} H1568 M${i * 40} 0 V1568" stroke="#ccc"/>`,
+    );
+    const result = await fit(svg([...grid, ...regions, ...series].join('')));
+    expect(result).toMatchObject({ mediaType: 'image/png', width: 1568, height: 1568 });
+  });
+});
+
+/** A deterministic generator of numbers in [0, 1). */
+function seeded(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+    return state / 2 ** 31;
+  };
+}
+
 /** A black grayscale PNG: 4 MP deflates to a few KB, and stays under the pixel limit. */
 async function solidPng(width: number, height: number): Promise<Uint8Array> {
   const sharp = (await import('sharp')).default;
