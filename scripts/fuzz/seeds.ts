@@ -3,6 +3,7 @@
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import sharp, { type TiffOptions } from 'sharp';
 import { icoBmpEntry, icoFile } from '../../test/fixtures/ico-writer.js';
+import { manyScanJpeg } from '../../test/fixtures/jpeg-scans.js';
 import { separatePlanesTiff } from '../../test/fixtures/tiff-planes.js';
 import { avifSeeds, heicSeeds } from './isobmff-seeds.js';
 import {
@@ -112,6 +113,9 @@ export async function seedsFor(format: FuzzFormat): Promise<Uint8Array[]> {
         photoJpeg({ width: 33, height: 17, gray: true }),
         photoJpeg({ width: 32, height: 32, cmyk: true }),
         photoJpeg({ width: 40, height: 30, orientation: 6 }),
+        // The scan-count DoS: 2,112 scans (refused, E_TOO_COMPLEX), and 100, the most glimpse reads.
+        manyScanJpeg({ width: 24, height: 16, components: 3, scans: 2112 }),
+        manyScanJpeg({ width: 40, height: 24, components: 3, subsampled: true, scans: 100 }),
       ]);
     case 'png':
       return Promise.all([

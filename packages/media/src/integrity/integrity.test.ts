@@ -1,5 +1,5 @@
 import { deflateSync, crc32 as zlibCrc32 } from 'node:zlib';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { process as fit, type ProcessOptions } from '@glimpse/media';
 import { strictProblems } from '../../../../test/support/strict-oracle.js';
 import { verifyIntegrity } from '../integrity.js';
+import { manyScanJpeg } from '../../../../test/fixtures/jpeg-scans.js';
 import * as make from '../../../../test/fixtures/make.js';
 import { crc32 } from './crc32.js';
 import { checkGifImageData, checkGifIntegrity } from './gif.js';
@@ -286,6 +287,81 @@ describe('passthrough integrity: the full read (JPEG, libjpeg as djpeg -strict)'
     expect(refusedBy(damaged, 'djpeg')).toBe(true);
     expect(await verifyIntegrity(damaged, 'image/jpeg')).toBeDefined();
     await neverPassedThrough(damaged);
+  });
+});
+
+describe('bounded work: progressive JPEG scans (the libjpeg-turbo scan-count DoS)', () => {
+  /** djpeg's exit status on `jpeg` with `args` (libjpeg-turbo-progs: installed by scripts/install-test-tools.sh). */
+  const djpeg = (jpeg: Uint8Array, ...args: string[]) => {
+    const file = join(mkdtempSync(join(tmpdir(), 'glimpse-scans-')), 'file.jpg');
+    writeFileSync(file, jpeg);
+    const run = spawnSync('djpeg', [...args, '-outfile', '/dev/null', file]);
+    if (run.error) throw run.error;
+    return run.status;
+  };
+  /** SOS markers in a JPEG, walked segment by segment (entropy data skipped). */
+  const scanCount = (jpeg: Uint8Array) => {
+    let scans = 0;
+    for (let at = 2; at + 3 < jpeg.length && jpeg[at + 1] !== 0xd9; ) {
+      const length = (jpeg[at + 2]! << 8) | jpeg[at + 3]!;
+      if (jpeg[at + 1] !== 0xda) {
+        at += 2 + length;
+        continue;
+      }
+      scans++;
+      for (at += 2 + length; at + 1 < jpeg.length; at++)
+        if (jpeg[at] === 0xff && jpeg[at + 1] !== 0 && (jpeg[at + 1]! < 0xd0 || jpeg[at + 1]! > 0xd7)) break;
+    }
+    return scans;
+  };
+
+  it('refuses a valid progression of 2,112 scans as E_TOO_COMPLEX, on the passthrough read and on a decode', async () => {
+    const hostile = manyScanJpeg({ width: 64, height: 48, components: 3, scans: 2112 });
+    expect(scanCount(hostile)).toBe(2112);
+    // Not damage: djpeg -strict reads it without a warning; its scan limit (-maxscans) refuses it.
+    expect(djpeg(hostile, '-strict')).toBe(0);
+    expect(djpeg(hostile, '-strict', '-maxscans', '100')).not.toBe(0);
+    expect(checkJpegIntegrity(hostile)).toBeUndefined();
+    const refusal = { code: 'E_TOO_COMPLEX', message: expect.stringContaining('scans') };
+    await expect(verifyIntegrity(hostile, 'image/jpeg')).rejects.toMatchObject(refusal);
+    await expect(fit(hostile)).rejects.toMatchObject(refusal); // within the limits: the strict read
+    await expect(fit(hostile, { maxEdge: 16 })).rejects.toMatchObject(refusal); // resized: the decoder
+  });
+
+  it('draws the line where djpeg -maxscans 100 does, and at 32 reads of every block', async () => {
+    // 4:2:0, chroma scans first: each reads a sixth of the blocks, so 101 scans stay under 32 passes.
+    const [atLimit, overLimit] = [100, 101].map((scans) =>
+      manyScanJpeg({ width: 67, height: 45, components: 3, subsampled: true, scans }),
+    ) as [Uint8Array, Uint8Array];
+    expect(djpeg(atLimit, '-strict', '-maxscans', '100')).toBe(0);
+    expect(djpeg(overLimit, '-strict', '-maxscans', '100')).not.toBe(0);
+    expect((await fit(atLimit)).data).toBe(atLimit);
+    await expect(fit(overLimit)).rejects.toMatchObject({
+      code: 'E_TOO_COMPLEX',
+      message: expect.stringContaining('more than 100 scans'),
+    });
+    await expect(fit(overLimit, { maxEdge: 16 })).rejects.toMatchObject({ code: 'E_TOO_COMPLEX' });
+    // Gray: every scan reads every block, so the 33rd scan is the 33rd pass.
+    const [passes32, passes33] = [32, 33].map((scans) =>
+      manyScanJpeg({ width: 67, height: 45, components: 1, scans }),
+    ) as [Uint8Array, Uint8Array];
+    expect(djpeg(passes33, '-strict')).toBe(0);
+    expect((await fit(passes32)).data).toBe(passes32);
+    await expect(fit(passes33)).rejects.toMatchObject({
+      code: 'E_TOO_COMPLEX',
+      message: expect.stringContaining('more than 32 times over'),
+    });
+  });
+
+  it('decodes and passes through the progressive JPEGs encoders write (libjpeg: 10 scans; CMYK: 18)', async () => {
+    const ycbcr = await make.photoJpeg({ progressive: true });
+    expect(scanCount(ycbcr)).toBe(10);
+    expect((await fit(ycbcr)).data).toBe(ycbcr);
+    expect((await fit(ycbcr, { maxEdge: 100 })).steps).toContain('resized');
+    // CMYK is always converted (never sent as it is), so this is the decoder's bound.
+    const cmyk = await make.photoJpeg({ progressive: true, cmyk: true });
+    expect(scanCount(cmyk)).toBe(18);
+    expect((await fit(cmyk)).reencoded).toBe(true);
   });
 });
 

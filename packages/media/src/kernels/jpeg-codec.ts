@@ -6,7 +6,14 @@ import { MediaError } from '../errors.js';
 import type { RowSink, RowSource } from '../codecs/contract.js';
 import { rasterSink, rasterSource } from '../raster-rows.js';
 import type { Raster } from '../types.js';
-import { copyIn, instantiateKernel, KernelFailure, kernelOutOfMemory, type KernelExports } from './kernel-instance.js';
+import {
+  copyIn,
+  instantiateKernel,
+  KernelFailure,
+  kernelOutOfMemory,
+  kernelTooComplex,
+  type KernelExports,
+} from './kernel-instance.js';
 
 interface JpegExports extends KernelExports {
   decode_start(data: number, size: number, scaleEighths: number, info: number): void;
@@ -96,6 +103,7 @@ export async function decodeJpegRows(
     return { height, realRows, eofScan };
   } catch (cause) {
     if (!(cause instanceof KernelFailure || cause instanceof WebAssembly.RuntimeError)) throw cause;
+    if (cause instanceof KernelFailure && cause.tooComplex) throw kernelTooComplex('JPEG', cause);
     // libjpeg says "Insufficient memory"; our layer says "out of memory": the image is too big, not broken.
     if (/memory/i.test(cause.message)) throw kernelOutOfMemory('JPEG');
     throw new MediaError(

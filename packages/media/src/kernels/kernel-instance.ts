@@ -14,8 +14,18 @@ export interface KernelExports {
   alloc(bytes: number): number;
 }
 
-/** A fatal error a C library reported through `env.fail`, carrying its message. */
-export class KernelFailure extends Error {}
+/**
+ * A fatal error a C library reported through `env.fail`, carrying its message; `tooComplex` when it came
+ * through `env.fail_too_complex` instead: the input is readable but built to take unbounded work.
+ */
+export class KernelFailure extends Error {
+  constructor(
+    message: string,
+    readonly tooComplex = false,
+  ) {
+    super(message);
+  }
+}
 
 /**
  * A fresh, started instance of kernel `name` whose exports include `functions`. WASI calls the libraries
@@ -34,6 +44,9 @@ export async function instantiateKernel<T extends KernelExports>(
     env: {
       fail: (message: number) => {
         throw new KernelFailure(memory ? readCString(memory, message) : `${name} error`);
+      },
+      fail_too_complex: (message: number) => {
+        throw new KernelFailure(memory ? readCString(memory, message) : `${name} error`, true);
       },
       read_input: (out: number, capacity: number) => {
         const part = input.subarray(read, read + capacity);
@@ -98,6 +111,7 @@ export async function strictRead(name: 'png' | 'jpeg', bytes: Uint8Array): Promi
     return warning === 0 ? undefined : { warning: readCString(kernel.memory, warning) };
   } catch (cause) {
     if (!(cause instanceof KernelFailure || cause instanceof WebAssembly.RuntimeError)) throw cause;
+    if (cause instanceof KernelFailure && cause.tooComplex) throw kernelTooComplex(codec, cause);
     if (/memory/i.test(cause.message)) throw kernelOutOfMemory(codec);
     return { error: cause.message };
   }
@@ -109,6 +123,20 @@ export function copyIn(kernel: KernelExports, bytes: Uint8Array, codec: string):
   if (pointer === 0) throw kernelOutOfMemory(codec, bytes.byteLength);
   new Uint8Array(kernel.memory.buffer, pointer, bytes.byteLength).set(bytes);
   return pointer;
+}
+
+/**
+ * A file its codec stopped reading because it is built to take unbounded work (wasm/jpeg: over 100 scans,
+ * or scans that walk the image's blocks over 32 times): E_TOO_COMPLEX, not damage, since strict readers
+ * without such a bound read it.
+ */
+export function kernelTooComplex(codec: string, cause: KernelFailure): MediaError {
+  return new MediaError(
+    'E_TOO_COMPLEX',
+    `The ${codec} file is built to be slow to decode: ${cause.message}, where libjpeg's progressive mode writes 10 scans (18 for CMYK) that read each block about 5 times (a scan reads every block of the components it codes, however little it holds). If it is trusted, re-save it as a baseline ${codec} (\`jpegtran -optimize in.jpg > out.jpg\` writes one) and send that.`,
+    { format: codec },
+    { cause },
+  );
 }
 
 /** Running out of WASM memory means the image is too big for this runtime, not that it is damaged. */
