@@ -1,4 +1,4 @@
-import { deflateSync, crc32 as zlibCrc32 } from 'node:zlib';
+import { deflateSync, inflateSync, crc32 as zlibCrc32 } from 'node:zlib';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -557,6 +557,142 @@ describe('passthrough integrity: PDF', () => {
     expect(strictProblems(result.data)).toEqual([]);
   });
 });
+
+describe('passthrough integrity: PDF trailers, cross-reference streams and incremental updates (qpdf --check)', () => {
+  /** qpdf refuses it (exit 2, unless it only `warns`), and `process` re-saves it with a fresh table and trailer that qpdf takes. */
+  async function mended(damaged: Uint8Array, problem: RegExp, warns = false): Promise<void> {
+    expect(refusedBy(damaged, 'qpdf')).toBe(!warns);
+    const result = await fit(damaged);
+    expect(result).toMatchObject({ mediaType: 'application/pdf', reencoded: true });
+    expect(result.warnings.map((warning) => warning.message)).toEqual([expect.stringMatching(problem)]);
+    expect(strictProblems(result.data)).toEqual([]);
+  }
+
+  it('re-saves a PDF whose trailer /Root is not a reference to a dictionary (qpdf: unable to find /Root dictionary)', async () => {
+    const pdf = await make.pdf({ pages: 1 });
+    const streams = await withObjectStreams(pdf);
+    const content = /(\d+) 0 obj\s*<<[^>]*\/Length/.exec(new TextDecoder('latin1').decode(pdf))?.[1] ?? '';
+    for (const [from, to, problem] of [
+      [pdf, '/Root 5', /\/Root is the number 5, not a reference/],
+      [pdf, '/Root (catalog)', /\/Root is a string/],
+      [pdf, `/Root ${content} 0 R`, /\/Root \(\d+ 0 R\) is not a dictionary/], // the page's content stream
+      [pdf, '/Root 99 0 R', /\/Root \(99 0 R\) is not a dictionary/], // no such object
+      [pdf, '/Root 2 1 R', /\/Root \(2 1 R\) is not a dictionary/], // the catalog, another generation
+      [streams, '/Root (2 0)', /\/Root is a string/], // in a cross-reference stream's dictionary
+    ] as const) {
+      await mended(replaceOnce(from, '/Root 2 0 R', to), problem);
+    }
+  });
+
+  it('re-saves a PDF whose cross-reference stream holds a field qpdf cannot take (2^32, an unknown entry type)', async () => {
+    const pdf = await withObjectStreams(await make.pdf({ pages: 1 }));
+    // Wider fields, same entries: valid, and sent untouched.
+    const wider = rewriteXrefStream(pdf, () => {});
+    expect(strictProblems(wider)).toEqual([]);
+    expect((await fit(wider)).data).toBe(wider);
+    const inUse = (type: number) => (entries: number[][]) => entries.find((entry) => entry[0] === type)!;
+    for (const [change, problem] of [
+      [(e: number[][]) => (inUse(1)(e)[2] = 2 ** 32), /gives object \d+ a field past 2147483647/], // a generation
+      [(e: number[][]) => (inUse(2)(e)[1] = 2 ** 32), /gives object \d+ a field past 2147483647/], // an object stream
+      [(e: number[][]) => (inUse(2)(e)[2] = 2 ** 32), /gives object \d+ a field past 2147483647/], // an index in it
+      [(e: number[][]) => (inUse(1)(e)[0] = 3), /the entry type 3, which no reader knows/],
+    ] as const) {
+      await mended(rewriteXrefStream(pdf, change), problem);
+    }
+    // An offset past the end: qpdf warns, rebuilds the table by scanning and reads the file (exit 3).
+    const past = rewriteXrefStream(pdf, (e) => (inUse(1)(e)[1] = 2 ** 32));
+    await mended(past, /puts object \d+ at byte 4294967296/, true);
+  });
+
+  it('refuses a PDF whose trailer holds a broken hex string, which qpdf cannot read', async () => {
+    const pdf = await make.pdf({ pages: 1 });
+    for (const damaged of [
+      replaceOnce(pdf, '/Root', '/ID [<12G4> <12ab>] /Root'),
+      replaceOnce(pdf, '/Root', '/ID [<12ab <12ab>] /Root'), // the first one never closed
+      replaceOnce(await withObjectStreams(pdf), '/Root', '/ID [<12G4> <12ab>] /Root'), // a stream's dictionary
+    ]) {
+      expect(refusedBy(damaged, 'qpdf')).toBe(true);
+      await expect(fit(damaged)).rejects.toMatchObject({
+        code: 'E_CORRUPT',
+        message: expect.stringMatching(/does not read as a dictionary \(a hex string holds "[G<]"/),
+      });
+    }
+  });
+
+  it('sends an incremental update untouched when it is consistent: a table on a table, a stream on a stream, a table on a stream', async () => {
+    const pdf = await make.pdf({ pages: 1 });
+    const streams = await withObjectStreams(pdf);
+    for (const updated of [appendUpdate(pdf), appendUpdate(streams, { stream: true }), appendUpdate(streams)]) {
+      expect(strictProblems(updated)).toEqual([]);
+      expect(await verifyPdfIntegrity(updated)).toBeUndefined();
+      expect((await fit(updated)).data).toBe(updated);
+    }
+  });
+
+  it('re-saves an inconsistent incremental update: no /Root in the new trailer, a /Prev that is no offset or misses', async () => {
+    const pdf = await make.pdf({ pages: 1 });
+    const streams = await withObjectStreams(pdf);
+    const startxref = (bytes: Uint8Array) =>
+      Number(/startxref\s+(\d+)\s+%%EOF\s*$/.exec(new TextDecoder('latin1').decode(bytes))?.[1]);
+    await mended(appendUpdate(pdf, { root: '' }), /its newest trailer names no \/Root/);
+    await mended(appendUpdate(streams, { stream: true, root: '' }), /its newest trailer names no \/Root/);
+    await mended(appendUpdate(pdf, { prev: `${startxref(pdf)} 0 R` }), /\/Prev is a reference/);
+    await mended(appendUpdate(streams, { stream: true, prev: String(startxref(streams) + 3) }), /no cross-reference/);
+  });
+});
+
+/**
+ * `pdf` (as pdf-lib writes it: objects 1-6 or 1-8, the Info dictionary 3) with an incremental update
+ * appended that gives object 3 a new title: a cross-reference table and trailer, or a cross-reference
+ * stream (object `size`), whose /Prev is the previous startxref unless `prev` says otherwise, and whose
+ * /Root is the catalog's unless `root` replaces it.
+ */
+function appendUpdate(pdf: Uint8Array, { stream = false, prev = '', root = '/Root 2 0 R' } = {}): Uint8Array {
+  let text = new TextDecoder('latin1').decode(pdf);
+  const previous = /startxref\s+(\d+)\s+%%EOF\s*$/.exec(text)?.[1] ?? '';
+  const size = Number(/\/Size (\d+)/.exec(text.slice(text.lastIndexOf('/Size')))?.[1]);
+  if (!text.endsWith('\n')) text += '\n';
+  const info = text.length;
+  text += '3 0 obj\n<< /Title (updated) >>\nendobj\n';
+  const xref = text.length;
+  const trailer = `${root} /Info 3 0 R /Prev ${prev || previous}`;
+  if (stream) {
+    // Entries for objects 0, 3 and the stream itself (number `size`): type, 2-byte offset, 2-byte generation.
+    const rows = [0, 0, 0, 0xff, 0xff, 1, info >> 8, info & 0xff, 0, 0, 1, xref >> 8, xref & 0xff, 0, 0];
+    const data = new TextDecoder('latin1').decode(deflateSync(Uint8Array.from(rows)));
+    text += `${size} 0 obj\n<< /Type /XRef /Size ${size + 1} ${trailer} /W [1 2 2] /Index [0 1 3 1 ${size} 1] /Filter /FlateDecode /Length ${data.length} >>\nstream\n${data}\nendstream\nendobj\n`;
+  } else {
+    const entry = `${String(info).padStart(10, '0')} 00000 n \n`;
+    text += `xref\n0 1\n0000000000 65535 f \n3 1\n${entry}trailer\n<< /Size ${size} ${trailer} >>\n`;
+  }
+  return Uint8Array.from(`${text}startxref\n${xref}\n%%EOF\n`, (c) => c.charCodeAt(0));
+}
+
+/** `pdf` with its cross-reference stream (pdf-lib's: /W [ 1 2 2 ], Flate) rewritten with 5-byte fields 2 and 3, after `change`. */
+function rewriteXrefStream(pdf: Uint8Array, change: (entries: number[][]) => void): Uint8Array {
+  const text = new TextDecoder('latin1').decode(pdf);
+  const dictionary = text.lastIndexOf('<<', text.lastIndexOf('/Type /XRef'));
+  const dataStart = text.indexOf('stream\n', dictionary) + 'stream\n'.length;
+  const dataEnd = text.indexOf('\nendstream', dataStart);
+  expect(text.slice(dictionary, dataStart)).toContain('/W [ 1 2 2 ]');
+  const rows = inflateSync(pdf.subarray(dataStart, dataEnd));
+  const entries: number[][] = [];
+  for (let at = 0; at + 5 <= rows.length; at += 5)
+    entries.push([rows[at]!, (rows[at + 1]! << 8) | rows[at + 2]!, (rows[at + 3]! << 8) | rows[at + 4]!]);
+  change(entries);
+  const bytes: number[] = [];
+  const widths = [1, 5, 5];
+  for (const entry of entries)
+    entry.forEach((value, field) => {
+      for (let k = widths[field]! - 1; k >= 0; k--) bytes.push(Math.floor(value / 2 ** (8 * k)) % 256);
+    });
+  const data = new TextDecoder('latin1').decode(deflateSync(Uint8Array.from(bytes)));
+  const head = text
+    .slice(dictionary, dataStart)
+    .replace('/W [ 1 2 2 ]', '/W [ 1 5 5 ]')
+    .replace(/\/Length \d+/, `/Length ${data.length}`);
+  return Uint8Array.from(text.slice(0, dictionary) + head + data + text.slice(dataEnd), (c) => c.charCodeAt(0));
+}
 
 /** The same document saved as pdf-lib saves by default: objects in object streams, a cross-reference stream, no trailer keyword. */
 async function withObjectStreams(pdf: Uint8Array): Promise<Uint8Array> {

@@ -6,6 +6,7 @@
 // which is why a file it reads can still be one a provider refuses.
 
 import { indexOfAscii } from '../probe/byte-reader.js';
+import { type PdfValue, readPdfDictionary } from './pdf-dictionary.js';
 import { inflateFlate } from './pdf-inflate.js';
 
 const decoder = new TextDecoder('latin1');
@@ -14,27 +15,72 @@ const MAX_SECTIONS = 64;
 
 /**
  * What is wrong with the file's cross-reference data, or undefined when `startxref` leads to a table (or
- * stream) and every table entry in use, through the /Prev chain, points at its own `N G obj`.
- * Cross-reference streams are checked for where they start, not entry by entry.
+ * stream) and every entry in use, through the /Prev chain, points at its own `N G obj`; each trailer (or
+ * stream dictionary) reads as a dictionary, its /Prev is a byte offset, and the newest one's /Root names
+ * an object that `isDictionary` says is one: qpdf takes the catalog from there ("unable to find /Root
+ * dictionary"). A problem is `fatal` when the trailer does not read at all: re-saving would copy what
+ * pdf-lib made of it. The rest are mended by a re-save with a fresh table and trailer.
  */
-export function checkPdfXref(bytes: Uint8Array): string | undefined {
+export function checkPdfXref(
+  bytes: Uint8Array,
+  isDictionary: (number: number, generation: number) => boolean,
+): { fatal: boolean; problem: string } | undefined {
   const tail = decoder.decode(bytes.subarray(Math.max(0, bytes.length - 2048)));
   const start = /startxref\s+(\d+)\s+%%EOF\s*$/.exec(tail) ?? [...tail.matchAll(/startxref\s+(\d+)/g)].pop();
-  if (!start) return 'it has no startxref';
+  if (!start) return { fatal: false, problem: 'it has no startxref' };
   const seen = new Set<number>();
   for (let offset = Number(start[1]), sections = 0; ; sections++) {
-    if (!(offset < bytes.length)) return `a cross-reference offset (${offset}) is past the end of the file`;
-    if (seen.has(offset) || sections >= MAX_SECTIONS) return 'its cross-reference sections refer back to each other';
+    const mend = (problem: string) => ({ fatal: false, problem });
+    if (!(offset < bytes.length)) return mend(`a cross-reference offset (${offset}) is past the end of the file`);
+    if (seen.has(offset) || sections >= MAX_SECTIONS)
+      return mend('its cross-reference sections refer back to each other');
     seen.add(offset);
-    const problem = checkSection(bytes, offset);
-    if (typeof problem === 'string') return problem;
-    if (problem === undefined) return undefined;
-    offset = problem;
+    const section = checkSection(bytes, offset);
+    if (typeof section === 'string') return mend(section);
+    if ('fatal' in section) return section;
+    if (sections === 0) {
+      const root = rootProblem(section.trailer, isDictionary);
+      if (root) return mend(root);
+    }
+    const prev = section.trailer.get('Prev');
+    if (prev === undefined) return undefined;
+    if (prev.kind !== 'number' || !prev.integer || prev.value < 0)
+      return mend(`a trailer's /Prev is ${describe(prev)}, not a byte offset`);
+    offset = prev.value;
   }
 }
 
-/** A section's problem, or the offset of the section before it (/Prev), or undefined for the first. */
-function checkSection(bytes: Uint8Array, offset: number): string | number | undefined {
+/** Why the newest trailer's /Root is not the catalog qpdf looks for, or undefined when it is. */
+function rootProblem(
+  trailer: Map<string, PdfValue>,
+  isDictionary: (number: number, generation: number) => boolean,
+): string | undefined {
+  const root = trailer.get('Root');
+  if (root === undefined) return 'its newest trailer names no /Root (document catalog)';
+  if (root.kind !== 'reference')
+    return `its trailer's /Root is ${describe(root)}, not a reference to the document catalog`;
+  if (!isDictionary(root.number, root.generation))
+    return `its trailer's /Root (${root.number} ${root.generation} R) is not a dictionary`;
+  return undefined;
+}
+
+function describe(value: PdfValue): string {
+  if (value.kind === 'number') return `the number ${value.value}`;
+  if (value.kind === 'reference') return `a reference (${value.number} ${value.generation} R)`;
+  if (value.kind === 'name') return `the name /${value.name}`;
+  if (value.kind === 'keyword') return value.word;
+  return value.kind === 'array' ? 'an array' : `a ${value.kind}`;
+}
+
+/** A fatal problem with a trailer (or cross-reference stream) dictionary that does not read. */
+function unreadable(where: string, read: { error: string; at: number }) {
+  return { fatal: true as const, problem: `${where} does not read as a dictionary (${read.error} at byte ${read.at})` };
+}
+
+type Section = string | { fatal: true; problem: string } | { trailer: Map<string, PdfValue> };
+
+/** A section's problem, or its trailer dictionary (whose /Prev names the section before it). */
+function checkSection(bytes: Uint8Array, offset: number): Section {
   const head = decoder.decode(bytes.subarray(offset, offset + 64));
   if (/^\s*\d+\s+\d+\s+obj\b/.test(head)) return checkXrefStream(bytes, offset);
   if (!/^\s*xref\b/.test(head)) return `startxref points at byte ${offset}, where there is no cross-reference table`;
@@ -56,14 +102,18 @@ function checkSection(bytes: Uint8Array, offset: number): string | number | unde
       const found = entry.exec(text);
       if (!found) return `its cross-reference table is cut short at object ${first + i}`;
       at = entry.lastIndex;
-      if (found[3] === 'n' && !objectAt(bytes, Number(found[1]), first + i))
+      if (found[3] === 'n' && !objectAt(bytes, Number(found[1]), first + i, Number(found[2])))
         return `its cross-reference table puts object ${first + i} at byte ${found[1]}, where that object is not`;
     }
   }
-  const trailer = /^\s*trailer\s*(<<[\s\S]*?)(?:startxref|$)/.exec(text.slice(at))?.[1];
-  if (trailer === undefined) return 'its cross-reference table is not followed by a trailer';
-  if (largeNumber(trailer)) return `its trailer holds a number past ${MAX_INT}`;
-  return previous(trailer);
+  const keyword = /^\s*trailer\s*/.exec(text.slice(at));
+  if (!keyword) return 'its cross-reference table is not followed by a trailer';
+  const dictionaryAt = offset + at + keyword[0].length;
+  const trailer = readPdfDictionary(bytes, dictionaryAt);
+  if ('error' in trailer) return unreadable(`the trailer at byte ${dictionaryAt}`, trailer);
+  if (largeNumber(decoder.decode(bytes.subarray(dictionaryAt, trailer.end))))
+    return `its trailer holds a number past ${MAX_INT}`;
+  return { trailer: trailer.entries };
 }
 
 /** A PDF name ends at whitespace or a delimiter. */
@@ -76,12 +126,16 @@ const MAX_INT = 2 ** 31 - 1;
  * a /W of three field widths, whole numbers in range, a direct /Length that ends at `endstream`, and data that
  * inflates to entries whose objects (type 1) are where they say.
  */
-function checkXrefStream(bytes: Uint8Array, offset: number): string | number | undefined {
+function checkXrefStream(bytes: Uint8Array, offset: number): Section {
   const text = decoder.decode(bytes.subarray(offset, offset + 4096));
-  const [, number = '0', dictionary = ''] =
-    /^\s*(\d+)\s+\d+\s+obj\s*(<<[\s\S]*?)\bstream(?:\r\n|\n|\r)/.exec(text) ?? [];
   const where = `the cross-reference stream at byte ${offset}`;
-  if (!new RegExp(`/Type\\s*/XRef${END_OF_NAME}`).test(dictionary))
+  const head = /^\s*(\d+)\s+\d+\s+obj\s*(?=<<)/.exec(text);
+  const read = head && readPdfDictionary(bytes, offset + head[0].length);
+  if (read && 'error' in read) return unreadable(`the dictionary of ${where}`, read);
+  const keyword = read && /^\s*stream(?:\r\n|\n|\r)/.exec(decoder.decode(bytes.subarray(read.end, read.end + 32)));
+  const number = head?.[1] ?? '0';
+  const dictionary = read ? decoder.decode(bytes.subarray(offset + head[0].length, read.end)) : '';
+  if (!keyword || !read || !new RegExp(`/Type\\s*/XRef${END_OF_NAME}`).test(dictionary))
     return `startxref points at an object (byte ${offset}) that is not a cross-reference stream`;
   if (Number(number) < 1) return `${where} is numbered 0`;
   const integer = (key: string) => {
@@ -95,24 +149,29 @@ function checkXrefStream(bytes: Uint8Array, offset: number): string | number | u
   if (widths.length !== 3 || widths.some((width) => width > 8)) return `${where} has no /W of three field widths`;
   if (length === undefined) return `${where} has no direct /Length`;
   if (largeNumber(dictionary)) return `${where} holds a number past ${MAX_INT}`;
-  const dataStart = offset + (/^[\s\S]*?\bstream(?:\r\n|\n|\r)/.exec(text)?.[0].length ?? 0);
+  const dataStart = read.end + keyword[0].length;
   if (!/^\s*endstream\b/.test(decoder.decode(bytes.subarray(dataStart + length, dataStart + length + 32))))
     return `${where} does not end where its /Length says`;
   const entries = xrefStreamEntries(bytes.subarray(dataStart, dataStart + length), dictionary, widths);
   if (typeof entries === 'string') return `${where} ${entries}`;
-  if (entries === undefined) return previous(dictionary);
+  if (entries === undefined) return { trailer: read.entries };
   const index = (/\/Index\s*\[([\d\s]*)\]/.exec(dictionary)?.[1] ?? `0 ${size}`).trim().split(/\s+/).map(Number);
   let row = 0;
   for (let pair = 0; pair + 1 < index.length; pair += 2) {
     for (let i = 0; i < (index[pair + 1] ?? 0); i++, row++) {
       const fields = entries[row];
       if (!fields) return `${where} has fewer entries than its /Index lists`;
-      const [type, field2 = 0] = fields;
-      if (type === 1 && !objectAt(bytes, field2, (index[pair] ?? 0) + i))
-        return `${where} puts object ${(index[pair] ?? 0) + i} at byte ${field2}, where that object is not`;
+      const [type = 0, field2 = 0, field3 = 0] = fields;
+      const object = (index[pair] ?? 0) + i;
+      // qpdf knows types 0-2 and reads object stream numbers, indexes and generations into 32-bit ints.
+      if (type > 2) return `${where} gives object ${object} the entry type ${type}, which no reader knows`;
+      if (type !== 0 && (field3 > MAX_INT || (type === 2 && field2 > MAX_INT)))
+        return `${where} gives object ${object} a field past ${MAX_INT}`;
+      if (type === 1 && !objectAt(bytes, field2, object, field3))
+        return `${where} puts object ${object} at byte ${field2}, where that object is not`;
     }
   }
-  return previous(dictionary);
+  return { trailer: read.entries };
 }
 
 /** Inflated bytes of a cross-reference stream read at most (a real one is a few bytes per object). */
@@ -183,13 +242,8 @@ function largeNumber(dictionary: string): boolean {
   return [...tokens.matchAll(/(?<![\w.])\d{10,}(?![\w.])/g)].some(([n]) => Number(n) > MAX_INT);
 }
 
-function previous(dictionary: string): number | undefined {
-  const prev = /\/Prev\s+(\d+)/.exec(dictionary)?.[1];
-  return prev === undefined ? undefined : Number(prev);
-}
-
-/** Whether `N G obj` for object `number` starts at `offset` (whitespace before it is tolerated, as readers do). */
-function objectAt(bytes: Uint8Array, offset: number, number: number): boolean {
+/** Whether `N G obj` for object `number`, `generation` starts at `offset` (whitespace before it is tolerated, as readers do). */
+function objectAt(bytes: Uint8Array, offset: number, number: number, generation: number): boolean {
   let at = offset;
   while (at < bytes.length && isSpace(bytes[at] as number)) at++;
   let read = 0;
@@ -197,7 +251,8 @@ function objectAt(bytes: Uint8Array, offset: number, number: number): boolean {
   while (at < bytes.length && isDigit(bytes[at] as number)) read = read * 10 + ((bytes[at++] as number) - 48);
   if (at === digitsFrom || read !== number || !isSpace(bytes[at] ?? 0)) return false;
   // The generation and the keyword: a short, plain stretch.
-  return /^\s+\d+\s+obj\b/.test(decoder.decode(bytes.subarray(at, at + 16)));
+  const found = /^\s+(\d+)\s+obj\b/.exec(decoder.decode(bytes.subarray(at, at + 24)));
+  return found !== null && Number(found[1]) === generation;
 }
 
 function isSpace(byte: number): boolean {
