@@ -599,6 +599,10 @@ describe('passthrough integrity: PDF trailers, cross-reference streams and incre
     ] as const) {
       await mended(rewriteXrefStream(pdf, change), problem);
     }
+    // An /Index listing fewer rows than the data holds, or not whole numbers (fuzz finds): qpdf lists no objects.
+    const index = /\/Index \[ 0 \d+ \]/.exec(new TextDecoder('latin1').decode(pdf))?.[0] ?? '';
+    await mended(replaceOnce(pdf, index, '/Index [ 0 0 ]'), /holds \d+ bytes of entries where its \/Index lists 0/);
+    await mended(replaceOnce(pdf, index, '/Index [ 0 -0 ]'), /an \/Index that is not pairs of whole numbers/);
     // An offset past the end: qpdf warns, rebuilds the table by scanning and reads the file (exit 3).
     const past = rewriteXrefStream(pdf, (e) => (inUse(1)(e)[1] = 2 ** 32));
     await mended(past, /puts object \d+ at byte 4294967296/, true);

@@ -29,6 +29,9 @@ export function checkPdfXref(
   const start = /startxref\s+(\d+)\s+%%EOF\s*$/.exec(tail) ?? [...tail.matchAll(/startxref\s+(\d+)/g)].pop();
   if (!start) return { fatal: false, problem: 'it has no startxref' };
   const seen = new Set<number>();
+  /** Objects in use the sections list (qpdf's view of the file); undefined once a section's entries are unknown. */
+  let listed: Set<number> | undefined = new Set<number>();
+  let newest: Map<string, PdfValue> | undefined;
   for (let offset = Number(start[1]), sections = 0; ; sections++) {
     const mend = (problem: string) => ({ fatal: false, problem });
     if (!(offset < bytes.length)) return mend(`a cross-reference offset (${offset}) is past the end of the file`);
@@ -38,22 +41,29 @@ export function checkPdfXref(
     const section = checkSection(bytes, offset);
     if (typeof section === 'string') return mend(section);
     if ('fatal' in section) return section;
-    if (sections === 0) {
-      const root = rootProblem(section.trailer, isDictionary);
-      if (root) return mend(root);
-    }
+    newest ??= section.trailer;
+    // A hybrid file's /XRefStm lists more objects in a stream this walk does not read.
+    if (section.objects === undefined || section.trailer.has('XRefStm')) listed = undefined;
+    else for (const object of section.objects) listed?.add(object);
     const prev = section.trailer.get('Prev');
-    if (prev === undefined) return undefined;
+    if (prev === undefined) {
+      const root = rootProblem(newest, isDictionary, listed);
+      return root === undefined ? undefined : mend(root);
+    }
     if (prev.kind !== 'number' || !prev.integer || prev.value < 0)
       return mend(`a trailer's /Prev is ${describe(prev)}, not a byte offset`);
     offset = prev.value;
   }
 }
 
-/** Why the newest trailer's /Root is not the catalog qpdf looks for, or undefined when it is. */
+/**
+ * Why the newest trailer's /Root is not the catalog qpdf looks for (a reference to a dictionary, listed in
+ * the cross-reference data when all of it could be read), or undefined when it is.
+ */
 function rootProblem(
   trailer: Map<string, PdfValue>,
   isDictionary: (number: number, generation: number) => boolean,
+  listed: Set<number> | undefined,
 ): string | undefined {
   const root = trailer.get('Root');
   if (root === undefined) return 'its newest trailer names no /Root (document catalog)';
@@ -61,7 +71,14 @@ function rootProblem(
     return `its trailer's /Root is ${describe(root)}, not a reference to the document catalog`;
   if (!isDictionary(root.number, root.generation))
     return `its trailer's /Root (${root.number} ${root.generation} R) is not a dictionary`;
+  if (listed && !listed.has(root.number))
+    return `its trailer's /Root (${root.number} ${root.generation} R) is not in its cross-reference data`;
   return undefined;
+}
+
+/** A whole number as written (`-0`, `1.0` and references are not), else -1. */
+function wholeNumber(value: PdfValue): number {
+  return value.kind === 'number' && value.integer && value.value >= 0 && !Object.is(value.value, -0) ? value.value : -1;
 }
 
 function describe(value: PdfValue): string {
@@ -77,9 +94,15 @@ function unreadable(where: string, read: { error: string; at: number }) {
   return { fatal: true as const, problem: `${where} does not read as a dictionary (${read.error} at byte ${read.at})` };
 }
 
-type Section = string | { fatal: true; problem: string } | { trailer: Map<string, PdfValue> };
+/**
+ * A section's problem, or its trailer dictionary (whose /Prev names the section before it) and the objects
+ * in use it lists (undefined when its entries are not read: a stream in another filter, or a bomb).
+ */
+type Section =
+  | string
+  | { fatal: true; problem: string }
+  | { trailer: Map<string, PdfValue>; objects: number[] | undefined };
 
-/** A section's problem, or its trailer dictionary (whose /Prev names the section before it). */
 function checkSection(bytes: Uint8Array, offset: number): Section {
   const head = decoder.decode(bytes.subarray(offset, offset + 64));
   if (/^\s*\d+\s+\d+\s+obj\b/.test(head)) return checkXrefStream(bytes, offset);
@@ -91,6 +114,7 @@ function checkSection(bytes: Uint8Array, offset: number): Section {
   const entry = /\s*(\d+)\s+(\d+)\s+([nf])\b/y;
   const subsection = /\s*(\d+)\s+(\d+)\s*(?=\d{10}|trailer\b)/y;
   let at = /^\s*xref/.exec(text)?.[0].length ?? 0;
+  const objects: number[] = [];
   for (;;) {
     subsection.lastIndex = at;
     const header = subsection.exec(text);
@@ -104,6 +128,7 @@ function checkSection(bytes: Uint8Array, offset: number): Section {
       at = entry.lastIndex;
       if (found[3] === 'n' && !objectAt(bytes, Number(found[1]), first + i, Number(found[2])))
         return `its cross-reference table puts object ${first + i} at byte ${found[1]}, where that object is not`;
+      if (found[3] === 'n') objects.push(first + i);
     }
   }
   const keyword = /^\s*trailer\s*/.exec(text.slice(at));
@@ -113,7 +138,7 @@ function checkSection(bytes: Uint8Array, offset: number): Section {
   if ('error' in trailer) return unreadable(`the trailer at byte ${dictionaryAt}`, trailer);
   if (largeNumber(decoder.decode(bytes.subarray(dictionaryAt, trailer.end))))
     return `its trailer holds a number past ${MAX_INT}`;
-  return { trailer: trailer.entries };
+  return { trailer: trailer.entries, objects };
 }
 
 /** A PDF name ends at whitespace or a delimiter. */
@@ -154,12 +179,23 @@ function checkXrefStream(bytes: Uint8Array, offset: number): Section {
     return `${where} does not end where its /Length says`;
   const entries = xrefStreamEntries(bytes.subarray(dataStart, dataStart + length), dictionary, widths);
   if (typeof entries === 'string') return `${where} ${entries}`;
-  if (entries === undefined) return { trailer: read.entries };
-  const index = (/\/Index\s*\[([\d\s]*)\]/.exec(dictionary)?.[1] ?? `0 ${size}`).trim().split(/\s+/).map(Number);
+  if (entries === undefined) return { trailer: read.entries, objects: undefined };
+  const indexValue = read.entries.get('Index');
+  const index =
+    indexValue === undefined ? [0, size] : indexValue.kind === 'array' ? indexValue.items.map(wholeNumber) : [-1];
+  if (index.length % 2 !== 0 || index.some((n) => n < 0))
+    return `${where} has an /Index that is not pairs of whole numbers`;
+  // qpdf reads exactly the rows /Index lists: fewer bytes fail, more are ignored (with them, what they list).
+  let listed = 0;
+  for (let pair = 0; pair + 1 < index.length; pair += 2) listed += index[pair + 1] ?? 0;
+  const rowBytes = widths.reduce((sum, w) => sum + w, 0);
+  if (entries.bytes !== listed * rowBytes)
+    return `${where} holds ${entries.bytes} bytes of entries where its /Index lists ${listed} of ${rowBytes} bytes`;
+  const objects: number[] = [];
   let row = 0;
   for (let pair = 0; pair + 1 < index.length; pair += 2) {
     for (let i = 0; i < (index[pair + 1] ?? 0); i++, row++) {
-      const fields = entries[row];
+      const fields = entries.rows[row];
       if (!fields) return `${where} has fewer entries than its /Index lists`;
       const [type = 0, field2 = 0, field3 = 0] = fields;
       const object = (index[pair] ?? 0) + i;
@@ -169,9 +205,10 @@ function checkXrefStream(bytes: Uint8Array, offset: number): Section {
         return `${where} gives object ${object} a field past ${MAX_INT}`;
       if (type === 1 && !objectAt(bytes, field2, object, field3))
         return `${where} puts object ${object} at byte ${field2}, where that object is not`;
+      if (type !== 0) objects.push(object);
     }
   }
-  return { trailer: read.entries };
+  return { trailer: read.entries, objects };
 }
 
 /** Inflated bytes of a cross-reference stream read at most (a real one is a few bytes per object). */
@@ -181,7 +218,11 @@ const MAX_XREF_STREAM = 64 * 1024 * 1024;
  * The stream's rows as [type, field 2, field 3] (type 1 when /W gives the type no bytes), undone from Flate and
  * PNG predictors; undefined for what is not checked here (another filter, a bomb).
  */
-function xrefStreamEntries(data: Uint8Array, dictionary: string, widths: number[]): number[][] | string | undefined {
+function xrefStreamEntries(
+  data: Uint8Array,
+  dictionary: string,
+  widths: number[],
+): { rows: number[][]; bytes: number } | string | undefined {
   let rows = data;
   if (/\/Filter\s*\/FlateDecode\b/.test(dictionary)) {
     const inflated = inflateFlate(data, MAX_XREF_STREAM, true);
@@ -206,7 +247,7 @@ function xrefStreamEntries(data: Uint8Array, dictionary: string, widths: number[
     if (widths[0] === 0) fields[0] = 1;
     entries.push(fields);
   }
-  return entries;
+  return { rows: entries, bytes: rows.length };
 }
 
 /** PNG row filters (predictors 10-15): a filter byte before each row of `columns` bytes. */
