@@ -3,7 +3,7 @@
 # `# output:` lines name the committed files it produces (committed, so installs need no toolchain).
 # Sources are Debian source packages pinned in wasm/sources.lock (scripts/debian-source.sh fetches them).
 # Toolchain (Debian bookworm): apt-get install -y clang lld wasi-libc libclang-rt-14-dev-wasm32 \
-#   libc++-14-dev-wasm32 libc++abi-14-dev-wasm32 dpkg-dev curl
+#   libc++-14-dev-wasm32 libc++abi-14-dev-wasm32 libsimde-dev dpkg-dev curl
 # Usage: scripts/build-wasm.sh [--out DIR] [MODULE ...]
 #   no MODULE: every module; no --out: each output goes to its committed place.
 set -euo pipefail

@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CLANG="${CLANG:-clang}"
-need="apt-get install -y clang lld wasi-libc libclang-rt-14-dev-wasm32 libc++-14-dev-wasm32 libc++abi-14-dev-wasm32 dpkg-dev curl"
+need="apt-get install -y clang lld wasi-libc libclang-rt-14-dev-wasm32 libc++-14-dev-wasm32 libc++abi-14-dev-wasm32 libsimde-dev dpkg-dev curl"
 if ! command -v "$CLANG" >/dev/null || ! command -v wasm-ld >/dev/null || [ ! -d /usr/include/wasm32-wasi ]; then
   echo "check-wasm: FAILED — the toolchain is missing; install it with: $need" >&2
   exit 1

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs Debian's toolchain for scripts/build-wasm.sh and scripts/check-wasm.sh when it is missing.
 set -euo pipefail
-packages=(clang lld wasi-libc libclang-rt-14-dev-wasm32 libc++-14-dev-wasm32 libc++abi-14-dev-wasm32 dpkg-dev curl)
+packages=(clang lld wasi-libc libclang-rt-14-dev-wasm32 libc++-14-dev-wasm32 libc++abi-14-dev-wasm32 libsimde-dev dpkg-dev curl)
 missing=()
 for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if ((${#missing[@]} == 0)); then exit 0; fi

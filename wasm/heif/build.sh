@@ -43,12 +43,24 @@ for f in alloc_pool bitstream cabac configparam contextmodel de265 deblock decct
 done
 de265_library+=("$WORK/sps.cc")
 
+# libde265's SSE2/SSE4.1 inverse transforms (x86/sse-dct.cc, upstream's own code) built for SIMD128: the
+# x86 intrinsics come from SIMDe's headers (Debian's libsimde-dev, a toolchain package like clang) through
+# the stand-in <emmintrin.h>, <tmmintrin.h> and <smmintrin.h> in sse/; sse/acceleration.cc registers them
+# (HAVE_SSE4_1 makes decctx.cc call it). A folder holding only simde/ keeps /usr/include's other headers
+# out of reach of the wasi sysroot's.
+simde=/usr/include/simde
+[ -f "$simde/x86/sse4.1.h" ] || { echo "heif: SIMDe's headers are missing: apt-get install -y libsimde-dev (scripts/install-wasm-toolchain.sh)" >&2; exit 1; }
+mkdir -p "$WORK/simde-include"
+ln -s "$simde" "$WORK/simde-include/simde"
+de265_sse=("$de265/libde265/x86/sse-dct.cc" "$here/sse/acceleration.cc")
+
 cxx="${WASI_FLAGS[*]} -include $here/no-threads.h -ftls-model=local-exec -std=c++14 -O2 -DNDEBUG -ffile-prefix-map=$heif=libheif -ffile-prefix-map=$de265=libde265"
 # Plugin loading (dlopen) and parallel tile decoding (threads) are off: neither exists in wasm32-wasi.
 heif_flags="$cxx -DHAVE_LIBDE265=1 -DENABLE_PLUGIN_LOADING=0 -DENABLE_PARALLEL_TILE_DECODING=0 -DLIBHEIF_STATIC_BUILD -I $heif -I $heif/libheif -I $heif/libheif/plugins -I $de265"
 # _WASI_EMULATED_SIGNAL: two files include <signal.h> and call nothing from it.
-de265_flags="$cxx -DHAVE_CONFIG_H -D_WASI_EMULATED_SIGNAL -I $here -I $de265 -I $de265/libde265"
+de265_flags="$cxx -DHAVE_CONFIG_H -DHAVE_SSE4_1=1 -D_WASI_EMULATED_SIGNAL -I $here -I $de265 -I $de265/libde265"
 compile "$WORK/own" "$heif_flags ${STRICT[*]}" "$here/decode.cc"
 compile_library "$WORK/heif" "$heif_flags" "${heif_library[@]}"
 compile_library "$WORK/de265" "$de265_flags" "${de265_library[@]}"
-link "$OUT/heif.wasm" "-O2 -Wl,-z,stack-size=1048576 -lc++ -lc++abi" "$WORK/own" "$WORK/heif" "$WORK/de265"
+compile_library "$WORK/de265-sse" "$de265_flags -I $here/sse -isystem $WORK/simde-include" "${de265_sse[@]}"
+link "$OUT/heif.wasm" "-O2 -Wl,-z,stack-size=1048576 -lc++ -lc++abi" "$WORK/own" "$WORK/heif" "$WORK/de265" "$WORK/de265-sse"

@@ -1,0 +1,5 @@
+// <tmmintrin.h> for wasm32: libde265's x86 transforms (x86/sse-dct.cc) get the SSSE3 intrinsics from SIMDe
+// (Debian's libsimde-dev), which implements them with WASM SIMD128 instructions.
+#pragma once
+#define SIMDE_ENABLE_NATIVE_ALIASES
+#include <simde/x86/ssse3.h>
