@@ -36,12 +36,19 @@ for f in bitstream box common_utils error exif heif heif_avif heif_colorconversi
 done
 heif_library+=("$WORK/heif_context.cc" "$WORK/heif_decoder_libde265.cc")
 de265_library=()
-for f in alloc_pool bitstream cabac configparam contextmodel de265 deblock decctx dpb fallback fallback-dct \
-  fallback-motion image intrapred md5 motion nal nal-parser pps quality refpic sao scan sei slice threads \
-  transform util vps vui; do
+for f in alloc_pool bitstream configparam contextmodel de265 decctx dpb fallback fallback-dct \
+  fallback-motion image md5 motion nal nal-parser pps quality refpic scan sei threads \
+  util vps vui; do
   de265_library+=("$de265/libde265/$f.cc")
 done
 de265_library+=("$WORK/sps.cc")
+# The decoder's hot code at -O3 (the rest of both libraries stays at -O2, for size): the CABAC decoder
+# (cabac.cc) and the syntax it decodes (slice.cc: residual_coding and the rest) as one translation unit, so
+# decode_CABAC_bit and the bypass reads inline into their callers instead of being a call across files per
+# bin; intra prediction, the dequantisation (transform.cc), deblocking and SAO.
+printf '#include "libde265/cabac.cc"\n#include "libde265/slice.cc"\n' > "$WORK/cabac-slice.cc"
+de265_hot=("$WORK/cabac-slice.cc")
+for f in deblock intrapred sao transform; do de265_hot+=("$de265/libde265/$f.cc"); done
 
 # libde265's SSE2/SSE4.1 inverse transforms (x86/sse-dct.cc, upstream's own code) built for SIMD128: the
 # x86 intrinsics come from SIMDe's headers (Debian's libsimde-dev, a toolchain package like clang) through
@@ -62,5 +69,6 @@ de265_flags="$cxx -DHAVE_CONFIG_H -DHAVE_SSE4_1=1 -D_WASI_EMULATED_SIGNAL -I $he
 compile "$WORK/own" "$heif_flags ${STRICT[*]}" "$here/decode.cc"
 compile_library "$WORK/heif" "$heif_flags" "${heif_library[@]}"
 compile_library "$WORK/de265" "$de265_flags" "${de265_library[@]}"
+compile_library "$WORK/de265-hot" "${de265_flags/-O2/-O3}" "${de265_hot[@]}"
 compile_library "$WORK/de265-sse" "$de265_flags -I $here/sse -isystem $WORK/simde-include" "${de265_sse[@]}"
-link "$OUT/heif.wasm" "-O2 -Wl,-z,stack-size=1048576 -lc++ -lc++abi" "$WORK/own" "$WORK/heif" "$WORK/de265" "$WORK/de265-sse"
+link "$OUT/heif.wasm" "-O2 -Wl,-z,stack-size=1048576 -lc++ -lc++abi" "$WORK/own" "$WORK/heif" "$WORK/de265" "$WORK/de265-hot" "$WORK/de265-sse"
