@@ -15,7 +15,7 @@
 //   --strict: exit 1 when a target is missed; --cli-only: only the CLI rows; --docs: also write the tables
 //   into docs/performance.md's generated blocks (bench, bench-cli); --no-workerd: skip the workerd memory
 //   measurement; --no-cli: skip the CLI rows; --jobs: only these jobs (photo, screenshot, webp, passthrough,
-//   screenshot-50mp, photo-100mp, heic, avif, tiff). Internal: --child <pipeline> <job> <input>
+//   screenshot-50mp, photo-100mp, heic, heic-phone, avif, tiff). Internal: --child <pipeline> <job> <input>
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -72,6 +72,17 @@ const JOBS = {
     pipelines: ['glimpse', 'libheif-js', 'heic-convert', 'sharp'],
     baseline: 'libheif-js',
     reference: 'photo-4000x3000.png',
+  },
+  // A phone's HEIC (scripts/phone-heic.ts): an 8×6 grid of 512×512 tiles, irot. No PSNR: no lossless
+  // upright reference of its pixels is generated.
+  'heic-phone': {
+    label: '4032×3024 phone HEIC (8×6 grid of 512² tiles, x265 q50, irot) → 2000 px JPEG',
+    file: 'photo-4032x3024-grid-irot.heic',
+    output: 'jpeg',
+    reps: 3,
+    pipelines: ['glimpse', 'libheif-js', 'heic-convert'],
+    baseline: 'libheif-js',
+    reference: false,
   },
   avif: {
     label: '4000×3000 AVIF (libaom q70) → 2000 px JPEG',
@@ -379,9 +390,12 @@ async function main() {
   const inputs = Object.fromEntries(jobs.map((job) => [job, new Uint8Array(readFileSync(files[job]))]));
   const references = {};
   for (const job of jobs)
-    references[job] = JOBS[job].reference
-      ? new Uint8Array(readFileSync(await inputPath(JOBS[job].reference)))
-      : inputs[job];
+    references[job] =
+      JOBS[job].reference === false
+        ? undefined
+        : JOBS[job].reference
+          ? new Uint8Array(readFileSync(await inputPath(JOBS[job].reference)))
+          : inputs[job];
 
   print(`glimpse bench — ${MACHINE}; load average ${os.loadavg()[0].toFixed(1)} at the start`);
   print(
@@ -476,12 +490,12 @@ async function main() {
       }
       const out = outputs[key];
       const meta = await require('sharp')(out).metadata();
-      const psnr = await psnrAgainstSharp(references[job], out);
+      const psnr = references[job] ? await psnrAgainstSharp(references[job], out) : undefined;
       psnrs[key] = psnr;
       const warm = median(times[key]);
       const cpu = median(cpuTimes[key]);
       print(
-        `| ${name} | ${ms(warm)} | ${(warm / baseTime).toFixed(2)} | ${ms(cpu)} | ${(cpu / baseCpu).toFixed(2)} | ${rss} | ${inWorkerd} | ${out.byteLength} | ${meta.width}×${meta.height} ${meta.format} | ${psnr === Infinity ? '∞ (same bytes)' : psnr.toFixed(2)} |`,
+        `| ${name} | ${ms(warm)} | ${(warm / baseTime).toFixed(2)} | ${ms(cpu)} | ${(cpu / baseCpu).toFixed(2)} | ${rss} | ${inWorkerd} | ${out.byteLength} | ${meta.width}×${meta.height} ${meta.format} | ${psnr === undefined ? '–' : psnr === Infinity ? '∞ (same bytes)' : psnr.toFixed(2)} |`,
       );
     }
     if (job === 'passthrough')
