@@ -12,6 +12,7 @@
 import { attribute } from './svg-attribute.js';
 import { formatNumber, numbers, refuse } from './svg-bounds.js';
 import { pathEdges } from './svg-edges.js';
+import { sourcePathSegments } from './svg-source-segments.js';
 
 /**
  * Work the renderer may do, in translucent-pixel units (~16 ns each here): painted pixels plus the filter reads
@@ -77,6 +78,20 @@ export interface PaintWork {
   /** The output canvas, in pixels. */
   width: number;
   height: number;
+}
+
+/**
+ * Refuses, before usvg parses it, an SVG whose source alone has more path segments than the render budget
+ * can draw (each weighs `SEGMENT_WEIGHT` at any size): parsing such a file costs seconds and ~27 bytes of
+ * memory per source byte, more than a Worker has.
+ */
+export function assertSvgSourceSegments(svg: string): void {
+  const segments = sourcePathSegments(svg);
+  if (!(segments * SEGMENT_WEIGHT > MAX_RENDER_WORK)) return;
+  refuse(
+    `its path data has ${formatNumber(segments)} segments, more than the ${formatNumber(MAX_RENDER_WORK / SEGMENT_WEIGHT)} that can be drawn in the render budget at any size; paths with fewer segments draw faster`,
+    { pathSegments: segments },
+  );
 }
 
 /**

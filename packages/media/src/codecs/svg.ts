@@ -12,7 +12,7 @@ import { lazy } from './codec-support.js';
 import { fontCoverage } from '../fonts/font-coverage.js';
 import type { ProcessWarning } from '../types.js';
 import { assertSvgBounds, assertSvgTreeBounds } from './svg-bounds.js';
-import { assertSvgPaintBounds } from './svg-paint.js';
+import { assertSvgPaintBounds, assertSvgSourceSegments } from './svg-paint.js';
 import { svgTextContent, uncoveredScripts } from './svg-text-content.js';
 
 function lazyValue<T>(make: () => T): () => T {
@@ -73,6 +73,7 @@ export async function rasterizeSvg(
     Math.min(1, maxEdge / Math.max(size.width, size.height)),
     embeddedImagePixels,
   );
+  assertSvgSourceSegments(text);
   const warnings = missingGlyphWarnings(drawnText, fonts);
   const options = renderOptions(fonts);
   let svg: InstanceType<typeof Resvg> | undefined;
