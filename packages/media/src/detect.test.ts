@@ -1,19 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
+import { concatBytes } from './bytes.js';
 import { detect } from './detect.js';
 import * as make from '../../../test/fixtures/make.js';
 
 const text = (value: string) => new TextEncoder().encode(value);
 const bytes = (...values: number[]) => Uint8Array.from(values);
-const concat = (...parts: Uint8Array[]) => {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
-};
+const concat = (...parts: Uint8Array[]) => concatBytes(parts);
 const ftyp = (major: string, ...compatible: string[]) => {
   const box = concat(
     bytes(0, 0, 0, 16 + 4 * compatible.length),
