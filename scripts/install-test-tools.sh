@@ -5,10 +5,11 @@
 # libheif-examples (heif-enc makes the HEIC test files, heif-convert is their oracle) and imagemagick
 # (/usr/bin/convert writes the TIFF and ICO test files and is their oracle); libavif-bin (avifenc makes the
 # AVIF test files, avifdec is their oracle); libtiff-tools (tiffcp re-strips the separate-plane CMYK test
-# files, tiffinfo checks their layout).
+# files, tiffinfo checks their layout); fonts-droid-fallback (a CJK font for the tests of the `fonts` option and
+# the CLI's --font).
 # With --check (npm's pretest) it only reports what is missing and how to install it.
 set -euo pipefail
-packages=(pngcheck libjpeg-turbo-progs webp giflib-tools qpdf poppler-utils libheif-examples imagemagick libavif-bin libtiff-tools)
+packages=(pngcheck libjpeg-turbo-progs webp giflib-tools qpdf poppler-utils libheif-examples imagemagick libavif-bin libtiff-tools fonts-droid-fallback)
 missing=()
 for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if ((${#missing[@]} == 0)); then exit 0; fi

@@ -235,4 +235,27 @@ describe('glimpse text and glimpse process --page (PDFs read by PDFium)', () => 
     expect(late.code).toBe(1);
     expect(oneErrorLine(late.err).code).toBe('E_TIMEOUT');
   });
+
+  it('--font adds fonts for SVG text (given more than once); without one, stderr says what to do', async () => {
+    const svg = join(dir, 'hello.svg');
+    await writeFile(
+      svg,
+      '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="60"><rect width="200" height="60" fill="#fff"/><text x="4" y="40" font-size="30">你好</text></svg>',
+    );
+    const cjk = '/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf'; // scripts/install-test-tools.sh
+    const dark = async (file: string) =>
+      (await decodeIndependently(new Uint8Array(await readFile(file)))).data.filter((v, i) => i % 4 === 0 && v < 128)
+        .length;
+    const plain = await run('process', svg, '-o', join(dir, 'plain.png'));
+    expect(JSON.parse(plain.out).warnings.map((w: { code: string }) => w.code)).toEqual(['W_MISSING_GLYPHS']);
+    expect(plain.err).toContain('--font FILE');
+    expect(await dark(join(dir, 'plain.png'))).toBe(0);
+    const drawn = await run('process', svg, '-o', join(dir, 'drawn.png'), '--font', svg, '--font', cjk);
+    expect(drawn.code).toBe(0);
+    expect(JSON.parse(drawn.out).warnings).toEqual([]);
+    expect(drawn.err).toBe('');
+    expect(await dark(join(dir, 'drawn.png'))).toBeGreaterThan(50);
+    const missing = await run('process', svg, '--font', join(dir, 'no-such-font.ttf'));
+    expect([missing.code, oneErrorLine(missing.err).code]).toEqual([1, 'E_FILE_NOT_FOUND']);
+  });
 });

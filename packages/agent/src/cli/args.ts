@@ -3,20 +3,25 @@ import { UsageError } from './command.js';
 export interface ParsedArgs {
   positionals: string[];
   flags: Map<string, string | true>;
+  /** Every value of each `lists` flag, in order (a flag that may be given more than once). */
+  lists: Map<string, string[]>;
 }
 
 /**
  * Parses `--flag value`, `--flag=value` and `-o value` style arguments against the command's known
- * flags. `booleans` take no value. Unknown flags are usage errors, never silently ignored.
+ * flags. `booleans` take no value; `lists` may be given more than once. Unknown flags are usage errors,
+ * never silently ignored.
  */
 export function parseArgs(
   args: string[],
-  spec: { values?: string[]; booleans?: string[]; aliases?: Record<string, string> },
+  spec: { values?: string[]; booleans?: string[]; lists?: string[]; aliases?: Record<string, string> },
 ): ParsedArgs {
   const values = new Set(spec.values ?? []);
   const booleans = new Set(spec.booleans ?? []);
+  const listed = new Set(spec.lists ?? []);
   const positionals: string[] = [];
   const flags = new Map<string, string | true>();
+  const lists = new Map<string, string[]>();
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (arg === '--') {
@@ -34,15 +39,16 @@ export function parseArgs(
     if (booleans.has(name)) {
       if (inline !== undefined) throw new UsageError(`${name} takes no value`);
       flags.set(name, true);
-    } else if (values.has(name)) {
+    } else if (values.has(name) || listed.has(name)) {
       const value = inline ?? args[++i];
       if (value === undefined) throw new UsageError(`${name} needs a value`);
-      flags.set(name, value);
+      if (listed.has(name)) lists.set(name, [...(lists.get(name) ?? []), value]);
+      else flags.set(name, value);
     } else {
       throw new UsageError(`unknown option ${name}`);
     }
   }
-  return { positionals, flags };
+  return { positionals, flags, lists };
 }
 
 /** A flag's value as a positive integer, or undefined when absent. */

@@ -1,11 +1,12 @@
 import { detect, isPresetName, PRESET_NAMES, process as processMedia, renderPdfPage } from '@glimpse/media';
 import { parseArgs, positiveInteger, stringFlag } from './args.js';
 import { UsageError, type Command } from './command.js';
-import { FILE_USAGE, MAX_FILE_BYTES_USAGE, readInputFile } from './read-input.js';
+import { nodeFileSystem } from '../fs/node-file-system.js';
+import { FILE_USAGE, MAX_FILE_BYTES_USAGE, readInputFile, resolveInputPath } from './read-input.js';
 import { extensionWarning, outputTarget, writeOutput } from './write-output.js';
 
 const usage = `Usage: glimpse process FILE [-o OUT] [--page N] [--max-edge N] [--max-bytes N] [--preset NAME]
-                       [--max-input-pixels N] [--max-file-bytes N] [--timeout-ms N]
+                       [--max-input-pixels N] [--max-file-bytes N] [--timeout-ms N] [--font FILE]...
 
 Fits an image, SVG or PDF for an LLM provider: the input untouched when it already fits; otherwise
 decoded, turned upright (EXIF), resized, re-encoded and fitted to the byte limit. With --page, one page
@@ -26,20 +27,24 @@ Options:
   --max-bytes N      largest output in bytes, PDFs included (default: the preset's)
   --max-input-pixels N  refuse inputs whose header declares more pixels (default 100000000)
 ${MAX_FILE_BYTES_USAGE}
+  --font FILE        a TTF, OTF or TTC font for SVG text, tried before the bundled DejaVu Sans subset
+                     (Latin, Greek, basic Cyrillic); give it once per font. Text no font covers is left
+                     out, and the summary's warnings say which scripts (W_MISSING_GLYPHS)
   --preset NAME      limits preset: ${PRESET_NAMES.join(', ')} (default: portable —
                      2000 px and 3,750,000 bytes, PNG/JPEG/WebP: safe on every provider);
                      --provider NAME is the same option, under its earlier name
   -h, --help         show this help
 
 Prints one JSON object: mediaType, width, height, bytes, pages (PDFs), original {mediaType, width,
-height, bytes, orientation, frames, pages}, resized, reencoded, steps, output; with --page also page.
+height, bytes, orientation, frames, pages}, resized, reencoded, steps, warnings, output; with --page
+also page.
 Exit codes: 0 ok; 1 the file cannot be made sendable (one JSON line on stderr:
 {"error":{"code":"E_…","message":"…"}}); 2 usage.`;
 
 export const processCommand: Command = {
   usage,
   async run(args) {
-    const { positionals, flags } = parseArgs(args, {
+    const { positionals, flags, lists } = parseArgs(args, {
       values: [
         '--output',
         '--page',
@@ -50,6 +55,7 @@ export const processCommand: Command = {
         '--max-input-pixels',
         '--max-file-bytes',
       ],
+      lists: ['--font'],
       aliases: { '-o': '--output', '--provider': '--preset' },
     });
     if (positionals.length !== 1) throw new UsageError('expected exactly one FILE');
@@ -71,7 +77,9 @@ export const processCommand: Command = {
         `--page N renders a page of a PDF, and ${positionals[0]} is ${type ?? 'not a PDF'}: leave out --page`,
       );
     }
+    const fonts = await readFonts(lists.get('--font') ?? []);
     const options = {
+      ...(fonts.length > 0 ? { fonts } : {}),
       ...(preset !== undefined ? { preset } : {}),
       ...(maxEdge !== undefined ? { maxEdge } : {}),
       ...(maxBytes !== undefined ? { maxBytes } : {}),
@@ -84,6 +92,8 @@ export const processCommand: Command = {
       const warning = output === '-' ? undefined : extensionWarning(output, result.mediaType);
       if (warning !== undefined) process.stderr.write(`${warning}\n`);
     }
+    if (result.warnings.some((warning) => warning.code === 'W_MISSING_GLYPHS'))
+      process.stderr.write('glimpse: some SVG text was left out; --font FILE adds a font that has its characters\n');
     const { data: _data, ...summary } = result;
     target.summary.write(
       `${JSON.stringify({ ...summary, ...(page !== undefined ? { page } : {}), output: output ?? null })}\n`,
@@ -91,3 +101,13 @@ export const processCommand: Command = {
     return 0;
   },
 };
+
+/** A font file is read whole; a CJK collection is 20–30 MB, so the cap is well above that. */
+const MAX_FONT_BYTES = 64 * 2 ** 20;
+
+async function readFonts(paths: readonly string[]): Promise<Uint8Array[]> {
+  const fonts: Uint8Array[] = [];
+  for (const path of paths)
+    fonts.push(await nodeFileSystem.readBytes(await resolveInputPath(path), { maxBytes: MAX_FONT_BYTES }));
+  return fonts;
+}
