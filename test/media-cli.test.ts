@@ -1,5 +1,6 @@
 // The `glimpse inspect` and `glimpse process` contract: JSON on stdout, exit 0; one JSON error line on stderr,
 // exit 1; usage on stderr, exit 2.
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -63,6 +64,23 @@ describe('glimpse inspect', () => {
     await writeFile(pdf, await make.pdf({ pages: 3 }));
     const { out } = await run('inspect', pdf);
     expect(JSON.parse(out)).toMatchObject({ mediaType: 'application/pdf', pages: 3, encrypted: false });
+  });
+
+  it('adds pages for TIFFs, the pages a scanner chains into one file', async () => {
+    const tiff = join(dir, 'scan.tif');
+    // ImageMagick (scripts/install-test-tools.sh) writes one page per image given.
+    execFileSync('convert', ['-size', '40x30', 'xc:red', 'xc:green', 'xc:blue', tiff]);
+    const { out } = await run('inspect', tiff);
+    expect(JSON.parse(out)).toEqual({
+      mediaType: 'image/tiff',
+      width: 40,
+      height: 30,
+      bytes: expect.any(Number),
+      orientation: 1,
+      frames: 1,
+      hasAlpha: false,
+      pages: 3,
+    });
   });
 });
 

@@ -13,7 +13,7 @@ Prints one JSON object with what the file's header says, without decoding pixels
   orientation  EXIF orientation 1-8 (1 = upright)
   frames       frames in an animation (1 for stills)
   hasAlpha     whether the format declares transparency
-  pages        PDFs only: page count
+  pages        PDFs and TIFFs only: page count (a TIFF is converted from its first page)
   encrypted    PDFs only: whether it is encrypted
 ${FILE_USAGE}
 
@@ -37,10 +37,8 @@ export const inspectCommand: Command = {
       frames: info.frames,
       hasAlpha: info.hasAlpha ?? false,
     };
-    if (info.mediaType === 'application/pdf') {
-      summary.pages = info.pages ?? null;
-      summary.encrypted = info.encrypted ?? false;
-    }
+    if (info.mediaType === 'application/pdf' || info.mediaType === 'image/tiff') summary.pages = info.pages ?? null;
+    if (info.mediaType === 'application/pdf') summary.encrypted = info.encrypted ?? false;
     process.stdout.write(`${JSON.stringify(summary)}\n`);
     return 0;
   },
