@@ -13,7 +13,7 @@ import { anyTransparent } from './pixels.js';
 import { detect } from './detect.js';
 import { checkIntegrity, type IntegrityProblem, verifyIntegrity } from './integrity.js';
 import { checkPdfIntegrity, verifyPdfIntegrity } from './integrity/pdf.js';
-import { assertEmbeddedImagesFit } from './svg-images.js';
+import { assertEmbeddedImagesFit, externalImageWarnings } from './svg-images.js';
 import { probe } from './probe.js';
 import { recoveredWarning } from './truncation.js';
 import type {
@@ -349,13 +349,8 @@ async function renderSvg(
     accepts: limits.accepts,
     deadline,
   });
-  return reencodedResult(
-    fitted,
-    info,
-    ['rasterized'],
-    fitted.width !== info.width || fitted.height !== info.height,
-    warnings,
-  );
+  const resized = fitted.width !== info.width || fitted.height !== info.height;
+  return reencodedResult(fitted, info, ['rasterized'], resized, [...warnings, ...externalImageWarnings(bytes)]);
 }
 
 /** What can be refused from the route and the size alone, before pdf-lib parses the whole file. */

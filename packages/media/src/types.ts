@@ -216,6 +216,11 @@ export type ProcessWarning =
       message: string /** Unicode scripts (or "emoji") no font could draw. */;
       scripts: string[];
     }
+  | {
+      code: 'W_EXTERNAL_IMAGES';
+      message: string /** The file paths and URLs the SVG draws images from (the first 20), which are never fetched. */;
+      references: string[];
+    }
   | { code: 'W_REPAIRED'; message: string };
 
 export interface ProcessResult {

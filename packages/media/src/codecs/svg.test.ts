@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { initWasm } from '@resvg/resvg-wasm';
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { process as fit } from '@glimpse/media';
 import { decodeIndependently } from '../../../../test/support/pixels.js';
@@ -77,6 +78,42 @@ describe('SVG text no font covers', () => {
         fonts: ['Arial'] as unknown as Uint8Array[],
       }),
     ).rejects.toMatchObject({ code: 'E_INVALID_OPTIONS' });
+  });
+});
+
+describe('SVG images glimpse does not fetch', () => {
+  it('warns (W_EXTERNAL_IMAGES) about images drawn from files or URLs; data: URIs and #id references are drawn', async () => {
+    const pixel = Buffer.from(
+      await sharp({ create: { width: 1, height: 1, channels: 3, background: '#000' } })
+        .png()
+        .toBuffer(),
+    ).toString('base64');
+    const svg = (images: string) =>
+      encode(
+        `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="100" height="50"><rect width="100" height="50" fill="#fff"/>${images}</svg>`,
+      );
+    const linked = await fit(
+      svg(
+        '<image href="https://example.com/a.png" width="50" height="50"/><image xlink:href=\'file:///tmp/b.png\' x="50" width="50" height="50"/><image href="https://example.com/a.png"/>',
+      ),
+    );
+    expect(linked.warnings).toEqual([
+      {
+        code: 'W_EXTERNAL_IMAGES',
+        message: expect.stringContaining(
+          '2 images from a file or URL ("https://example.com/a.png", "file:///tmp/b.png")',
+        ),
+        references: ['https://example.com/a.png', 'file:///tmp/b.png'],
+      },
+    ]);
+    const inside = await fit(
+      svg(
+        `<image href="data:image/png;base64,${pixel}" width="50" height="50"/><filter id="f"><feImage href="#r"/></filter><rect id="r" width="1" height="1"/>`,
+      ),
+    );
+    expect(inside.warnings).toEqual([]);
+    // The embedded image is drawn: black over the white background.
+    expect((await decodeIndependently(inside.data)).data[(25 * 100 + 25) * 4]).toBeLessThan(16);
   });
 });
 
