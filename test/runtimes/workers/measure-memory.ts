@@ -26,6 +26,8 @@ const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
 interface Measured {
   inputBytes: number;
   peakGrowthBytes: number;
+  /** Pages of workerd's executable the job faulted in, not counted (isolate-memory.ts). */
+  fileGrowthBytes: number;
   idleBytes: number;
   budgetBytes?: number;
   result: string;
@@ -37,7 +39,12 @@ const results: Record<string, Measured> = {};
 try {
   for (const input of inputs) {
     const bytes = new Uint8Array(await readFile(await inputPath(input)));
-    const { idleBytes, peakGrowthBytes, answer } = await measureIsolatePeak(miniflare, serverOptions, bytes, options);
+    const { idleBytes, peakGrowthBytes, fileGrowthBytes, answer } = await measureIsolatePeak(
+      miniflare,
+      serverOptions,
+      bytes,
+      options,
+    );
     const observed = answer.observed;
     const budgetBytes =
       'width' in observed ? memoryBudget(bytes.byteLength, observed.width * observed.height) : undefined;
@@ -45,6 +52,7 @@ try {
     results[input] = {
       inputBytes: bytes.byteLength,
       peakGrowthBytes,
+      fileGrowthBytes,
       idleBytes,
       budgetBytes,
       result: describeObservation(observed),
@@ -52,9 +60,10 @@ try {
       memoryCase,
     };
     if (!json) {
-      const budget = budgetBytes === undefined ? '' : ` (budget ${mb(budgetBytes)} MB)`;
+      const over = budgetBytes !== undefined && peakGrowthBytes > budgetBytes ? ': OVER BUDGET' : '';
+      const budget = budgetBytes === undefined ? '' : ` (budget ${mb(budgetBytes)} MB${over})`;
       console.log(
-        `${input}: +${mb(peakGrowthBytes)} MB over ${mb(idleBytes)} MB idle${budget}; WASM created ${mb(answer.memory.created)} MB; ${describeObservation(observed)}${answer.message ? ` — ${answer.message}` : ''}`,
+        `${input}: +${mb(peakGrowthBytes)} MB over ${mb(idleBytes)} MB idle${budget} (+${mb(fileGrowthBytes)} MB of workerd's executable paged in, not counted); WASM created ${mb(answer.memory.created)} MB; ${describeObservation(observed)}${answer.message ? ` — ${answer.message}` : ''}`,
       );
     }
   }
