@@ -202,16 +202,20 @@ function jpegProblems(bytes: Uint8Array): string[] {
     offset += length;
     if (marker === 0xda) {
       scans++;
-      // Entropy-coded data runs to the next marker that is not a stuffed zero or a restart marker.
-      while (
-        offset + 1 < bytes.length &&
-        !(
-          bytes[offset] === 0xff &&
-          bytes[offset + 1] !== 0 &&
-          !(bytes[offset + 1]! >= 0xd0 && bytes[offset + 1]! <= 0xd7)
-        )
-      )
-        offset++;
+      // Entropy-coded data runs to the next marker that is not a stuffed zero or a restart marker. Fill
+      // bytes (more 0xFF) may come between the 0xFF and what follows, as libjpeg reads them: FF FF 00 is data.
+      for (;;) {
+        while (offset < bytes.length && bytes[offset] !== 0xff) offset++;
+        let next = offset + 1;
+        while (bytes[next] === 0xff) next++;
+        if (next >= bytes.length) break;
+        const code = bytes[next]!;
+        if (code !== 0 && !(code >= 0xd0 && code <= 0xd7)) {
+          offset = next - 1; // the last 0xFF before the marker code
+          break;
+        }
+        offset = next + 1;
+      }
       if (offset + 1 >= bytes.length) break;
     }
   }
