@@ -5,6 +5,7 @@
 import { ByteReader, corrupt } from '../probe/byte-reader.js';
 import type { Orientation } from '../types.js';
 import { concatBytes } from '../bytes.js';
+import { isMediaError } from '../errors.js';
 
 /** Boxes and items are few in real files; the caps bound every loop on hostile input. */
 const MAX_BOXES = 4096;
@@ -130,7 +131,11 @@ function readPrimaryId(reader: ByteReader, box: Box | undefined): number {
   return version === 0 ? reader.u16be(box.body + 4, 'pitm box') : reader.u32be(box.body + 4, 'pitm box');
 }
 
-function readItemInfos(reader: ByteReader, box: Box | undefined): Map<number, { type: string; hidden: boolean }> {
+function readItemInfos(
+  reader: ByteReader,
+  box: Box | undefined,
+  ambiguities: string[] = [],
+): Map<number, { type: string; hidden: boolean }> {
   const infos = new Map<number, { type: string; hidden: boolean }>();
   if (!box) throw corrupt(reader.format, 'it has no item information (no iinf box)');
   const version = reader.u8(box.body, 'iinf box');
@@ -144,6 +149,8 @@ function readItemInfos(reader: ByteReader, box: Box | undefined): Map<number, { 
     const idSize = entryVersion === 2 ? 2 : 4;
     const id = idSize === 2 ? reader.u16be(entry.body + 4, 'infe box') : reader.u32be(entry.body + 4, 'infe box');
     const type = reader.ascii(entry.body + 4 + idSize + 2, 4, 'infe box');
+    // libheif keeps the first description of an item, this reader the last: a reader-dependent file.
+    if (infos.has(id)) ambiguities.push(`its iinf box describes item ${id} twice`);
     infos.set(id, { type, hidden });
   }
   return infos;
@@ -193,8 +200,16 @@ function readLocations(
   return locations;
 }
 
-/** iref: from-item → reference type → to-items, in order. */
-function readReferences(reader: ByteReader, box: Box | undefined): Map<number, Map<string, number[]>> {
+/**
+ * iref: from-item → reference type → to-items, in order. A reference box that does not hold exactly what its
+ * size declares is an ambiguity: libheif reads the references one after another regardless of their sizes,
+ * so it sees other references than this reader does.
+ */
+function readReferences(
+  reader: ByteReader,
+  box: Box | undefined,
+  ambiguities: string[] = [],
+): Map<number, Map<string, number[]>> {
   const references = new Map<number, Map<string, number[]>>();
   if (!box) return references;
   const idSize = reader.u8(box.body, 'iref box') === 0 ? 2 : 4;
@@ -204,6 +219,8 @@ function readReferences(reader: ByteReader, box: Box | undefined): Map<number, M
     const count = reader.u16be(reference.body + idSize, 'iref box');
     const to: number[] = [];
     for (let index = 0; index < count; index++) to.push(id(reference.body + idSize + 2 + index * idSize));
+    if (reference.body + idSize + 2 + count * idSize !== reference.end)
+      ambiguities.push(`its ${JSON.stringify(reference.type)} reference from item ${from} does not fill its box`);
     const byType = references.get(from) ?? new Map<string, number[]>();
     byType.set(reference.type, [...(byType.get(reference.type) ?? []), ...to]);
     references.set(from, byType);
@@ -356,19 +373,112 @@ export function heifTopLevelBoxes(bytes: Uint8Array, format: string): string[] {
   return childBoxes(new ByteReader(bytes, format), 0, bytes.length).map((box) => box.type);
 }
 
-/** Reads the item graph of a HEIF-family file (`format` names it in errors: "HEIC", "AVIF", …). */
-export function readHeifLayout(bytes: Uint8Array, format: string): HeifLayout {
+/** The `meta` box's item graph as it is stored: items, where their data is, references and properties. */
+interface ItemGraph {
+  reader: ByteReader;
+  primaryId: number;
+  infos: Map<number, { type: string; hidden: boolean }>;
+  locations: ReturnType<typeof readLocations>;
+  references: Map<number, Map<string, number[]>>;
+  /** Where readers may see different graphs in this file (an item described twice, references mis-sized). */
+  ambiguities: string[];
+  properties: Map<number, Box[]>;
+  idat: HeifLayout['idat'];
+}
+
+function readItemGraph(bytes: Uint8Array, format: string): ItemGraph {
   const reader = new ByteReader(bytes, format);
   const meta = find(childBoxes(reader, 0, bytes.length), 'meta');
   if (!meta) throw corrupt(format, 'it has no meta box, so no image items');
   const boxes = childBoxes(reader, meta.body + 4, meta.end); // meta is a full box
-  const primaryId = readPrimaryId(reader, find(boxes, 'pitm'));
-  const infos = readItemInfos(reader, find(boxes, 'iinf'));
-  const locations = readLocations(reader, find(boxes, 'iloc'));
-  const references = readReferences(reader, find(boxes, 'iref'));
-  const properties = readProperties(reader, find(boxes, 'iprp'));
   const idatBox = find(boxes, 'idat');
-  const idat = idatBox && { offset: idatBox.body, length: idatBox.end - idatBox.body };
+  const ambiguities: string[] = [];
+  return {
+    reader,
+    primaryId: readPrimaryId(reader, find(boxes, 'pitm')),
+    infos: readItemInfos(reader, find(boxes, 'iinf'), ambiguities),
+    locations: readLocations(reader, find(boxes, 'iloc')),
+    references: readReferences(reader, find(boxes, 'iref'), ambiguities),
+    ambiguities,
+    properties: readProperties(reader, find(boxes, 'iprp')),
+    idat: idatBox && { offset: idatBox.body, length: idatBox.end - idatBox.body },
+  };
+}
+
+/** One image item as a reader sees it before decoding, for the checks libheif makes (integrity/heif-libheif.ts). */
+export interface HeifImageItem {
+  id: number;
+  type: string;
+  hidden: boolean;
+  /** References from this item, by type (`dimg` tiles, `thmb`, `auxl`, …). */
+  references: ReadonlyMap<string, readonly number[]>;
+  /** The types of its associated properties, in order. */
+  propertyTypes: string[];
+  /** Its pixi property's bits per channel, when it has one. */
+  pixiBits?: number[];
+  /** Its size, when it has an ispe property: the last one's, as libheif takes it. */
+  size?: { width: number; height: number };
+  /** The luma bit depth its hvcC property declares (HEVC items that have one). */
+  codedBits?: number;
+  /** A grid item's descriptor, or why it does not read. */
+  grid?: GridDescriptor | { unreadable: string };
+}
+
+interface GridDescriptor {
+  rows: number;
+  columns: number;
+  outputWidth: number;
+  outputHeight: number;
+}
+
+/**
+ * Every item the iinf box describes, and the primary's id: the graph libheif builds its images from; and
+ * where another reader may see a different graph (`ambiguities`).
+ */
+export function readHeifImageItems(
+  bytes: Uint8Array,
+  format: string,
+): { primaryId: number; items: HeifImageItem[]; ambiguities: string[] } {
+  const { reader, primaryId, infos, locations, references, ambiguities, properties, idat } = readItemGraph(
+    bytes,
+    format,
+  );
+  const descriptor = (item: HeifItem): HeifImageItem['grid'] => {
+    try {
+      return gridDescriptor(reader, item, idat);
+    } catch (cause) {
+      if (isMediaError(cause)) return { unreadable: cause.message };
+      throw cause;
+    }
+  };
+  const items = [...infos].map(([id, { type, hidden }]): HeifImageItem => {
+    const boxes = properties.get(id) ?? [];
+    const pixi = find(boxes, 'pixi');
+    const channels = pixi && reader.u8(pixi.body + 4, 'pixi box');
+    const size = imageExtent(reader, boxes.filter((box) => box.type === 'ispe').slice(-1));
+    const hvcC = find(boxes, 'hvcC');
+    return {
+      id,
+      type,
+      hidden,
+      references: references.get(id) ?? new Map(),
+      propertyTypes: boxes.map((box) => box.type),
+      ...(pixi && {
+        pixiBits: Array.from({ length: channels ?? 0 }, (_, index) => reader.u8(pixi.body + 5 + index, 'pixi box')),
+      }),
+      ...(size && { size }),
+      ...(hvcC && { codedBits: (reader.u8(hvcC.body + 17, 'hvcC box') & 7) + 8 }),
+      ...(type === 'grid' && {
+        grid: descriptor({ id, type, hidden, ...(locations.get(id) ?? { extents: [], inIdat: false }) }),
+      }),
+    };
+  });
+  return { primaryId, items, ambiguities };
+}
+
+/** Reads the item graph of a HEIF-family file (`format` names it in errors: "HEIC", "AVIF", …). */
+export function readHeifLayout(bytes: Uint8Array, format: string): HeifLayout {
+  const { reader, primaryId, infos, locations, references, properties, idat } = readItemGraph(bytes, format);
 
   const item = (id: number): HeifItem => {
     const info = infos.get(id);
@@ -444,18 +554,7 @@ function readGrid(
 ): HeifGrid {
   const format = reader.format;
   const tiles = references.get(grid.id)?.get('dimg') ?? [];
-  const data = itemData(reader, grid, idat);
-  const flags = reader.u8(data.offset + 1, 'grid descriptor');
-  const wide = (flags & 1) === 1;
-  if (data.length < (wide ? 12 : 8)) throw corrupt(format, `its grid descriptor has ${data.length} bytes`);
-  const rows = reader.u8(data.offset + 2, 'grid descriptor') + 1;
-  const columns = reader.u8(data.offset + 3, 'grid descriptor') + 1;
-  const outputWidth = wide
-    ? reader.u32be(data.offset + 4, 'grid descriptor')
-    : reader.u16be(data.offset + 4, 'grid descriptor');
-  const outputHeight = wide
-    ? reader.u32be(data.offset + 8, 'grid descriptor')
-    : reader.u16be(data.offset + 6, 'grid descriptor');
+  const { rows, columns, outputWidth, outputHeight } = gridDescriptor(reader, grid, idat);
   if (tiles.length !== rows * columns)
     throw corrupt(format, `its ${columns}×${rows} grid references ${tiles.length} tiles`);
   const tileSize = imageExtent(reader, properties.get(tiles[0] ?? -1) ?? []);
@@ -467,6 +566,23 @@ function readGrid(
     );
   }
   return { rows, columns, outputWidth, outputHeight, tiles, tileWidth: tileSize.width, tileHeight: tileSize.height };
+}
+
+function gridDescriptor(reader: ByteReader, grid: HeifItem, idat: HeifLayout['idat']): GridDescriptor {
+  const data = itemData(reader, grid, idat);
+  const flags = reader.u8(data.offset + 1, 'grid descriptor');
+  const wide = (flags & 1) === 1;
+  if (data.length < (wide ? 12 : 8)) throw corrupt(reader.format, `its grid descriptor has ${data.length} bytes`);
+  return {
+    rows: reader.u8(data.offset + 2, 'grid descriptor') + 1,
+    columns: reader.u8(data.offset + 3, 'grid descriptor') + 1,
+    outputWidth: wide
+      ? reader.u32be(data.offset + 4, 'grid descriptor')
+      : reader.u16be(data.offset + 4, 'grid descriptor'),
+    outputHeight: wide
+      ? reader.u32be(data.offset + 8, 'grid descriptor')
+      : reader.u16be(data.offset + 6, 'grid descriptor'),
+  };
 }
 
 function nclxOf(reader: ByteReader, properties: Box[]): HeifNclx | undefined {

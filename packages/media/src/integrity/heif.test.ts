@@ -78,3 +78,45 @@ describe('checkHeifIntegrity', () => {
     expect(libheifDecodes(padded)).toBe(true);
   });
 });
+
+describe('what libheif refuses beyond the structure (found by the fuzzer): repairable, so a converted copy is sent', () => {
+  /** A copy with `replacement` written over the first occurrence of `pattern`. */
+  function patched(file: Uint8Array, pattern: number[], replacement: number[], at = 0): Uint8Array {
+    const offset = Buffer.from(file).indexOf(Buffer.from(pattern));
+    expect(offset).toBeGreaterThan(0);
+    const copy = file.slice();
+    copy.set(replacement, offset + at);
+    return copy;
+  }
+
+  it('a major brand heif-convert does not take as a still image', () => {
+    const hevc = single.slice();
+    hevc.set([...Buffer.from('hevc')], 8);
+    expect(checkHeifIntegrity(hevc, 'HEIC')).toEqual({
+      fatal: false,
+      problem: expect.stringContaining('major brand "hevc"'),
+    });
+    expect(libheifDecodes(hevc)).toBe(false);
+  });
+
+  it("a grid's pixi property with no channels", () => {
+    const pixi = [...Buffer.from('pixi'), 0, 0, 0, 0, 3];
+    const empty = patched(grid, pixi, [0], 8);
+    expect(checkHeifIntegrity(empty, 'HEIC')).toEqual({
+      fatal: false,
+      problem: expect.stringContaining('pixi property with no channels'),
+    });
+    expect(libheifDecodes(empty)).toBe(false);
+  });
+
+  it('a grid whose last column of tiles starts outside its output', () => {
+    // The 130×70 grid of 64×64 tiles is 3×2; an output 128 wide leaves the third column nowhere to go.
+    const descriptor = [0, 0, 1, 2, 0, 130, 0, 70];
+    const narrow = patched(grid, descriptor, [0, 128], 4);
+    expect(checkHeifIntegrity(narrow, 'HEIC')).toEqual({
+      fatal: false,
+      problem: expect.stringContaining('places tile 3 at (128, 0), outside its 128×70 output'),
+    });
+    expect(libheifDecodes(narrow)).toBe(false);
+  });
+});

@@ -1,5 +1,6 @@
-import { heifDataPresent, readHeifLayout } from '../containers/heif-items.js';
+import { heifDataPresent, readHeifImageItems, readHeifLayout } from '../containers/heif-items.js';
 import { isMediaError } from '../errors.js';
+import { libheifRefusal } from './heif-libheif.js';
 import type { IntegrityProblem } from './integrity-problem.js';
 
 /**
@@ -7,7 +8,9 @@ import type { IntegrityProblem } from './integrity-problem.js';
  * file (ftyp first, one meta box), the item graph reads, and every item the iloc box locates has all its
  * data inside the file (or inside the idat box). The coded HEVC data is not parsed: that takes a decoder.
  * Missing or unreadable structure is fatal (no reader can show the image); bytes after the last box are
- * not, since libheif ignores them and a re-encode drops them.
+ * not, since libheif ignores them and a re-encode drops them. Nor is what libheif refuses beyond that
+ * (integrity/heif-libheif.ts: the major brand, its image list, grid rules): the primary image may still
+ * decode, and a converted copy is sent.
  */
 export function checkHeifIntegrity(bytes: Uint8Array, format: 'HEIC' | 'HEIF'): IntegrityProblem | undefined {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -47,7 +50,14 @@ export function checkHeifIntegrity(bytes: Uint8Array, format: 'HEIC' | 'HEIF'): 
   const missing = layout.locations.find((item) => !heifDataPresent(layout, item, bytes.length));
   if (missing)
     return fatal(`the data of item ${missing.id} lies outside the file (it is cut short or its iloc box is wrong)`);
-  return undefined;
+  let refusal: string | undefined;
+  try {
+    refusal = libheifRefusal(bytes, readHeifImageItems(bytes, format));
+  } catch (cause) {
+    if (!isMediaError(cause)) throw cause;
+    refusal = `an item's properties do not read (${cause.message})`;
+  }
+  return refusal === undefined ? undefined : { fatal: false, problem: `libheif refuses it: ${refusal}` };
 }
 
 function fatal(problem: string): IntegrityProblem {
