@@ -173,6 +173,7 @@ function readLocations(
   const count = version < 2 ? reader.u16be(at, 'iloc box') : reader.u32be(at, 'iloc box');
   at += version < 2 ? 2 : 4;
   if (count > MAX_ITEMS) throw corrupt(reader.format, `its iloc box lists ${count} items`);
+  let extentsInAll = 0;
   for (let index = 0; index < count; index++) {
     const id = version < 2 ? reader.u16be(at, 'iloc entry') : reader.u32be(at, 'iloc entry');
     at += version < 2 ? 2 : 4;
@@ -186,6 +187,9 @@ function readLocations(
     at += baseOffsetSize;
     const extentCount = reader.u16be(at, 'iloc entry');
     at += 2;
+    // Fields may be 0 bytes wide, so the box's size does not bound how many extents it declares.
+    extentsInAll += extentCount;
+    if (extentsInAll > MAX_ITEMS) throw corrupt(reader.format, `its iloc box declares over ${MAX_ITEMS} extents`);
     const extents: HeifItem['extents'] = [];
     for (let extent = 0; extent < extentCount; extent++) {
       at += indexSize;
