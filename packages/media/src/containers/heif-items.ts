@@ -88,9 +88,19 @@ interface Box {
   end: number;
 }
 
-/** The boxes directly inside [start, end). */
-function childBoxes(reader: ByteReader, start: number, end: number): Box[] {
+/** A box type is four printable ASCII characters; anything else after the last box is stray bytes. */
+export function isBoxType(type: string): boolean {
+  return /^[\x20-\x7e]{4}$/.test(type);
+}
+
+/**
+ * The boxes directly inside [start, end). At the file's top level (`fileLevel`), what follows the meta box
+ * and does not read as a box (a type that is not text, a size past the end) ends the walk: libheif ignores
+ * such trailing bytes, and whether the image was cut short is told by its items' data (heifDataPresent).
+ */
+function childBoxes(reader: ByteReader, start: number, end: number, fileLevel = false): Box[] {
   const boxes: Box[] = [];
+  let afterMeta = false;
   let offset = start;
   while (offset + 8 <= end) {
     if (boxes.length >= MAX_BOXES) throw corrupt(reader.format, 'it holds more boxes than any real file');
@@ -98,16 +108,19 @@ function childBoxes(reader: ByteReader, start: number, end: number): Box[] {
     const type = reader.ascii(offset + 4, 4, 'box type');
     let header = 8;
     if (size === 1) {
+      if (afterMeta && offset + 16 > end) break;
       const high = reader.u32be(offset + 8, 'box size');
       size = high * 2 ** 32 + reader.u32be(offset + 12, 'box size');
       header = 16;
     } else if (size === 0) {
       size = end - offset;
     }
+    if (afterMeta && (!isBoxType(type) || size < header || offset + size > end)) break;
     if (size < header) throw corrupt(reader.format, `the ${JSON.stringify(type)} box declares ${size} bytes`);
     // A box may run past the end only when the file was cut short: that is truncation, named as such.
     if (offset + size > end) reader.need(offset, size, `${JSON.stringify(type)} box`);
     boxes.push({ type, start: offset, body: offset + header, end: offset + size });
+    afterMeta ||= fileLevel && type === 'meta';
     offset += size;
   }
   return boxes;
@@ -374,7 +387,7 @@ function auxiliaryType(reader: ByteReader, properties: Box[]): string | undefine
 
 /** The types of the file's top-level boxes, in order (`ftyp`, `meta`, `moov`, `mdat`, …). */
 export function heifTopLevelBoxes(bytes: Uint8Array, format: string): string[] {
-  return childBoxes(new ByteReader(bytes, format), 0, bytes.length).map((box) => box.type);
+  return childBoxes(new ByteReader(bytes, format), 0, bytes.length, true).map((box) => box.type);
 }
 
 /** The `meta` box's item graph as it is stored: items, where their data is, references and properties. */
@@ -392,7 +405,7 @@ interface ItemGraph {
 
 function readItemGraph(bytes: Uint8Array, format: string): ItemGraph {
   const reader = new ByteReader(bytes, format);
-  const meta = find(childBoxes(reader, 0, bytes.length), 'meta');
+  const meta = find(childBoxes(reader, 0, bytes.length, true), 'meta');
   if (!meta) throw corrupt(format, 'it has no meta box, so no image items');
   const boxes = childBoxes(reader, meta.body + 4, meta.end); // meta is a full box
   const idatBox = find(boxes, 'idat');

@@ -76,6 +76,15 @@ describe('checkHeifIntegrity', () => {
     const padded = concatBytes([single, new Uint8Array([1, 2, 3])]);
     expect(checkHeifIntegrity(padded, 'HEIC')).toEqual({ fatal: false, problem: '3 stray bytes follow the last box' });
     expect(libheifDecodes(padded)).toBe(true);
+    // Eight bytes or more read as a box header, of a size past the end or a type that is not text.
+    for (const tail of ['garbage trailing text here\n', '\0'.repeat(1000)]) {
+      const trailed = concatBytes([single, new TextEncoder().encode(tail)]);
+      expect(checkHeifIntegrity(trailed, 'HEIC')).toEqual({
+        fatal: false,
+        problem: `${tail.length} stray bytes follow the last box`,
+      });
+      expect(libheifDecodes(trailed)).toBe(true);
+    }
   });
 });
 

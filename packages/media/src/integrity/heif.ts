@@ -1,4 +1,4 @@
-import { heifDataPresent, readHeifImageItems, readHeifLayout } from '../containers/heif-items.js';
+import { heifDataPresent, isBoxType, readHeifImageItems, readHeifLayout } from '../containers/heif-items.js';
 import { isMediaError } from '../errors.js';
 import { libheifRefusal } from './heif-libheif.js';
 import type { IntegrityProblem } from './integrity-problem.js';
@@ -15,25 +15,45 @@ import type { IntegrityProblem } from './integrity-problem.js';
 export function checkHeifIntegrity(bytes: Uint8Array, format: 'HEIC' | 'HEIF'): IntegrityProblem | undefined {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const types: string[] = [];
+  /** Where bytes that do not read as a box begin, after the meta box: stray, or a cut-off box. */
+  let tail: number | undefined;
+  let tailProblem: string | undefined;
   let offset = 0;
   while (offset < bytes.length) {
+    const afterMeta = types.includes('meta');
     if (offset + 8 > bytes.length) {
-      return { fatal: false, problem: `${bytes.length - offset} stray bytes follow the last box` };
+      tail = offset;
+      break;
     }
     const type = String.fromCharCode(bytes[offset + 4]!, bytes[offset + 5]!, bytes[offset + 6]!, bytes[offset + 7]!);
     let size = view.getUint32(offset);
     let header = 8;
     if (size === 1) {
-      if (offset + 16 > bytes.length) return fatal(`the ${JSON.stringify(type)} box header is cut short`);
+      if (offset + 16 > bytes.length) {
+        if (afterMeta) {
+          tail = offset;
+          break;
+        }
+        return fatal(`the ${JSON.stringify(type)} box header is cut short`);
+      }
       size = view.getUint32(offset + 8) * 2 ** 32 + view.getUint32(offset + 12);
       header = 16;
     } else if (size === 0) {
       size = bytes.length - offset; // the last box runs to the end of the file
     }
-    if (size < header) return fatal(`the ${JSON.stringify(type)} box at byte ${offset} declares ${size} bytes`);
-    if (offset + size > bytes.length) {
-      return fatal(`the ${JSON.stringify(type)} box runs past the end of the file (it is cut short)`);
+    const problem =
+      size < header
+        ? `the ${JSON.stringify(type)} box at byte ${offset} declares ${size} bytes`
+        : offset + size > bytes.length
+          ? `the ${JSON.stringify(type)} box runs past the end of the file (it is cut short)`
+          : undefined;
+    if (afterMeta && (!isBoxType(type) || problem)) {
+      tail = offset;
+      // Fatal only if the image's data is in what follows; a box type that is not text is no box at all.
+      if (isBoxType(type)) tailProblem = problem;
+      break;
     }
+    if (problem) return fatal(problem);
     types.push(type);
     offset += size;
   }
@@ -47,9 +67,13 @@ export function checkHeifIntegrity(bytes: Uint8Array, format: 'HEIC' | 'HEIF'): 
     if (isMediaError(cause)) return fatal(`its item graph cannot be read (${cause.message})`);
     throw cause;
   }
-  const missing = layout.locations.find((item) => !heifDataPresent(layout, item, bytes.length));
+  // Item data must lie in the boxes; past them, the file was cut short (or its iloc box is wrong).
+  const missing = layout.locations.find((item) => !heifDataPresent(layout, item, tail ?? bytes.length));
   if (missing)
-    return fatal(`the data of item ${missing.id} lies outside the file (it is cut short or its iloc box is wrong)`);
+    return fatal(
+      tailProblem ?? `the data of item ${missing.id} lies outside the file (it is cut short or its iloc box is wrong)`,
+    );
+  if (tail !== undefined) return { fatal: false, problem: `${bytes.length - tail} stray bytes follow the last box` };
   let refusal: string | undefined;
   try {
     refusal = libheifRefusal(bytes, readHeifImageItems(bytes, format));
