@@ -8,6 +8,8 @@ declare module 'pako' {
     /** zlib's message for `err` ("invalid distance too far back", …). */
     msg: string;
     onData(chunk: Uint8Array): void;
+    /** zlib's stream: the output chunk being filled and how far (pako emits it only when full or at the end). */
+    strm: { output: Uint8Array | null; next_out: number };
     push(data: Uint8Array, end: boolean): boolean;
   }
   const pako: { Inflate: typeof Inflate };

@@ -19,8 +19,16 @@ export interface Inflated {
   error: string | undefined;
 }
 
-/** Inflates `data` 64 KB at a time, stopping once more than `limit` bytes come out; keeps them when `keep` is set. */
-export function inflateFlate(data: Uint8Array, limit: number, keep: boolean): Inflated {
+/**
+ * Inflates `data` 64 KB at a time, stopping once more than `limit` bytes come out; keeps them when `keep` is
+ * set, and hands each piece to `read` (when given) as it comes out.
+ */
+export function inflateFlate(
+  data: Uint8Array,
+  limit: number,
+  keep: boolean,
+  read?: (chunk: Uint8Array) => void,
+): Inflated {
   const inflater = new pako.Inflate({ chunkSize: 64 * 1024 });
   const chunks: Uint8Array[] = [];
   let produced = 0;
@@ -28,9 +36,14 @@ export function inflateFlate(data: Uint8Array, limit: number, keep: boolean): In
     produced += chunk.length;
     if (produced > limit) throw OVER_LIMIT;
     if (keep) chunks.push(chunk);
+    read?.(chunk);
   };
   try {
     inflater.push(data, true);
+    // pako drops what it inflated since its last full chunk when zlib stops with an error (a wrong
+    // checksum, data that stops early): qpdf reads those bytes, and so must the checks.
+    const { strm } = inflater;
+    if (inflater.err !== 0 && strm.output && strm.next_out > 0) inflater.onData(strm.output.slice(0, strm.next_out));
   } catch (error) {
     if (error !== OVER_LIMIT) throw error;
     return { bytes: undefined, produced, overLimit: true, error: undefined };

@@ -141,8 +141,6 @@ function checkSection(bytes: Uint8Array, offset: number): Section {
   return { trailer: trailer.entries, objects };
 }
 
-/** A PDF name ends at whitespace or a delimiter. */
-const END_OF_NAME = '(?=[\\s/<>\\[\\]()%]|$)';
 /** qpdf reads the numbers of a cross-reference section into 32-bit ints. */
 const MAX_INT = 2 ** 31 - 1;
 
@@ -160,18 +158,22 @@ function checkXrefStream(bytes: Uint8Array, offset: number): Section {
   const keyword = read && /^\s*stream(?:\r\n|\n|\r)/.exec(decoder.decode(bytes.subarray(read.end, read.end + 32)));
   const number = head?.[1] ?? '0';
   const dictionary = read ? decoder.decode(bytes.subarray(offset + head[0].length, read.end)) : '';
-  if (!keyword || !read || !new RegExp(`/Type\\s*/XRef${END_OF_NAME}`).test(dictionary))
+  // Entries as qpdf takes them: the last of a key written twice wins.
+  const type = read?.entries.get('Type');
+  if (!keyword || !read || type?.kind !== 'name' || type.name !== 'XRef')
     return `startxref points at an object (byte ${offset}) that is not a cross-reference stream`;
   if (Number(number) < 1) return `${where} is numbered 0`;
   const integer = (key: string) => {
-    const value = new RegExp(`/${key}${END_OF_NAME}\\s*([-+\\d.]+)(?!\\s+\\d+\\s+R)`).exec(dictionary)?.[1];
-    return value !== undefined && /^\d+$/.test(value) && Number(value) <= MAX_INT ? Number(value) : undefined;
+    const value = wholeNumber(read.entries.get(key) ?? { kind: 'keyword', word: 'null' });
+    return value >= 0 && value <= MAX_INT ? value : undefined;
   };
   const size = integer('Size');
   const length = integer('Length');
-  const widths = /\/W\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s*\]/.exec(dictionary)?.slice(1).map(Number) ?? [];
+  const w = read.entries.get('W');
+  const widths = w?.kind === 'array' ? w.items.map(wholeNumber) : [];
   if (size === undefined) return `${where} has no whole /Size in range`;
-  if (widths.length !== 3 || widths.some((width) => width > 8)) return `${where} has no /W of three field widths`;
+  if (widths.length !== 3 || widths.some((width) => width < 0 || width > 8))
+    return `${where} has no /W of three field widths`;
   if (length === undefined) return `${where} has no direct /Length`;
   if (largeNumber(dictionary)) return `${where} holds a number past ${MAX_INT}`;
   const dataStart = read.end + keyword[0].length;
