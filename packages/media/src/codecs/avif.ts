@@ -356,11 +356,14 @@ function typedError(cause: unknown): unknown {
   if (cause instanceof MediaError) return cause;
   if (cause instanceof AvifFailure) {
     if (cause.status === OUT_OF_MEMORY) return kernelOutOfMemory('AVIF');
+    // The header's sizes passed the pixel guard before decoding, so AV1 data over the limit contradicts them:
+    // the data is damaged (or built to mislead). dav1d's own wording is a log line, not a reason to quote.
     if (cause.status === TOO_MANY_PIXELS) {
       return new MediaError(
-        'E_TOO_MANY_PIXELS',
-        `An image inside the AVIF is larger than its header declares and over the pixel limit (${cause.message}). The file is damaged or hostile: do not send it.`,
+        'E_CORRUPT',
+        'The AVIF image data declares a larger frame than the file header does, and over the pixel limit: the file is damaged. Re-export or re-download it.',
         { format: 'AVIF' },
+        { cause },
       );
     }
     if (cause.status === UNSUPPORTED) {

@@ -83,7 +83,13 @@ function maxDifference(a: Uint8Array, b: Uint8Array): number {
 describe('ICO/CUR', () => {
   it("takes the largest entry, a PNG, and gives ImageMagick's pixels", async () => {
     const file = await icon([16, 32, 256]);
-    expect(await probe(file)).toMatchObject({ mediaType: 'image/x-icon', width: 256, height: 256, lossless: true });
+    expect(await probe(file)).toMatchObject({
+      mediaType: 'image/x-icon',
+      width: 256,
+      height: 256,
+      lossless: true,
+      hasAlpha: true,
+    });
     const { raster, hasAlpha } = await decodeIco(file);
     expect({ width: raster.width, height: raster.height, hasAlpha }).toEqual({
       width: 256,
@@ -131,6 +137,18 @@ describe('ICO/CUR', () => {
       const error = await process(file.subarray(0, length)).catch((caught: unknown) => caught);
       expect(isMediaError(error) && error.code, `cut at ${length}`).toBe('E_CORRUPT');
     }
+    // Cut inside a smaller entry the decoder does not show: the file is still cut short.
+    const sizes = await icon([256, 16]);
+    const view = new DataView(sizes.buffer, sizes.byteOffset);
+    const offsetField = (side: number) =>
+      [0, 1].map((index) => 6 + index * 16).find((entry) => sizes[entry] === side % 256)! + 12;
+    const small = view.getUint32(offsetField(16), true);
+    expect(small).toBeGreaterThan(view.getUint32(offsetField(256), true)); // the 16 px entry is stored last
+    const error16 = await process(sizes.subarray(0, small + 10)).catch((caught: unknown) => caught);
+    expect(isMediaError(error16) && [error16.code, error16.message]).toEqual([
+      'E_CORRUPT',
+      expect.stringContaining('truncated'),
+    ]);
     const damaged = file.slice();
     damaged.set([0xff, 0xff, 0xff, 0x7f], 6 + 12); // the first entry's offset far past the end
     damaged.set([0xff, 0xff, 0xff, 0x7f], 6 + 16 + 12);

@@ -2,6 +2,7 @@
 // deepest colour breaking ties). Entries are PNG files or BMP bodies (a DIB without its file header,
 // twice as tall: the colour image, then a 1-bit AND mask).
 import { ByteReader, corrupt } from '../probe/byte-reader.js';
+import { probePng } from '../probe/png.js';
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
@@ -13,6 +14,8 @@ export interface IcoEntry {
   width: number;
   height: number;
   bitDepth: number;
+  /** Whether the entry declares transparency: a PNG with an alpha channel or tRNS; any BMP (its AND mask). */
+  hasAlpha: boolean;
 }
 
 /** The entry to show: largest by declared area, then by bit depth. Throws E_CORRUPT for a broken directory or image header. */
@@ -25,6 +28,12 @@ export function largestIcoEntry(bytes: Uint8Array, format = 'ICO'): IcoEntry & {
     const entry = 6 + index * 16;
     const area = (reader.u8(entry, 'directory entry') || 256) * (reader.u8(entry + 1, 'directory entry') || 256);
     const depth = reader.u16le(entry + 6, 'directory entry');
+    // Every entry's data must be in the file: one cut short means the file was, even if it is not shown.
+    reader.need(
+      reader.u32le(entry + 12, 'directory entry'),
+      reader.u32le(entry + 8, 'directory entry'),
+      `image ${index + 1}`,
+    );
     if (!best || area > best.area || (area === best.area && depth > best.depth)) best = { index, area, depth };
   }
   const entry = 6 + (best?.index ?? 0) * 16;
@@ -40,6 +49,7 @@ export function largestIcoEntry(bytes: Uint8Array, format = 'ICO'): IcoEntry & {
       width: image.u32be(16, 'PNG header'),
       height: image.u32be(20, 'PNG header'),
       bitDepth: image.u8(24, 'PNG header'),
+      hasAlpha: probePng(data).hasAlpha ?? false,
       count,
     };
   }
@@ -49,5 +59,6 @@ export function largestIcoEntry(bytes: Uint8Array, format = 'ICO'): IcoEntry & {
   const doubledHeight = image.i32le(8, 'BMP header');
   if (width <= 0 || doubledHeight <= 0 || doubledHeight % 2 !== 0)
     throw corrupt(format, `entry ${best?.index ?? 0} declares ${width}×${doubledHeight / 2} pixels`);
-  return { data, kind: 'dib', width, height: doubledHeight / 2, bitDepth: image.u16le(14, 'BMP header'), count };
+  const bitDepth = image.u16le(14, 'BMP header');
+  return { data, kind: 'dib', width, height: doubledHeight / 2, bitDepth, hasAlpha: true, count };
 }

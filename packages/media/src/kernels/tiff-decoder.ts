@@ -56,6 +56,9 @@ function typedError(cause: unknown): unknown {
   if (cause instanceof MediaError) return cause;
   if (!(cause instanceof KernelFailure || cause instanceof WebAssembly.RuntimeError)) return cause;
   if (/out of memory|cannot allocate|no space/i.test(cause.message)) return kernelOutOfMemory('TIFF');
+  // libjpeg (JPEG-in-TIFF) calls a damaged marker "unsupported": that is damage, not a missing feature.
+  if (/Unsupported marker type|Corrupt JPEG data|Bogus|Premature end/i.test(cause.message))
+    return undecodable('TIFF', cause.message, 're-export or re-scan it', cause);
   if (/sorry|not supported|unsupported|can not handle|cannot handle/i.test(cause.message)) {
     return unsupportedFeature('image/tiff', 'TIFF', cause.message, cause);
   }

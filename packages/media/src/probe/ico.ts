@@ -12,6 +12,7 @@ export function probeIco(bytes: Uint8Array): IcoInfo {
     orientation: 1,
     frames: 1,
     bitDepth: entry.bitDepth,
+    hasAlpha: entry.hasAlpha,
     lossless: true,
   };
 }
