@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { process as fit } from '@glimpse/media';
+import { MediaError, process as fit } from '@glimpse/media';
+import type { DecodeJob } from './codecs/decoders.js';
+import type { Deadline } from './deadline.js';
+import { decodeToFit } from './decode-to-fit.js';
 import * as make from '../../../test/fixtures/make.js';
 
 describe('process: timeoutMs', () => {
@@ -22,5 +25,31 @@ describe('process: timeoutMs', () => {
     for (const timeoutMs of [0, -5, 1.5, Number.NaN]) {
       await expect(fit(photo, { timeoutMs })).rejects.toMatchObject({ code: 'E_INVALID_OPTIONS' });
     }
+  });
+});
+
+describe('decodeToFit: the deadline between bands of rows', () => {
+  it('stops a streaming decoder at the first band after the budget is spent, not after the whole image', async () => {
+    let checks = 0;
+    const deadline: Deadline = {
+      timeoutMs: 1,
+      check(what) {
+        if (++checks > 3) throw new MediaError('E_TIMEOUT', `${what} took too long`);
+      },
+    };
+    let bandsDecoded = 0;
+    const decode = async ({ sink }: DecodeJob) => {
+      sink.start({ width: 8, height: 100, mayHaveAlpha: false });
+      for (let band = 0; band < 10; band++) {
+        bandsDecoded++;
+        sink.write(new Uint8Array(8 * 10 * 4), 10);
+      }
+      return { hasAlpha: false, lossless: true };
+    };
+    const stored = { width: 8, height: 100 };
+    const request = { decode, bytes: new Uint8Array(), stored, target: stored, orientation: 1 as const };
+    await expect(decodeToFit({ ...request, deadline })).rejects.toMatchObject({ code: 'E_TIMEOUT' });
+    expect(bandsDecoded).toBe(4);
+    expect((await decodeToFit(request)).raster.height).toBe(100); // without a deadline, all ten bands
   });
 });

@@ -6,6 +6,7 @@ import type { DecodeJob } from './codecs/decoders.js';
 import { resizeKernel, resizingSink } from './kernels/resize-kernel.js';
 import { orientedRaster, swapsAxes, type OrientedRaster } from './orient.js';
 import type { Orientation, Raster } from './types.js';
+import { NO_DEADLINE, type Deadline } from './deadline.js';
 import { MediaError } from './errors.js';
 
 export interface DecodeToFitRequest {
@@ -18,6 +19,8 @@ export interface DecodeToFitRequest {
   target: Size;
   /** EXIF orientation of the stored pixels. */
   orientation: Orientation;
+  /** Checked as each band of rows arrives, so a decoder that streams (tile rows, strips) stops between bands. */
+  deadline?: Deadline;
 }
 
 export interface DecodedToFit extends DecodeResult {
@@ -32,6 +35,7 @@ export async function decodeToFit({
   stored,
   target,
   orientation,
+  deadline = NO_DEADLINE,
 }: DecodeToFitRequest): Promise<DecodedToFit> {
   // The output size as stored: what the decoder's rows are resized to before they are turned upright.
   const fitted = swapsAxes(orientation) ? { width: target.height, height: target.width } : target;
@@ -60,6 +64,7 @@ export async function decodeToFit({
     },
     write(pixels, rows) {
       if (!inner) throw new Error('the decoder wrote rows before it started');
+      deadline.check('Decoding the image');
       inner.write(pixels, rows);
     },
   };

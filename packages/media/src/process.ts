@@ -193,6 +193,7 @@ async function processRaster(
     stored: { width, height },
     target,
     orientation: info.orientation,
+    deadline,
   });
   deadline.check('Decoding the image');
   const recovered = decoded.recovered && recoveredWarning(decoded.recovered, info.orientation);
