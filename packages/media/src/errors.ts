@@ -18,7 +18,7 @@ export const MEDIA_ERROR_CODES = {
     "refused from cheap facts before the work starts, because it would take unbounded time: SVG text over 10,000 characters (once per `<use>` of it), nesting over 256, over 50,000 elements after `<use>` and marker expansion (a `marker-mid` is one copy per vertex), filter work (morphology radius, turbulence octaves, convolve order, blurs) over the budget for the output's pixels, strokes over 1,000× the canvas, over 200,000 dashes, embedded images decoded over 5×10⁷ pixels in all (once per draw), painted area and path outlines (each shape's box in output pixels, layers, each path's segments, edge length and crossings, plus filter work) over the budget for the output's size; a JPEG of over 100 scans, or whose scans read its DCT blocks over 32 times in all (refused as that scan starts)",
   E_INVALID_INPUT: 'the input is not a `Uint8Array` of file bytes',
   E_TIMEOUT:
-    'the work took longer than its time budget (`timeoutMs`), checked between steps (one codec call is not interrupted; in workerd the clock only moves on I/O), e.g. a PDF page built to be slow to draw',
+    'the work took longer than its time budget (`timeoutMs`), checked between steps and between the bands of rows a decoder delivers (one codec call is not interrupted; in workerd the clock only moves on I/O), e.g. a PDF page built to be slow to draw',
 } as const satisfies Record<`E_${string}`, string>;
 
 export type MediaErrorCode = keyof typeof MEDIA_ERROR_CODES;

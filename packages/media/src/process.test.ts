@@ -375,6 +375,8 @@ describe('process: review findings', () => {
   it('refuses input that is not a Uint8Array with a typed error', async () => {
     await expectCode(fit(new ArrayBuffer(8) as unknown as Uint8Array), 'E_INVALID_INPUT');
     await expectCode(fit('picture.png' as unknown as Uint8Array), 'E_INVALID_INPUT');
+    await expect(fit(new ArrayBuffer(8) as unknown as Uint8Array)).rejects.toThrow(/not an ArrayBuffer\./);
+    await expect(fit(7 as unknown as Uint8Array)).rejects.toThrow(/not a number\./);
   });
 });
 

@@ -84,8 +84,8 @@ const FORMAT_NAMES = {
 
 function describeValue(value: unknown): string {
   if (value === null) return 'null';
-  if (typeof value !== 'object') return `a ${typeof value}`;
-  return `a ${value.constructor?.name ?? 'plain object'}`;
+  const name = typeof value === 'object' ? (value.constructor?.name ?? 'plain object') : typeof value;
+  return `${/^[aeiouAEIOU]/.test(name) ? 'an' : 'a'} ${name}`;
 }
 
 function assertFonts(fonts: ProcessOptions['fonts']): readonly Uint8Array[] {

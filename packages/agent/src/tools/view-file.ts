@@ -23,7 +23,7 @@ import { viewPdfPages } from './view-pdf-pages.js';
 export const VIEW_FILE_TOOL_DEFINITION: ToolDefinition = {
   name: 'view_file',
   description:
-    'Look at an image (PNG, JPEG, GIF, WebP, BMP), an SVG or a PDF. The file is fitted to what you can take ' +
+    'Look at an image (PNG, JPEG, GIF, WebP, BMP, TIFF, ICO, AVIF, HEIC), an SVG or a PDF. The file is fitted to what you can take ' +
     '(resized, turned upright, converted) and attached to the result. A PDF comes as a document where you read PDFs, ' +
     'otherwise as its text plus images of its first pages; pages selects a range, as chooses the form. Use read for text files.',
   parameters: {
