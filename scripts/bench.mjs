@@ -399,7 +399,7 @@ async function main() {
 
   print(`glimpse bench — ${MACHINE}; load average ${os.loadavg()[0].toFixed(1)} at the start`);
   print(
-    `inputs in ${INPUT_DIR}; warm: median of ${reps} alternating in-process runs after one warm-up (3 on 50/100 MP, HEIC, AVIF and TIFF inputs), wall and CPU time (all of this process's threads); peak RSS: VmHWM of a fresh process doing one job twice; workerd: peak growth of a fresh workerd process over its idle size during the job\n`,
+    `inputs in ${INPUT_DIR}; warm: median of ${reps} alternating in-process runs after one warm-up (3 on 50/100 MP, HEIC, AVIF and TIFF inputs), wall and CPU time (all of this process's threads); peak RSS: VmHWM of a fresh process doing one job twice; workerd: peak growth of a fresh workerd process's anonymous memory over its idle size during the job\n`,
   );
 
   // Warm, in-process, alternating. A pipeline that fails a job (out of memory, say) is reported, not fatal.
@@ -534,7 +534,7 @@ async function main() {
   const checks = process.argv.includes('--no-cli') ? [] : cliSection(Math.max(cliReps, 9));
   const cases = Object.entries(workerd).filter(([, entry]) => entry.memoryCase);
   if (cases.length > 0) {
-    print('\n### Workers (workerd, default options, fresh isolate): peak growth over idle');
+    print('\n### Workers (workerd, default options, fresh isolate): peak growth over idle (anonymous memory)');
     print('| input | input MB | output | peak growth MB | budget MB |');
     print('|---|---:|---|---:|---:|');
     for (const [file, entry] of cases) {
