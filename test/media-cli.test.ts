@@ -273,6 +273,18 @@ describe('glimpse text and glimpse process --page (PDFs read by PDFium)', () => 
     expect(JSON.parse(drawn.out).warnings).toEqual([]);
     expect(drawn.err).toBe('');
     expect(await dark(join(dir, 'drawn.png'))).toBeGreaterThan(50);
+    // resvg's fallback stops at the first character no font has (Hangul): the kana after it is lost too, and
+    // the warning says other characters may be missing.
+    const mixed = join(dir, 'mixed.svg');
+    await writeFile(mixed, (await readFile(svg, 'utf8')).replace('你好', '한국 テスト'));
+    const partly = await run('process', mixed, '--font', cjk);
+    expect(JSON.parse(partly.out).warnings).toEqual([
+      {
+        code: 'W_MISSING_GLYPHS',
+        message: expect.stringContaining('no available font has Hangul characters, and other characters in the same'),
+        scripts: ['Hangul'],
+      },
+    ]);
     const missing = await run('process', svg, '--font', join(dir, 'no-such-font.ttf'));
     expect([missing.code, oneErrorLine(missing.err).code]).toEqual([1, 'E_FILE_NOT_FOUND']);
   });

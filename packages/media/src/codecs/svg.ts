@@ -136,7 +136,9 @@ function missingGlyphWarnings(drawnText: string, fonts: readonly Uint8Array[]): 
   return [
     {
       code: 'W_MISSING_GLYPHS',
-      message: `Some text in the SVG could not be drawn and is missing from the image: no available font has ${scripts.join(', ')} characters.`,
+      // resvg's font fallback gives up at the first character no font has, so a later character of that text
+      // that needed a fallback font (a caller's CJK font for kana after Hangul) is left out too.
+      message: `Some text in the SVG could not be drawn and is missing from the image: no available font has ${scripts.join(', ')} characters${fonts.length > 0 ? ', and other characters in the same text may be missing with them' : ''}.`,
       scripts,
     },
   ];
