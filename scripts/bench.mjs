@@ -11,7 +11,7 @@
 //
 // The `glimpse` CLI's whole-process rows come from scripts/bench-cli.mjs.
 //
-// Usage: node scripts/bench.mjs [--reps N] [--cli-reps N] [--strict] [--cli-only] [--docs] [--no-workerd] [--no-cli] [--jobs a,b]
+// Usage: node scripts/bench.mjs [--help] [--reps N] [--cli-reps N] [--strict] [--cli-only] [--docs] [--no-workerd] [--no-cli] [--jobs a,b]
 //   --strict: exit 1 when a target is missed; --cli-only: only the CLI rows; --docs: also write the tables
 //   into docs/performance.md's generated blocks (bench, bench-cli); --no-workerd: skip the workerd memory
 //   measurement; --no-cli: skip the CLI rows; --jobs: only these jobs (photo, screenshot, webp, passthrough,
@@ -25,6 +25,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { INPUT_DIR, inputPath } from './bench-inputs.mjs';
 import { benchCli } from './bench-cli.mjs';
 import { replaceRegion } from './docs/regions.mjs';
+import { exitWithUsageIfAsked } from './usage.mjs';
+
+exitWithUsageIfAsked(import.meta.url, process.argv);
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(path.join(ROOT, 'package.json'));

@@ -5,7 +5,8 @@
 // strict decoder refuses and codec chatter are findings: each is saved to test/fuzz/reproducers/ (input +
 // JSON sidecar), where test/fuzz/reproducers.test.ts turns it into a regression test.
 //
-// Options: --seconds N     time per format (default 60)
+// Options: --help          this text
+//          --seconds N     time per format (default 60)
 //          --inputs N      at most N inputs per format
 //          --formats a,b   formats to fuzz (default all: jpeg,png,webp,gif,bmp,svg,pdf,tiff,ico,avif,heic)
 //          --seed N        run seed (default 1); --start N first input index (default 0)
@@ -23,6 +24,7 @@ import { fuzzInput } from './fuzz/inputs.js';
 import { inputSeed, prng } from './fuzz/mutate.js';
 import { EXTENSIONS, FUZZ_FORMATS, type FuzzFormat, seedsFor } from './fuzz/seeds.js';
 import type { FindingKind, Verdict } from './fuzz/verdict.js';
+import { exitWithUsageIfAsked } from './usage.mjs';
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
@@ -167,6 +169,7 @@ function table(summaries: readonly FormatSummary[], jobs: number): string {
 }
 
 async function main(): Promise<void> {
+  exitWithUsageIfAsked(import.meta.url, globalThis.process.argv);
   const options = parseArguments(globalThis.process.argv.slice(2));
   const summaries: FormatSummary[] = [];
   for (const format of options.formats) {
