@@ -23,10 +23,17 @@ static void record_error(const char *module, const char *format, va_list argumen
   vsnprintf(message + used, sizeof message - (size_t)used, format, arguments);
 }
 
-static void ignore_warning(const char *module, const char *format, va_list arguments) {
-  (void)module;
-  (void)format;
-  (void)arguments;
+// libjpeg's warnings about damaged data in JPEG-in-TIFF (libtiff passes them on as module "JPEGLib"): libjpeg
+// fills what it could not read and carries on, so the host must hear of it. Other warnings (unknown tags and
+// the like) say nothing about the pixels and are ignored.
+static char damage[256];
+
+static void record_warning(const char *module, const char *format, va_list arguments) {
+  if (damage[0] || !module || strcmp(module, "JPEGLib") != 0) return;
+  char text[sizeof damage];
+  vsnprintf(text, sizeof text, format, arguments);
+  if (strncmp(text, "Corrupt JPEG data", 17) == 0 || strstr(text, "Premature end") != NULL)
+    snprintf(damage, sizeof damage, "%s", text);
 }
 
 // libtiff's JPEG codecs call this where they would longjmp out of libjpeg (see setjmp.h): the error
@@ -273,12 +280,16 @@ __attribute__((export_name("alloc"))) void *alloc(uint32_t bytes) { return mallo
 // The text of the last failure, NUL-terminated.
 __attribute__((export_name("error_message"))) const char *error_message(void) { return message; }
 
+// libjpeg's first complaint about damaged JPEG data read so far, NUL-terminated; empty when none.
+__attribute__((export_name("damage_message"))) const char *damage_message(void) { return damage; }
+
 // Opens the first page of the `size`-byte file (read through env.read_at) and prepares RGBA reading.
 // Returns 1, or 0 with error_message() set. info[0..4] = width, height, has alpha, the rows a band
 // must be a whole multiple of (1 when read by scanline), bits per sample.
 __attribute__((export_name("open_file"))) int open_file(uint32_t size, uint32_t *info) {
   TIFFSetErrorHandler(record_error);
-  TIFFSetWarningHandler(ignore_warning);
+  TIFFSetWarningHandler(record_warning);
+  damage[0] = 0;
   file.size = size;
   file.position = 0;
   // "m": no memory mapping; every read goes through read_file.

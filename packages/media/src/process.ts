@@ -196,6 +196,11 @@ async function processRaster(
     deadline,
   });
   deadline.check('Decoding the image');
+  if (decoded.damaged)
+    warnings.push({
+      code: 'W_REPAIRED',
+      message: `Part of the image data is damaged (${decoded.damaged}); the decoder filled in what it could not read, so parts of the image may show grey or wrongly coloured bands.`,
+    });
   const recovered = decoded.recovered && recoveredWarning(decoded.recovered, info.orientation);
   if (recovered) {
     steps.push('recovered');

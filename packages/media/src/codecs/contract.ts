@@ -64,6 +64,11 @@ export interface DecodeResult {
    * the data ran out in.
    */
   recovered?: { realRows: number; height: number; eofScan: number };
+  /**
+   * Set when the decoder read damaged data and filled in what it could not read, all rows delivered (libjpeg
+   * inside a TIFF): its complaint, for a warning that part of the image may be wrong.
+   */
+  damaged?: string;
 }
 
 /**

@@ -1,7 +1,7 @@
 // TIFF decoding, checked against ImageMagick (/usr/bin/convert, which reads TIFF with Debian's libtiff
 // through its own code) on files it writes: strips and tiles, every common compression, 8/16-bit, gray,
 // palette, RGB, CMYK, alpha, several pages.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -379,6 +379,24 @@ describe('TIFF', () => {
         expect(isMediaError(error) ? error.code : error, `${args.join(' ')} cut at ${length}`).toBe('E_CORRUPT');
       }
     }
+  });
+
+  it('says so (W_REPAIRED) when libjpeg fills in damaged JPEG data inside a TIFF, as tiffinfo -D warns', async () => {
+    const file = tiffcp(tiff('rgb.png', []), ['-c', 'jpeg', '-r', '100']); // one strip
+    // An end-of-image marker inside the strip's entropy-coded data: libjpeg stops there and fills the rest.
+    const scan = Buffer.from(file).indexOf(Buffer.from([0xff, 0xda]));
+    expect(scan).toBeGreaterThan(0);
+    const damaged = file.slice();
+    damaged.set([0xff, 0xd9], scan + 400);
+    const path = join(folder, 'damaged-jpeg.tif');
+    writeFileSync(path, damaged);
+    const oracle = spawnSync('/usr/bin/tiffinfo', ['-D', path], { encoding: 'utf8' });
+    expect(oracle.stderr).toContain('Corrupt JPEG data');
+    const result = await process(damaged);
+    expect(result.warnings).toEqual([
+      { code: 'W_REPAIRED', message: expect.stringContaining('libjpeg: Corrupt JPEG data') },
+    ]);
+    expect((await process(file)).warnings).toEqual([]);
   });
 
   it('refuses CMYK it cannot convert (floating-point, 4-bit) with a typed error saying which', async () => {

@@ -9,11 +9,12 @@ import { instantiateKernel, KernelFailure, kernelOutOfMemory, type KernelExports
 
 interface TiffExports extends KernelExports {
   error_message(): number;
+  damage_message(): number;
   open_file(size: number, info: number): number;
   read_rows(out: number, y: number, rows: number): number;
 }
 
-const FUNCTIONS = ['error_message', 'open_file', 'read_rows'] as const;
+const FUNCTIONS = ['error_message', 'damage_message', 'open_file', 'read_rows'] as const;
 
 /** A band is about this many bytes of RGBA, rounded up to what the file must be read in (decode.c). */
 const BAND_BYTES = 256 * 1024;
@@ -24,7 +25,10 @@ const BAND_BYTES = 256 * 1024;
  * planes, subsampled YCbCr) a band of whole tile rows or strips, at least one of them. Resolves to whether
  * some pixel is not fully opaque.
  */
-export async function decodeTiffRows(bytes: Uint8Array, sink: RowSink): Promise<{ hasAlpha: boolean }> {
+export async function decodeTiffRows(
+  bytes: Uint8Array,
+  sink: RowSink,
+): Promise<{ hasAlpha: boolean; damaged?: string }> {
   const codec = await instantiateKernel<TiffExports>('tiff', FUNCTIONS, bytes);
   const watched = alphaWatch(sink);
   try {
@@ -46,7 +50,9 @@ export async function decodeTiffRows(bytes: Uint8Array, sink: RowSink): Promise<
       if (!codec.read_rows(band, y, rows)) throw new KernelFailure(lastError(codec));
       watched.write(new Uint8Array(codec.memory.buffer, band, rows * rowBytes), rows);
     }
-    return { hasAlpha: watched.sawTransparent() };
+    // libjpeg carries on over damaged JPEG-in-TIFF data, filling what it could not read: say so.
+    const damaged = cString(codec, codec.damage_message());
+    return { hasAlpha: watched.sawTransparent(), ...(damaged && { damaged: `libjpeg: ${damaged}` }) };
   } catch (cause) {
     throw typedError(cause);
   }
@@ -66,9 +72,12 @@ function typedError(cause: unknown): unknown {
 }
 
 function lastError(codec: TiffExports): string {
+  return cString(codec, codec.error_message()) || 'libtiff gave no reason';
+}
+
+function cString(codec: TiffExports, start: number): string {
   const bytes = new Uint8Array(codec.memory.buffer);
-  const start = codec.error_message();
   let end = start;
   while (end < bytes.length && bytes[end] !== 0) end++;
-  return new TextDecoder().decode(bytes.subarray(start, end)) || 'libtiff gave no reason';
+  return new TextDecoder().decode(bytes.subarray(start, end));
 }
