@@ -306,6 +306,13 @@ __attribute__((export_name("open_file"))) int open_file(uint32_t size, uint32_t 
   // Stop at the first damaged strip or tile (E_CORRUPT), rather than carrying on with stale pixels.
   if (!TIFFRGBAImageOK(tiff, reason) || !TIFFRGBAImageBegin(&image, tiff, 1, reason)) {
     if (reason[0]) snprintf(message, sizeof message, "%s", reason);
+    // libtiff's "requested compression method is not configured" does not say which: name it.
+    uint16_t compression = COMPRESSION_NONE;
+    if (TIFFGetField(tiff, TIFFTAG_COMPRESSION, &compression) && !TIFFIsCODECConfigured(compression)) {
+      const TIFFCodec *codec = TIFFFindCODEC(compression);
+      snprintf(message, sizeof message, "%s compression, code %u, is not supported", codec ? codec->name : "unknown",
+               (unsigned)compression);
+    }
     uint16_t photometric = 0;
     // libtiff's "can not handle image" names nothing: say which CMYK this is (the host adds what to do).
     if (TIFFGetField(tiff, TIFFTAG_PHOTOMETRIC, &photometric) && photometric == PHOTOMETRIC_SEPARATED)

@@ -399,6 +399,20 @@ describe('TIFF', () => {
     expect((await process(file)).warnings).toEqual([]);
   });
 
+  it('names the compression it does not read (ZSTD, LZMA, WebP inside a TIFF) in an E_UNSUPPORTED', async () => {
+    for (const [compression, name] of [
+      ['zstd', 'ZSTD compression, code 50000'],
+      ['lzma', 'LZMA compression, code 34925'],
+      ['webp', 'WEBP compression, code 50001'],
+    ]) {
+      const error = await process(tiff('rgb.png', ['-compress', compression!])).catch((caught: unknown) => caught);
+      expect(isMediaError(error) && [error.code, error.message]).toEqual([
+        'E_UNSUPPORTED',
+        expect.stringContaining(name!),
+      ]);
+    }
+  });
+
   it('refuses CMYK it cannot convert (floating-point, 4-bit) with a typed error saying which', async () => {
     for (const [args, described] of [
       [['-depth', '32', '-define', 'quantum:format=floating-point'], '4 floating-point 32-bit samples'],
