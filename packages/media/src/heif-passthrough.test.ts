@@ -2,7 +2,7 @@
 // untouched, with no decoder installed; anything over the limits, damaged, or for another preset needs
 // converting, which takes @glimpse/heif (not registered in this test file's module graph).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { heifEnc } from '../../../test/fixtures/heif-writer.js';
+import { codedImageOf, heifEnc, writeHeif } from '../../../test/fixtures/heif-writer.js';
 import { rebranded, withBoxSize } from '../../../test/fixtures/isobmff-surgery.js';
 import { concatBytes, naturalPixels } from '../../../test/fixtures/pixels.js';
 import { isMediaError, type MediaError } from './errors.js';
@@ -52,6 +52,10 @@ describe('the gemini preset and HEIC/HEIF', () => {
     expect(error.message).toContain("install @glimpse/heif and import it once (import '@glimpse/heif')");
     const tooBig = await refusal(heic, { preset: 'gemini', maxBytes: 100 });
     expect(tooBig.message).toContain(`it is over them (${heic.length} bytes, over 100)`);
+    // A quarter turn (irot): the size as the photo is shown, not as stored.
+    const turned = writeHeif({ tiles: [codedImageOf(await heifEnc(naturalPixels(96, 64)))], rotate: 1 });
+    const turnedError = await refusal(turned, { preset: 'gemini', maxEdge: 32 });
+    expect(turnedError.message).toContain('it is over them (64×96 px, over 32 px)');
   });
 
   it('never passes a damaged one through: cut short is E_CORRUPT, stray bytes need a re-encode', async () => {

@@ -175,8 +175,12 @@ async function processRaster(
   const steps: ProcessResult['steps'] = [];
   const decode = decoderFor(info, limits.maxInputPixels);
   if (!decode) {
+    // Sizes as the image is shown (a HEIC's irot turns it), as the user knows it.
+    const [shownWidth, shownHeight] = swapsAxes(info.orientation) ? [height, width] : [width, height];
     const over = [
-      ...(Math.max(width, height) > limits.maxEdge ? [`${width}×${height} px, over ${limits.maxEdge} px`] : []),
+      ...(Math.max(width, height) > limits.maxEdge
+        ? [`${shownWidth}×${shownHeight} px, over ${limits.maxEdge} px`]
+        : []),
       ...(bytes.byteLength > limits.maxBytes ? [`${bytes.byteLength} bytes, over ${limits.maxBytes}`] : []),
     ];
     const why = damage ? `it needs repair first (${damage.problem})` : `it is over them (${over.join('; ')})`;
