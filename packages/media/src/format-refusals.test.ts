@@ -71,7 +71,7 @@ describe('TIFF', () => {
       const error = await refusal(new Uint8Array(readFileSync(join(folder, 'out.tif'))));
       expect(error.code).toBe('E_UNSUPPORTED');
       expect(error.message).toBe(
-        "The TIFF uses something glimpse's decoder does not support (Sorry, requested compression method is not configured). No provider takes TIFF as it is. Convert it to PNG or JPEG with the app that made it.",
+        "The TIFF uses something glimpse's decoder does not support (ZSTD compression, code 50000, is not supported). No provider takes TIFF as it is. Convert it to PNG or JPEG with the app that made it.",
       );
     } finally {
       rmSync(folder, { recursive: true, force: true });
