@@ -218,9 +218,10 @@ function readLocations(
 }
 
 /**
- * iref: from-item → reference type → to-items, in order. A reference box that does not hold exactly what its
- * size declares is an ambiguity: libheif reads the references one after another regardless of their sizes,
- * so it sees other references than this reader does.
+ * iref: from-item → reference type → to-items, in order. Read as libheif reads them: one after another,
+ * each as long as its item count makes it, whatever its box header's size says. A size that disagrees is an
+ * ambiguity (another reader would follow the sizes and see other references), and so are references that
+ * run past the iref box.
  */
 function readReferences(
   reader: ByteReader,
@@ -231,16 +232,27 @@ function readReferences(
   if (!box) return references;
   const idSize = reader.u8(box.body, 'iref box') === 0 ? 2 : 4;
   const id = (at: number) => (idSize === 2 ? reader.u16be(at, 'iref box') : reader.u32be(at, 'iref box'));
-  for (const reference of childBoxes(reader, box.body + 4, box.end)) {
-    const from = id(reference.body);
-    const count = reader.u16be(reference.body + idSize, 'iref box');
+  let at = box.body + 4;
+  for (let boxes = 0; at + 8 <= box.end; boxes++) {
+    if (boxes >= MAX_BOXES) throw corrupt(reader.format, 'its iref box holds more references than any real file');
+    const size = reader.u32be(at, 'iref box');
+    const type = reader.ascii(at + 4, 4, 'iref box');
+    const body = at + (size === 1 ? 16 : 8);
+    const from = id(body);
+    const count = reader.u16be(body + idSize, 'iref box');
+    const end = body + idSize + 2 + count * idSize;
+    if (end > box.end) {
+      ambiguities.push(`its ${JSON.stringify(type)} reference from item ${from} runs past its iref box`);
+      break;
+    }
+    if (size !== end - at)
+      ambiguities.push(`its ${JSON.stringify(type)} reference from item ${from} does not fill its box`);
     const to: number[] = [];
-    for (let index = 0; index < count; index++) to.push(id(reference.body + idSize + 2 + index * idSize));
-    if (reference.body + idSize + 2 + count * idSize !== reference.end)
-      ambiguities.push(`its ${JSON.stringify(reference.type)} reference from item ${from} does not fill its box`);
+    for (let index = 0; index < count; index++) to.push(id(body + idSize + 2 + index * idSize));
     const byType = references.get(from) ?? new Map<string, number[]>();
-    byType.set(reference.type, [...(byType.get(reference.type) ?? []), ...to]);
+    byType.set(type, [...(byType.get(type) ?? []), ...to]);
     references.set(from, byType);
+    at = end;
   }
   return references;
 }

@@ -15,7 +15,7 @@ const IMAGE_TYPES = new Set(['hvc1', 'grid', 'iden', 'iovl', 'av01', 'vvc1']);
 const DERIVED_TYPES = new Set(['grid', 'iden', 'iovl']);
 const MAX_DERIVATION_DEPTH = 8;
 
-/** The first rule of libheif's that the file breaks, or undefined. */
+/** The first rule of libheif's that the file breaks, or undefined: a phrase for "re-encoded because …". */
 export function libheifRefusal(
   bytes: Uint8Array,
   { primaryId, items, ambiguities }: { primaryId: number; items: HeifImageItem[]; ambiguities: string[] },
@@ -23,24 +23,24 @@ export function libheifRefusal(
   const brand = String.fromCharCode(...bytes.subarray(8, 12));
   if (!STILL_IMAGE_BRANDS.has(brand))
     return `its ftyp box's major brand ${JSON.stringify(brand)} is not one HEIF readers take as a still image (heic, heix, mif1)`;
-  if (ambiguities.length > 0) return `${ambiguities[0]}, which readers resolve differently`;
+  if (ambiguities.length > 0) return `${ambiguities[0]}, so HEIF readers may not see the same images`;
   const byId = new Map(items.map((item) => [item.id, item]));
   const primary = byId.get(primaryId);
   if (!primary || !IMAGE_TYPES.has(primary.type) || primary.hidden)
-    return `its primary item ${primaryId} is not a visible image`;
+    return `libheif refuses it: its primary item ${primaryId} is not a visible image`;
   for (const item of items) {
     if (item.type === 'hvc1' && item.codedBits === undefined)
-      return `image item ${item.id} has no hvcC property (its HEVC decoder configuration)`;
+      return `libheif refuses it: image item ${item.id} has no hvcC property (its HEVC decoder configuration)`;
     const auxiliaryOf = item.references.get('auxl');
     if (IMAGE_TYPES.has(item.type) && auxiliaryOf && !(auxiliaryOf.length === 1 && item.propertyTypes.includes('auxC')))
-      return `auxiliary image ${item.id} lacks an auxC property or names ${auxiliaryOf.length} main images`;
+      return `libheif refuses it: auxiliary image ${item.id} lacks an auxC property or names ${auxiliaryOf.length} main images`;
   }
   for (const image of topLevelImages(items)) {
     if (lumaBits(image, byId, 0) === undefined)
-      return `image ${image.id} has no defined bit depth (it is not made from an HEVC or AV1 image)`;
+      return `libheif refuses it: image ${image.id} has no defined bit depth (it is not made from an HEVC or AV1 image)`;
     if (image.type === 'grid') {
       const problem = gridRefusal(image, byId);
-      if (problem) return `grid image ${image.id} ${problem}`;
+      if (problem) return `libheif refuses it: grid image ${image.id} ${problem}`;
     }
   }
   return undefined;

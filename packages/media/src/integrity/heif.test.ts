@@ -61,7 +61,7 @@ describe('checkHeifIntegrity', () => {
     }
   });
 
-  it('refuses boxes with impossible sizes and a second meta box', () => {
+  it('refuses boxes with impossible sizes; repairs a second meta box', () => {
     const tiny = withBoxSize(single, 'mdat', 4);
     expect(checkHeifIntegrity(tiny, 'HEIC')).toMatchObject({
       fatal: true,
@@ -69,7 +69,9 @@ describe('checkHeifIntegrity', () => {
     });
     const meta = boxOf(single, 'meta');
     const twoMetas = concatBytes([single, single.subarray(meta.start, meta.end)]);
-    expect(checkHeifIntegrity(twoMetas, 'HEIC')).toMatchObject({ fatal: true, problem: 'it has 2 meta boxes' });
+    // libheif reads the first meta box and decodes the file: repairable (converted), as heif-convert shows.
+    expect(checkHeifIntegrity(twoMetas, 'HEIC')).toEqual({ fatal: false, problem: 'it has 2 meta boxes' });
+    expect(libheifDecodes(twoMetas)).toBe(true);
   });
 
   it('calls stray bytes after the last box repairable, as libheif reads the image anyway', () => {
@@ -116,6 +118,21 @@ describe('what libheif refuses beyond the structure (found by the fuzzer): repai
       problem: expect.stringContaining('pixi property with no channels'),
     });
     expect(libheifDecodes(empty)).toBe(false);
+  });
+
+  it('an iref reference whose box size disagrees with what it holds (libheif reads the references one after another)', () => {
+    const dimg = Buffer.from(grid).indexOf(Buffer.from('dimg')) - 4;
+    expect(dimg).toBeGreaterThan(0);
+    const view = new DataView(grid.buffer, grid.byteOffset);
+    for (const change of [4, -4]) {
+      const resized = grid.slice();
+      new DataView(resized.buffer).setUint32(dimg, view.getUint32(dimg) + change);
+      expect(checkHeifIntegrity(resized, 'HEIC'), `size ${change}`).toEqual({
+        fatal: false,
+        problem: expect.stringContaining('"dimg" reference from item'),
+      });
+      expect(libheifDecodes(resized)).toBe(true);
+    }
   });
 
   it('a grid whose last column of tiles starts outside its output', () => {

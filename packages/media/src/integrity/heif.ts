@@ -59,7 +59,7 @@ export function checkHeifIntegrity(bytes: Uint8Array, format: 'HEIC' | 'HEIF'): 
   }
   if (types[0] !== 'ftyp') return fatal('it does not start with an ftyp box');
   const metas = types.filter((type) => type === 'meta').length;
-  if (metas !== 1) return fatal(metas === 0 ? 'it has no meta box' : `it has ${metas} meta boxes`);
+  if (metas === 0) return fatal('it has no meta box');
   let layout: ReturnType<typeof readHeifLayout>;
   try {
     layout = readHeifLayout(bytes, format);
@@ -74,6 +74,8 @@ export function checkHeifIntegrity(bytes: Uint8Array, format: 'HEIC' | 'HEIF'): 
       tailProblem ?? `the data of item ${missing.id} lies outside the file (it is cut short or its iloc box is wrong)`,
     );
   if (tail !== undefined) return { fatal: false, problem: `${bytes.length - tail} stray bytes follow the last box` };
+  // libheif and this reader take the first meta box; another reader might take the last.
+  if (metas > 1) return { fatal: false, problem: `it has ${metas} meta boxes` };
   let refusal: string | undefined;
   try {
     refusal = libheifRefusal(bytes, readHeifImageItems(bytes, format));
@@ -81,7 +83,7 @@ export function checkHeifIntegrity(bytes: Uint8Array, format: 'HEIC' | 'HEIF'): 
     if (!isMediaError(cause)) throw cause;
     refusal = `an item's properties do not read (${cause.message})`;
   }
-  return refusal === undefined ? undefined : { fatal: false, problem: `libheif refuses it: ${refusal}` };
+  return refusal === undefined ? undefined : { fatal: false, problem: refusal };
 }
 
 function fatal(problem: string): IntegrityProblem {
