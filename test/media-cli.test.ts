@@ -268,7 +268,9 @@ describe('glimpse text and glimpse process --page (PDFs read by PDFium)', () => 
     expect(JSON.parse(plain.out).warnings.map((w: { code: string }) => w.code)).toEqual(['W_MISSING_GLYPHS']);
     expect(plain.err).toContain('--font FILE');
     expect(await dark(join(dir, 'plain.png'))).toBe(0);
-    const drawn = await run('process', svg, '-o', join(dir, 'drawn.png'), '--font', svg, '--font', cjk);
+    const notFont = await run('process', svg, '--font', svg);
+    expect([notFont.code, notFont.err]).toEqual([2, expect.stringContaining('is not a TTF, OTF or TTC font file')]);
+    const drawn = await run('process', svg, '-o', join(dir, 'drawn.png'), '--font', cjk, '--font', cjk);
     expect(drawn.code).toBe(0);
     expect(JSON.parse(drawn.out).warnings).toEqual([]);
     expect(drawn.err).toBe('');

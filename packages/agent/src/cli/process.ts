@@ -105,9 +105,18 @@ export const processCommand: Command = {
 /** A font file is read whole; a CJK collection is 20–30 MB, so the cap is well above that. */
 const MAX_FONT_BYTES = 64 * 2 ** 20;
 
+/** The first four bytes of the font files resvg reads: TrueType, OpenType (CFF), a collection, old Mac TrueType. */
+const FONT_SIGNATURES = [[0, 1, 0, 0], [...'OTTO'], [...'ttcf'], [...'true']].map((signature) =>
+  signature.map((byte) => (typeof byte === 'string' ? byte.charCodeAt(0) : byte)),
+);
+
 async function readFonts(paths: readonly string[]): Promise<Uint8Array[]> {
   const fonts: Uint8Array[] = [];
-  for (const path of paths)
-    fonts.push(await nodeFileSystem.readBytes(await resolveInputPath(path), { maxBytes: MAX_FONT_BYTES }));
+  for (const path of paths) {
+    const font = await nodeFileSystem.readBytes(await resolveInputPath(path), { maxBytes: MAX_FONT_BYTES });
+    if (!FONT_SIGNATURES.some((signature) => signature.every((byte, index) => font[index] === byte)))
+      throw new UsageError(`--font ${path} is not a TTF, OTF or TTC font file (WOFF and WOFF2 are not read)`);
+    fonts.push(font);
+  }
   return fonts;
 }
