@@ -116,6 +116,11 @@ describe('ICO/CUR', () => {
         hasAlpha: true,
       });
       expect(maxDifference(raster.data, magickRgba(file, 0)), `${bits}-bit`).toBe(0);
+      // probe says so from the mask; with the mask cleared, the icon is opaque.
+      expect((await probe(file)).hasAlpha).toBe(true);
+      const opaque = file.slice();
+      opaque.fill(0, opaque.length - Math.floor((40 + 31) / 32) * 4 * 40);
+      expect((await probe(opaque)).hasAlpha, `${bits}-bit, no mask bits`).toBe(false);
     }
   });
 

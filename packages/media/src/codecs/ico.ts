@@ -6,23 +6,13 @@ import type { Raster } from '../types.js';
 import { decodeBmp } from './bmp.js';
 import { decodePngWithAlpha } from './png.js';
 
-const BI_BITFIELDS = 3;
-
 /** Decodes the entry glimpse shows to RGBA8 (see `largestIcoEntry`). */
 export async function decodeIco(bytes: Uint8Array): Promise<{ raster: Raster; hasAlpha: boolean }> {
   const entry = largestIcoEntry(bytes);
   if (entry.kind === 'png') return decodePngWithAlpha(entry.data);
 
   const dib = entry.data;
-  const view = new DataView(dib.buffer, dib.byteOffset, dib.byteLength);
-  const dibSize = view.getUint32(0, true);
-  const bitsPerPixel = view.getUint16(14, true);
-  const compression = view.getUint32(16, true);
-  const colorsUsed = view.getUint32(32, true);
-  const masks = dibSize === 40 && compression === BI_BITFIELDS ? 12 : 0;
-  const paletteColors =
-    bitsPerPixel <= 8 ? (colorsUsed > 0 && colorsUsed < 1 << bitsPerPixel ? colorsUsed : 1 << bitsPerPixel) : 0;
-  const pixelOffset = dibSize + masks + paletteColors * 4;
+  const { pixelOffset, maskStart, maskStride } = entry.dib;
 
   // A BMP file: its 14-byte header, then the DIB with the colour image's own height.
   const file = new Uint8Array(14 + dib.length);
@@ -36,9 +26,6 @@ export async function decodeIco(bytes: Uint8Array): Promise<{ raster: Raster; ha
   if (hasAlpha) return { raster, hasAlpha };
 
   // The AND mask follows the colour rows, bottom-up, one bit per pixel; a set bit is transparent.
-  const colourStride = Math.floor((bitsPerPixel * entry.width + 31) / 32) * 4;
-  const maskStride = Math.floor((entry.width + 31) / 32) * 4;
-  const maskStart = pixelOffset + colourStride * entry.height;
   if (maskStart + maskStride * entry.height > dib.length) return { raster, hasAlpha: false };
   for (let row = 0; row < entry.height; row++) {
     const mask = maskStart + row * maskStride;

@@ -6,16 +6,49 @@ import { probePng } from '../probe/png.js';
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
-export interface IcoEntry {
+/** The entry glimpse shows: a PNG file, or a DIB (a BMP body without its file header) and its layout. */
+export type IcoEntry = IcoEntryFacts & ({ kind: 'png' } | { kind: 'dib'; dib: DibLayout });
+
+interface IcoEntryFacts {
   /** The entry's bytes: a PNG file or a DIB. */
   data: Uint8Array;
-  kind: 'png' | 'dib';
   /** The size the image itself declares (the directory's byte fields stop at 256). */
   width: number;
   height: number;
   bitDepth: number;
-  /** Whether the entry declares transparency: a PNG with an alpha channel or tRNS; any BMP (its AND mask). */
+  /** Whether the entry declares transparency: a PNG with an alpha channel or tRNS; a 32-bit BMP; a set AND-mask bit. */
   hasAlpha: boolean;
+}
+
+/** Where a DIB's colour rows start, and its AND mask (bottom-up, 1 bit per pixel, set = transparent). */
+export interface DibLayout {
+  pixelOffset: number;
+  maskStart: number;
+  maskStride: number;
+}
+
+const BI_BITFIELDS = 3;
+
+/** Where a DIB's colour rows and AND mask are (after the header, any bitfield masks and the palette). */
+function dibLayout(image: ByteReader, width: number, height: number, bitsPerPixel: number): DibLayout {
+  const dibSize = image.u32le(0, 'BMP header');
+  const compression = image.u32le(16, 'BMP header');
+  const colorsUsed = image.u32le(32, 'BMP header');
+  const masks = dibSize === 40 && compression === BI_BITFIELDS ? 12 : 0;
+  const paletteColors =
+    bitsPerPixel <= 8 ? (colorsUsed > 0 && colorsUsed < 1 << bitsPerPixel ? colorsUsed : 1 << bitsPerPixel) : 0;
+  const pixelOffset = dibSize + masks + paletteColors * 4;
+  const colourStride = Math.floor((bitsPerPixel * width + 31) / 32) * 4;
+  return { pixelOffset, maskStart: pixelOffset + colourStride * height, maskStride: Math.floor((width + 31) / 32) * 4 };
+}
+
+/** Whether the AND mask marks any pixel transparent (bits past the row's width are padding). */
+function maskHasTransparency(dib: Uint8Array, { maskStart, maskStride }: DibLayout, width: number, height: number) {
+  if (maskStart + maskStride * height > dib.length) return false;
+  for (let row = 0; row < height; row++)
+    for (let x = 0; x < width; x++)
+      if (((dib[maskStart + row * maskStride + (x >> 3)] ?? 0) >> (7 - (x & 7))) & 1) return true;
+  return false;
 }
 
 /** The entry to show: largest by declared area, then by bit depth. Throws E_CORRUPT for a broken directory or image header. */
@@ -60,5 +93,8 @@ export function largestIcoEntry(bytes: Uint8Array, format = 'ICO'): IcoEntry & {
   if (width <= 0 || doubledHeight <= 0 || doubledHeight % 2 !== 0)
     throw corrupt(format, `entry ${best?.index ?? 0} declares ${width}×${doubledHeight / 2} pixels`);
   const bitDepth = image.u16le(14, 'BMP header');
-  return { data, kind: 'dib', width, height: doubledHeight / 2, bitDepth, hasAlpha: true, count };
+  const height = doubledHeight / 2;
+  const dib = dibLayout(image, width, height, bitDepth);
+  const hasAlpha = bitDepth === 32 || maskHasTransparency(data, dib, width, height);
+  return { data, kind: 'dib', width, height, bitDepth, hasAlpha, dib, count };
 }
