@@ -88,4 +88,13 @@ describe('readHeifLayout', () => {
     const file = writeHeif({ tiles, grid: { columns: 2, rows: 1, width: 192, height: 64 } });
     expect(codeOf(() => readHeifLayout(file, 'HEIC'))).toBe('E_CORRUPT');
   });
+
+  it('refuses a grid that lists itself as its tile (E_CORRUPT, not an unsupported item type)', () => {
+    const file = writeHeif({ tiles: [codedImageOf(single)], grid: { columns: 1, rows: 1, width: 96, height: 64 } });
+    const dimg = Buffer.from(file).indexOf(Buffer.from('dimg'));
+    const view = new DataView(file.buffer, file.byteOffset);
+    expect([view.getUint16(dimg + 4), view.getUint16(dimg + 6), view.getUint16(dimg + 8)]).toEqual([2, 1, 1]);
+    view.setUint16(dimg + 8, 2); // grid 2 → tile 2: itself
+    expect(() => readHeifLayout(file, 'HEIC')).toThrow(/grid image 2 lists itself as a tile/);
+  });
 });

@@ -584,6 +584,7 @@ function readGrid(
   const format = reader.format;
   const tiles = references.get(grid.id)?.get('dimg') ?? [];
   const { rows, columns, outputWidth, outputHeight } = gridDescriptor(reader, grid, idat);
+  if (tiles.includes(grid.id)) throw corrupt(format, `its grid image ${grid.id} lists itself as a tile`);
   if (tiles.length !== rows * columns)
     throw corrupt(format, `its ${columns}×${rows} grid references ${tiles.length} tiles`);
   const tileSize = imageExtent(reader, properties.get(tiles[0] ?? -1) ?? []);
