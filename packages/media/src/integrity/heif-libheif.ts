@@ -35,9 +35,18 @@ export function libheifRefusal(
     if (IMAGE_TYPES.has(item.type) && auxiliaryOf && !(auxiliaryOf.length === 1 && item.propertyTypes.includes('auxC')))
       return `libheif refuses it: auxiliary image ${item.id} lacks an auxC property or names ${auxiliaryOf.length} main images`;
   }
-  for (const image of topLevelImages(items)) {
-    if (lumaBits(image, byId, 0) === undefined)
+  const topLevel = topLevelImages(items);
+  // heif-convert decodes every top-level image; glimpse's check decodes the primary only.
+  if (topLevel.length > 1)
+    return `it holds ${topLevel.length} top-level images, and only the primary one is checked before sending`;
+  for (const image of topLevel) {
+    const bits = lumaBits(image, byId, 0);
+    if (bits === undefined)
       return `libheif refuses it: image ${image.id} has no defined bit depth (it is not made from an HEVC or AV1 image)`;
+    // libheif 1.15 mirrors 8-bit pixels only; a grid's pixels have its pixi depth.
+    const depth = image.type === 'grid' ? (image.pixiBits?.[0] ?? bits) : bits;
+    if (image.propertyTypes.includes('imir') && depth > 8)
+      return `libheif refuses it: image ${image.id} is mirrored (imir) and ${depth}-bit, and libheif mirrors 8-bit images only`;
     if (image.type === 'grid') {
       const problem = gridRefusal(image, byId);
       if (problem) return `libheif refuses it: grid image ${image.id} ${problem}`;
