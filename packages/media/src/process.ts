@@ -13,7 +13,7 @@ import { anyTransparent } from './pixels.js';
 import { detect } from './detect.js';
 import { checkIntegrity, type IntegrityProblem, verifyIntegrity } from './integrity.js';
 import { checkPdfIntegrity, verifyPdfIntegrity } from './integrity/pdf.js';
-import { assertEmbeddedImagesFit, externalImageWarnings } from './svg-images.js';
+import { checkSvgImages } from './svg-images.js';
 import { probe } from './probe.js';
 import { recoveredWarning } from './truncation.js';
 import type {
@@ -346,9 +346,13 @@ async function renderSvg(
   fonts: readonly Uint8Array[],
   deadline: Deadline,
 ): Promise<ProcessResult> {
-  const embeddedImagePixels = await assertEmbeddedImagesFit(bytes, limits);
+  const images = await checkSvgImages(bytes, limits);
   deadline.check('Checking the SVG');
-  const { raster, warnings } = await rasterizeSvg(bytes, { maxEdge: limits.maxEdge, fonts, embeddedImagePixels });
+  const { raster, warnings } = await rasterizeSvg(bytes, {
+    maxEdge: limits.maxEdge,
+    fonts,
+    embeddedImagePixels: images.embeddedImagePixels,
+  });
   deadline.check('Rendering the SVG');
   const hasAlpha = anyTransparent(raster);
   const fitted = await fitWithinLimits({
@@ -360,7 +364,7 @@ async function renderSvg(
     deadline,
   });
   const resized = fitted.width !== info.width || fitted.height !== info.height;
-  return reencodedResult(fitted, info, ['rasterized'], resized, [...warnings, ...externalImageWarnings(bytes)]);
+  return reencodedResult(fitted, info, ['rasterized'], resized, [...warnings, ...images.warnings]);
 }
 
 /** What can be refused from the route and the size alone, before pdf-lib parses the whole file. */

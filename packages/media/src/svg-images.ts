@@ -14,13 +14,24 @@ const QUOTED_REFERENCES = 3;
 const LISTED_REFERENCES = 20;
 
 /**
+ * The raster images an SVG draws, checked before rendering from one read of its text: the largest embedded
+ * image's pixels (`assertEmbeddedImagesFit`) and a warning for those it links (`externalImageWarnings`).
+ */
+export async function checkSvgImages(
+  bytes: Uint8Array,
+  limits: Limits,
+): Promise<{ embeddedImagePixels: number; warnings: ProcessWarning[] }> {
+  const text = decodeSvgText(bytes, bytes.length);
+  return { embeddedImagePixels: await assertEmbeddedImagesFit(text, limits), warnings: externalImageWarnings(text) };
+}
+
+/**
  * resvg decodes the raster images an SVG embeds as `data:` URIs by itself, so a tiny SVG can carry a
  * decompression bomb past the header guard. Each embedded image's header is checked against the same
  * pixel budget before rendering. (External references are never fetched: the core has no network.)
  * Returns the largest one's pixels: resvg decodes an image again each time it is drawn.
  */
-export async function assertEmbeddedImagesFit(bytes: Uint8Array, limits: Limits): Promise<number> {
-  const text = decodeSvgText(bytes, bytes.length);
+async function assertEmbeddedImagesFit(text: string, limits: Limits): Promise<number> {
   let largest = 0;
   for (const match of text.matchAll(EMBEDDED_IMAGE)) {
     const info = await headerOf(match[1]!);
@@ -45,8 +56,7 @@ async function headerOf(base64: string): Promise<ProbeResult | undefined> {
  * has no file system and no network, so resvg leaves them out, and the model should know that part is missing.
  * `data:` URIs are drawn, and `#id` references point inside the file.
  */
-export function externalImageWarnings(bytes: Uint8Array): ProcessWarning[] {
-  const text = decodeSvgText(bytes, bytes.length);
+function externalImageWarnings(text: string): ProcessWarning[] {
   const references = new Set<string>();
   for (const [, attributes] of text.matchAll(IMAGE_ELEMENT)) {
     const href = attribute(attributes!, '(?:xlink:)?href').trim();

@@ -105,16 +105,14 @@ export const processCommand: Command = {
 /** A font file is read whole; a CJK collection is 20–30 MB, so the cap is well above that. */
 const MAX_FONT_BYTES = 64 * 2 ** 20;
 
-/** The first four bytes of the font files resvg reads: TrueType, OpenType (CFF), a collection, old Mac TrueType. */
-const FONT_SIGNATURES = [[0, 1, 0, 0], [...'OTTO'], [...'ttcf'], [...'true']].map((signature) =>
-  signature.map((byte) => (typeof byte === 'string' ? byte.charCodeAt(0) : byte)),
-);
+/** The first four bytes of the font files resvg reads: TrueType (0001 0000, 'true'), OpenType CFF ('OTTO'), collections ('ttcf'). */
+const FONT_SIGNATURES = ['\x00\x01\x00\x00', 'true', 'OTTO', 'ttcf'];
 
 async function readFonts(paths: readonly string[]): Promise<Uint8Array[]> {
   const fonts: Uint8Array[] = [];
   for (const path of paths) {
     const font = await nodeFileSystem.readBytes(await resolveInputPath(path), { maxBytes: MAX_FONT_BYTES });
-    if (!FONT_SIGNATURES.some((signature) => signature.every((byte, index) => font[index] === byte)))
+    if (!FONT_SIGNATURES.includes(String.fromCharCode(...font.subarray(0, 4))))
       throw new UsageError(`--font ${path} is not a TTF, OTF or TTC font file (WOFF and WOFF2 are not read)`);
     fonts.push(font);
   }
