@@ -4,12 +4,7 @@
 // and a re-saved copy carry the same ones. Reals are kept as text by qpdf and never refused; strings, comments,
 // names and inline image data hold no numbers. Fed in chunks as they inflate, never copied.
 
-/** Byte classes (ISO 32000-1, 7.2.2): 0 regular, 1 white-space, 2 delimiter. */
-const CLASS = new Uint8Array(256);
-for (const byte of [0, 9, 10, 12, 13, 32]) CLASS[byte] = 1;
-for (const char of '()<>[]{}/%') CLASS[char.charCodeAt(0)] = 2;
-const HEX = new Uint8Array(256);
-for (const char of '0123456789ABCDEFabcdef') HEX[char.charCodeAt(0)] = 1;
+import { PDF_BYTE_CLASS as CLASS, PDF_HEX_DIGIT as HEX } from './pdf-lexical.js';
 
 /** Where the reader is: between tokens, in a word (a number, keyword or name), a comment, a string, inline image data. */
 const State = { Between: 0, Word: 1, Comment: 2, Literal: 3, AngleOpen: 4, Hex: 5, InlineImage: 6 } as const;

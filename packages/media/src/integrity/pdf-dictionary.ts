@@ -3,6 +3,7 @@
 // their parentheses, keys are names, every key has a value, and the dictionary ends with `>>`. pdf-lib
 // reads past what breaks these rules; qpdf warns, loses the entry or the rest of the dictionary, and then
 // refuses the file when it needs what it lost (the /Root, the /ID it checks as strings).
+import { isPdfDelimiter as isDelimiter, isPdfHexDigit as isHexDigit, isPdfSpace as isSpace } from './pdf-lexical.js';
 
 /** A value as far as the checks need it: numbers, references and names with what they say, the rest by kind. */
 export type PdfValue =
@@ -18,22 +19,6 @@ export type PdfDictionaryRead = { entries: Map<string, PdfValue>; end: number } 
 
 /** Nesting a trailer never needs; deeper is refused rather than recursed into. */
 const MAX_DEPTH = 32;
-
-const isSpace = (byte: number | undefined) =>
-  byte === 32 || byte === 10 || byte === 13 || byte === 9 || byte === 12 || byte === 0;
-const isDelimiter = (byte: number | undefined) =>
-  byte === 0x28 || // (
-  byte === 0x29 || // )
-  byte === 0x3c || // <
-  byte === 0x3e || // >
-  byte === 0x5b || // [
-  byte === 0x5d || // ]
-  byte === 0x7b || // {
-  byte === 0x7d || // }
-  byte === 0x2f || // /
-  byte === 0x25; // %
-const isHexDigit = (byte: number) =>
-  (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x46) || (byte >= 0x61 && byte <= 0x66);
 
 class Failure {
   constructor(

@@ -6,6 +6,7 @@
 // which is why a file it reads can still be one a provider refuses.
 
 import { indexOfAscii } from '../probe/byte-reader.js';
+import { isPdfSpace as isSpace } from './pdf-lexical.js';
 import { type PdfValue, readPdfDictionary } from './pdf-dictionary.js';
 import { inflateFlate } from './pdf-inflate.js';
 
@@ -296,10 +297,6 @@ function objectAt(bytes: Uint8Array, offset: number, number: number, generation:
   // The generation and the keyword: a short, plain stretch.
   const found = /^\s+(\d+)\s+obj\b/.exec(decoder.decode(bytes.subarray(at, at + 24)));
   return found !== null && Number(found[1]) === generation;
-}
-
-function isSpace(byte: number): boolean {
-  return byte === 32 || byte === 10 || byte === 13 || byte === 9 || byte === 12 || byte === 0;
 }
 
 function isDigit(byte: number): boolean {
