@@ -1,6 +1,6 @@
 // ICO/CUR adapter: the largest entry, decoded by the PNG codec or, for BMP bodies, the BMP decoder (given
 // the file header the entry leaves out), with the entry's AND mask as transparency where it has no alpha.
-import { largestIcoEntry } from '../containers/ico-entries.js';
+import { forEachMaskedPixel, largestIcoEntry } from '../containers/ico-entries.js';
 import { anyTransparent } from '../pixels.js';
 import type { Raster } from '../types.js';
 import { decodeBmp } from './bmp.js';
@@ -12,7 +12,7 @@ export async function decodeIco(bytes: Uint8Array): Promise<{ raster: Raster; ha
   if (entry.kind === 'png') return decodePngWithAlpha(entry.data);
 
   const dib = entry.data;
-  const { pixelOffset, maskStart, maskStride } = entry.dib;
+  const { pixelOffset } = entry.dib;
 
   // A BMP file: its 14-byte header, then the DIB with the colour image's own height.
   const file = new Uint8Array(14 + dib.length);
@@ -25,14 +25,9 @@ export async function decodeIco(bytes: Uint8Array): Promise<{ raster: Raster; ha
   const { raster, hasAlpha } = decodeBmp(file);
   if (hasAlpha) return { raster, hasAlpha };
 
-  // The AND mask follows the colour rows, bottom-up, one bit per pixel; a set bit is transparent.
-  if (maskStart + maskStride * entry.height > dib.length) return { raster, hasAlpha: false };
-  for (let row = 0; row < entry.height; row++) {
-    const mask = maskStart + row * maskStride;
-    const out = (entry.height - 1 - row) * entry.width * 4;
-    for (let x = 0; x < entry.width; x++) {
-      if (((dib[mask + (x >> 3)] ?? 0) >> (7 - (x & 7))) & 1) raster.data[out + x * 4 + 3] = 0;
-    }
-  }
+  // The AND mask follows the colour rows, bottom-up: a set bit makes the pixel transparent.
+  forEachMaskedPixel(dib, entry.dib, entry.width, entry.height, (x, row) => {
+    raster.data[((entry.height - 1 - row) * entry.width + x) * 4 + 3] = 0;
+  });
   return { raster, hasAlpha: anyTransparent(raster) };
 }

@@ -42,13 +42,21 @@ function dibLayout(image: ByteReader, width: number, height: number, bitsPerPixe
   return { pixelOffset, maskStart: pixelOffset + colourStride * height, maskStride: Math.floor((width + 31) / 32) * 4 };
 }
 
-/** Whether the AND mask marks any pixel transparent (bits past the row's width are padding). */
-function maskHasTransparency(dib: Uint8Array, { maskStart, maskStride }: DibLayout, width: number, height: number) {
-  if (maskStart + maskStride * height > dib.length) return false;
+/**
+ * Calls `transparent(x, row)` for each pixel the AND mask marks transparent (`row` counted from the bottom, as
+ * stored; bits past a row's width are padding). A mask cut short marks none.
+ */
+export function forEachMaskedPixel(
+  dib: Uint8Array,
+  { maskStart, maskStride }: DibLayout,
+  width: number,
+  height: number,
+  transparent: (x: number, row: number) => void,
+): void {
+  if (maskStart + maskStride * height > dib.length) return;
   for (let row = 0; row < height; row++)
     for (let x = 0; x < width; x++)
-      if (((dib[maskStart + row * maskStride + (x >> 3)] ?? 0) >> (7 - (x & 7))) & 1) return true;
-  return false;
+      if (((dib[maskStart + row * maskStride + (x >> 3)] ?? 0) >> (7 - (x & 7))) & 1) transparent(x, row);
 }
 
 /** The entry to show: largest by declared area, then by bit depth. Throws E_CORRUPT for a broken directory or image header. */
@@ -95,6 +103,10 @@ export function largestIcoEntry(bytes: Uint8Array, format = 'ICO'): IcoEntry & {
   const bitDepth = image.u16le(14, 'BMP header');
   const height = doubledHeight / 2;
   const dib = dibLayout(image, width, height, bitDepth);
-  const hasAlpha = bitDepth === 32 || maskHasTransparency(data, dib, width, height);
+  let masked = false;
+  forEachMaskedPixel(data, dib, width, height, () => {
+    masked = true;
+  });
+  const hasAlpha = bitDepth === 32 || masked;
   return { data, kind: 'dib', width, height, bitDepth, hasAlpha, dib, count };
 }
