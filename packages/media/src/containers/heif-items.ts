@@ -89,16 +89,28 @@ interface Box {
 }
 
 /** A box type is four printable ASCII characters; anything else after the last box is stray bytes. */
-export function isBoxType(type: string): boolean {
+function isBoxType(type: string): boolean {
   return /^[\x20-\x7e]{4}$/.test(type);
 }
 
+/** The boxes directly inside [start, end). */
+function childBoxes(reader: ByteReader, start: number, end: number): Box[] {
+  return walkBoxes(reader, start, end, false).boxes;
+}
+
 /**
- * The boxes directly inside [start, end). At the file's top level (`fileLevel`), what follows the meta box
- * and does not read as a box (a type that is not text, a size past the end) ends the walk: libheif ignores
- * such trailing bytes, and whether the image was cut short is told by its items' data (heifDataPresent).
+ * A walk over boxes. At the file's top level (`fileLevel`), what follows the meta box and does not read as
+ * a box (a type that is not text, a size past the end) ends the walk at `tail`: libheif ignores such
+ * trailing bytes, and whether the image was cut short is told by its items' data (heifDataPresent).
+ * `tailProblem` names a box there whose size runs past the end (text type: a box cut short, not noise).
  */
-function childBoxes(reader: ByteReader, start: number, end: number, fileLevel = false): Box[] {
+interface BoxWalk {
+  boxes: Box[];
+  tail?: number;
+  tailProblem?: string;
+}
+
+function walkBoxes(reader: ByteReader, start: number, end: number, fileLevel: boolean): BoxWalk {
   const boxes: Box[] = [];
   let afterMeta = false;
   let offset = start;
@@ -106,24 +118,33 @@ function childBoxes(reader: ByteReader, start: number, end: number, fileLevel = 
     if (boxes.length >= MAX_BOXES) throw corrupt(reader.format, 'it holds more boxes than any real file');
     let size = reader.u32be(offset, 'box header');
     const type = reader.ascii(offset + 4, 4, 'box type');
+    const name = JSON.stringify(type);
     let header = 8;
     if (size === 1) {
-      if (afterMeta && offset + 16 > end) break;
+      if (afterMeta && offset + 16 > end) return { boxes, tail: offset };
       const high = reader.u32be(offset + 8, 'box size');
       size = high * 2 ** 32 + reader.u32be(offset + 12, 'box size');
       header = 16;
     } else if (size === 0) {
       size = end - offset;
     }
-    if (afterMeta && (!isBoxType(type) || size < header || offset + size > end)) break;
-    if (size < header) throw corrupt(reader.format, `the ${JSON.stringify(type)} box declares ${size} bytes`);
+    const problem =
+      size < header
+        ? `the ${name} box at byte ${offset} declares ${size} bytes`
+        : offset + size > end
+          ? `the ${name} box runs past the end of the file (it is cut short)`
+          : undefined;
+    if (afterMeta && (!isBoxType(type) || problem)) {
+      return { boxes, tail: offset, ...(isBoxType(type) && { tailProblem: problem }) };
+    }
+    if (size < header) throw corrupt(reader.format, problem!);
     // A box may run past the end only when the file was cut short: that is truncation, named as such.
-    if (offset + size > end) reader.need(offset, size, `${JSON.stringify(type)} box`);
+    if (offset + size > end) reader.need(offset, size, `${name} box`);
     boxes.push({ type, start: offset, body: offset + header, end: offset + size });
     afterMeta ||= fileLevel && type === 'meta';
     offset += size;
   }
-  return boxes;
+  return offset < end ? { boxes, tail: offset } : { boxes };
 }
 
 function find(boxes: Box[], type: string): Box | undefined {
@@ -397,9 +418,19 @@ function auxiliaryType(reader: ByteReader, properties: Box[]): string | undefine
   return reader.ascii(auxC.body + 4, end - auxC.body - 4, 'auxC box');
 }
 
-/** The types of the file's top-level boxes, in order (`ftyp`, `meta`, `moov`, `mdat`, …). */
-export function heifTopLevelBoxes(bytes: Uint8Array, format: string): string[] {
-  return childBoxes(new ByteReader(bytes, format), 0, bytes.length, true).map((box) => box.type);
+/**
+ * The file's top-level boxes (`ftyp`, `meta`, `moov`, `mdat`, …, in order) and, after the meta box, where
+ * bytes stop reading as boxes (`tail`; `tailProblem` when a box there is cut short).
+ */
+export interface HeifTopLevel {
+  types: string[];
+  tail?: number;
+  tailProblem?: string;
+}
+
+export function heifTopLevel(bytes: Uint8Array, format: string): HeifTopLevel {
+  const { boxes, ...tail } = walkBoxes(new ByteReader(bytes, format), 0, bytes.length, true);
+  return { types: boxes.map((box) => box.type), ...tail };
 }
 
 /** The `meta` box's item graph as it is stored: items, where their data is, references and properties. */
@@ -417,7 +448,7 @@ interface ItemGraph {
 
 function readItemGraph(bytes: Uint8Array, format: string): ItemGraph {
   const reader = new ByteReader(bytes, format);
-  const meta = find(childBoxes(reader, 0, bytes.length, true), 'meta');
+  const meta = find(walkBoxes(reader, 0, bytes.length, true).boxes, 'meta');
   if (!meta) throw corrupt(format, 'it has no meta box, so no image items');
   const boxes = childBoxes(reader, meta.body + 4, meta.end); // meta is a full box
   const idatBox = find(boxes, 'idat');

@@ -1,4 +1,10 @@
-import { heifDataPresent, isBoxType, readHeifImageItems, readHeifLayout } from '../containers/heif-items.js';
+import {
+  type HeifTopLevel,
+  heifDataPresent,
+  heifTopLevel,
+  readHeifImageItems,
+  readHeifLayout,
+} from '../containers/heif-items.js';
 import { isMediaError } from '../errors.js';
 import { libheifRefusal } from './heif-libheif.js';
 import type { IntegrityProblem } from './integrity-problem.js';
@@ -13,50 +19,14 @@ import type { IntegrityProblem } from './integrity-problem.js';
  * decode, and a converted copy is sent.
  */
 export function checkHeifIntegrity(bytes: Uint8Array, format: 'HEIC' | 'HEIF'): IntegrityProblem | undefined {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const types: string[] = [];
-  /** Where bytes that do not read as a box begin, after the meta box: stray, or a cut-off box. */
-  let tail: number | undefined;
-  let tailProblem: string | undefined;
-  let offset = 0;
-  while (offset < bytes.length) {
-    const afterMeta = types.includes('meta');
-    if (offset + 8 > bytes.length) {
-      tail = offset;
-      break;
-    }
-    const type = String.fromCharCode(bytes[offset + 4]!, bytes[offset + 5]!, bytes[offset + 6]!, bytes[offset + 7]!);
-    let size = view.getUint32(offset);
-    let header = 8;
-    if (size === 1) {
-      if (offset + 16 > bytes.length) {
-        if (afterMeta) {
-          tail = offset;
-          break;
-        }
-        return fatal(`the ${JSON.stringify(type)} box header is cut short`);
-      }
-      size = view.getUint32(offset + 8) * 2 ** 32 + view.getUint32(offset + 12);
-      header = 16;
-    } else if (size === 0) {
-      size = bytes.length - offset; // the last box runs to the end of the file
-    }
-    const problem =
-      size < header
-        ? `the ${JSON.stringify(type)} box at byte ${offset} declares ${size} bytes`
-        : offset + size > bytes.length
-          ? `the ${JSON.stringify(type)} box runs past the end of the file (it is cut short)`
-          : undefined;
-    if (afterMeta && (!isBoxType(type) || problem)) {
-      tail = offset;
-      // Fatal only if the image's data is in what follows; a box type that is not text is no box at all.
-      if (isBoxType(type)) tailProblem = problem;
-      break;
-    }
-    if (problem) return fatal(problem);
-    types.push(type);
-    offset += size;
+  let topLevel: HeifTopLevel;
+  try {
+    topLevel = heifTopLevel(bytes, format);
+  } catch (cause) {
+    if (isMediaError(cause)) return fatal(`its boxes cannot be read (${cause.message})`);
+    throw cause;
   }
+  const { types, tail, tailProblem } = topLevel;
   if (types[0] !== 'ftyp') return fatal('it does not start with an ftyp box');
   const metas = types.filter((type) => type === 'meta').length;
   if (metas === 0) return fatal('it has no meta box');

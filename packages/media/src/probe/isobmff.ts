@@ -1,4 +1,4 @@
-import { heifTopLevelBoxes, readHeifLayout } from '../containers/heif-items.js';
+import { heifTopLevel, readHeifLayout } from '../containers/heif-items.js';
 import { MediaError } from '../errors.js';
 import { takersSentence } from '../takers.js';
 import type { HeifInfo, MediaType } from '../types.js';
@@ -35,7 +35,7 @@ export function probeIsoBmff(mediaType: HeifInfo['mediaType'], bytes: Uint8Array
  * as some encoders write animated AVIF. It is a valid file glimpse does not read, not a damaged one.
  */
 function assertStillImage(mediaType: HeifInfo['mediaType'], format: string, bytes: Uint8Array): void {
-  const boxes = heifTopLevelBoxes(bytes, format);
+  const boxes = heifTopLevel(bytes, format).types;
   if (boxes.includes('meta') || !boxes.includes('moov')) return;
   throw new MediaError(
     'E_UNSUPPORTED',
