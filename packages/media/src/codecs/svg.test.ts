@@ -115,6 +115,35 @@ describe('SVG images glimpse does not fetch', () => {
     // The embedded image is drawn: black over the white background.
     expect((await decodeIndependently(inside.data)).data[(25 * 100 + 25) * 4]).toBeLessThan(16);
   });
+
+  it('warns about shapes and paints taken from other SVG files, which resvg leaves out', async () => {
+    const svg = encode(
+      `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="100" height="50">
+        <defs><linearGradient id="g"><stop offset="0" stop-color="#000"/></linearGradient><rect id="own" width="10" height="10"/></defs>
+        <rect width="100" height="50" fill="#fff"/>
+        <use xlink:href="icons.svg#own" x="50"/>
+        <rect x="60" width="30" height="50" style="fill: url('paints.svg#g')"/>
+        <use href="#own" y="40"/><rect x="90" width="10" height="10" fill="url(#g)"/>
+      </svg>`,
+    );
+    const out = await fit(svg);
+    expect(out.warnings).toEqual([
+      {
+        code: 'W_EXTERNAL_IMAGES',
+        message: expect.stringContaining(
+          '2 images, shapes or paints from a file or URL ("icons.svg#own", "paints.svg#g"), which glimpse never fetches',
+        ),
+        references: ['icons.svg#own', 'paints.svg#g'],
+      },
+    ]);
+    // What the warning says is missing is missing: the shape used from another file is not drawn (white at
+    // 55,5, where the file's own #own draws black at 5,45), while the #id references are.
+    const { data } = await decodeIndependently(out.data);
+    const red = (x: number, y: number) => data[(y * 100 + x) * 4]!;
+    expect(red(55, 5)).toBeGreaterThan(240);
+    expect(red(95, 5)).toBeLessThan(16);
+    expect(red(5, 45)).toBeLessThan(16);
+  });
 });
 
 describe('hostile SVGs are refused from cheap facts, fast', () => {
