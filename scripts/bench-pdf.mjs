@@ -137,15 +137,19 @@ function psnr(a, b) {
 
 const words = (pages) => pages.join(' ').split(/\s+/).filter(Boolean);
 
-/** Every .wasm a runtime bundle ships, raw and gzipped (dist/wasm serves browser, Deno and workerd alike). */
+/**
+ * Every .wasm the media package ships, raw and gzipped: its own codecs in wasm/ and its dependencies' in
+ * dist/wasm/ (`<name>-<hash>.wasm`), the files that the browser, Deno and workerd bundles refer to.
+ */
 function wasmSizes() {
-  const directory = path.join(ROOT, 'packages/media/dist/wasm');
-  return readdirSync(directory)
+  const directories = ['packages/media/wasm', 'packages/media/dist/wasm'].map((folder) => path.join(ROOT, folder));
+  return directories
+    .flatMap((directory) => readdirSync(directory).map((file) => path.join(directory, file)))
     .filter((file) => file.endsWith('.wasm'))
     .map((file) => {
-      const bytes = readFileSync(path.join(directory, file));
+      const bytes = readFileSync(file);
       return {
-        name: file.replace(/-[A-Z0-9]{8}\.wasm$/, ''),
+        name: path.basename(file).replace(/(-[0-9a-f]{8})?\.wasm$/, ''),
         raw: bytes.length,
         gzip: gzipSync(bytes, { level: 9 }).length,
       };
@@ -245,7 +249,7 @@ async function main() {
   }
 
   console.log(
-    '\n### WASM modules shipped (packages/media/dist/wasm: the browser, Deno and workerd bundles; Node reads the same files from node_modules)',
+    "\n### WASM modules shipped (packages/media/wasm and dist/wasm: what the browser, Deno and workerd bundles load; Node reads the same bytes, its dependencies' from node_modules)",
   );
   console.log('| module | raw KB | gzip KB |');
   console.log('|---|---:|---:|');

@@ -1,17 +1,19 @@
 // Builds the browser, Deno and Workers bundles of the media core (packages/media/dist/) and of @glimpse/heif
-// (packages/heif/dist/), with every codec's .wasm copied to dist/wasm/<name>-<content hash>.wasm.
-// Dependencies are bundled in (a browser or Worker has no node_modules), except the core in @glimpse/heif's.
-// Each entry reads its codec table from a virtual module generated here (the core's from WASM_FILES,
-// packages/media/src/wasm-files.ts, so adding a codec there is enough).
+// (packages/heif/dist/). Dependencies are bundled in (a browser or Worker has no node_modules), except the
+// core in @glimpse/heif's. Each entry reads its codec table from a virtual module generated here (the core's
+// from WASM_FILES, packages/media/src/wasm-files.ts, so adding a codec there is enough).
 //
+// Each .wasm ships once: a package's own codecs (packages/<name>/wasm/, in its tarball as `wasm/*.wasm` and
+// exported as `@glimpse/<name>/wasm/*`) are referred to where they are, as `../wasm/<codec>.wasm`; a
+// dependency's (resvg, PDFium) is copied to dist/wasm/<name>-<content hash>.wasm.
 // The table refers to each file by a literal relative path, the form other bundlers follow when an app
-// bundles @glimpse/media again: `new URL("./wasm/x.wasm", import.meta.url)` (Vite and Rollup emit the file
-// as an asset) and `import m from "./wasm/x.wasm"` (wrangler compiles it as a module at upload).
+// bundles @glimpse/media again: `new URL("../wasm/x.wasm", import.meta.url)` (Vite and Rollup emit the file
+// as an asset) and `import m from "../wasm/x.wasm"` (wrangler compiles it as a module at upload).
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { basename, dirname, resolve } from 'node:path';
+import { basename, dirname, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -32,26 +34,38 @@ export async function loadWasmFiles() {
   return module.WASM_FILES;
 }
 
-/** Each codec's .wasm: where it comes from, and its file in dist/ (`wasm/<name>-<first 8 hex of its sha256>.wasm`). */
-export async function wasmAssets(wasmFiles) {
+/**
+ * Each codec's .wasm: where it comes from (`source`), the path the bundles refer to it by (`file`, relative to
+ * their folder), and whether the build copies it there (`copy`). A file in `packageDirectory`/wasm/ ships in
+ * the package's tarball already, so the bundles in its dist/ refer to it in place (`../wasm/<name>.wasm`);
+ * any other (a dependency's, or every file when there is no package) is copied as
+ * `wasm/<name>-<first 8 hex of its sha256>.wasm`.
+ */
+export async function wasmAssets(wasmFiles, packageDirectory) {
+  const shipped = packageDirectory === undefined ? undefined : resolve(packageDirectory, 'wasm');
   const assets = {};
   for (const [codec, specifier] of Object.entries(wasmFiles)) {
     const source = requireFromMedia.resolve(specifier);
+    if (shipped !== undefined && dirname(source) === shipped) {
+      const file = relative(resolve(packageDirectory, 'dist'), source).split(sep).join('/');
+      assets[codec] = { source, file, copy: false };
+      continue;
+    }
     const hash = createHash('sha256')
       .update(await readFile(source))
       .digest('hex')
       .slice(0, 8);
-    assets[codec] = { source, file: `wasm/${basename(source, '.wasm')}-${hash}.wasm` };
+    assets[codec] = { source, file: `./wasm/${basename(source, '.wasm')}-${hash}.wasm`, copy: true };
   }
   return assets;
 }
 
-/** Copies the assets into `outdir` (beside the bundle that refers to them); returns the paths written. */
+/** Copies the assets that need it into `outdir` (beside the bundle that refers to them); returns the paths written. */
 export async function copyWasmAssets(assets, outdir) {
-  await mkdir(resolve(outdir, 'wasm'), { recursive: true });
-  const written = Object.values(assets).map(({ file }) => resolve(outdir, file));
-  await Promise.all(Object.values(assets).map(({ source, file }) => copyFile(source, resolve(outdir, file))));
-  return written;
+  const copied = Object.values(assets).filter(({ copy }) => copy);
+  if (copied.length > 0) await mkdir(resolve(outdir, 'wasm'), { recursive: true });
+  await Promise.all(copied.map(({ source, file }) => copyFile(source, resolve(outdir, file))));
+  return copied.map(({ file }) => resolve(outdir, file));
 }
 
 /** `import.meta.url` as text for the generated module, spelled apart: scripts/run-ts.mjs rewrites the literal token in scripts it runs. */
@@ -70,14 +84,16 @@ export function bundledWasm(assets) {
       b.onResolve({ filter: /\.wasm$/, namespace: 'bundled-wasm' }, (args) => ({ path: args.path, external: true }));
       b.onLoad({ filter: /.*/, namespace: 'bundled-wasm' }, (args) => {
         const entries = Object.entries(assets);
-        const relative = (file) => JSON.stringify(`./${file}`);
         if (args.path === 'glimpse:wasm-urls') {
           const table = entries
-            .map(([codec, { file }]) => `${JSON.stringify(codec)}: new URL(${relative(file)}, ${IMPORT_META_URL}).href`)
+            .map(
+              ([codec, { file }]) =>
+                `${JSON.stringify(codec)}: new URL(${JSON.stringify(file)}, ${IMPORT_META_URL}).href`,
+            )
             .join(',\n  ');
           return { contents: `export const WASM_URLS = {\n  ${table},\n};\n`, loader: 'js' };
         }
-        const imports = entries.map(([, { file }], i) => `import wasm${i} from ${relative(file)};`);
+        const imports = entries.map(([, { file }], i) => `import wasm${i} from ${JSON.stringify(file)};`);
         const table = entries.map(([codec], i) => `${JSON.stringify(codec)}: wasm${i}`).join(', ');
         return { contents: `${imports.join('\n')}\nexport const WASM_MODULES = { ${table} };\n`, loader: 'js' };
       });
@@ -96,8 +112,8 @@ export const RUNTIMES = {
 };
 
 /**
- * Builds one package's runtime bundles (src/entries/<runtime>.ts) into its dist/, with `assets` copied to
- * dist/wasm/ and served by the glimpse:wasm-* modules; each build's esbuild metafile goes to
+ * Builds one package's runtime bundles (src/entries/<runtime>.ts) into its dist/, with `assets` (those not
+ * shipped in its wasm/) copied to dist/wasm/ and served by the glimpse:wasm-* modules; each build's esbuild metafile goes to
  * dist/<runtime>.meta.json (for `npm run size`). `external` stays an import.
  */
 async function buildPackageBundles(packageDirectory, assets, external = []) {
@@ -130,7 +146,7 @@ async function buildPackageBundles(packageDirectory, assets, external = []) {
 
 /** Builds the media core's runtime bundles. */
 export async function buildRuntimeBundles() {
-  await buildPackageBundles(media, await wasmAssets(await loadWasmFiles()));
+  await buildPackageBundles(media, await wasmAssets(await loadWasmFiles(), media));
 }
 
 /**
@@ -139,7 +155,9 @@ export async function buildRuntimeBundles() {
  */
 export async function buildHeifBundles() {
   const heif = resolve(root, 'packages/heif');
-  await buildPackageBundles(heif, await wasmAssets({ heif: resolve(heif, 'wasm/heif.wasm') }), ['@glimpse/media']);
+  await buildPackageBundles(heif, await wasmAssets({ heif: resolve(heif, 'wasm/heif.wasm') }, heif), [
+    '@glimpse/media',
+  ]);
 }
 
 /**

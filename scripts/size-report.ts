@@ -54,6 +54,11 @@ interface EntryReport {
   wasmFiles: string[];
 }
 
+/** The .wasm files in `directory`, as absolute paths. */
+async function wasmFilesIn(directory: string): Promise<string[]> {
+  return (await readdir(directory)).filter((name) => name.endsWith('.wasm')).map((name) => resolve(directory, name));
+}
+
 async function runtimeReport(runtime: string): Promise<EntryReport> {
   const { outputs }: { outputs: Record<string, MetafileOutput> } = JSON.parse(
     await readFile(resolve(dist, `${runtime}.meta.json`), 'utf8'),
@@ -64,13 +69,13 @@ async function runtimeReport(runtime: string): Promise<EntryReport> {
   const isJs = (path: string) => path.endsWith('.js');
   const initial = reachable(outputs, [entry], ['import-statement']).filter(isJs);
   const everything = reachable(outputs, [entry], ['import-statement', 'dynamic-import']).filter(isJs);
-  // Every bundle refers to every codec's .wasm in dist/wasm/ (scripts/build-runtimes.mjs copies them there).
+  // Every bundle refers to every codec's .wasm: the package's own in wasm/, its dependencies' copied to
+  // dist/wasm/ (scripts/build-runtimes.mjs).
   const order = Object.values(WASM_FILES).map((specifier) => basename(specifier, '.wasm'));
-  const rank = (name: string) => order.indexOf(name.replace(/-[0-9a-f]{8}\.wasm$/, ''));
-  const wasmFiles = (await readdir(resolve(dist, 'wasm')))
-    .filter((name) => name.endsWith('.wasm'))
-    .sort((a, b) => rank(a) - rank(b))
-    .map((name) => resolve(dist, 'wasm', name));
+  const rank = (path: string) => order.indexOf(basename(path).replace(/(-[0-9a-f]{8})?\.wasm$/, ''));
+  const wasmFiles = (await Promise.all([resolve(dist, '../wasm'), resolve(dist, 'wasm')].map(wasmFilesIn)))
+    .flat()
+    .sort((a, b) => rank(a) - rank(b));
   return {
     entry: runtime,
     initialJs: await sizeOf(initial),
@@ -122,7 +127,7 @@ export async function sizeReport(): Promise<string> {
   );
   const sizes = new Map<string, Sizes>();
   for (const path of reports[0]?.wasmFiles ?? []) {
-    const codec = codecByFile.get(basename(path).replace(/-[0-9a-f]{8}\.wasm$/, '')) ?? basename(path);
+    const codec = codecByFile.get(basename(path).replace(/(-[0-9a-f]{8})?\.wasm$/, '')) ?? basename(path);
     sizes.set(codec, await sizeOf([path]));
     lines.push(`  ${codec.padEnd(24)}${kilobytes(sizes.get(codec) ?? { raw: 0, gzip: 0 })}`.trimEnd());
   }

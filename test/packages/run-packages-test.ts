@@ -5,10 +5,11 @@
 // @glimpse/heif, and typechecks strict consumers against the shipped .d.ts. The consumer's files are in test/packages/consumer/. Tools (vite, esbuild, deno, tsc, miniflare,
 // Chromium) come from this repository; every import of @glimpse/* resolves in the consumer's node_modules.
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, posix, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
@@ -68,6 +69,40 @@ const RUNTIME_ENTRIES = [
   'dist/workerd.js',
 ];
 
+/** A `.wasm` that a browser, Deno or Workers bundle names by a relative path: `new URL('…', import.meta.url)` or `import m from '…'`. */
+const BUNDLE_WASM_REFERENCE = /(?:new URL\(|from\s*)["'](\.\.?\/[^"']+\.wasm)["']/g;
+
+/**
+ * What is wrong with a tarball's WASM: a module shipped twice (the same bytes under two paths: the bundles
+ * once emitted hashed copies of the codecs that wasm/ already ships, 2 MB of 13.3 MB), or one that a runtime
+ * bundle refers to and the tarball lacks. Reads the packed files, extracted with tar.
+ */
+async function wasmProblems(name: string, tarball: string, files: string[]): Promise<string[]> {
+  const unpacked = join(work, 'unpacked', name.replace('/', '-'));
+  await mkdir(unpacked, { recursive: true });
+  await sh('tar', ['-xzf', tarball, '-C', unpacked], work);
+  const problems: string[] = [];
+  const byHash = new Map<string, string>();
+  for (const path of files.filter((file) => file.endsWith('.wasm'))) {
+    const hash = createHash('sha256')
+      .update(await readFile(join(unpacked, 'package', path)))
+      .digest('hex');
+    const first = byHash.get(hash);
+    if (first !== undefined) problems.push(`${name} ships the same .wasm twice: ${first} and ${path}`);
+    else byHash.set(hash, path);
+  }
+  for (const bundle of ['dist/browser.js', 'dist/deno.js', 'dist/workerd.js'].filter((path) => files.includes(path))) {
+    const references = [...(await readFile(join(unpacked, 'package', bundle), 'utf8')).matchAll(BUNDLE_WASM_REFERENCE)];
+    if (references.length === 0)
+      problems.push(`${name}'s ${bundle} names no .wasm (has the build's codec table changed form?)`);
+    for (const [, reference = ''] of references) {
+      const path = posix.join(posix.dirname(bundle), reference);
+      if (!files.includes(path)) problems.push(`${name}'s ${bundle} refers to ${reference}, which it does not ship`);
+    }
+  }
+  return problems;
+}
+
 const tarballs: string[] = [];
 await step('npm pack (prepack: JS bundles and generated .d.ts)', async () => {
   const packed: { name: string; filename: string; size: number; unpackedSize: number; files: { path: string }[] }[] =
@@ -109,9 +144,8 @@ await step('npm pack (prepack: JS bundles and generated .d.ts)', async () => {
     for (const path of must) if (!files.includes(path)) problems.push(`${pack.name} lacks ${path}`);
     for (const path of files)
       if (/^src\/|\.map$|\.meta\.json$|tsconfig/.test(path)) problems.push(`${pack.name} ships ${path}`);
-    if (pack.name !== '@glimpse/agent' && !files.some((path) => /^dist\/wasm\/.+\.wasm$/.test(path)))
-      problems.push(`${pack.name} lacks dist/wasm/*.wasm`);
     tarballs.push(join(work, pack.filename));
+    problems.push(...(await wasmProblems(pack.name, join(work, pack.filename), files)));
   }
   if (problems.length > 0) throw new Error(problems.join('; '));
   return packed

@@ -24,10 +24,12 @@ const megabytes = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
 /** Module signature → .wasm file name(s), to name the memories the worker reports. */
 async function wasmFileNames(): Promise<Map<string, string>> {
   const names = new Map<string, string>();
-  for (const directory of ['packages/media/dist/wasm', 'packages/heif/dist/wasm'].map((path) => resolve(root, path))) {
-    for (const file of await readdir(directory)) {
+  // Each package's own codecs are in its wasm/, its dependencies' copied to dist/wasm/ (scripts/build-runtimes.mjs).
+  const directories = ['packages/media/wasm', 'packages/media/dist/wasm', 'packages/heif/wasm'];
+  for (const directory of directories.map((path) => resolve(root, path))) {
+    for (const file of (await readdir(directory)).filter((name) => name.endsWith('.wasm'))) {
       const signature = moduleSignature(await WebAssembly.compile(await readFile(resolve(directory, file))));
-      const name = file.replace(/-[0-9a-f]{8}\.wasm$/, ''); // scripts/build-runtimes.mjs names them <codec>-<sha256 prefix>.wasm
+      const name = file.replace(/(-[0-9a-f]{8})?\.wasm$/, ''); // a copy in dist/wasm/ is <codec>-<sha256 prefix>.wasm
       names.set(signature, names.has(signature) ? `${names.get(signature)}|${name}` : name);
     }
   }

@@ -1,4 +1,4 @@
-// Deno entry: heif.wasm is emitted beside this bundle; it is read and compiled on the first HEIC.
+// Deno entry: the package's wasm/heif.wasm, at a URL relative to this bundle, is read and compiled on the first HEIC.
 import { WASM_URLS } from 'glimpse:wasm-urls';
 import { registerHeif } from '../register-heif.js';
 

@@ -1,4 +1,5 @@
-// Deno entry: reads each codec's .wasm, which the build emits beside this bundle, and compiles it.
+// Deno entry: reads each codec's .wasm (the package's wasm/, or dist/wasm/ for a dependency's; the URLs are
+// relative to this bundle) and compiles it.
 import { WASM_URLS } from 'glimpse:wasm-urls';
 import { setWasmLoader } from '../wasm.js';
 
