@@ -1,7 +1,7 @@
 // `npm run test:packages`: the published packages as a user gets them. Packs each package with `npm pack`
 // (its prepack builds the JS and generates the .d.ts), installs the tarballs into an empty project outside
-// the repository, and there: runs the README's job in Node, `npx glimpse`, a Deno script, a Vite app in
-// Chromium and a Worker bundle in workerd (miniflare), each also converting a HEIC through the optional
+// the repository, and there: runs the README's job in Node, `npx glimpse`, a Deno script, an app bundled by
+// Vite and by esbuild in Chromium and a Worker bundle in workerd (miniflare), each also converting a HEIC through the optional
 // @glimpse/heif, and typechecks strict consumers against the shipped .d.ts. The consumer's files are in test/packages/consumer/. Tools (vite, esbuild, deno, tsc, miniflare,
 // Chromium) come from this repository; every import of @glimpse/* resolves in the consumer's node_modules.
 import { execFile } from 'node:child_process';
@@ -209,13 +209,9 @@ await step('Deno: a script importing the packages', async () => {
     throw new Error(`Deno resolved @glimpse/media to ${out.entry}, not dist/deno.js`);
 });
 
-await step('Vite: build an app, run it in Chromium', async () => {
-  await sh(
-    process.execPath,
-    [join(dirname(tool('vite/package.json')), 'bin/vite.js'), 'build', 'vite-app', '--logLevel', 'error'],
-    consumer,
-  );
-  const server = await serveStatic(join(consumer, 'vite-app/dist'), { index: 'index.html' });
+/** Serves `site` and checks what vite-app/main.js, built into it, reports in Chromium. */
+async function checkPage(site: string): Promise<void> {
+  const server = await serveStatic(site, { index: 'index.html' });
   const browser = await launchChromium();
   try {
     const page = await browser.newPage();
@@ -238,6 +234,39 @@ await step('Vite: build an app, run it in Chromium', async () => {
     await browser.close();
     await server.close();
   }
+}
+
+await step('Vite: build an app, run it in Chromium', async () => {
+  await sh(
+    process.execPath,
+    [join(dirname(tool('vite/package.json')), 'bin/vite.js'), 'build', 'vite-app', '--logLevel', 'error'],
+    consumer,
+  );
+  await checkPage(join(consumer, 'vite-app/dist'));
+});
+
+await step('esbuild: bundle the same app, place the .wasm as the README says, run it in Chromium', async () => {
+  const site = join(consumer, 'esbuild-app');
+  await build({
+    entryPoints: [join(consumer, 'vite-app/main.js')],
+    outdir: join(site, 'js'),
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'browser',
+    logLevel: 'error',
+  });
+  // esbuild keeps each `new URL('…', import.meta.url)` as it is, so the files keep their places relative to the
+  // bundle: each package's wasm/ one folder up, @glimpse/media's dist/wasm/ beside it.
+  const installed = (path: string) => join(consumer, 'node_modules/@glimpse', path);
+  await cp(installed('media/wasm'), join(site, 'wasm'), { recursive: true });
+  await cp(installed('heif/wasm'), join(site, 'wasm'), { recursive: true });
+  await cp(installed('media/dist/wasm'), join(site, 'js/wasm'), { recursive: true });
+  await cp(photo, join(site, 'photo-exif6.jpg'));
+  await cp(heic, join(site, 'grid.heic'));
+  const html = await readFile(join(consumer, 'vite-app/index.html'), 'utf8');
+  await writeFile(join(site, 'index.html'), html.replace('src="./main.js"', 'src="./js/main.js"'));
+  await checkPage(site);
 });
 
 await step('Worker: bundle with esbuild, run in workerd (miniflare)', async () => {
