@@ -209,23 +209,50 @@ __attribute__((export_name("verify"))) const char *verify(const uint8_t *data, u
 // (the filter whose output has the smallest sum of absolute signed bytes, libpng's heuristic), same
 // files; a 2000×1250 screenshot at zlib level 3 encodes in 50 ms instead of 78 (measured).
 
+// The PNG is kept in blocks of OUTPUT_BLOCK bytes, each allocated once: a buffer that doubles as it grows
+// is moved by each realloc (wasi-libc's dlmalloc extends a chunk in place only within memory it already
+// has), leaving the old one behind: a 4.9 MB PNG (a 2000×1500 RGBA photo) took a 16.9 MB instance, in
+// blocks 6.0 MB. The host copies the blocks out in order (encode_finish).
+// With a `limit` (0: none), the PNG is given up as soon as it would pass that many bytes: `over` is set
+// and nothing more is kept. A caller that only wants the PNG if it fits (the fit, which has a lossy
+// encoding to fall back on) stops there instead of finishing it: the same photo given up at 3.75 MB took
+// a 5.0 MB instance, and its last quarter of rows was never compressed.
+#define OUTPUT_BLOCK (1u << 20)
+
 struct output {
-  uint8_t *data;
-  size_t size;
-  size_t capacity;
+  uint8_t **blocks;
+  size_t count, slots;  // blocks in use, room in `blocks`
+  size_t size;          // bytes in all blocks
+  size_t limit;
+  int over;
 };
 
 static void append(struct output *out, const uint8_t *bytes, size_t length) {
-  if (length > out->capacity - out->size) {
-    size_t capacity = out->capacity * 2;
-    while (capacity - out->size < length) capacity *= 2;
-    uint8_t *grown = realloc(out->data, capacity);
-    if (!grown) host_fail("out of memory for the encoded PNG");
-    out->data = grown;
-    out->capacity = capacity;
+  if (out->over) return;
+  if (out->limit != 0 && length > out->limit - out->size) {
+    out->over = 1;
+    return;
   }
-  memcpy(out->data + out->size, bytes, length);
-  out->size += length;
+  while (length > 0) {
+    size_t used = out->size % OUTPUT_BLOCK;
+    if (used == 0 && out->size == out->count * OUTPUT_BLOCK) {
+      if (out->count == out->slots) {
+        size_t slots = out->slots == 0 ? 16 : out->slots * 2;
+        uint8_t **grown = realloc(out->blocks, slots * sizeof *grown);
+        if (!grown) host_fail("out of memory for the encoded PNG");
+        out->blocks = grown;
+        out->slots = slots;
+      }
+      out->blocks[out->count] = malloc(OUTPUT_BLOCK);
+      if (!out->blocks[out->count]) host_fail("out of memory for the encoded PNG");
+      out->count++;
+    }
+    size_t part = OUTPUT_BLOCK - used < length ? OUTPUT_BLOCK - used : length;
+    memcpy(out->blocks[out->count - 1] + used, bytes, part);
+    out->size += part;
+    bytes += part;
+    length -= part;
+  }
 }
 
 static void put_be32(uint8_t *at, uint32_t value) {
@@ -353,8 +380,10 @@ __attribute__((export_name("encode_opaque"))) uint32_t encode_opaque(const uint8
   return (uint32_t)every_pixel_opaque(rgba, pixels);
 }
 
-// Starts a PNG of width × height at zlib `level` (0–9): RGB when `opaque`, RGBA otherwise.
-__attribute__((export_name("encode_start"))) void encode_start(uint32_t width, uint32_t height, uint32_t level, uint32_t opaque) {
+// Starts a PNG of width × height at zlib `level` (0–9): RGB when `opaque`, RGBA otherwise; given up once
+// it would pass `limit` bytes (0: no limit).
+__attribute__((export_name("encode_start"))) void encode_start(
+    uint32_t width, uint32_t height, uint32_t level, uint32_t opaque, uint32_t limit) {
   if (width == 0 || height == 0) host_fail("a PNG needs at least one pixel");
   encoder.width = width;
   encoder.height = height;
@@ -367,9 +396,9 @@ __attribute__((export_name("encode_start"))) void encode_start(uint32_t width, u
   encoder.filtered_stride = 1 + padded + 16;   // type byte, filtered row, slack
   encoder.filtered = malloc(5 * encoder.filtered_stride);
   encoder.d = malloc(sizeof *encoder.d);
-  encoder.out = (struct output){malloc(65536), 0, 65536};
   struct deflater *d = encoder.d;
-  if (!encoder.out.data || !encoder.rows || !encoder.filtered || !d) host_fail("out of memory for the PNG encoder");
+  encoder.out = (struct output){NULL, 0, 0, 0, limit, 0};
+  if (!encoder.rows || !encoder.filtered || !d) host_fail("out of memory for the PNG encoder");
 
   static const uint8_t SIGNATURE[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
   append(&encoder.out, SIGNATURE, 8);
@@ -387,9 +416,11 @@ __attribute__((export_name("encode_start"))) void encode_start(uint32_t width, u
   d->stream.avail_out = sizeof d->buffer;
 }
 
-// Filters and compresses the next `count` rows of RGBA8 at `rgba`.
-__attribute__((export_name("encode_rows"))) void encode_rows(const uint8_t *rgba, uint32_t count) {
+// Filters and compresses the next `count` rows of RGBA8 at `rgba`. Returns 0 once the PNG has passed its
+// limit (the rows are then ignored: the caller stops), else 1.
+__attribute__((export_name("encode_rows"))) uint32_t encode_rows(const uint8_t *rgba, uint32_t count) {
   if (count > encoder.height - encoder.y) host_fail("the PNG encoder was given more rows than the image has");
+  if (encoder.out.over) return 0;
   size_t length = encoder.length, stride = encoder.stride, filtered_stride = encoder.filtered_stride;
   uint8_t *filtered = encoder.filtered;
   uint8_t *const out[5] = {filtered + 1, filtered + filtered_stride + 1, filtered + 2 * filtered_stride + 1,
@@ -413,11 +444,15 @@ __attribute__((export_name("encode_rows"))) void encode_rows(const uint8_t *rgba
     uint8_t *chosen = filtered + best * filtered_stride;
     chosen[0] = (uint8_t)best;
     deflate_bytes(encoder.d, chosen, length + 1, Z_NO_FLUSH);
+    if (encoder.out.over) return 0;
   }
+  return 1;
 }
 
-// Ends the PNG and returns it; info[0] = byte length.
-__attribute__((export_name("encode_finish"))) uint8_t *encode_finish(uint32_t *info) {
+// Ends the PNG. Returns where the pointers to its blocks are (OUTPUT_BLOCK bytes each, the last one
+// partly filled); info[0] = byte length, info[1] = block count. Returns 0 (info[0] = 0) if the PNG passed
+// its limit.
+__attribute__((export_name("encode_finish"))) uint8_t **encode_finish(uint32_t *info) {
   if (encoder.y != encoder.height) host_fail("the PNG encoder was not given every row");
   deflate_bytes(encoder.d, NULL, 0, Z_FINISH);
   deflateEnd(&encoder.d->stream);
@@ -425,6 +460,11 @@ __attribute__((export_name("encode_finish"))) uint8_t *encode_finish(uint32_t *i
   free(encoder.d);
   free(encoder.filtered);
   free(encoder.rows);
+  info[1] = (uint32_t)encoder.out.count;
+  if (encoder.out.over) {
+    info[0] = 0;
+    return 0;
+  }
   info[0] = (uint32_t)encoder.out.size;
-  return encoder.out.data;
+  return encoder.out.blocks;
 }

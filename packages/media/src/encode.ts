@@ -2,7 +2,7 @@ import type { RowSource } from './codecs/contract.js';
 import { rasterSource } from './raster-rows.js';
 import type { Raster } from './types.js';
 import { encodeJpeg } from './codecs/jpeg.js';
-import { encodePng } from './codecs/png.js';
+import { encodePng, encodePngWithin } from './codecs/png.js';
 import { encodeWebp } from './codecs/webp.js';
 
 /** The formats the core writes. GIF and BMP are read but never written: PNG carries them losslessly. */
@@ -34,4 +34,21 @@ export function encodeRows(source: RowSource, encoding: Encoding): Promise<Uint8
 /** Encodes a whole raster (read as rows); `mayHaveAlpha` false promises every pixel is opaque. */
 export function encodeRaster(raster: Raster, encoding: Encoding, mayHaveAlpha = true): Promise<Uint8Array> {
   return encodeRows(rasterSource(raster, mayHaveAlpha), encoding);
+}
+
+/**
+ * As encodeRaster, but only wanted if at most `maxBytes` (undefined otherwise). PNG gives up as soon as
+ * its output passes the limit, so the PNG that does not fit is never finished nor held whole; the lossy
+ * encoders finish (their bytes are not known before the end).
+ */
+export async function encodeRasterWithin(
+  raster: Raster,
+  encoding: Encoding,
+  mayHaveAlpha: boolean,
+  maxBytes: number,
+): Promise<Uint8Array | undefined> {
+  const source = rasterSource(raster, mayHaveAlpha);
+  const data =
+    encoding.type === 'image/png' ? await encodePngWithin(source, maxBytes) : await encodeRows(source, encoding);
+  return data && data.byteLength <= maxBytes ? data : undefined;
 }

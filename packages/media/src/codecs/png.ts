@@ -1,8 +1,14 @@
 // PNG adapter: glimpse's own libpng + zlib build (kernels/png-codec.ts, wasm/png), a fresh instance per
 // call, both directions in bands of rows.
-import { decodePngRgbaWithAlpha, decodePngRows, encodePngRows, type DecodedPng } from '../kernels/png-codec.js';
+import {
+  decodePngRgbaWithAlpha,
+  decodePngRows,
+  encodePngRows,
+  encodePngRowsWithin,
+  type DecodedPng,
+} from '../kernels/png-codec.js';
 import type { PngInfo } from '../types.js';
-import type { Decoder, Encoder } from './contract.js';
+import type { Decoder, Encoder, RowSource } from './contract.js';
 
 /**
  * zlib level 2 with adaptive filtering. Measured on 2000 px images, encode ms / KB at levels 1, 2, 3, 6:
@@ -25,6 +31,11 @@ export const pngDecoder: Decoder<PngInfo> = async ({ bytes, facts, sink }) => ({
 
 /** Lossless 8-bit PNG: RGB when every pixel is opaque, RGBA otherwise. */
 export const encodePng: Encoder<object> = (source) => encodePngRows(source, ZLIB_LEVEL);
+
+/** As encodePng, but given up (undefined) as soon as the PNG would pass `maxBytes`. */
+export function encodePngWithin(source: RowSource, maxBytes: number): Promise<Uint8Array | undefined> {
+  return encodePngRowsWithin(source, ZLIB_LEVEL, maxBytes);
+}
 
 /** A whole PNG decoded at once, with whether any pixel is not fully opaque (for small images: ICO entries). */
 export async function decodePngWithAlpha(bytes: Uint8Array): Promise<DecodedPng> {

@@ -6,7 +6,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { MediaError } from '../errors.js';
 import { setWasmLoader } from '../wasm.js';
 import { WASM_FILES } from '../wasm-files.js';
-import { decodePngRgba, decodePngRgbaWithAlpha, encodePngRgba } from './png-codec.js';
+import { rasterSource } from '../raster-rows.js';
+import { decodePngRgba, decodePngRgbaWithAlpha, encodePngRgba, encodePngRowsWithin } from './png-codec.js';
 
 const require = createRequire(import.meta.url);
 
@@ -258,6 +259,25 @@ describe('own PNG codec', () => {
     expect(colourType(png)).toBe(6);
     expect(Buffer.from((await decodePngRgba(png)).data).equals(Buffer.from(lastTranslucent))).toBe(true);
     expect(colourType(await encodePngRgba({ data: testCard(64, 1500, false), width: 64, height: 1500 }, 1))).toBe(2);
+  });
+
+  it('writes a PNG of several 1 MB output blocks whole, and gives one up past a byte limit', async () => {
+    // Noise barely compresses: 900×700 RGBA makes a PNG of about 2.5 MB, kept in three blocks.
+    const [w, h] = [900, 700];
+    const rgba = new Uint8Array(w * h * 4);
+    let seed = 1;
+    for (let i = 0; i < rgba.length; i++) {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      rgba[i] = seed >>> 24;
+    }
+    const raster = { data: rgba, width: w, height: h };
+    const png = await encodePngRgba(raster, 2);
+    expect(png.byteLength).toBeGreaterThan(2 * 2 ** 20);
+    expect(Buffer.from((await decodePngRgba(png)).data).equals(Buffer.from(rgba))).toBe(true);
+    const within = await encodePngRowsWithin(rasterSource(raster, true), 2, png.byteLength);
+    expect(within && Buffer.from(within).equals(Buffer.from(png))).toBe(true);
+    expect(await encodePngRowsWithin(rasterSource(raster, true), 2, png.byteLength - 1)).toBeUndefined();
+    expect(await encodePngRowsWithin(rasterSource(raster, true), 2, 100_000)).toBeUndefined();
   });
 
   it('reports a truncated or damaged PNG as E_CORRUPT, and the next call works (fresh instance)', async () => {

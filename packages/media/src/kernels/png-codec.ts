@@ -13,8 +13,8 @@ interface PngExports extends KernelExports {
   decode_rows(out: number, count: number): void;
   decode_finish(): number;
   encode_opaque(rgba: number, pixels: number): number;
-  encode_start(width: number, height: number, level: number, opaque: number): void;
-  encode_rows(rgba: number, count: number): void;
+  encode_start(width: number, height: number, level: number, opaque: number, limit: number): void;
+  encode_rows(rgba: number, count: number): number;
   encode_finish(info: number): number;
 }
 
@@ -36,6 +36,9 @@ export interface DecodedPng {
 
 /** Rows are handed over in bands of about this many bytes: small enough to stay in cache. */
 const BAND_BYTES = 256 * 1024;
+
+/** The encoder keeps the PNG in blocks of this many bytes (OUTPUT_BLOCK in wasm/png/codec.c). */
+const OUTPUT_BLOCK = 2 ** 20;
 
 /**
  * Decodes any PNG (palette, tRNS, gray, gray+alpha, 16-bit, interlaced; APNG's default image) to RGBA8
@@ -112,6 +115,21 @@ export async function decodePngRgbaWithAlpha(bytes: Uint8Array): Promise<Decoded
  * have alpha (first to learn whether every pixel is opaque, stopping at the first band that is not).
  */
 export async function encodePngRows(source: RowSource, level: number): Promise<Uint8Array> {
+  const data = await encodePngRowsWithin(source, level, 0);
+  if (!data) throw new Error('a PNG without a byte limit passed it');
+  return data;
+}
+
+/**
+ * As encodePngRows, but given up (undefined) as soon as the PNG would pass `maxBytes` (0: no limit): the
+ * rows after that point are not compressed, and the instance holds at most `maxBytes` of output instead
+ * of the whole file in a buffer that doubles as it grows.
+ */
+export async function encodePngRowsWithin(
+  source: RowSource,
+  level: number,
+  maxBytes: number,
+): Promise<Uint8Array | undefined> {
   const codec = await instantiateKernel<PngExports>('png', FUNCTIONS);
   try {
     const { width, height } = source;
@@ -128,12 +146,19 @@ export async function encodePngRows(source: RowSource, level: number): Promise<U
     if (source.mayHaveAlpha)
       for (let y = 0; y < height && opaque; y += bandRows)
         opaque = codec.encode_opaque(band, copyBand(y) * width) !== 0;
-    codec.encode_start(width, height, level, opaque ? 1 : 0);
-    for (let y = 0; y < height; y += bandRows) codec.encode_rows(band, copyBand(y));
-    const info = codec.alloc(4);
-    const out = codec.encode_finish(info);
-    const [length = 0] = new Uint32Array(codec.memory.buffer, info, 1);
-    return new Uint8Array(codec.memory.buffer.slice(out, out + length));
+    codec.encode_start(width, height, level, opaque ? 1 : 0, maxBytes);
+    for (let y = 0; y < height; y += bandRows) if (codec.encode_rows(band, copyBand(y)) === 0) return undefined;
+    const info = alloc(codec, 8);
+    const blocks = codec.encode_finish(info);
+    if (blocks === 0) return undefined;
+    const [length = 0, count = 0] = new Uint32Array(codec.memory.buffer, info, 2);
+    // The PNG is kept in blocks of OUTPUT_BLOCK bytes (wasm/png/codec.c), copied out in order.
+    const png = new Uint8Array(length);
+    new Uint32Array(codec.memory.buffer, blocks, count).forEach((block, i) => {
+      const at = i * OUTPUT_BLOCK;
+      png.set(new Uint8Array(codec.memory.buffer, block, Math.min(OUTPUT_BLOCK, length - at)), at);
+    });
+    return png;
   } catch (cause) {
     if (!(cause instanceof KernelFailure || cause instanceof WebAssembly.RuntimeError)) throw cause;
     if (/out of memory/i.test(cause.message)) throw kernelOutOfMemory('PNG');
