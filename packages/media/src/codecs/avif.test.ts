@@ -12,7 +12,7 @@ import '../entries/node.js';
 import { isMediaError } from '../errors.js';
 import { probe } from '../probe.js';
 import { process } from '../process.js';
-import { decodeAvif } from './avif.js';
+import { decodeAvif, setAvifMemoryLimit } from './avif.js';
 
 const FULL = { width: 1 << 30, height: 1 << 30 };
 const photo = naturalPixels(257, 171);
@@ -164,4 +164,21 @@ describe('AVIF through process()', () => {
   it('refuses an image over the pixel budget before decoding it', async () => {
     await expect(process(eightBit, { maxInputPixels: 10_000 })).rejects.toMatchObject({ code: 'E_TOO_MANY_PIXELS' });
   });
+
+  it('refuses an item whose frame would not fit the memory limit, before decoding it (the Workers cap)', async () => {
+    // 1000×800 8-bit 4:4:4: dav1d's frame is 3 planes of 896 rows of 1088 bytes (2.8 MiB); with its working buffers and the module's
+    // 2 MiB, 5.2 MiB: a 4 MiB limit refuses it by the sequence header, 12 MiB decodes it.
+    const file = await avifEnc(naturalPixels(1000, 800));
+    try {
+      setAvifMemoryLimit(4 * 2 ** 20);
+      const refused = await decodeAvif(file, FULL, 100_000_000).catch((error: unknown) => error);
+      expect(refused).toMatchObject({ code: 'E_TOO_LARGE' });
+      expect(String(refused)).toMatch(/1000x800 8-bit 4:4:4 frame needs about 6 MB to decode, over the limit of 4 MB/);
+      setAvifMemoryLimit(12 * 2 ** 20);
+      const decoded = await decodeAvif(file, FULL, 100_000_000);
+      expect(decoded.raster.width).toBe(1000);
+    } finally {
+      setAvifMemoryLimit(0);
+    }
+  }, 60_000);
 });

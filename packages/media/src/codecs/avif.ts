@@ -1,7 +1,9 @@
 // AVIF decoder: the HEIF container is read here (containers/heif-items.ts, shared with HEIC), and each
 // AV1 image item (the primary image, or one grid tile, and its alpha) is decoded by glimpse's dav1d build
-// (wasm/avif), which turns it into RGBA rows. A grid is decoded a tile at a time, so the instance holds
-// one tile's planes and one band of RGBA, never the whole picture. A fresh instance per call.
+// (wasm/avif), which turns it into RGBA rows that go on to the sink a band at a time. A grid is decoded a
+// tile at a time, so the instance holds one tile's planes and one band of RGBA, never the whole picture;
+// a single-item image's planes are whole (dav1d decodes whole frames). A fresh instance per call, whose
+// memory may be capped (setAvifMemoryLimit): an item that would not fit is refused before it is decoded.
 import {
   heifItemBytes,
   heifPartsPresent,
@@ -18,9 +20,10 @@ import {
   kernelOutOfMemory,
   type KernelExports,
 } from '../kernels/kernel-instance.js';
-import { anyTransparent } from '../pixels.js';
+import { alphaWatch, rasterSink } from '../raster-rows.js';
 import { takersSentence } from '../takers.js';
 import type { Raster } from '../types.js';
+import type { RowSink, Size } from './contract.js';
 import { undecodable, unsupportedFeature } from './codec-support.js';
 
 interface AvifExports extends KernelExports {
@@ -35,14 +38,30 @@ interface AvifExports extends KernelExports {
     premultiplied: number,
   ): number;
   rgba_rows(out: number, stride: number, y: number, rows: number, columns: number, factor: number): number;
+  set_memory_limit(bytes: number): void;
 }
 
-const FUNCTIONS = ['release', 'error_message', 'decode_item', 'prepare_rgba', 'rgba_rows'] as const;
+const FUNCTIONS = ['release', 'error_message', 'decode_item', 'prepare_rgba', 'rgba_rows', 'set_memory_limit'] as const;
 
 /** decode.c's status codes. */
 const UNSUPPORTED = 2;
 const OUT_OF_MEMORY = 3;
 const TOO_MANY_PIXELS = 4;
+const OVER_MEMORY_LIMIT = 5;
+
+/** The most WASM memory an AVIF decoder instance may have, in bytes; 0: no limit (setAvifMemoryLimit). */
+let memoryLimit = 0;
+
+/**
+ * Caps each AVIF decoder instance's WASM memory at `bytes` (0: no cap), for runtimes with a hard memory
+ * limit: the Workers entry sets it, because an isolate over its 128 MB is killed, not given an error. An
+ * AV1 frame is decoded whole (a 12 MP 10-bit 4:4:4 one takes 72.6 MiB), so an item whose frame, with
+ * dav1d's working buffers, would not fit is refused with E_TOO_LARGE before it is decoded, and the cap
+ * itself (malloc failing) stops any allocation the header did not announce.
+ */
+export function setAvifMemoryLimit(bytes: number): void {
+  memoryLimit = Math.max(0, Math.min(Math.floor(bytes), 0xffff0000));
+}
 
 /** Rows of a single-item image are converted this many bytes at a time. */
 const BAND_BYTES = 1024 * 1024;
@@ -87,17 +106,31 @@ class AvifFailure extends Error {
   }
 }
 
+/** decodeAvifRows into one raster (tests and callers that want the whole image). */
+export async function decodeAvif(bytes: Uint8Array, cover: Size, maxInputPixels: number): Promise<DecodedAvif> {
+  const sink = rasterSink();
+  const { hasAlpha, lossless } = await decodeAvifRows({ bytes, cover, maxInputPixels, sink });
+  return { raster: sink.raster(), hasAlpha, lossless };
+}
+
 /**
- * Decodes the primary image of an AVIF to straight-alpha RGBA8, cropped to its clean aperture and not yet
- * turned upright (irot/imir are the caller's, as the probe's orientation). `cover` is the stored-size
- * target: where the image is at least twice as large, it is shrunk on the way by a whole factor (each
- * pixel the mean of a block) and comes back smaller than the probe's size, never smaller than `cover`.
+ * Decodes the primary image of an AVIF to straight-alpha RGBA8 rows into `sink`, a band at a time,
+ * cropped to its clean aperture and not yet turned upright (irot/imir are the caller's, as the probe's
+ * orientation). `cover` is the stored-size target: where the image is at least twice as large, it is
+ * shrunk on the way by a whole factor (each pixel the mean of a block) and comes out smaller than the
+ * probe's size, never smaller than `cover`.
  */
-export async function decodeAvif(
-  bytes: Uint8Array,
-  cover: { width: number; height: number },
-  maxInputPixels: number,
-): Promise<DecodedAvif> {
+export async function decodeAvifRows({
+  bytes,
+  cover,
+  maxInputPixels,
+  sink,
+}: {
+  bytes: Uint8Array;
+  cover: Size;
+  maxInputPixels: number;
+  sink: RowSink;
+}): Promise<{ hasAlpha: boolean; lossless: boolean }> {
   const layout = readHeifLayout(bytes, 'AVIF');
   if (!heifPartsPresent(layout, bytes.length)) {
     throw new MediaError(
@@ -108,11 +141,16 @@ export async function decodeAvif(
   }
   assertDecodable(layout, maxInputPixels);
   const codec = await instantiateKernel<AvifExports>('avif', FUNCTIONS);
+  codec.set_memory_limit(memoryLimit);
   try {
     const info = codec.alloc(9 * 4);
     if (info === 0) throw kernelOutOfMemory('AVIF', 36);
     const decoder = new ItemDecoder(codec, bytes, layout, info, maxInputPixels);
-    return layout.grid ? decodeGrid(decoder, layout, layout.grid, cover) : decodeSingle(decoder, layout, cover);
+    const watched = alphaWatch(sink);
+    const lossless = layout.grid
+      ? decodeGrid(decoder, layout, layout.grid, cover, watched)
+      : decodeSingle(decoder, layout, cover, watched);
+    return { hasAlpha: layout.alpha !== undefined && watched.sawTransparent(), lossless };
   } catch (cause) {
     throw typedError(cause);
   }
@@ -259,7 +297,8 @@ function shrinkFactor(size: { width: number; height: number }, cover: { width: n
   );
 }
 
-function decodeSingle(decoder: ItemDecoder, layout: HeifLayout, cover: { width: number; height: number }): DecodedAvif {
+/** A single-item image, a band of rows at a time; returns whether it is lossless. */
+function decodeSingle(decoder: ItemDecoder, layout: HeifLayout, cover: Size, sink: RowSink): boolean {
   const picture = decoder.load(layout.primary, layout.alpha?.item);
   if (picture.width !== layout.width || picture.height !== layout.height) {
     throw new AvifFailure(
@@ -276,7 +315,7 @@ function decodeSingle(decoder: ItemDecoder, layout: HeifLayout, cover: { width: 
     width: Math.ceil(layout.width / factor),
     height: Math.ceil(layout.height / factor),
   };
-  const raster = ownedRaster(region.width, region.height);
+  sink.start({ width: region.width, height: region.height, mayHaveAlpha: layout.alpha !== undefined });
   const columns = region.x + region.width;
   const stride = columns * 4;
   const bandRows = Math.max(1, Math.min(region.height, Math.floor(BAND_BYTES / stride)));
@@ -284,24 +323,39 @@ function decodeSingle(decoder: ItemDecoder, layout: HeifLayout, cover: { width: 
   for (let y = 0; y < region.height; y += bandRows) {
     const rows = Math.min(bandRows, region.height - y);
     decoder.rows(band, stride, region.y + y, rows, columns, factor);
+    sink.write(packRows(decoder.memory(), band, stride, region.x, region.width, rows), rows);
+  }
+  return decoder.allLossless;
+}
+
+/**
+ * `rows` rows of `width` pixels from column `x` of the rows at `band` (`stride` bytes apart), moved
+ * together in place where they are not already back to back, as a view of the instance's memory.
+ */
+function packRows(
+  memory: ArrayBuffer,
+  band: number,
+  stride: number,
+  x: number,
+  width: number,
+  rows: number,
+): Uint8Array {
+  const bytes = new Uint8Array(memory);
+  const rowBytes = width * 4;
+  if (x !== 0 || stride !== rowBytes) {
     for (let row = 0; row < rows; row++) {
-      const from = new Uint8Array(decoder.memory(), band + row * stride + region.x * 4, region.width * 4);
-      raster.data.set(from, (y + row) * region.width * 4);
+      const from = band + row * stride + x * 4;
+      bytes.copyWithin(band + row * rowBytes, from, from + rowBytes);
     }
   }
-  return { raster, hasAlpha: layout.alpha !== undefined && anyTransparent(raster), lossless: decoder.allLossless };
+  return bytes.subarray(band, band + rows * rowBytes);
 }
 
 /**
  * A grid, a row of tiles at a time. Shrinking needs a factor that divides the tile size, so blocks never
  * straddle two tiles; a clean aperture is cut at full size.
  */
-function decodeGrid(
-  decoder: ItemDecoder,
-  layout: HeifLayout,
-  grid: HeifGrid,
-  cover: { width: number; height: number },
-): DecodedAvif {
+function decodeGrid(decoder: ItemDecoder, layout: HeifLayout, grid: HeifGrid, cover: Size, sink: RowSink): boolean {
   const crop = layout.crop;
   let factor = crop ? 1 : shrinkFactor({ width: grid.outputWidth, height: grid.outputHeight }, cover);
   while (factor > 1 && (grid.tileWidth % factor !== 0 || grid.tileHeight % factor !== 0)) factor--;
@@ -309,7 +363,7 @@ function decodeGrid(
   const tileHeight = grid.tileHeight / factor;
   const canvas = { width: Math.ceil(grid.outputWidth / factor), height: Math.ceil(grid.outputHeight / factor) };
   const region = crop ?? { x: 0, y: 0, ...canvas };
-  const raster = ownedRaster(region.width, region.height);
+  sink.start({ width: region.width, height: region.height, mayHaveAlpha: layout.alpha !== undefined });
   const stride = canvas.width * 4;
   const band = decoder.alloc(stride * tileHeight);
   const alphaTiles = layout.alpha?.grid?.tiles;
@@ -334,28 +388,29 @@ function decodeGrid(
       }
       decoder.rows(band + left * 4, stride, 0, rows, columns, factor);
     }
-    // Keep the band's rows that fall inside the region.
-    for (let y = Math.max(top, region.y); y < Math.min(top + rows, region.y + region.height); y++) {
-      const from = new Uint8Array(decoder.memory(), band + (y - top) * stride + region.x * 4, region.width * 4);
-      raster.data.set(from, (y - region.y) * region.width * 4);
+    // Hand on the band's rows that fall inside the region.
+    const first = Math.max(top, region.y);
+    const end = Math.min(top + rows, region.y + region.height);
+    if (end > first) {
+      const start = band + (first - top) * stride;
+      sink.write(packRows(decoder.memory(), start, stride, region.x, region.width, end - first), end - first);
     }
   }
-  return { raster, hasAlpha: layout.alpha !== undefined && anyTransparent(raster), lossless: decoder.allLossless };
-}
-
-function ownedRaster(width: number, height: number): Raster {
-  try {
-    return { data: new Uint8Array(width * height * 4), width, height };
-  } catch (cause) {
-    if (cause instanceof RangeError) throw kernelOutOfMemory('AVIF', width * height * 4);
-    throw cause;
-  }
+  return decoder.allLossless;
 }
 
 function typedError(cause: unknown): unknown {
   if (cause instanceof MediaError) return cause;
   if (cause instanceof AvifFailure) {
     if (cause.status === OUT_OF_MEMORY) return kernelOutOfMemory('AVIF');
+    if (cause.status === OVER_MEMORY_LIMIT) {
+      return new MediaError(
+        'E_TOO_LARGE',
+        `The AVIF is too large to decode within this runtime's memory: its ${cause.message}. AV1 frames are decoded whole. Send a smaller image (fewer pixels, or 8-bit 4:2:0).`,
+        { format: 'AVIF', memoryLimit },
+        { cause },
+      );
+    }
     // The header's sizes passed the pixel guard before decoding, so AV1 data over the limit contradicts them:
     // the data is damaged (or built to mislead). dav1d's own wording is a log line, not a reason to quote.
     if (cause.status === TOO_MANY_PIXELS) {

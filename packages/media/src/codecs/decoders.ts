@@ -3,7 +3,7 @@
 import { MediaError } from '../errors.js';
 import { writeRaster } from '../raster-rows.js';
 import type { BmpInfo, GifInfo, HeifInfo, IcoInfo, JpegInfo, PngInfo, TiffInfo, WebpInfo } from '../types.js';
-import { decodeAvif } from './avif.js';
+import { decodeAvifRows } from './avif.js';
 import { bmpDecoder } from './bmp.js';
 import type { DecodeRequest, DecodeResult, Decoder } from './contract.js';
 import { gifDecoder } from './gif.js';
@@ -87,8 +87,8 @@ const icoDecoder: Decoder<IcoInfo> = async ({ bytes, sink }) => {
 };
 
 /**
- * AVIF through dav1d (codecs/avif.ts): decoded whole, shrunk by a whole factor on the way where the image
- * is at least twice `cover`, then handed on in bands.
+ * AVIF through dav1d (codecs/avif.ts): each AV1 frame decoded whole, its rows converted to RGBA and
+ * handed on a band at a time, shrunk by a whole factor on the way where the image is at least twice `cover`.
  */
 async function avifDecoder({
   bytes,
@@ -96,7 +96,5 @@ async function avifDecoder({
   sink,
   maxInputPixels,
 }: DecodeRequest<HeifInfo> & { maxInputPixels: number }): Promise<DecodeResult> {
-  const { raster, hasAlpha, lossless } = await decodeAvif(bytes, cover, maxInputPixels);
-  writeRaster(raster, hasAlpha, sink);
-  return { hasAlpha, lossless };
+  return decodeAvifRows({ bytes, cover, maxInputPixels, sink });
 }

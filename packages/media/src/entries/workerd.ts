@@ -3,6 +3,7 @@
 // A Worker has 128 MB of memory. The pipeline decodes in bands, so the 100 MP bomb guard is the only
 // default input limit here too (measured in workerd, docs/runtimes.md "Workers memory").
 import { WASM_MODULES } from 'glimpse:wasm-modules';
+import { setAvifMemoryLimit } from '../codecs/avif.js';
 import { pdfText as pdfTextAnywhere, type PdfText, type PdfTextOptions } from '../pdf/pdf-text.js';
 import { renderPdfPage as renderPdfPageAnywhere, type RenderPdfPageOptions } from '../pdf/render-pdf-page.js';
 import type { ProcessResult, SendableImageType } from '../types.js';
@@ -13,6 +14,16 @@ setWasmLoader(async (name) => {
   if (module === undefined) throw new Error(`the Workers bundle was built without ${name}.wasm`);
   return module;
 });
+
+/**
+ * Most WASM memory the AVIF decoder may use per call in a Worker. dav1d decodes an AV1 frame whole: a
+ * 12 MP (4032×3024) 10-bit 4:4:4 frame is 72.6 MiB, and its decoder instance peaks at 82.3 MiB; the rest of
+ * that job (the request, the output raster, the resizer and the JPEG encoder, compiled code) adds 33 MiB
+ * (docs/runtimes.md "Workers memory"). An AVIF whose frame would not fit (24 MP 4:4:4, 48 MP) is
+ * E_TOO_LARGE before it is decoded instead of an isolate over its 128 MB.
+ */
+export const WORKERS_AVIF_MAX_MEMORY = 86 * 1024 * 1024;
+setAvifMemoryLimit(WORKERS_AVIF_MAX_MEMORY);
 
 /**
  * Most WASM memory PDFium may use per call in a Worker (the `maxMemory` option's default here). Measured
