@@ -31,6 +31,8 @@ export const INPUTS = {
   // As an iPhone stores a 12 MP photo: 512×512 tiles, irot and Exif orientation 6 (scripts/phone-heic.ts).
   'photo-4032x3024-grid-irot.heic': { kind: 'photo', width: 4032, height: 3024, format: 'heic-phone', orientation: 6 },
   'photo-4000x3000.avif': { kind: 'photo', width: 4000, height: 3000, format: 'avif' },
+  // As `avifenc -d 10` stores a 12 MP photo: 10-bit 4:4:4, the most memory an AV1 frame of that size takes.
+  'photo-4032x3024-10bit-444.avif': { kind: 'photo', width: 4032, height: 3024, format: 'avif-10bit-444' },
   'photo-4000x3000-lzw.tif': { kind: 'photo', width: 4000, height: 3000, format: 'tiff-lzw' },
   // RGBA: the photo cut out along a soft-edged ellipse (photoAlphaPixels), which the fit writes as WebP.
   'photo-4000x3000-alpha-lzw.tif': { kind: 'photo-alpha', width: 4000, height: 3000, format: 'tiff-lzw' },
@@ -207,7 +209,7 @@ async function encode(recipe, file) {
   else if (format === 'tiff-lzw') image = image.tiff({ compression: 'lzw', predictor: 'horizontal' });
   else if (format === 'tiff-lzw-tiled') {
     image = image.tiff({ compression: 'lzw', predictor: 'horizontal', tile: true, tileWidth: 256, tileHeight: 256 });
-  } else if (format === 'heic' || format === 'avif') return heifEnc(image, format, file);
+  } else if (format === 'heic' || format === 'avif' || format === 'avif-10bit-444') return heifEnc(image, format, file);
   else throw new Error(`unknown format ${format}`);
   // Written under a temporary name first, so an interrupted run never leaves half a file behind.
   await image.toFile(`${file}.partial`);
@@ -216,14 +218,21 @@ async function encode(recipe, file) {
 
 /**
  * HEIC (x265, quality 80) or AVIF (libaom, quality 70, speed 8 so that a 12 MP input takes seconds, not
- * minutes) through heif-enc, from a lossless PNG of the pixels.
+ * minutes) through heif-enc, from a lossless PNG of the pixels; `avif-10bit-444` through avifenc (libaom,
+ * speed 8, one thread), whose default is 4:4:4 (heif-enc's libaom cannot write 10-bit 4:4:4).
  */
 async function heifEnc(image, format, file) {
   const png = `${file}.source.png`;
   await image.png({ compressionLevel: 1 }).toFile(png);
   try {
-    const args = format === 'avif' ? ['-A', '-q', '70', '-p', 'speed=8'] : ['-q', '80'];
-    execFileSync('heif-enc', [...args, '-o', `${file}.partial`, png], { stdio: 'pipe' });
+    if (format === 'avif-10bit-444') {
+      execFileSync('avifenc', ['-s', '8', '-j', '1', '-d', '10', '-y', '444', png, `${file}.partial`], {
+        stdio: 'pipe',
+      });
+    } else {
+      const args = format === 'avif' ? ['-A', '-q', '70', '-p', 'speed=8'] : ['-q', '80'];
+      execFileSync('heif-enc', [...args, '-o', `${file}.partial`, png], { stdio: 'pipe' });
+    }
   } finally {
     rmSync(png, { force: true });
   }

@@ -19,6 +19,7 @@ const named = args.filter((arg, i) => !arg.startsWith('--') && (optionsAt < 0 ||
 const withCases = named.length === 0 || args.includes('--with-cases');
 const inputs = [...new Set([...(withCases ? MEMORY_CASES.map((entry) => entry.input) : []), ...named])];
 const caseLabels = new Map(MEMORY_CASES.map((entry) => [entry.input, entry.label]));
+const frameAllowances = new Map(MEMORY_CASES.map((entry) => [entry.input, entry.decodedFrameBytes]));
 
 const serverOptions = await buildWorker();
 const miniflare = new Miniflare(serverOptions);
@@ -47,7 +48,9 @@ try {
     );
     const observed = answer.observed;
     const budgetBytes =
-      'width' in observed ? memoryBudget(bytes.byteLength, observed.width * observed.height) : undefined;
+      'width' in observed
+        ? memoryBudget(bytes.byteLength, observed.width * observed.height, frameAllowances.get(input))
+        : undefined;
     const memoryCase = withCases ? caseLabels.get(input) : undefined;
     results[input] = {
       inputBytes: bytes.byteLength,

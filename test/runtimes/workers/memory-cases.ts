@@ -5,6 +5,30 @@ export interface MemoryCase {
   label: string;
   /** A file of scripts/bench-inputs.mjs. */
   input: string;
+  /**
+   * The whole decoded frame a codec must hold, in bytes, where it cannot decode in bands: added to the
+   * budget (memoryBudget), and so only for codecs that need it. AV1 (AVIF): dav1d decodes a frame whole
+   * (intra prediction and the in-loop filters reach across it, and it hands out whole pictures), each
+   * plane padded to 128 pixels and, above 8 bits, 2 bytes a sample; its working buffers come on top
+   * (0.5 bytes a pixel at 8 bits, 0.625 above). This is avifFrameBytes, what wasm/avif/decode.c's
+   * check_memory counts before decoding.
+   */
+  decodedFrameBytes?: number;
+}
+
+/**
+ * What dav1d holds to decode a `width`×`height` AV1 frame with `bits` per sample and `chroma` layout
+ * (wasm/avif/decode.c picture_bytes, and its working buffers).
+ */
+function avifFrameBytes(width: number, height: number, bits: 8 | 10 | 12, chroma: '420' | '444'): number {
+  const sample = bits > 8 ? 2 : 1;
+  const padded = (size: number) => Math.ceil(size / 128) * 128;
+  const stride = (bytes: number) => (bytes % 1024 === 0 ? bytes + 64 : bytes);
+  const lumaStride = stride(padded(width) * sample);
+  const chromaStride = stride(chroma === '444' ? padded(width) * sample : (padded(width) * sample) / 2);
+  const chromaRows = chroma === '444' ? padded(height) : padded(height) / 2;
+  const picture = lumaStride * padded(height) + 2 * chromaStride * chromaRows + 64;
+  return picture + width * height * (bits > 8 ? 0.625 : 0.5);
 }
 
 export const MEMORY_CASES: readonly MemoryCase[] = [
@@ -22,12 +46,23 @@ export const MEMORY_CASES: readonly MemoryCase[] = [
   { label: 'TIFF 4000×3000 (12 MP), LZW, strips of 256 rows', input: 'photo-4000x3000-lzw.tif' },
   { label: 'TIFF 4000×3000 (12 MP), LZW, 256×256 tiles', input: 'photo-4000x3000-lzw-tiled.tif' },
   { label: 'TIFF 4000×3000 (12 MP), LZW, one strip', input: 'photo-4000x3000-lzw-one-strip.tif' },
+  {
+    label: 'AVIF 4000×3000 (12 MP), 8-bit 4:2:0 (heif-enc)',
+    input: 'photo-4000x3000.avif',
+    decodedFrameBytes: avifFrameBytes(4000, 3000, 8, '420'),
+  },
+  {
+    label: 'AVIF 4032×3024 (12 MP), 10-bit 4:4:4 (avifenc -d 10)',
+    input: 'photo-4032x3024-10bit-444.avif',
+    decodedFrameBytes: avifFrameBytes(4032, 3024, 10, '444'),
+  },
 ];
 
 /**
  * The most a job may grow the isolate: the request body and its one copy, 8 bytes per output pixel (the
- * fitted raster and one more), and 24 MB for everything else; never more than the Worker's 128 MB.
+ * fitted raster and one more), 24 MB for everything else, and the decoded frame where the codec must hold
+ * one whole (MemoryCase.decodedFrameBytes, AVIF only); never more than the Worker's 128 MB.
  */
-export function memoryBudget(inputBytes: number, outputPixels: number): number {
-  return Math.min(WORKER_LIMIT_BYTES, 2 * inputBytes + 8 * outputPixels + 24 * 2 ** 20);
+export function memoryBudget(inputBytes: number, outputPixels: number, decodedFrameBytes = 0): number {
+  return Math.min(WORKER_LIMIT_BYTES, 2 * inputBytes + 8 * outputPixels + 24 * 2 ** 20 + decodedFrameBytes);
 }
