@@ -18,7 +18,7 @@ setWasmLoader(async (name) => {
 /**
  * Most WASM memory the AVIF decoder may use per call in a Worker. dav1d decodes an AV1 frame whole: a
  * 12 MP (4032×3024) 10-bit 4:4:4 frame is 72.6 MiB, and its decoder instance peaks at 82.3 MiB; the rest of
- * that job (the request, the output raster, the resizer and the JPEG encoder, compiled code) adds 33 MiB
+ * that job (the request, the output raster, the resizer and the JPEG encoder, compiled code) adds 34 MB
  * (docs/runtimes.md "Workers memory"). An AVIF whose frame would not fit (24 MP 4:4:4, 48 MP) is
  * E_TOO_LARGE before it is decoded instead of an isolate over its 128 MB.
  */
