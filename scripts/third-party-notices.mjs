@@ -72,6 +72,29 @@ function npmNotice(name) {
   return `${heading}\n\nThe package ships no licence file. Its licence is ${manifest.license}${repository ? `; source: ${repository.replace(/^git\+/, '')}` : ''}.`;
 }
 
+/** Where Debian keeps the full texts its copyright files name but do not include. */
+const COMMON_LICENCES = '/usr/share/common-licenses';
+
+/**
+ * The licences the notices refer to only by Debian's path (`/usr/share/common-licenses/LGPL-3`), which an npm
+ * user's machine does not have: their full texts go into the notices. The LGPL is a set of additional
+ * permissions on the GPL, so it comes with the GPL of the same version (LGPL-3.0 section 4(b)).
+ */
+export function referencedLicences(text) {
+  const names = new Set([...text.matchAll(/common-licenses\/([A-Za-z0-9.+-]*[A-Za-z0-9+])/g)].map(([, name]) => name));
+  for (const name of [...names]) {
+    const version = /^LGPL-(\d)/.exec(name)?.[1];
+    if (version === '3') names.add('GPL-3');
+  }
+  return [...names].sort();
+}
+
+function licenceText(name) {
+  const path = join(COMMON_LICENCES, name);
+  if (!existsSync(path)) throw new Error(`${path} is missing: the notices need its text (Debian's base-files package)`);
+  return `### ${name}\n\n\`\`\`text\n${readFileSync(path, 'utf8').trim()}\n\`\`\``;
+}
+
 function debianNotice(name) {
   const tree = execFileSync('bash', [join(root, 'scripts/debian-source.sh'), name], { encoding: 'utf8' }).trim();
   const version = readFileSync(join(root, 'wasm/sources.lock'), 'utf8')
@@ -98,6 +121,14 @@ export function writeNotices(packageName) {
       '## Compiled into the .wasm modules in wasm/',
       '',
       ...debian.flatMap((name) => [debianNotice(name), '']),
+    );
+  const licences = referencedLicences(sections.join('\n'));
+  if (licences.length > 0)
+    sections.push(
+      '',
+      `## Licence texts the notices above refer to by a Debian path (${COMMON_LICENCES}/…)`,
+      '',
+      ...licences.flatMap((name) => [licenceText(name), '']),
     );
   if (npm.length > 0)
     sections.push(
