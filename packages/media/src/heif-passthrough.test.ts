@@ -49,7 +49,8 @@ describe('the gemini preset and HEIC/HEIF', () => {
     expect(error.message).toContain(
       "The gemini preset takes HEIC as it is, within its limits (preset: 'gemini'). This file cannot go as it is: it is over them (64×48 px, over 32 px).",
     );
-    expect(error.message).toContain("install @glimpse/heif and import it once (import '@glimpse/heif')");
+    expect(error.message).toContain('install @glimpse/heif (npm install @glimpse/heif)');
+    expect(error.message).toContain("in code, import it once (import '@glimpse/heif')");
     const tooBig = await refusal(heic, { preset: 'gemini', maxBytes: 100 });
     expect(tooBig.message).toContain(`it is over them (${heic.length} bytes, over 100)`);
     // A quarter turn (irot): the size as the photo is shown, not as stored.
@@ -76,7 +77,7 @@ describe('the gemini preset and HEIC/HEIF', () => {
       const error = await refusal(heic, { preset });
       expect(error.code, preset).toBe('E_UNSUPPORTED');
       expect(error.message, preset).toBe(
-        "This is a HEIC image (image/heic). The gemini preset takes HEIC as it is, within its limits (preset: 'gemini'). To convert it, install @glimpse/heif and import it once (import '@glimpse/heif'): it adds the HEVC decoder (libheif + libde265, LGPL-3.0). Or convert the file to JPEG first.",
+        "This is a HEIC image (image/heic). The gemini preset takes HEIC as it is, within its limits (preset: 'gemini'). To convert it, install @glimpse/heif (npm install @glimpse/heif), which adds the HEVC decoder (libheif + libde265, LGPL-3.0): the glimpse CLI and MCP server load it when it is installed; in code, import it once (import '@glimpse/heif'). Or convert the file to JPEG first.",
       );
       expect(error.details).toMatchObject({ acceptedBy: ['gemini'] });
     }

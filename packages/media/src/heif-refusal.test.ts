@@ -12,7 +12,7 @@ describe('HEIC without a registered decoder', () => {
     const error = await process(heic).catch((caught: unknown) => caught);
     expect(isMediaError(error) && error.code).toBe('E_UNSUPPORTED');
     expect(isMediaError(error) && error.message).toMatch(
-      /This is a HEIC image \(image\/heic\)\..*install @glimpse\/heif and import it once.*convert the file to JPEG/,
+      /This is a HEIC image \(image\/heic\)\..*install @glimpse\/heif \(npm install @glimpse\/heif\).*the glimpse CLI and MCP server load it.*import it once.*convert the file to JPEG/,
     );
   });
 });

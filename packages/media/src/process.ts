@@ -294,7 +294,7 @@ function noDecoder(type: MediaType, notPassed: string | undefined): MediaError {
   const label = type === 'image/heic' ? 'HEIC' : 'HEIF';
   const why = notPassed ? ` This file cannot go as it is: ${notPassed}.` : '';
   const remedy = HEVC_TYPES.has(type)
-    ? `To convert it, install @glimpse/heif and import it once (import '@glimpse/heif'): it adds the HEVC decoder (libheif + libde265, LGPL-3.0). Or convert the file to JPEG first.`
+    ? "To convert it, install @glimpse/heif (npm install @glimpse/heif), which adds the HEVC decoder (libheif + libde265, LGPL-3.0): the glimpse CLI and MCP server load it when it is installed; in code, import it once (import '@glimpse/heif'). Or convert the file to JPEG first."
     : 'Convert it to PNG or JPEG first.';
   return new MediaError(
     'E_UNSUPPORTED',
