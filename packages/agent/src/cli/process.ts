@@ -31,8 +31,9 @@ ${MAX_FILE_BYTES_USAGE}
                      (Latin, Greek, basic Cyrillic); give it once per font. Text no font covers is left
                      out, and the summary's warnings say which scripts (W_MISSING_GLYPHS)
   --preset NAME      limits preset: ${PRESET_NAMES.join(', ')} (default: portable —
-                     2000 px and 3,750,000 bytes, PNG/JPEG/WebP: safe on every provider);
-                     --provider NAME is the same option, under its earlier name
+                     2000 px and 3,750,000 bytes, PNG/JPEG/WebP: safe on every hosted provider;
+                     for Ollama, --preset ollama); --provider NAME is the same option, under its
+                     earlier name
   -h, --help         show this help
 
 Prints one JSON object: mediaType, width, height, bytes, pages (PDFs), original {mediaType, width,

@@ -18,7 +18,7 @@ import type { PortableViewOptions } from './view-worker-protocol.js';
 export interface GlimpseMcpServerOptions {
   /** Only files inside this directory are served (no `..`, no symlink escape). Default: the working directory. */
   root?: string;
-  /** Preset the images and PDFs are fitted to. Default `portable` (safe on every provider). */
+  /** Preset the images and PDFs are fitted to. Default `portable` (safe on every hosted provider; for Ollama, `ollama`). */
   preset?: PresetName;
   /** Files above this are refused without being buffered. */
   maxFileBytes?: number;
