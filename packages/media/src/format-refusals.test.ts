@@ -12,6 +12,7 @@ import { rebranded, withoutBox } from '../../../test/fixtures/isobmff-surgery.js
 import { naturalPixels } from '../../../test/fixtures/pixels.js';
 import './entries/node.js';
 import { isMediaError, type MediaError } from './errors.js';
+import { probe } from './probe.js';
 import { process } from './process.js';
 
 async function refusal(input: Uint8Array): Promise<MediaError> {
@@ -23,7 +24,15 @@ async function refusal(input: Uint8Array): Promise<MediaError> {
 describe('AVIF', () => {
   it('an animation with a still first frame is read as that still', async () => {
     const animated = await avifSequence([naturalPixels(40, 30, { seed: 1 }), naturalPixels(40, 30, { seed: 2 })]);
-    expect(await process(animated)).toMatchObject({ mediaType: 'image/jpeg', width: 40, height: 30 });
+    expect(await process(animated)).toMatchObject({
+      mediaType: 'image/jpeg',
+      width: 40,
+      height: 30,
+      original: { frames: 2 },
+      steps: ['first-frame', 'converted'],
+    });
+    const three = await avifSequence([1, 2, 3].map((seed) => naturalPixels(40, 30, { seed })));
+    expect(await probe(three)).toMatchObject({ frames: 3 });
   }, 60_000);
 
   it('an animation with no still image (no meta box) is unsupported, not damaged, and says what to do', async () => {

@@ -433,6 +433,34 @@ export function heifTopLevel(bytes: Uint8Array, format: string): HeifTopLevel {
   return { types: boxes.map((box) => box.type), ...tail };
 }
 
+/**
+ * How many frames the file's image sequence has (the largest picture or video track in its `moov` box: an
+ * animated AVIF/HEIF beside its still first frame), 0 when it has none. Only the still is ever decoded, so a
+ * sequence that does not read counts as none rather than failing the still.
+ */
+export function heifSequenceFrames(bytes: Uint8Array, format: string): number {
+  const reader = new ByteReader(bytes, format);
+  const inside = (box: Box | undefined, type: string) => box && find(childBoxes(reader, box.body, box.end), type);
+  try {
+    const moov = find(walkBoxes(reader, 0, bytes.length, true).boxes, 'moov');
+    if (!moov) return 0;
+    let frames = 0;
+    for (const trak of childBoxes(reader, moov.body, moov.end).filter((box) => box.type === 'trak')) {
+      const mdia = inside(trak, 'mdia');
+      const hdlr = inside(mdia, 'hdlr'); // full box; pre_defined, then handler_type
+      const handler = hdlr && reader.ascii(hdlr.body + 8, 4, 'hdlr box');
+      if (handler !== 'pict' && handler !== 'vide') continue; // not an alpha (auxv) or metadata track
+      const stbl = inside(inside(mdia, 'minf'), 'stbl');
+      const sizes = stbl && (inside(stbl, 'stsz') ?? inside(stbl, 'stz2')); // full box; a field, then sample_count
+      if (sizes) frames = Math.max(frames, reader.u32be(sizes.body + 8, `${sizes.type} box`));
+    }
+    return frames;
+  } catch (cause) {
+    if (isMediaError(cause)) return 0;
+    throw cause;
+  }
+}
+
 /** The `meta` box's item graph as it is stored: items, where their data is, references and properties. */
 interface ItemGraph {
   reader: ByteReader;

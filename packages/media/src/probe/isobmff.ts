@@ -1,4 +1,4 @@
-import { heifTopLevel, readHeifLayout } from '../containers/heif-items.js';
+import { heifSequenceFrames, heifTopLevel, readHeifLayout } from '../containers/heif-items.js';
 import { MediaError } from '../errors.js';
 import { takersSentence } from '../takers.js';
 import type { HeifInfo, MediaType } from '../types.js';
@@ -11,7 +11,8 @@ const FORMAT_NAMES: Partial<Record<MediaType, string>> = {
 
 /**
  * HEIC/HEIF/AVIF header facts from the item graph: the primary image's size as shown before turning
- * (its clean aperture, or the whole grid), its irot/imir as an EXIF orientation, alpha and bit depth.
+ * (its clean aperture, or the whole grid), its irot/imir as an EXIF orientation, alpha and bit depth; the
+ * frames of an image sequence beside it (an animation whose still first frame is what glimpse reads).
  */
 export function probeIsoBmff(mediaType: HeifInfo['mediaType'], bytes: Uint8Array): HeifInfo {
   const format = FORMAT_NAMES[mediaType] ?? 'HEIF';
@@ -24,7 +25,7 @@ export function probeIsoBmff(mediaType: HeifInfo['mediaType'], bytes: Uint8Array
     width: size.width,
     height: size.height,
     orientation: layout.orientation,
-    frames: 1,
+    frames: Math.max(1, heifSequenceFrames(bytes, format)),
     hasAlpha: layout.hasAlpha,
     ...(layout.bitDepth !== undefined && { bitDepth: layout.bitDepth }),
   };
