@@ -2,6 +2,7 @@ import { deflateSync, inflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { process as fit, type ProcessOptions } from '@glimpse/media';
+import { encodePngFile } from '../../../test/fixtures/avif-tools.js';
 import * as make from '../../../test/fixtures/make.js';
 import { decodeIndependently, meanAbsDiff, reference } from '../../../test/support/pixels.js';
 import { encodeRaster, type Encoding } from './encode.js';
@@ -311,6 +312,34 @@ describe('process keeps the ICC profile of re-encoded images', () => {
     const result = await fit(input);
     expect(result.reencoded).toBe(true);
     expect(await readIccProfile(result.data, 'image/jpeg')).toBeUndefined();
+  });
+
+  it('a P3 TIFF (lossless: PNG) and a P3 AVIF (JPEG), as scanners and avifenc tag them, keep the profile', {
+    timeout: 60_000,
+  }, async () => {
+    const tiff = await make.toBytes((await p3WithRedBlock(600, 400)).tiff({ compression: 'lzw' }));
+    const avif = encodePngFile('avifenc', await make.toBytes((await p3WithRedBlock(600, 400)).png()), ['--min', '10', '--max', '20']);
+    for (const [input, type, output] of [
+      [tiff, 'image/tiff', 'image/png'],
+      [avif, 'image/avif', 'image/jpeg'],
+    ] as const) {
+      expect(await readIccProfile(input, type), type).toEqual(p3Profile);
+      const result = await fit(input, { maxEdge: 300 });
+      expect(result, type).toMatchObject({ mediaType: output, width: 300, height: 200, reencoded: true });
+      expect(await iccOf(result.data), type).toEqual(p3Profile);
+      // Rendered with the profile, the red block is pure red again (untagged, it reads as about 234,51,35).
+      const decoded = await decodeIndependently(result.data);
+      const red = Array.from(decoded.data.subarray((20 * 300 + 20) * 4, (20 * 300 + 20) * 4 + 3));
+      expect(Math.abs(red[0]! - 255) + red[1]! + red[2]!, type).toBeLessThan(24);
+    }
+  });
+
+  it("reads a HEIC's colr profile (an iPhone photo is Display P3), and none from a damaged container", async () => {
+    const heic = encodePngFile('heif-enc', await make.toBytes(p3(64, 48).png()));
+    expect(await readIccProfile(heic, 'image/heic')).toEqual(p3Profile);
+    expect(await readIccProfile(heic.subarray(0, 40), 'image/heic')).toBeUndefined();
+    const tiff = await make.toBytes(p3(64, 48).tiff());
+    expect(await readIccProfile(tiff.subarray(0, 12), 'image/tiff')).toBeUndefined();
   });
 
   it('passes a fitting P3 JPEG through untouched, profile and all', async () => {

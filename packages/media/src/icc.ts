@@ -2,11 +2,13 @@
 // colours, so decoded pixels stay in the source's space (Display P3 for iPhone photos); without the
 // profile a viewer takes them for sRGB and the colours wash out.
 import type { OutputType } from './encode.js';
-import { MediaError } from './errors.js';
+import { isMediaError, MediaError } from './errors.js';
 import { APP0, APP2, jpegHeader, jpegSegment, type JpegSegment } from './containers/jpeg-segments.js';
 import { crcMatches, pngChunk, pngChunkList } from './containers/png-chunks.js';
 import { riffChunk, type RiffChunk, webpChunks, webpFile } from './containers/riff.js';
+import { readHeifLayout } from './containers/heif-items.js';
 import { asciiAt, ByteReader } from './probe/byte-reader.js';
+import { tiffIccProfile } from './probe/tiff.js';
 import { readBitstreamHeader, VP8X_ALPHA, VP8X_ICC } from './probe/webp.js';
 import type { MediaType } from './types.js';
 import { concatBytes } from './bytes.js';
@@ -21,12 +23,22 @@ const PROFILE_HEADER_BYTES = 128;
 /**
  * The ICC profile embedded in `bytes`, or undefined when there is none or it is malformed (this never
  * throws). JPEG: the APP2 `ICC_PROFILE` segments joined in sequence order; PNG: the inflated iCCP
- * chunk; WebP: the ICCP chunk of an extended (VP8X) file. Other formats give undefined.
+ * chunk; WebP: the ICCP chunk of an extended (VP8X) file; TIFF: tag 34675 of the first page; HEIC, HEIF
+ * and AVIF: the primary image's `colr` box of type `prof` or `rICC` (an iPhone's Display P3). Other formats
+ * give undefined.
  */
 export async function readIccProfile(bytes: Uint8Array, type: MediaType): Promise<Uint8Array | undefined> {
-  const profile = await embeddedProfile(bytes, type);
+  let profile: Uint8Array | undefined;
+  try {
+    profile = await embeddedProfile(bytes, type);
+  } catch (cause) {
+    if (isMediaError(cause)) return undefined; // a container that does not read carries no profile to keep
+    throw cause;
+  }
   return profile && wellFormedProfile(profile);
 }
+
+const HEIF_FORMATS = { 'image/heic': 'HEIC', 'image/heif': 'HEIF', 'image/avif': 'AVIF' } as const;
 
 async function embeddedProfile(bytes: Uint8Array, type: MediaType): Promise<Uint8Array | undefined> {
   switch (type) {
@@ -36,14 +48,16 @@ async function embeddedProfile(bytes: Uint8Array, type: MediaType): Promise<Uint
       return readPngProfile(bytes);
     case 'image/webp':
       return readWebpProfile(bytes);
+    case 'image/tiff':
+      return tiffIccProfile(bytes);
+    case 'image/heic':
+    case 'image/heif':
+    case 'image/avif':
+      return readHeifLayout(bytes, HEIF_FORMATS[type]).iccProfile;
     case 'image/gif':
     case 'image/bmp':
     case 'image/svg+xml':
     case 'application/pdf':
-    case 'image/tiff':
-    case 'image/heic':
-    case 'image/heif':
-    case 'image/avif':
     case 'image/jxl':
     case 'image/x-icon':
       return undefined;
