@@ -299,7 +299,11 @@ function noDecoder(type: MediaType, notPassed: string | undefined): MediaError {
   return new MediaError(
     'E_UNSUPPORTED',
     `This is a ${label} image (${type}). ${takersSentence(type, label)}${why} ${remedy}`,
-    { mediaType: type, acceptedBy: presetsTaking(type) },
+    {
+      mediaType: type,
+      acceptedBy: presetsTaking(type),
+      ...(HEVC_TYPES.has(type) && { decoderPackage: '@glimpse/heif' }),
+    },
   );
 }
 

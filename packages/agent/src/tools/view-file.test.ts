@@ -7,6 +7,9 @@ import { MemoryFileSystem } from '../fs/memory-file-system.js';
 import type { Part } from '../parts.js';
 import type { FileToolResult } from './file-tool.js';
 import { createFileTools } from './file-tools.js';
+import { viewFile } from './view-file.js';
+import { heifEnc } from '../../../../test/fixtures/heif-writer.js';
+import { naturalPixels } from '../../../../test/fixtures/pixels.js';
 import { lineOfText, scanPdf, textPdf } from '../../../../test/fixtures/pdf-documents.js';
 
 const CLAUDE: CapabilitiesQuery = { provider: 'anthropic', model: 'claude-sonnet-4-5' };
@@ -95,6 +98,21 @@ describe('view_file', () => {
     expect(media(strict)).toHaveLength(0);
     expect(textOf(strict)).toMatch(/^E_FILE_TYPE_MISMATCH: .*Rename it to mislabelled\.jpg/);
   });
+
+  it('tells the model what it can do with a HEIC the host cannot decode; the developer remedy stays in the error', async () => {
+    // No @glimpse/heif in this test file: the core has no HEVC decoder.
+    const heic = await heifEnc({ ...naturalPixels(64, 48, { seed: 2 }), channels: 3 });
+    const files = new MemoryFileSystem({ files: { '/IMG_0001.HEIC': heic } });
+    const outcome = await viewFile({ path: '/IMG_0001.HEIC' }, { fileSystem: files, route: CLAUDE });
+    expect(outcome.isError).toBe(true);
+    expect(textOf(outcome)).toBe(
+      'E_UNSUPPORTED: This HEIC image cannot be shown here: the host has no decoder for it. Ask the user for a JPEG or PNG copy.',
+    );
+    expect(outcome.error).toMatchObject({
+      code: 'E_UNSUPPORTED',
+      message: expect.stringContaining('npm install @glimpse/heif'),
+    });
+  }, 30_000);
 
   it('sends a PDF page range as a smaller PDF holding exactly those pages', async () => {
     const { viewFile } = createFileTools({ fileSystem, route: CLAUDE });

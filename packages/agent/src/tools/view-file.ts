@@ -1,5 +1,5 @@
 import { detect, isMediaError, process } from '@glimpse/media';
-import type { ProcessResult } from '@glimpse/media';
+import type { MediaType, ProcessResult } from '@glimpse/media';
 import { bytesToBase64 } from '../base64.js';
 import { FileError } from '../fs/file-error.js';
 import type { FileSystem } from '../fs/file-system.js';
@@ -23,7 +23,7 @@ import { viewPdfPages } from './view-pdf-pages.js';
 export const VIEW_FILE_TOOL_DEFINITION: ToolDefinition = {
   name: 'view_file',
   description:
-    'Look at an image (PNG, JPEG, GIF, WebP, BMP, TIFF, ICO, AVIF, HEIC), an SVG or a PDF. The file is fitted to what you can take ' +
+    'Look at an image (PNG, JPEG, GIF, WebP, BMP, TIFF, ICO, AVIF; HEIC where the host has its decoder), an SVG or a PDF. The file is fitted to what you can take ' +
     '(resized, turned upright, converted) and attached to the result. A PDF comes as a document where you read PDFs, ' +
     'otherwise as its text plus images of its first pages; pages selects a range, as chooses the form. Use read for text files.',
   parameters: {
@@ -207,6 +207,12 @@ export async function viewFile(
         ]),
         error,
       };
+    }
+    if (isMediaError(error) && typeof error.details.decoderPackage === 'string') {
+      // The model can neither install a package nor change the preset: it gets what it can act on, and the
+      // developer's remedy stays in `error` for the host to show.
+      const text = `E_UNSUPPORTED: This ${mediaLabel(String(error.details.mediaType) as MediaType)} cannot be shown here: the host has no decoder for it. Ask the user for a JPEG or PNG copy.`;
+      return { parts: [{ type: 'text', text: [...notes, text].join('\n') }], isError: true, error };
     }
     return { ...errorResult(error, notes), error };
   }
