@@ -318,7 +318,8 @@ describe('process keeps the ICC profile of re-encoded images', () => {
     timeout: 60_000,
   }, async () => {
     const tiff = await make.toBytes((await p3WithRedBlock(600, 400)).tiff({ compression: 'lzw' }));
-    const avif = encodePngFile('avifenc', await make.toBytes((await p3WithRedBlock(600, 400)).png()), ['--min', '10', '--max', '20']);
+    const p3Png = await make.toBytes((await p3WithRedBlock(600, 400)).png());
+    const avif = encodePngFile('avifenc', p3Png, ['--min', '10', '--max', '20']);
     for (const [input, type, output] of [
       [tiff, 'image/tiff', 'image/png'],
       [avif, 'image/avif', 'image/jpeg'],
