@@ -42,6 +42,8 @@ for f in alloc_pool bitstream configparam contextmodel de265 decctx dpb fallback
   de265_library+=("$de265/libde265/$f.cc")
 done
 de265_library+=("$WORK/sps.cc")
+# decode.cc's SAO over the pictures it takes, a band of rows at a time (libde265's sao.cc, compiled again).
+de265_library+=("$here/sao-rows.cc")
 # The decoder's hot code at -O3 (the rest of both libraries stays at -O2, for size): the CABAC decoder
 # (cabac.cc) and the syntax it decodes (slice.cc: residual_coding and the rest) as one translation unit, so
 # decode_CABAC_bit and the bypass reads inline into their callers instead of being a call across files per

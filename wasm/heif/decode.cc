@@ -6,6 +6,9 @@
 // 12 MP photo is 48 tiles of 512×512, so decoding tile by tile keeps one row of tiles in memory instead
 // of the whole picture twice over (libheif's own grid path builds the full planar image, then an
 // interleaved copy). Items stay in YCbCr as decoded; rows become RGB as the host copies them out.
+// A coded item's picture is libde265's own: decode.cc takes its planes from the decoder and frees the
+// decoder (and its per-picture metadata) at once, instead of libheif's plugin copying the planes into a
+// heif_image and holding the decoder until it is done (see take_pictures).
 // Transformations (irot/imir/clap) are left to the host, which orients every format the same way.
 // Pixels leave as 8-bit RGBA rows; deeper samples are scaled down, rounding to nearest.
 
@@ -25,6 +28,11 @@
 #include "libheif/heif_context.h"
 #include "libheif/heif_image.h"
 #include "libheif/nclx.h"
+#include "libheif/plugins/heif_decoder_libde265.h"
+#include "libde265/de265.h"
+
+// sao-rows.cc: libde265's SAO filter over a decoded picture, a band of rows at a time.
+extern "C" bool glimpse_sao_in_bands(de265_image *image);
 
 namespace {
 
@@ -34,8 +42,6 @@ heif_context *context = nullptr;
 int max_width = 0, max_height = 0;
 int refused_width = 0, refused_height = 0;
 
-// The decoded items the host holds, by slot: a grid's tiles across one row of the grid.
-std::vector<std::shared_ptr<heif::HeifPixelImage>> slots;
 char message[256];
 
 int fail(const heif_error &error) {
@@ -78,16 +84,16 @@ struct Conversion {
   int shift_v = 0;
 };
 
-Conversion conversion_of(const heif::HeifPixelImage &image) {
+Conversion conversion_of(const std::shared_ptr<const heif::color_profile_nclx> &nclx, int bits, heif_chroma chroma) {
   Conversion conversion;
-  if (const auto &nclx = image.get_color_profile_nclx()) {
+  if (nclx) {
     conversion.matrix = nclx->get_matrix_coefficients();
     conversion.full_range = nclx->get_full_range_flag();
     conversion.coefficients = heif::get_YCbCr_to_RGB_coefficients(nclx->get_matrix_coefficients(), nclx->get_colour_primaries());
   }
-  conversion.bits = image.get_bits_per_pixel(heif_channel_Y);
-  conversion.shift_h = chroma_h_subsampling(image.get_chroma_format()) - 1;
-  conversion.shift_v = chroma_v_subsampling(image.get_chroma_format()) - 1;
+  conversion.bits = bits;
+  conversion.shift_h = chroma_h_subsampling(chroma) - 1;
+  conversion.shift_v = chroma_v_subsampling(chroma) - 1;
   return conversion;
 }
 
@@ -229,6 +235,298 @@ uint32_t rgb_row_simd(const Conversion &k, const uint8_t *luma, const uint8_t *c
   return x;
 }
 
+// --- Pictures taken from libde265 ---
+//
+// libheif's libde265 plugin copies each decoded picture into a heif_image (a second whole copy of it)
+// and keeps the decoder, with its per-picture metadata (prediction and transform info per 4×4 block, as
+// large again as an 8-bit picture), until the copy is made. decode.cc registers a plugin of its own
+// above it: for the decodes decode_item says to take, it runs libde265 the way libheif's plugin does
+// (the same NAL units, the same decoding loop, the same colour profile) but keeps libde265's picture
+// itself: the planes are allocated as libde265 allocates them (allocate_planes), and a picture's planes,
+// once taken, are no longer freed by the decoder, which is freed at once. libheif is handed a heif_image without planes,
+// so its own steps (colour profile, alpha, premultiplication) run as before; decode_item reads the
+// pixels from the taken planes. Every other decode (libheif's own grid path) goes to libheif's plugin.
+
+// The planes that pictures taken from libde265 own: the decoder no longer frees them.
+std::vector<void *> taken_planes;
+
+void free_taken(void *plane) {
+  if (plane == nullptr) return;
+  taken_planes.erase(std::remove(taken_planes.begin(), taken_planes.end(), plane), taken_planes.end());
+  free(plane);
+}
+
+// A picture taken from libde265: its planes from the conformance window's first sample.
+struct Taken {
+  void *planes[3] = {nullptr, nullptr, nullptr};  // as allocated, freed with the picture
+  const uint8_t *rows[3] = {nullptr, nullptr, nullptr};
+  int strides[3] = {0, 0, 0};  // bytes
+  int widths[3] = {0, 0, 0};
+  int heights[3] = {0, 0, 0};
+  int bits[3] = {0, 0, 0};
+  de265_chroma chroma = de265_chroma_mono;
+  int colour_primaries = 2, transfer_characteristics = 2, matrix_coefficients = 2;
+  bool full_range = false;
+
+  Taken() = default;
+  Taken(const Taken &) = delete;
+  Taken &operator=(const Taken &) = delete;
+  ~Taken() {
+    for (void *plane : planes) free_taken(plane);
+  }
+  // An alpha image needs only its luma: its chroma planes go at once.
+  void drop_chroma() {
+    for (int c = 1; c < 3; c++) {
+      free_taken(planes[c]);
+      planes[c] = nullptr;
+      rows[c] = nullptr;
+    }
+  }
+};
+
+// The most memory (bytes) the instance may reach while it decodes (set_memory_limit; 0: no limit), and
+// what a picture refused for it would have needed.
+size_t memory_limit = 0;
+size_t memory_needed = 0;
+
+// What decoding a picture of these planes adds at its peak: the planes; libde265's metadata for it, 18
+// bytes per 4×4 block (motion, prediction modes, transform and deblocking info, coding-block info); and
+// the copy of its largest plane that libde265's own SAO filter makes.
+// A picture decode.cc takes is filtered a band at a time (sao-rows.cc); libheif's plugin's are not.
+bool sao_copies_plane = true;
+
+size_t picture_cost(const size_t plane_bytes[3], int width, int height) {
+  size_t blocks = static_cast<size_t>((width + 3) / 4) * static_cast<size_t>((height + 3) / 4);
+  size_t sao = sao_copies_plane ? std::max(plane_bytes[0], plane_bytes[1]) : 0;
+  return plane_bytes[0] + plane_bytes[1] + plane_bytes[2] + blocks * 18 + sao;
+}
+
+// libde265's allocation of a picture's planes (de265_image_get_buffer in image.cc, 1.0.11: the same
+// sizes, strides, alignment and padding), except that each plane is its own user data, so that
+// release_planes can tell a taken plane from the decoder's own.
+int allocate_planes(de265_decoder_context *, de265_image_spec *spec, de265_image *image, void *) {
+  const de265_chroma chroma = de265_get_chroma_format(image);
+  const int sub_width = chroma == de265_chroma_420 || chroma == de265_chroma_422 ? 2 : 1;
+  const int sub_height = chroma == de265_chroma_420 ? 2 : 1;
+  const size_t padding = 16;  // libde265's MEMORY_PADDING with SSE: its SIMD code reads past a row's end
+  const int count = chroma == de265_chroma_mono ? 1 : 3;
+  void *planes[3] = {nullptr, nullptr, nullptr};
+  int strides[3] = {0, 0, 0};
+  size_t bytes[3] = {0, 0, 0};
+  for (int c = 0; c < count; c++) {
+    int width = c == 0 ? spec->width : spec->width / sub_width;
+    int height = c == 0 ? spec->height : spec->height / sub_height;
+    int samples = (width + spec->alignment - 1) / spec->alignment * spec->alignment;
+    strides[c] = samples * ((de265_get_bits_per_pixel(image, c) + 7) / 8);
+    bytes[c] = static_cast<size_t>(strides[c]) * static_cast<size_t>(height) + padding;
+  }
+  // Refused before anything of the picture is allocated: libde265 reports it out of memory, and
+  // decode_item the limit.
+  size_t now = __builtin_wasm_memory_size(0) * 65536;
+  if (memory_limit != 0 && now + picture_cost(bytes, spec->width, spec->height) > memory_limit) {
+    memory_needed = now + picture_cost(bytes, spec->width, spec->height);
+    return 0;
+  }
+  for (int c = 0; c < count; c++) {
+    if (posix_memalign(&planes[c], 16, bytes[c]) != 0) {
+      planes[c] = nullptr;
+      for (void *plane : planes) free(plane);
+      return 0;
+    }
+  }
+  for (int c = 0; c < 3; c++) de265_set_image_plane(image, c, planes[c], strides[c], planes[c]);
+  return 1;
+}
+
+void release_planes(de265_decoder_context *, de265_image *image, void *) {
+  for (int c = 0; c < 3; c++) {
+    void *plane = de265_get_image_plane_user_data(image, c);
+    if (plane != nullptr && std::find(taken_planes.begin(), taken_planes.end(), plane) == taken_planes.end()) free(plane);
+  }
+}
+
+// libde265 allocates a picture that SAO will filter in place (most HEIC pictures) with its default
+// functions, whatever the decoder was given, so these become its defaults (the same allocation): the
+// object de265_get_default_image_allocation_functions points to is libde265's static, not const, and
+// each decoder copies it as it is created.
+void take_over_allocation() {
+  *const_cast<de265_image_allocation *>(de265_get_default_image_allocation_functions()) = {allocate_planes, release_planes};
+}
+
+// How many of the HEVC decodes still to come are taken (decode_item sets it), and those taken, in order.
+int takes_left = 0;
+std::vector<std::unique_ptr<Taken>> taken_pictures;
+
+struct Decoder {
+  void *delegate = nullptr;  // libheif's libde265 plugin's decoder, for a decode not taken
+  de265_decoder_context *context = nullptr;
+};
+
+const heif_error heif_ok = {heif_error_Ok, heif_suberror_Unspecified, "Success"};
+
+const char *plugin_name() { return "libde265 (glimpse: pictures taken without a copy)"; }
+void plugin_init() {}
+void plugin_deinit() {}
+// Above libheif's libde265 plugin (100), which it delegates to.
+int plugin_supports(heif_compression_format format) { return format == heif_compression_HEVC ? 200 : 0; }
+
+heif_error plugin_new_decoder(void **out) {
+  Decoder *decoder = new Decoder;
+  sao_copies_plane = takes_left == 0;
+  if (takes_left > 0) {
+    takes_left--;
+    decoder->context = de265_new_decoder();
+    // Filtered a band at a time once decoded (glimpse_sao_in_bands), instead of after a whole-plane copy.
+    de265_set_parameter_bool(decoder->context, DE265_DECODER_PARAM_DISABLE_SAO, 1);
+  } else {
+    heif_error error = get_decoder_plugin_libde265()->new_decoder(&decoder->delegate);
+    if (error.code != heif_error_Ok) {
+      delete decoder;
+      return error;
+    }
+  }
+  *out = decoder;
+  return heif_ok;
+}
+
+void plugin_free_decoder(void *raw) {
+  Decoder *decoder = static_cast<Decoder *>(raw);
+  if (decoder->delegate != nullptr) get_decoder_plugin_libde265()->free_decoder(decoder->delegate);
+  if (decoder->context != nullptr) de265_free_decoder(decoder->context);
+  delete decoder;
+}
+
+void plugin_set_strict_decoding(void *raw, int flag) {
+  Decoder *decoder = static_cast<Decoder *>(raw);
+  const heif_decoder_plugin *libde265 = get_decoder_plugin_libde265();
+  if (decoder->delegate != nullptr && libde265->plugin_api_version >= 2 && libde265->set_strict_decoding) {
+    libde265->set_strict_decoding(decoder->delegate, flag);
+  }
+}
+
+// The item's data as libheif hands it over (the hvcC's NAL units, then the item's), each NAL unit after
+// its 4-byte size: libheif's plugin's push_data.
+heif_error plugin_push_data(void *raw, const void *data, size_t size) {
+  Decoder *decoder = static_cast<Decoder *>(raw);
+  if (decoder->delegate != nullptr) return get_decoder_plugin_libde265()->push_data(decoder->delegate, data, size);
+  const uint8_t *bytes = static_cast<const uint8_t *>(data);
+  size_t at = 0;
+  while (at < size) {
+    if (4 > size - at) return {heif_error_Decoder_plugin_error, heif_suberror_End_of_data, ""};
+    uint32_t nal_size = (static_cast<uint32_t>(bytes[at]) << 24) | (bytes[at + 1] << 16) | (bytes[at + 2] << 8) | bytes[at + 3];
+    at += 4;
+    if (nal_size > size - at) return {heif_error_Decoder_plugin_error, heif_suberror_End_of_data, ""};
+    de265_push_NAL(decoder->context, bytes + at, nal_size, 0, nullptr);
+    at += nal_size;
+  }
+  return heif_ok;
+}
+
+// libheif's plugin's decoding loop (the last picture output wins), taking the picture instead of copying
+// it, then freeing the decoder. The heif_image handed back has the picture's size, colour space, chroma
+// and colour profile (from the stream's VUI, as libheif's plugin sets it) but no planes.
+heif_error plugin_decode_image(void *raw, heif_image **out) {
+  Decoder *decoder = static_cast<Decoder *>(raw);
+  if (decoder->delegate != nullptr) return get_decoder_plugin_libde265()->decode_image(decoder->delegate, out);
+  *out = nullptr;
+  de265_flush_data(decoder->context);
+  // Every picture output is taken (the decoder may still hold an earlier one as a reference); all are
+  // freed once the decoder is, but the last.
+  std::vector<std::unique_ptr<Taken>> pictures;
+  de265_image *last = nullptr;
+  heif_error refused = heif_ok;
+  int more;
+  do {
+    more = 0;
+    if (de265_decode(decoder->context, &more) != DE265_OK) break;
+    const de265_image *image = de265_get_next_picture(decoder->context);
+    if (image == nullptr) continue;
+    std::unique_ptr<Taken> taken(new Taken);
+    taken->chroma = de265_get_chroma_format(image);
+    const int count = taken->chroma == de265_chroma_mono ? 1 : 3;
+    for (int c = 0; c < count; c++) {
+      taken->planes[c] = de265_get_image_plane_user_data(image, c);
+      taken_planes.push_back(taken->planes[c]);
+      taken->rows[c] = de265_get_image_plane(image, c, &taken->strides[c]);
+      taken->widths[c] = de265_get_image_width(image, c);
+      taken->heights[c] = de265_get_image_height(image, c);
+      taken->bits[c] = de265_get_bits_per_pixel(image, c);
+    }
+    taken->colour_primaries = de265_get_image_colour_primaries(image);
+    taken->transfer_characteristics = de265_get_image_transfer_characteristics(image);
+    taken->matrix_coefficients = de265_get_image_matrix_coefficients(image);
+    taken->full_range = de265_get_image_full_range_flag(image) != 0;
+    pictures.push_back(std::move(taken));
+    last = const_cast<de265_image *>(image);
+    // What libheif's plugin refuses as it copies a picture.
+    const Taken &picture = *pictures.back();
+    for (int c = 0; c < count && refused.code == heif_error_Ok; c++) {
+      if (picture.bits[c] != picture.bits[0]) {
+        refused = {heif_error_Unsupported_feature, heif_suberror_Unsupported_color_conversion,
+                   "Channels with different number of bits per pixel are not supported"};
+      } else if (picture.widths[c] <= 0 || picture.heights[c] <= 0) {
+        refused = {heif_error_Decoder_plugin_error, heif_suberror_Invalid_image_size, ""};
+      }
+    }
+    if (refused.code != heif_error_Ok) break;
+    de265_release_next_picture(decoder->context);
+  } while (more);
+  // An HEIC item is one intra picture: no later picture predicts from it unfiltered.
+  if (last != nullptr && refused.code == heif_error_Ok) glimpse_sao_in_bands(last);
+  de265_free_decoder(decoder->context);
+  decoder->context = nullptr;
+  if (refused.code != heif_error_Ok) return refused;
+  if (pictures.empty()) return heif_ok;
+  std::unique_ptr<Taken> picture = std::move(pictures.back());
+  pictures.clear();
+  bool mono = picture->chroma == de265_chroma_mono;
+  heif_error error = heif_image_create(picture->widths[0], picture->heights[0],
+                                       mono ? heif_colorspace_monochrome : heif_colorspace_YCbCr,
+                                       static_cast<heif_chroma>(picture->chroma), out);
+  if (error.code != heif_error_Ok) return error;
+  heif_color_profile_nclx *nclx = heif_nclx_color_profile_alloc();
+  // As libheif's plugin sets them, not strict: a value it does not know becomes "unspecified".
+  heif_nclx_color_profile_set_color_primaries(nclx, static_cast<uint16_t>(picture->colour_primaries));
+  heif_nclx_color_profile_set_transfer_characteristics(nclx, static_cast<uint16_t>(picture->transfer_characteristics));
+  heif_nclx_color_profile_set_matrix_coefficients(nclx, static_cast<uint16_t>(picture->matrix_coefficients));
+  nclx->full_range_flag = picture->full_range;
+  heif_image_set_nclx_color_profile(*out, nclx);
+  heif_nclx_color_profile_free(nclx);
+  taken_pictures.push_back(std::move(picture));
+  return heif_ok;
+}
+
+const heif_decoder_plugin taking_plugin = {
+    3,
+    plugin_name,
+    plugin_init,
+    plugin_deinit,
+    plugin_supports,
+    plugin_new_decoder,
+    plugin_free_decoder,
+    plugin_push_data,
+    plugin_decode_image,
+    plugin_set_strict_decoding,
+    "glimpse-libde265",
+};
+
+// A decoded item as the host reads it: its planes (R, G, B or Y, Cb, Cr, or Y three times, then alpha),
+// from pictures taken from libde265, or from libheif's image (its own grid path).
+struct Picture {
+  int width = 0, height = 0;
+  heif_colorspace space = heif_colorspace_undefined;
+  const uint8_t *rows[4] = {nullptr, nullptr, nullptr, nullptr};
+  int strides[4] = {0, 0, 0, 0};
+  int bits = 8, alpha_bits = 0;
+  bool alpha = false, premultiplied = false;
+  Conversion conversion;
+  std::unique_ptr<Taken> colour_picture, alpha_picture;
+  std::shared_ptr<heif::HeifPixelImage> image;
+};
+
+// The decoded items the host holds, by slot: a grid's tiles across one row of the grid.
+std::vector<std::unique_ptr<Picture>> slots;
+
 }  // namespace
 
 extern "C" {
@@ -253,6 +551,10 @@ void __cxa_throw(void *, void *, void (*)(void *)) { __builtin_trap(); }
 
 __attribute__((export_name("alloc"))) void *alloc(uint32_t bytes) { return malloc(bytes); }
 
+// The most memory the instance may reach: a picture whose decoding would take it further is refused
+// before it is allocated (decode_item returns heif_error_Memory_allocation_error). 0: no limit.
+__attribute__((export_name("set_memory_limit"))) void set_memory_limit(uint32_t bytes) { memory_limit = bytes; }
+
 // The text of the last failure, NUL-terminated.
 __attribute__((export_name("error_message"))) const char *error_message() { return message; }
 
@@ -260,6 +562,12 @@ __attribute__((export_name("error_message"))) const char *error_message() { retu
 // is dropped: libheif reads them in place. Returns 0, or libheif's heif_error_code; info[0] = the
 // primary image's item ID.
 __attribute__((export_name("open_file"))) int open_file(const uint8_t *data, uint32_t size, uint32_t *info) {
+  static bool registered = false;
+  if (!registered) {
+    take_over_allocation();
+    heif_register_decoder_plugin(&taking_plugin);
+    registered = true;
+  }
   context = heif_context_alloc();
   heif_error error = heif_context_read_from_memory_without_copy(context, data, size, nullptr);
   if (error.code != heif_error_Ok) return fail(error);
@@ -273,14 +581,18 @@ __attribute__((export_name("open_file"))) int open_file(const uint8_t *data, uin
 // Decodes one image item (the primary image, or a tile of a grid) without its transformations, to
 // planar YCbCr or gray as coded, with alpha when the item has an alpha image, into `slot`, replacing
 // (and first freeing) the item held there. The coded picture may be at most `width`×`height` (the
-// item's declared size, which the host checked, rounded up to whole coding blocks). info[0..4] = width,
-// height, bits per sample, has alpha, gray. Returns 0 or a heif_error_code.
-__attribute__((export_name("decode_item"))) int decode_item(uint32_t id, uint32_t slot, uint32_t width, uint32_t height, uint32_t *info) {
+// item's declared size, which the host checked, rounded up to whole coding blocks). `takes`: how many
+// of the HEVC pictures the decode makes, in order (the item's, then its alpha image's), are taken from
+// libde265 without a copy; 0 for a grid, which libheif assembles from tiles it converts to RGB.
+// info[0..4] = width, height, bits per sample, has alpha, gray. Returns 0 or a heif_error_code.
+__attribute__((export_name("decode_item"))) int decode_item(uint32_t id, uint32_t slot, uint32_t width, uint32_t height,
+                                                            uint32_t takes, uint32_t *info) {
   if (slot >= slots.size()) slots.resize(slot + 1);
   slots[slot].reset();
   max_width = static_cast<int>(std::min<uint32_t>(width, 65535));
   max_height = static_cast<int>(std::min<uint32_t>(height, 65535));
   refused_width = refused_height = 0;
+  memory_needed = 0;
   if (!context->context->is_image(id)) {
     snprintf(message, sizeof message, "item %u is not an image", id);
     return heif_error_Invalid_input;
@@ -288,62 +600,115 @@ __attribute__((export_name("decode_item"))) int decode_item(uint32_t id, uint32_
   heif_decoding_options *options = heif_decoding_options_alloc();
   options->ignore_transformations = 1;
   std::shared_ptr<heif::HeifPixelImage> image;
+  taken_pictures.clear();
+  takes_left = static_cast<int>(std::min<uint32_t>(takes, 2));
   heif::Error error = context->context->decode_image_planar(id, image, heif_colorspace_undefined, options, false);
+  takes_left = 0;
+  std::vector<std::unique_ptr<Taken>> pictures = std::move(taken_pictures);
+  taken_pictures.clear();
   heif_decoding_options_free(options);
   if (refused_width != 0) {
     snprintf(message, sizeof message, "its HEVC stream codes a %d×%d picture, larger than the %d×%d the file declares",
              refused_width, refused_height, max_width, max_height);
     return heif_error_Invalid_input;
   }
+  if (memory_needed != 0) {
+    snprintf(message, sizeof message, "decoding it takes about %zu MB of memory, over the %zu MB allowed",
+             (memory_needed + (1 << 20) - 1) >> 20, memory_limit >> 20);
+    return heif_error_Memory_allocation_error;
+  }
   if (error) return fail(error);
-  // As coded (YCbCr or gray), or planar RGB from libheif's own grid path (a grid with alpha).
-  heif_colorspace space = image->get_colorspace();
-  bool gray = space == heif_colorspace_monochrome;
-  if (!gray && space != heif_colorspace_YCbCr && space != heif_colorspace_RGB) {
-    snprintf(message, sizeof message, "unexpected colour space %d", space);
+  std::unique_ptr<Picture> picture(new Picture);
+  int alpha_width = 0, alpha_height = 0;
+  bool mixed = false;
+  if (!pictures.empty()) {
+    // The item's own picture, as coded.
+    picture->colour_picture = std::move(pictures[0]);
+    const Taken &colour = *picture->colour_picture;
+    bool gray = colour.chroma == de265_chroma_mono;
+    picture->space = gray ? heif_colorspace_monochrome : heif_colorspace_YCbCr;
+    picture->width = colour.widths[0];
+    picture->height = colour.heights[0];
+    picture->bits = colour.bits[0];
+    for (int c = 0; c < 3; c++) {
+      picture->rows[c] = colour.rows[gray ? 0 : c];
+      picture->strides[c] = colour.strides[gray ? 0 : c];
+    }
+  } else {
+    // As coded (YCbCr or gray), or planar RGB from libheif's own grid path (a grid with alpha).
+    picture->image = image;
+    picture->space = image->get_colorspace();
+    picture->width = image->get_width();
+    picture->height = image->get_height();
+    if (picture->space == heif_colorspace_monochrome || picture->space == heif_colorspace_YCbCr ||
+        picture->space == heif_colorspace_RGB) {
+      const heif_channel *channels = channels_of(picture->space);
+      picture->bits = image->get_bits_per_pixel(channels[0]);
+      mixed = image->get_bits_per_pixel(channels[1]) != picture->bits ||
+              image->get_bits_per_pixel(channels[2]) != picture->bits;
+      for (int c = 0; c < 3; c++) picture->rows[c] = image->get_plane(channels[c], &picture->strides[c]);
+    }
+  }
+  if (picture->space != heif_colorspace_monochrome && picture->space != heif_colorspace_YCbCr &&
+      picture->space != heif_colorspace_RGB) {
+    snprintf(message, sizeof message, "unexpected colour space %d", picture->space);
     return heif_error_Unsupported_feature;
   }
-  const heif_channel *channels = channels_of(space);
-  int bits = image->get_bits_per_pixel(channels[0]);
-  if (bits < 8 || bits > 16) {
-    snprintf(message, sizeof message, "unsupported sample depth %d", bits);
+  if (picture->bits < 8 || picture->bits > 16) {
+    snprintf(message, sizeof message, "unsupported sample depth %d", picture->bits);
     return heif_error_Unsupported_feature;
   }
+  if (image->has_channel(heif_channel_Alpha)) {
+    picture->alpha = true;
+    if (pictures.size() > 1) {
+      // The alpha image's picture, taken too: its luma is the alpha.
+      picture->alpha_picture = std::move(pictures[1]);
+      Taken &alpha = *picture->alpha_picture;
+      alpha.drop_chroma();
+      picture->rows[3] = alpha.rows[0];
+      picture->strides[3] = alpha.strides[0];
+      picture->alpha_bits = alpha.bits[0];
+      alpha_width = alpha.widths[0];
+      alpha_height = alpha.heights[0];
+    } else {
+      picture->image = image;
+      picture->rows[3] = image->get_plane(heif_channel_Alpha, &picture->strides[3]);
+      picture->alpha_bits = image->get_bits_per_pixel(heif_channel_Alpha);
+      alpha_width = image->get_width(heif_channel_Alpha);
+      alpha_height = image->get_height(heif_channel_Alpha);
+    }
+  }
+  pictures.clear();
   // What libheif's conversion to RGB refused: chroma of another depth than luma, alpha of another size.
-  bool mixed = image->get_bits_per_pixel(channels[1]) != bits || image->get_bits_per_pixel(channels[2]) != bits;
-  bool alpha = image->has_channel(heif_channel_Alpha);
-  if (mixed || (alpha && (image->get_width(heif_channel_Alpha) != image->get_width() ||
-                          image->get_height(heif_channel_Alpha) != image->get_height()))) {
+  if (mixed || (picture->alpha && (picture->rows[3] == nullptr || alpha_width != picture->width || alpha_height != picture->height))) {
     snprintf(message, sizeof message, "unsupported colour conversion");
     return heif_error_Unsupported_feature;
   }
-  slots[slot] = image;
-  info[0] = static_cast<uint32_t>(image->get_width());
-  info[1] = static_cast<uint32_t>(image->get_height());
-  info[2] = static_cast<uint32_t>(bits);
-  info[3] = alpha ? 1 : 0;
-  info[4] = gray ? 1 : 0;
+  picture->premultiplied = picture->alpha && image->is_premultiplied_alpha();
+  if (picture->space == heif_colorspace_YCbCr) {
+    picture->conversion = conversion_of(image->get_color_profile_nclx(), picture->bits, image->get_chroma_format());
+  }
+  info[0] = static_cast<uint32_t>(picture->width);
+  info[1] = static_cast<uint32_t>(picture->height);
+  info[2] = static_cast<uint32_t>(picture->bits);
+  info[3] = picture->alpha ? 1 : 0;
+  info[4] = picture->space == heif_colorspace_monochrome ? 1 : 0;
+  slots[slot] = std::move(picture);
   return 0;
 }
 
 // Writes rows [y, y + rows) of the item decoded into `slot`, its first `columns` columns, as
 // straight-alpha RGBA8 to `out`, `stride` bytes apart. The host keeps within the item's size.
 __attribute__((export_name("copy_rows"))) void copy_rows(uint32_t slot, uint8_t *out, uint32_t stride, uint32_t y, uint32_t rows, uint32_t columns) {
-  const heif::HeifPixelImage &image = *slots[slot];
-  heif_colorspace space = image.get_colorspace();
-  const heif_channel *channels = channels_of(space);
-  const int bits = image.get_bits_per_pixel(channels[0]);
-  Conversion conversion = space == heif_colorspace_YCbCr ? conversion_of(image) : Conversion{};
-  const uint8_t *planes[4];
-  int strides[4];
-  for (int c = 0; c < 3; c++) planes[c] = image.get_plane(channels[c], &strides[c]);
-  bool alpha = image.has_channel(heif_channel_Alpha);
-  int alpha_bits = 0;
-  if (alpha) {
-    planes[3] = image.get_plane(heif_channel_Alpha, &strides[3]);
-    alpha_bits = image.get_bits_per_pixel(heif_channel_Alpha);
-  }
-  bool premultiplied = alpha && image.is_premultiplied_alpha();
+  const Picture &picture = *slots[slot];
+  const heif_colorspace space = picture.space;
+  const int bits = picture.bits;
+  const Conversion &conversion = picture.conversion;
+  const uint8_t *const *planes = picture.rows;
+  const int *strides = picture.strides;
+  const bool alpha = picture.alpha;
+  const int alpha_bits = picture.alpha_bits;
+  const bool premultiplied = picture.premultiplied;
   for (uint32_t row = 0; row < rows; row++) {
     uint8_t *to = out + row * stride;
     uint32_t source = y + row;

@@ -1,11 +1,13 @@
 // HEIC decoding, checked against Debian's heif-convert (libheif applying every transformation itself) on
 // files made by heif-enc and by the test HEIF writer (grids, irot/imir, clap, which heif-enc cannot write).
+import { readFile } from 'node:fs/promises';
 import '@glimpse/heif';
 import { isMediaError, probe, process, type ProcessOptions } from '@glimpse/media';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { codedImageOf, gridHeif, heifConvert, heifEnc, writeHeif } from '../../../test/fixtures/heif-writer.js';
 import { naturalPixels } from '../../../test/fixtures/pixels.js';
+import { decodeHeif } from './decode-heif.js';
 
 async function rgbaOf(bytes: Uint8Array): Promise<{ data: Uint8Array; width: number; height: number }> {
   const { data, info } = await sharp(bytes).ensureAlpha().raw({ depth: 'uchar' }).toBuffer({ resolveWithObject: true });
@@ -171,6 +173,27 @@ describe('HEIC through process()', () => {
       expect(String(error)).toMatch(/codes a 512×384 picture, larger than the 64×64/);
     }
   }, 60_000);
+
+  it('refuses a picture whose decoding would pass maxMemory before libde265 allocates it (E_TOO_LARGE)', async () => {
+    // 1000×800 takes about 3.5 MB past what the instance holds: its planes and libde265's metadata.
+    const photo = await heifEnc(naturalPixels(1000, 800), { quality: 50 });
+    const module = await WebAssembly.compile(await readFile(new URL('../wasm/heif.wasm', import.meta.url)));
+    const decode = async (maxMemory: number) => {
+      const rows: number[] = [];
+      const request = {
+        bytes: photo,
+        info: await probe(photo),
+        maxInputPixels: 100_000_000,
+        sink: { start: () => undefined, write: (_pixels: Uint8Array, count: number) => rows.push(count) },
+      };
+      await decodeHeif(module, request as unknown as Parameters<typeof decodeHeif>[1], maxMemory);
+      return rows.reduce((sum, count) => sum + count, 0);
+    };
+    const error = await decode(2 * 2 ** 20).catch((cause: unknown) => cause);
+    expect(isMediaError(error) && error.code).toBe('E_TOO_LARGE');
+    expect(String(error)).toMatch(/takes about \d+ MB of memory, over the 2 MB allowed/);
+    expect(await decode(64 * 2 ** 20)).toBe(800);
+  });
 
   it('refuses a grid that declares too many pixels before decoding anything', async () => {
     const tiles = Array.from({ length: 4 }, () => codedImageOf(single));

@@ -20,11 +20,20 @@ interface HeifExports {
   alloc(bytes: number): number;
   error_message(): number;
   open_file(data: number, size: number, info: number): number;
-  decode_item(id: number, slot: number, maxWidth: number, maxHeight: number, info: number): number;
+  decode_item(id: number, slot: number, maxWidth: number, maxHeight: number, takes: number, info: number): number;
   copy_rows(slot: number, out: number, stride: number, y: number, rows: number, columns: number): void;
+  set_memory_limit(bytes: number): void;
 }
 
-const FUNCTIONS = ['_initialize', 'alloc', 'error_message', 'open_file', 'decode_item', 'copy_rows'] as const;
+const FUNCTIONS = [
+  '_initialize',
+  'alloc',
+  'error_message',
+  'open_file',
+  'decode_item',
+  'copy_rows',
+  'set_memory_limit',
+] as const;
 
 function isHeifExports(exports: WebAssembly.Exports): exports is WebAssembly.Exports & HeifExports {
   return (
@@ -72,10 +81,13 @@ async function instantiate(module: WebAssembly.Module): Promise<HeifExports> {
 /**
  * Decodes the primary image of a HEIC/HEIF file to RGBA8 rows into the sink, cropped to its clean aperture,
  * not yet turned upright: a grid a row of tiles at a time, so no whole image exists outside libheif.
+ * `maxMemory` (bytes): the most the decoder's WASM memory may reach; an image whose decoding would take it
+ * further is E_TOO_LARGE before its pictures are allocated. Undefined: as much as the runtime gives.
  */
 export async function decodeHeif(
   module: WebAssembly.Module,
   { bytes, info, maxInputPixels, sink }: DecodeRequest,
+  maxMemory?: number,
 ): Promise<DecodedImage> {
   const format = info.mediaType === 'image/heif' ? 'HEIF' : 'HEIC';
   const layout = readHeifLayout(bytes, format);
@@ -90,6 +102,7 @@ export async function decodeHeif(
   assertCodedImages(layout, format);
   const codec = await instantiate(module);
   try {
+    if (maxMemory !== undefined) codec.set_memory_limit(Math.min(maxMemory, 2 ** 32 - 1));
     const data = alloc(codec, bytes.byteLength);
     new Uint8Array(codec.memory.buffer, data, bytes.byteLength).set(bytes);
     const info32 = alloc(codec, 32);
@@ -143,6 +156,7 @@ export async function decodeHeif(
             column,
             grid.tileWidth,
             grid.tileHeight,
+            1,
             info32,
           );
           if (tileWidth < width || tileHeight < rows)
@@ -169,6 +183,7 @@ export async function decodeHeif(
         0,
         layout.width,
         layout.height,
+        codedPictures(layout),
         info32,
       );
       if (width !== layout.width || height !== layout.height)
@@ -236,11 +251,22 @@ function decodeItem(
   slot: number,
   width: number,
   height: number,
+  takes: number,
   info: number,
 ): Uint32Array {
   const block = (size: number) => Math.ceil(size / CODING_BLOCK) * CODING_BLOCK;
-  check(codec, codec.decode_item(id, slot, block(width), block(height), info));
+  check(codec, codec.decode_item(id, slot, block(width), block(height), takes, info));
   return new Uint32Array(codec.memory.buffer, info, 5).slice();
+}
+
+/**
+ * How many HEVC pictures decoding the primary image makes that the module may keep as libde265 decoded
+ * them, without libheif's copy: the image's own and its alpha image's, when each is one coded item. A
+ * grid is assembled by libheif from tiles converted to RGB, which needs its copies (0).
+ */
+function codedPictures(layout: HeifLayout): number {
+  if (layout.primary.type !== 'hvc1') return 0;
+  return layout.alpha && layout.alpha.item.type === 'hvc1' && !layout.alpha.grid ? 2 : 1;
 }
 
 function alloc(codec: HeifExports, bytes: number): number {
@@ -269,7 +295,7 @@ function typedError(cause: unknown, format: string): unknown {
     if (cause.status === MEMORY_ALLOCATION_ERROR) {
       return new MediaError(
         'E_TOO_LARGE',
-        `The ${format} decoder ran out of memory (${cause.message}). Lower maxInputPixels or send a smaller image.`,
+        `The ${format} image does not fit in the decoder's memory (${cause.message}). Send a smaller image, or convert it to JPEG first.`,
         { format },
       );
     }

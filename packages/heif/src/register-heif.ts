@@ -5,8 +5,13 @@ import { decodeHeif } from './decode-heif.js';
 
 export const HEIF_DECODER_NAME = '@glimpse/heif (libheif 1.15.1 + libde265 1.0.11, LGPL-3.0)';
 
+export interface HeifOptions {
+  /** The most WASM memory (bytes) one decode may reach; a larger image is E_TOO_LARGE before it is decoded. */
+  maxMemory?: number;
+}
+
 /** Makes `process` decode HEIC and HEIF with the module `load` returns. */
-export function registerHeif(load: () => Promise<WebAssembly.Module>): void {
+export function registerHeif(load: () => Promise<WebAssembly.Module>, { maxMemory }: HeifOptions = {}): void {
   let module: Promise<WebAssembly.Module> | undefined;
   const compiled = () =>
     (module ??= load().catch((cause: unknown) => {
@@ -20,6 +25,6 @@ export function registerHeif(load: () => Promise<WebAssembly.Module>): void {
     }));
   registerDecoder(['image/heic', 'image/heif'], {
     name: HEIF_DECODER_NAME,
-    decode: async (request) => decodeHeif(await compiled(), request),
+    decode: async (request) => decodeHeif(await compiled(), request, maxMemory),
   });
 }
