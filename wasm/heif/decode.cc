@@ -247,12 +247,14 @@ uint32_t rgb_row_simd(const Conversion &k, const uint8_t *luma, const uint8_t *c
 // so its own steps (colour profile, alpha, premultiplication) run as before; decode_item reads the
 // pixels from the taken planes. Every other decode (libheif's own grid path) goes to libheif's plugin.
 
-// The planes that pictures taken from libde265 own: the decoder no longer frees them.
+// The planes that pictures taken from libde265 own: the decoder no longer frees them. And their bytes.
 std::vector<void *> taken_planes;
+size_t taken_bytes = 0;
 
-void free_taken(void *plane) {
+void free_taken(void *plane, size_t bytes) {
   if (plane == nullptr) return;
   taken_planes.erase(std::remove(taken_planes.begin(), taken_planes.end(), plane), taken_planes.end());
+  taken_bytes -= bytes;
   free(plane);
 }
 
@@ -264,6 +266,7 @@ struct Taken {
   int widths[3] = {0, 0, 0};
   int heights[3] = {0, 0, 0};
   int bits[3] = {0, 0, 0};
+  size_t bytes[3] = {0, 0, 0};
   de265_chroma chroma = de265_chroma_mono;
   int colour_primaries = 2, transfer_characteristics = 2, matrix_coefficients = 2;
   bool full_range = false;
@@ -272,12 +275,12 @@ struct Taken {
   Taken(const Taken &) = delete;
   Taken &operator=(const Taken &) = delete;
   ~Taken() {
-    for (void *plane : planes) free_taken(plane);
+    for (int c = 0; c < 3; c++) free_taken(planes[c], bytes[c]);
   }
   // An alpha image needs only its luma: its chroma planes go at once.
   void drop_chroma() {
     for (int c = 1; c < 3; c++) {
-      free_taken(planes[c]);
+      free_taken(planes[c], bytes[c]);
       planes[c] = nullptr;
       rows[c] = nullptr;
     }
@@ -288,17 +291,24 @@ struct Taken {
 // what a picture refused for it would have needed.
 size_t memory_limit = 0;
 size_t memory_needed = 0;
+// The instance's memory once the file is parsed (the file, libheif's boxes, the stack), and the size of
+// the coded data of the item being decoded.
+size_t opened_bytes = 0;
+size_t pushed_bytes = 0;
+// A picture decode.cc takes is filtered a band at a time (sao-rows.cc); one decoded by libheif's plugin
+// (its grid path) is filtered after a copy of a whole plane and then copied into a heif_image.
+bool libheif_copies = true;
 
-// What decoding a picture of these planes adds at its peak: the planes; libde265's metadata for it, 18
-// bytes per 4×4 block (motion, prediction modes, transform and deblocking info, coding-block info); and
-// the copy of its largest plane that libde265's own SAO filter makes.
-// A picture decode.cc takes is filtered a band at a time (sao-rows.cc); libheif's plugin's are not.
-bool sao_copies_plane = true;
-
-size_t picture_cost(const size_t plane_bytes[3], int width, int height) {
+// What the instance holds at its peak while it decodes a picture of these planes: what it held before
+// (the parsed file, the pictures taken), the item's coded data twice (libheif's copy of the item and
+// libde265's NAL units), the planes, libde265's metadata for the picture (18 bytes per 4×4 block: motion,
+// prediction modes, transform, deblocking and coding-block info), and libheif's plugin's copies. Freed
+// memory is reused, so this is what it needs, not the size its memory has grown to.
+size_t peak_with(const size_t plane_bytes[3], int width, int height) {
+  size_t planes = plane_bytes[0] + plane_bytes[1] + plane_bytes[2];
   size_t blocks = static_cast<size_t>((width + 3) / 4) * static_cast<size_t>((height + 3) / 4);
-  size_t sao = sao_copies_plane ? std::max(plane_bytes[0], plane_bytes[1]) : 0;
-  return plane_bytes[0] + plane_bytes[1] + plane_bytes[2] + blocks * 18 + sao;
+  size_t copies = libheif_copies ? planes + std::max(plane_bytes[0], plane_bytes[1]) : 0;
+  return opened_bytes + taken_bytes + 2 * pushed_bytes + planes + blocks * 18 + copies;
 }
 
 // libde265's allocation of a picture's planes (de265_image_get_buffer in image.cc, 1.0.11: the same
@@ -322,9 +332,8 @@ int allocate_planes(de265_decoder_context *, de265_image_spec *spec, de265_image
   }
   // Refused before anything of the picture is allocated: libde265 reports it out of memory, and
   // decode_item the limit.
-  size_t now = __builtin_wasm_memory_size(0) * 65536;
-  if (memory_limit != 0 && now + picture_cost(bytes, spec->width, spec->height) > memory_limit) {
-    memory_needed = now + picture_cost(bytes, spec->width, spec->height);
+  if (memory_limit != 0 && peak_with(bytes, spec->width, spec->height) > memory_limit) {
+    memory_needed = peak_with(bytes, spec->width, spec->height);
     return 0;
   }
   for (int c = 0; c < count; c++) {
@@ -372,7 +381,7 @@ int plugin_supports(heif_compression_format format) { return format == heif_comp
 
 heif_error plugin_new_decoder(void **out) {
   Decoder *decoder = new Decoder;
-  sao_copies_plane = takes_left == 0;
+  libheif_copies = takes_left == 0;
   if (takes_left > 0) {
     takes_left--;
     decoder->context = de265_new_decoder();
@@ -408,6 +417,7 @@ void plugin_set_strict_decoding(void *raw, int flag) {
 // its 4-byte size: libheif's plugin's push_data.
 heif_error plugin_push_data(void *raw, const void *data, size_t size) {
   Decoder *decoder = static_cast<Decoder *>(raw);
+  pushed_bytes = size;
   if (decoder->delegate != nullptr) return get_decoder_plugin_libde265()->push_data(decoder->delegate, data, size);
   const uint8_t *bytes = static_cast<const uint8_t *>(data);
   size_t at = 0;
@@ -450,6 +460,8 @@ heif_error plugin_decode_image(void *raw, heif_image **out) {
       taken->rows[c] = de265_get_image_plane(image, c, &taken->strides[c]);
       taken->widths[c] = de265_get_image_width(image, c);
       taken->heights[c] = de265_get_image_height(image, c);
+      taken->bytes[c] = static_cast<size_t>(taken->strides[c]) * static_cast<size_t>(std::max(taken->heights[c], 0));
+      taken_bytes += taken->bytes[c];
       taken->bits[c] = de265_get_bits_per_pixel(image, c);
     }
     taken->colour_primaries = de265_get_image_colour_primaries(image);
@@ -575,6 +587,7 @@ __attribute__((export_name("open_file"))) int open_file(const uint8_t *data, uin
   error = heif_context_get_primary_image_ID(context, &primary);
   if (error.code != heif_error_Ok) return fail(error);
   info[0] = primary;
+  opened_bytes = __builtin_wasm_memory_size(0) * 65536;
   return 0;
 }
 
