@@ -11,7 +11,7 @@ export interface MemoryCase {
    * (intra prediction and the in-loop filters reach across it, and it hands out whole pictures), each
    * plane padded to 128 pixels and, above 8 bits, 2 bytes a sample; its working buffers come on top
    * (0.5 bytes a pixel at 8 bits, 0.625 above). This is avifFrameBytes, what wasm/avif/decode.c's
-   * check_memory counts before decoding.
+   * check_memory counts before decoding. HEVC (a single-image HEIC): hevcPictureBytes.
    */
   decodedFrameBytes?: number;
 }
@@ -31,6 +31,17 @@ function avifFrameBytes(width: number, height: number, bits: 8 | 10 | 12, chroma
   return picture + width * height * (bits > 8 ? 0.625 : 0.5);
 }
 
+/**
+ * What libde265 holds to decode a single-image HEIC (what heif-enc, ImageMagick and most converters write:
+ * one HEVC picture, decoded whole; a phone's grid goes a row of 512×512 tiles at a time instead): the
+ * picture (1.5 bytes a pixel at 8 bits, 4:2:0), its metadata for it until it is done (1.1 bytes a pixel:
+ * motion, prediction and transform info per 4×4 block), and the coded data twice more than the request's
+ * copies (libheif's copy of the item and libde265's NAL units; `codedBytes` each).
+ */
+function hevcPictureBytes(width: number, height: number, codedBytes: number): number {
+  return Math.round(2.6 * width * height) + 2 * codedBytes;
+}
+
 export const MEMORY_CASES: readonly MemoryCase[] = [
   { label: 'JPEG 4000×3000 (12 MP), EXIF 6', input: 'photo-4000x3000-exif6.jpg' },
   { label: 'JPEG 6000×4000 (24 MP), EXIF 6', input: 'photo-6000x4000-exif6.jpg' },
@@ -40,6 +51,12 @@ export const MEMORY_CASES: readonly MemoryCase[] = [
   { label: 'PNG screenshot 3456×2234', input: 'screenshot-3456x2234.png' },
   { label: 'WebP lossy 4000×3000 (12 MP)', input: 'photo-4000x3000.webp' },
   { label: 'HEIC 4032×3024 (12 MP) from a phone: 512×512 tiles, irot', input: 'photo-4032x3024-grid-irot.heic' },
+  {
+    label: 'HEIC 4000×3000 (12 MP), one coded image (heif-enc -q 80)',
+    input: 'photo-4000x3000.heic',
+    // heif-enc -q 80 writes this photo in 5.8 MB.
+    decodedFrameBytes: hevcPictureBytes(4000, 3000, 6 * 2 ** 20),
+  },
   { label: 'WebP lossless 4000×3000 (12 MP)', input: 'photo-4000x3000-lossless.webp' },
   { label: 'PNG screenshot 8660×5773 (50 MP)', input: 'screenshot-8660x5773.png' },
   { label: 'GIF 7744×5164 (40 MP)', input: 'screenshot-7744x5164.gif' },
