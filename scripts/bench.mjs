@@ -71,7 +71,7 @@ const JOBS = {
     label: '4000×3000 HEIC (x265 q80) → 2000 px JPEG',
     file: 'photo-4000x3000.heic',
     output: 'jpeg',
-    reps: 3,
+    reps: 7,
     pipelines: ['glimpse', 'libheif-js', 'heic-convert', 'sharp'],
     baseline: 'libheif-js',
     reference: 'photo-4000x3000.png',
@@ -82,7 +82,7 @@ const JOBS = {
     label: '4032×3024 phone HEIC (8×6 grid of 512² tiles, x265 q50, irot) → 2000 px JPEG',
     file: 'photo-4032x3024-grid-irot.heic',
     output: 'jpeg',
-    reps: 3,
+    reps: 7,
     pipelines: ['glimpse', 'libheif-js', 'heic-convert'],
     baseline: 'libheif-js',
     reference: false,
@@ -402,7 +402,7 @@ async function main() {
 
   print(`glimpse bench — ${MACHINE}; load average ${os.loadavg()[0].toFixed(1)} at the start`);
   print(
-    `inputs in ${INPUT_DIR}; warm: median of ${reps} alternating in-process runs after one warm-up (3 on 50/100 MP, HEIC, AVIF and TIFF inputs), wall and CPU time (all of this process's threads); peak RSS: VmHWM of a fresh process doing one job twice; workerd: peak growth of a fresh workerd process's anonymous memory over its idle size during the job\n`,
+    `inputs in ${INPUT_DIR}; warm: median of ${reps} alternating in-process runs after one warm-up (3 on 50/100 MP, AVIF and TIFF inputs), wall and CPU time (all of this process's threads); peak RSS: VmHWM of a fresh process doing one job twice; workerd: peak growth of a fresh workerd process's anonymous memory over its idle size during the job\n`,
   );
 
   // Warm, in-process, alternating. A pipeline that fails a job (out of memory, say) is reported, not fatal.
