@@ -68,7 +68,7 @@ describe('the gemini preset and HEIC/HEIF', () => {
     const repair = await refusal(padded, { preset: 'gemini' });
     expect(repair.code).toBe('E_UNSUPPORTED');
     expect(repair.message).toContain(
-      'This file cannot go as it is: it needs repair first (3 stray bytes follow the last box).',
+      'This file cannot go as it is: it must be re-encoded first (3 stray bytes follow the last box).',
     );
   });
 

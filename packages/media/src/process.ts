@@ -183,7 +183,7 @@ async function processRaster(
         : []),
       ...(bytes.byteLength > limits.maxBytes ? [`${bytes.byteLength} bytes, over ${limits.maxBytes}`] : []),
     ];
-    const why = damage ? `it needs repair first (${damage.problem})` : `it is over them (${over.join('; ')})`;
+    const why = damage ? `it must be re-encoded first (${damage.problem})` : `it is over them (${over.join('; ')})`;
     throw noDecoder(type, accepted ? why : undefined);
   }
   // The target comes from the header, so a decoder can deliver rows already shrunk (JPEG's DCT scaling,
