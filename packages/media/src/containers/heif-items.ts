@@ -98,18 +98,20 @@ function childBoxes(reader: ByteReader, start: number, end: number): Box[] {
   return walkBoxes(reader, start, end, false).boxes;
 }
 
-/**
- * A walk over boxes. At the file's top level (`fileLevel`), what follows the meta box and does not read as
- * a box (a type that is not text, a size past the end) ends the walk at `tail`: libheif ignores such
- * trailing bytes, and whether the image was cut short is told by its items' data (heifDataPresent).
- * `tailProblem` names a box there whose size runs past the end (text type: a box cut short, not noise).
- */
+/** The boxes a walk read, and where it stopped before the end (see walkBoxes). */
 interface BoxWalk {
   boxes: Box[];
+  /** Where bytes stop reading as boxes, when that is before the end. */
   tail?: number;
+  /** A box at `tail` whose size runs past the end (a text type: a box cut short, not noise). */
   tailProblem?: string;
 }
 
+/**
+ * The boxes in [start, end). At the file's top level (`fileLevel`), what follows the meta box and does not
+ * read as a box (a type that is not text, a size past the end) ends the walk at `tail`: libheif ignores such
+ * trailing bytes, and whether the image was cut short is told by its items' data (heifDataPresent).
+ */
 function walkBoxes(reader: ByteReader, start: number, end: number, fileLevel: boolean): BoxWalk {
   const boxes: Box[] = [];
   let afterMeta = false;
