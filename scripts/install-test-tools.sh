@@ -53,13 +53,16 @@ if ! command -v dpkg-query >/dev/null; then
   exit 1
 fi
 
-missing_packages() {
+# Sets `missing` to the packages dpkg does not list as installed (no process substitution: a bare chroot
+# has no /dev/fd).
+find_missing() {
+  missing=()
   local p
   for p in "${packages[@]}"; do
-    [[ "$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null)" == installed ]] || printf '%s\n' "$p"
+    [[ "$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null)" == installed ]] || missing+=("$p")
   done
 }
-mapfile -t missing < <(missing_packages)
+find_missing
 if ((${#missing[@]} == 0)); then exit 0; fi
 
 # fail WHY COMMAND: what is missing, why it was not installed, and the one command that installs it.
@@ -91,6 +94,6 @@ apt=("${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -qq -o DPkg::Loc
 "${apt[@]}" install -y --no-install-recommends "${missing[@]}" >/dev/null ||
   fail "apt-get install failed (its message is above)" "$rerun"
 
-mapfile -t missing < <(missing_packages)
+find_missing
 if ((${#missing[@]} > 0)); then fail "apt-get finished, but these are still not installed" "$rerun"; fi
 echo "install-test-tools: installed" >&2
