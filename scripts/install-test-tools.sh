@@ -9,7 +9,7 @@
 #   bash scripts/install-test-tools.sh --check  installs nothing: exits 1 naming what is missing
 #   bash scripts/install-test-tools.sh --list   prints the table below (the README's list is generated from it)
 #
-# Only bash builtins and dpkg-query, id, sudo and apt-get are run, all found on PATH: the tests
+# Only bash builtins and dpkg-query, id, sudo, env and apt-get are run, all found on PATH: the tests
 # (test/setup/install-test-tools.test.ts) give it fake ones in a folder of their own.
 set -euo pipefail
 
