@@ -8,6 +8,7 @@ import { overview } from '../../packages/agent/src/cli/main.js';
 import { FILE_ERROR_CODES } from '../../packages/agent/src/fs/file-error.js';
 import { SESSION_ERROR_CODES } from '../../packages/agent/src/session/session-error.js';
 import { sizeReport } from '../size-report.js';
+import { nodeVersionsLine, testToolsList, testToolsTable } from './setup.js';
 
 export interface GeneratedBlock {
   /** Page, relative to the repository root. */
@@ -163,6 +164,10 @@ export const GENERATED_BLOCKS: readonly GeneratedBlock[] = [
     generate: async () => ['```text', await sizeReport(), '```'].join('\n'),
     match: 'figures',
   },
+  { page: 'README.md', name: 'node-versions', generate: async () => nodeVersionsLine(), match: 'exact' },
+  { page: 'README.md', name: 'test-tools', generate: async () => testToolsList(), match: 'exact' },
+  { page: 'docs/testing.md', name: 'test-tools', generate: async () => testToolsTable(), match: 'exact' },
+  { page: 'docs/packages.md', name: 'node-versions', generate: async () => nodeVersionsLine(), match: 'exact' },
 ];
 
 /** Whether `actual` is `expected` with every number within 3 % (for `figures` blocks). */
