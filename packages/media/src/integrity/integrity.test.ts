@@ -472,7 +472,7 @@ describe('passthrough integrity: PDF', () => {
   it('refuses a PDF whose trailer keyword is damaged, which pdf-lib reads but qpdf cannot open', async () => {
     const pdf = await make.pdf({ pages: 1 });
     expect((await fit(pdf)).data).toBe(pdf);
-    const text = new TextDecoder('latin1').decode(pdf);
+    const text = latin1Text(pdf);
     const at = text.lastIndexOf('trailer');
     expect(at).toBeGreaterThan(0);
     const damaged = pdf.slice();
@@ -526,7 +526,7 @@ describe('passthrough integrity: PDF', () => {
 
   it('re-saves a PDF whose startxref misses its cross-reference stream, which qpdf cannot recover; the copy passes', async () => {
     const pdf = await withObjectStreams(await make.pdf({ pages: 2 }));
-    const text = new TextDecoder('latin1').decode(pdf);
+    const text = latin1Text(pdf);
     const [, offset = ''] = /startxref\s+(\d+)\s+%%EOF\s*$/.exec(text) ?? [];
     const damaged = replaceOnce(
       pdf,
@@ -547,7 +547,7 @@ describe('passthrough integrity: PDF', () => {
 
   it('re-saves a PDF whose cross-reference table puts an object at the wrong byte', async () => {
     const pdf = await make.pdf({ pages: 1 });
-    const text = new TextDecoder('latin1').decode(pdf);
+    const text = latin1Text(pdf);
     const entry = /\n(\d{10}) 00000 n/.exec(text.slice(text.lastIndexOf('\nxref')))?.[1] ?? '';
     const damaged = replaceOnce(pdf, `${entry} 00000 n`, `${String(Number(entry) + 3).padStart(10, '0')} 00000 n`);
     expect(checkPdfIntegrity(damaged)).toBeUndefined();
@@ -571,7 +571,7 @@ describe('passthrough integrity: PDF trailers, cross-reference streams and incre
   it('re-saves a PDF whose trailer /Root is not a reference to a dictionary (qpdf: unable to find /Root dictionary)', async () => {
     const pdf = await make.pdf({ pages: 1 });
     const streams = await withObjectStreams(pdf);
-    const content = /(\d+) 0 obj\s*<<[^>]*\/Length/.exec(new TextDecoder('latin1').decode(pdf))?.[1] ?? '';
+    const content = /(\d+) 0 obj\s*<<[^>]*\/Length/.exec(latin1Text(pdf))?.[1] ?? '';
     for (const [from, to, problem] of [
       [pdf, '/Root 5', /\/Root is the number 5, not a reference/],
       [pdf, '/Root (catalog)', /\/Root is a string/],
@@ -600,7 +600,7 @@ describe('passthrough integrity: PDF trailers, cross-reference streams and incre
       await mended(rewriteXrefStream(pdf, change), problem);
     }
     // An /Index listing fewer rows than the data holds, or not whole numbers (fuzz finds): qpdf lists no objects.
-    const index = /\/Index \[ 0 \d+ \]/.exec(new TextDecoder('latin1').decode(pdf))?.[0] ?? '';
+    const index = /\/Index \[ 0 \d+ \]/.exec(latin1Text(pdf))?.[0] ?? '';
     await mended(replaceOnce(pdf, index, '/Index [ 0 0 ]'), /holds \d+ bytes of entries where its \/Index lists 0/);
     await mended(replaceOnce(pdf, index, '/Index [ 0 -0 ]'), /an \/Index that is not pairs of whole numbers/);
     // An offset past the end: qpdf warns, rebuilds the table by scanning and reads the file (exit 3).
@@ -637,8 +637,7 @@ describe('passthrough integrity: PDF trailers, cross-reference streams and incre
   it('re-saves an inconsistent incremental update: no /Root in the new trailer, a /Prev that is no offset or misses', async () => {
     const pdf = await make.pdf({ pages: 1 });
     const streams = await withObjectStreams(pdf);
-    const startxref = (bytes: Uint8Array) =>
-      Number(/startxref\s+(\d+)\s+%%EOF\s*$/.exec(new TextDecoder('latin1').decode(bytes))?.[1]);
+    const startxref = (bytes: Uint8Array) => Number(/startxref\s+(\d+)\s+%%EOF\s*$/.exec(latin1Text(bytes))?.[1]);
     await mended(appendUpdate(pdf, { root: '' }), /its newest trailer names no \/Root/);
     await mended(appendUpdate(streams, { stream: true, root: '' }), /its newest trailer names no \/Root/);
     await mended(appendUpdate(pdf, { prev: `${startxref(pdf)} 0 R` }), /\/Prev is a reference/);
@@ -653,7 +652,7 @@ describe('passthrough integrity: PDF trailers, cross-reference streams and incre
  * /Root is the catalog's unless `root` replaces it.
  */
 function appendUpdate(pdf: Uint8Array, { stream = false, prev = '', root = '/Root 2 0 R' } = {}): Uint8Array {
-  let text = new TextDecoder('latin1').decode(pdf);
+  let text = latin1Text(pdf);
   const previous = /startxref\s+(\d+)\s+%%EOF\s*$/.exec(text)?.[1] ?? '';
   const size = Number(/\/Size (\d+)/.exec(text.slice(text.lastIndexOf('/Size')))?.[1]);
   if (!text.endsWith('\n')) text += '\n';
@@ -664,7 +663,7 @@ function appendUpdate(pdf: Uint8Array, { stream = false, prev = '', root = '/Roo
   if (stream) {
     // Entries for objects 0, 3 and the stream itself (number `size`): type, 2-byte offset, 2-byte generation.
     const rows = [0, 0, 0, 0xff, 0xff, 1, info >> 8, info & 0xff, 0, 0, 1, xref >> 8, xref & 0xff, 0, 0];
-    const data = new TextDecoder('latin1').decode(deflateSync(Uint8Array.from(rows)));
+    const data = latin1Text(deflateSync(Uint8Array.from(rows)));
     text += `${size} 0 obj\n<< /Type /XRef /Size ${size + 1} ${trailer} /W [1 2 2] /Index [0 1 3 1 ${size} 1] /Filter /FlateDecode /Length ${data.length} >>\nstream\n${data}\nendstream\nendobj\n`;
   } else {
     const entry = `${String(info).padStart(10, '0')} 00000 n \n`;
@@ -675,7 +674,7 @@ function appendUpdate(pdf: Uint8Array, { stream = false, prev = '', root = '/Roo
 
 /** `pdf` with its cross-reference stream (pdf-lib's: /W [ 1 2 2 ], Flate) rewritten with 5-byte fields 2 and 3, after `change`. */
 function rewriteXrefStream(pdf: Uint8Array, change: (entries: number[][]) => void): Uint8Array {
-  const text = new TextDecoder('latin1').decode(pdf);
+  const text = latin1Text(pdf);
   const dictionary = text.lastIndexOf('<<', text.lastIndexOf('/Type /XRef'));
   const dataStart = text.indexOf('stream\n', dictionary) + 'stream\n'.length;
   const dataEnd = text.indexOf('\nendstream', dataStart);
@@ -691,7 +690,7 @@ function rewriteXrefStream(pdf: Uint8Array, change: (entries: number[][]) => voi
     entry.forEach((value, field) => {
       for (let k = widths[field]! - 1; k >= 0; k--) bytes.push(Math.floor(value / 2 ** (8 * k)) % 256);
     });
-  const data = new TextDecoder('latin1').decode(deflateSync(Uint8Array.from(bytes)));
+  const data = latin1Text(deflateSync(Uint8Array.from(bytes)));
   const head = text
     .slice(dictionary, dataStart)
     .replace('/W [ 1 2 2 ]', '/W [ 1 5 5 ]')
@@ -706,7 +705,7 @@ async function withObjectStreams(pdf: Uint8Array): Promise<Uint8Array> {
 
 /** Where the data of the first stream whose dictionary has `key` starts. */
 function streamData(pdf: Uint8Array, key: string): number {
-  const text = new TextDecoder('latin1').decode(pdf);
+  const text = latin1Text(pdf);
   const at = text.indexOf('stream\n', text.indexOf(key));
   expect(at).toBeGreaterThan(0);
   return at + 'stream\n'.length;
@@ -714,7 +713,12 @@ function streamData(pdf: Uint8Array, key: string): number {
 
 /** `pdf` with the first `from` replaced by `to` (latin1 text). */
 function replaceOnce(pdf: Uint8Array, from: string, to: string): Uint8Array {
-  const text = new TextDecoder('latin1').decode(pdf);
+  const text = latin1Text(pdf);
   expect(text.includes(from)).toBe(true);
   return Uint8Array.from(text.replace(from, to), (c) => c.charCodeAt(0));
+}
+
+/** Each byte as the character of that code (ISO-8859-1): TextDecoder('latin1') is windows-1252. */
+function latin1Text(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
 }
