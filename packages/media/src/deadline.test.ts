@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MediaError, process as fit } from '@glimpse/media';
 import type { DecodeJob } from './codecs/decoders.js';
-import type { Deadline } from './deadline.js';
+import type { Deadline } from './runtime/deadline.js';
 import { decodeToFit } from './decode-to-fit.js';
 import * as make from '../../../test/fixtures/make.js';
 

@@ -1,5 +1,5 @@
-import type { RowSource } from './codecs/contract.js';
-import { rasterSource } from './raster-rows.js';
+import type { RowSource } from './raster/contract.js';
+import { rasterSource } from './raster/raster-rows.js';
 import type { Raster } from './types.js';
 import { encodeJpeg } from './codecs/jpeg.js';
 import { encodePng, encodePngWithin } from './codecs/png.js';

@@ -8,10 +8,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { naturalPixels } from '../../../test/fixtures/pixels.js';
 import { type Encoding, encodeRaster } from './encode.js';
 import { fitWithinLimits, SCALE_QUALITY } from './fit.js';
-import { resizeRaster } from './resize.js';
+import { resizeRaster } from './raster/resize.js';
 import type { Raster, SendableImageType } from './types.js';
-import { setWasmLoader } from './wasm.js';
-import { WASM_FILES } from './wasm-files.js';
+import { setWasmLoader } from './runtime/wasm.js';
+import { WASM_FILES } from './runtime/wasm-files.js';
 
 const require = createRequire(import.meta.url);
 

@@ -1,7 +1,7 @@
 import { encodeRaster, encodeRasterWithin, type Encoding, type OutputType } from './encode.js';
-import type { Deadline } from './deadline.js';
+import type { Deadline } from './runtime/deadline.js';
 import { MediaError } from './errors.js';
-import { resizeRaster } from './resize.js';
+import { resizeRaster } from './raster/resize.js';
 import type { ProcessStep, Raster, SendableImageType } from './types.js';
 
 /** Quality for a first lossy encode, then the steps tried when the bytes do not fit. */

@@ -6,7 +6,7 @@ import { codedImageOf, heifEnc, writeHeif } from '../../../test/fixtures/heif-wr
 import { rebranded, withBoxSize } from '../../../test/fixtures/isobmff-surgery.js';
 import { concatBytes, naturalPixels } from '../../../test/fixtures/pixels.js';
 import { isMediaError, type MediaError } from './errors.js';
-import { PRESETS } from './presets.js';
+import { PRESETS } from './presets/presets.js';
 import { process } from './process.js';
 import type { ProcessOptions } from './types.js';
 

@@ -1,5 +1,5 @@
 import { attribute } from './codecs/svg-attribute.js';
-import { assertPixelBudget, type Limits } from './limits.js';
+import { assertPixelBudget, type Limits } from './presets/limits.js';
 import { probe } from './probe.js';
 import { decodeSvgText } from './probe/svg-text.js';
 import type { ProbeResult, ProcessWarning } from './types.js';

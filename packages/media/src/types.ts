@@ -167,9 +167,9 @@ export interface JxlInfo extends ProbeFacts {
 /** Options of `process`. Explicit limits override the preset's. */
 export interface ProcessOptions {
   /** The limits preset: `portable` (default) is safe on every hosted route (Ollama: `ollama`); `anthropic`, `openai`, … fit one provider. */
-  preset?: import('./presets.js').PresetName;
+  preset?: import('./presets/presets.js').PresetName;
   /** @deprecated The old name of `preset`, still accepted. */
-  provider?: import('./presets.js').PresetName;
+  provider?: import('./presets/presets.js').PresetName;
   /** Longest side in pixels. */
   maxEdge?: number;
   /** Largest output in raw bytes. */

@@ -19,11 +19,11 @@ import {
   KernelFailure,
   kernelOutOfMemory,
   type KernelExports,
-} from '../kernels/kernel-instance.js';
-import { alphaWatch, rasterSink } from '../raster-rows.js';
-import { takersSentence } from '../takers.js';
+} from '../runtime/kernel-instance.js';
+import { alphaWatch, rasterSink } from '../raster/raster-rows.js';
+import { takersSentence } from '../presets/takers.js';
 import type { Raster } from '../types.js';
-import type { RowSink, Size } from './contract.js';
+import type { RowSink, Size } from '../raster/contract.js';
 import { undecodable, unsupportedFeature } from './codec-support.js';
 
 interface AvifExports extends KernelExports {

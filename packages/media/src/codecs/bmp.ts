@@ -1,8 +1,8 @@
 // BMP decoder: rows go to a row sink a band at a time, read straight from the file's bytes.
-import type { Decoder, RowSink } from './contract.js';
+import type { Decoder, RowSink } from '../raster/contract.js';
 import { truncated } from '../probe/byte-reader.js';
 import { BI_RLE4, BI_RLE8, type BmpHeader, anyAlphaByteSet, bmpRowStride, readBmpHeader } from '../probe/bmp.js';
-import { rasterSink } from '../raster-rows.js';
+import { rasterSink } from '../raster/raster-rows.js';
 import type { BmpInfo, Raster } from '../types.js';
 
 const FORMAT = 'BMP';

@@ -1,6 +1,6 @@
 // What every codec adapter shares: one lazy start-up, typed failures.
 import { MediaError } from '../errors.js';
-import { takersSentence } from '../takers.js';
+import { takersSentence } from '../presets/takers.js';
 import type { MediaType } from '../types.js';
 
 /** A start-up that runs once, on first need; a failed start is forgotten so the next call retries. */

@@ -1,11 +1,11 @@
 // Which decoder reads each format. Every entry has the codec contract's shape (contract.ts): the format's
 // probe result in, rows out into a sink.
 import { MediaError } from '../errors.js';
-import { writeRaster } from '../raster-rows.js';
+import { writeRaster } from '../raster/raster-rows.js';
 import type { BmpInfo, GifInfo, HeifInfo, IcoInfo, JpegInfo, PngInfo, TiffInfo, WebpInfo } from '../types.js';
 import { decodeAvifRows } from './avif.js';
 import { bmpDecoder } from './bmp.js';
-import type { DecodeRequest, DecodeResult, Decoder } from './contract.js';
+import type { DecodeRequest, DecodeResult, Decoder } from '../raster/contract.js';
 import { gifDecoder } from './gif.js';
 import { decodeIco } from './ico.js';
 import { jpegDecoder } from './jpeg.js';

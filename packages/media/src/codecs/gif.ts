@@ -1,9 +1,9 @@
 // GIF first-frame decoder: providers want stills, so only the first image is ever decoded. Rows of the
 // frame, placed on its canvas, go to a row sink a band at a time as the LZW stream yields them.
-import type { Decoder, RowSink } from './contract.js';
+import type { Decoder, RowSink } from '../raster/contract.js';
 import { ByteReader, corrupt as malformed } from '../probe/byte-reader.js';
 import { gifCanvasSize, nextGifImage, readGifScreen, type GifColourTable, type GifImage } from '../probe/gif.js';
-import { rasterSink } from '../raster-rows.js';
+import { rasterSink } from '../raster/raster-rows.js';
 import type { GifInfo, Raster } from '../types.js';
 import { gifLzwReader } from './gif-lzw.js';
 import { corrupt } from './codec-support.js';

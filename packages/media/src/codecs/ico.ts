@@ -1,7 +1,7 @@
 // ICO/CUR adapter: the largest entry, decoded by the PNG codec or, for BMP bodies, the BMP decoder (given
 // the file header the entry leaves out), with the entry's AND mask as transparency where it has no alpha.
 import { forEachMaskedPixel, largestIcoEntry } from '../containers/ico-entries.js';
-import { anyTransparent } from '../pixels.js';
+import { anyTransparent } from '../raster/pixels.js';
 import type { Raster } from '../types.js';
 import { decodeBmp } from './bmp.js';
 import { decodePngWithAlpha } from './png.js';

@@ -2,8 +2,8 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import '@glimpse/media';
 import * as make from '../../../../test/fixtures/make.js';
-import { rasterSink } from '../raster-rows.js';
-import { resizeRaster } from '../resize.js';
+import { rasterSink } from '../raster/raster-rows.js';
+import { resizeRaster } from '../raster/resize.js';
 import type { Raster } from '../types.js';
 import { jpegDecoder } from './jpeg.js';
 

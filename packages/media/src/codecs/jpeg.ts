@@ -3,7 +3,7 @@
 // the DCT domain, which halves the decode of a photo bound for a smaller size.
 import { decodeJpegRows, encodeJpegRows, jpegScaleEighths } from '../kernels/jpeg-codec.js';
 import type { JpegInfo } from '../types.js';
-import type { Decoder, Encoder } from './contract.js';
+import type { Decoder, Encoder } from '../raster/contract.js';
 
 /**
  * Targets whose longest side is below this keep a 2× margin over the DCT-scaled decode: there the decode

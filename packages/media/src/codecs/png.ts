@@ -8,7 +8,7 @@ import {
   type DecodedPng,
 } from '../kernels/png-codec.js';
 import type { PngInfo } from '../types.js';
-import type { Decoder, Encoder, RowSource } from './contract.js';
+import type { Decoder, Encoder, RowSource } from '../raster/contract.js';
 
 /**
  * zlib level 2 with adaptive filtering. Measured on 2000 px images, encode ms / KB at levels 1, 2, 3, 6:

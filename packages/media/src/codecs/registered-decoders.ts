@@ -2,7 +2,7 @@
 // ships in @glimpse/heif, which calls `registerDecoder` when imported, so the core stays permissively
 // licensed and a deployment that must not ship HEVC simply leaves that package out.
 import type { MediaType, ProbeResult } from '../types.js';
-import type { RowSink } from './contract.js';
+import type { RowSink } from '../raster/contract.js';
 
 /** What a registered decoder is asked to do: decode the stored pixels of a file the core probed. */
 export interface DecodeRequest {

@@ -10,7 +10,7 @@ import { isMediaError, probe, process } from '@glimpse/media';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { naturalPixels } from '../../../../test/fixtures/pixels.js';
 import { separatePlanesTiff } from '../../../../test/fixtures/tiff-planes.js';
-import { rasterSink } from '../raster-rows.js';
+import { rasterSink } from '../raster/raster-rows.js';
 import type { Raster, TiffInfo } from '../types.js';
 import { tiffDecoder } from './tiff.js';
 

@@ -1,7 +1,7 @@
 // TIFF adapter: glimpse's own libtiff build (kernels/tiff-decoder.ts, wasm/tiff), first page only.
 import { decodeTiffRows } from '../kernels/tiff-decoder.js';
 import type { TiffInfo } from '../types.js';
-import type { Decoder } from './contract.js';
+import type { Decoder } from '../raster/contract.js';
 
 /**
  * A TIFF's first page as RGBA8 rows, as stored (the Orientation tag is applied by the pipeline): strips or

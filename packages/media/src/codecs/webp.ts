@@ -1,7 +1,7 @@
 // WebP adapter: glimpse's own libwebp builds (wasm/webp), the decoder (kernels/webp-decoder.ts, which can
 // rescale while decoding) and the encoder (kernels/webp-encoder.ts, fed a band of rows at a time).
-import type { Decoder, Encoder, RowSink, Size } from './contract.js';
-import { alphaWatch } from '../raster-rows.js';
+import type { Decoder, Encoder, RowSink, Size } from '../raster/contract.js';
+import { alphaWatch } from '../raster/raster-rows.js';
 import type { WebpInfo } from '../types.js';
 import { firstWebpFrame } from '../webp-frames.js';
 import { decodeWebpRows } from '../kernels/webp-decoder.js';

@@ -1,7 +1,7 @@
 // Browser entry: fetches each codec's .wasm (the package's wasm/, or dist/wasm/ for a dependency's; the URLs are
 // relative to this bundle) and compiles it while it streams.
 import { WASM_URLS } from 'glimpse:wasm-urls';
-import { setWasmLoader } from '../wasm.js';
+import { setWasmLoader } from '../runtime/wasm.js';
 
 setWasmLoader(async (name) => {
   const path = WASM_URLS[name];

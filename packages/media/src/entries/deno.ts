@@ -1,7 +1,7 @@
 // Deno entry: reads each codec's .wasm (the package's wasm/, or dist/wasm/ for a dependency's; the URLs are
 // relative to this bundle) and compiles it.
 import { WASM_URLS } from 'glimpse:wasm-urls';
-import { setWasmLoader } from '../wasm.js';
+import { setWasmLoader } from '../runtime/wasm.js';
 
 // The one Deno API we use; declared here so the package does not need Deno's type library.
 declare const Deno: { readFile(path: URL): Promise<Uint8Array<ArrayBuffer>> };

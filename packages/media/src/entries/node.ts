@@ -1,8 +1,8 @@
 // Node entry: reads each codec's .wasm from node_modules and compiles it. The only Node-specific code.
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { setWasmLoader } from '../wasm.js';
-import { WASM_FILES } from '../wasm-files.js';
+import { setWasmLoader } from '../runtime/wasm.js';
+import { WASM_FILES } from '../runtime/wasm-files.js';
 
 const require = createRequire(import.meta.url);
 

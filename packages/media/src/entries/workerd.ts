@@ -7,7 +7,7 @@ import { setAvifMemoryLimit } from '../codecs/avif.js';
 import { pdfText as pdfTextAnywhere, type PdfText, type PdfTextOptions } from '../pdf/pdf-text.js';
 import { renderPdfPage as renderPdfPageAnywhere, type RenderPdfPageOptions } from '../pdf/render-pdf-page.js';
 import type { ProcessResult, SendableImageType } from '../types.js';
-import { setWasmLoader } from '../wasm.js';
+import { setWasmLoader } from '../runtime/wasm.js';
 
 setWasmLoader(async (name) => {
   const module = WASM_MODULES[name];

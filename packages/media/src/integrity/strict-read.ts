@@ -1,8 +1,8 @@
 import { registeredDecoder } from '../codecs/registered-decoders.js';
 import { isMediaError } from '../errors.js';
-import { strictRead } from '../kernels/kernel-instance.js';
+import { strictRead } from '../runtime/kernel-instance.js';
 import { decodeWebpRows } from '../kernels/webp-decoder.js';
-import { DEFAULT_MAX_INPUT_PIXELS } from '../limits.js';
+import { DEFAULT_MAX_INPUT_PIXELS } from '../presets/limits.js';
 import { probe } from '../probe.js';
 import type { SendableImageType } from '../types.js';
 import { checkGifImageData } from './gif.js';

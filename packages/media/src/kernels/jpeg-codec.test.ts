@@ -2,8 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { setWasmLoader } from '../wasm.js';
-import { WASM_FILES } from '../wasm-files.js';
+import { setWasmLoader } from '../runtime/wasm.js';
+import { WASM_FILES } from '../runtime/wasm-files.js';
 import { decodeJpegScaled, encodeJpegBaseline, jpegScaleEighths } from './jpeg-codec.js';
 
 const require = createRequire(import.meta.url);

@@ -3,8 +3,8 @@
 // fresh instance, so a corrupt file cannot leave state behind and the codec's memory is released when
 // the call ends.
 import { MediaError } from '../errors.js';
-import type { RowSink, RowSource } from '../codecs/contract.js';
-import { rasterSink, rasterSource } from '../raster-rows.js';
+import type { RowSink, RowSource } from '../raster/contract.js';
+import { rasterSink, rasterSource } from '../raster/raster-rows.js';
 import type { Raster } from '../types.js';
 import {
   copyIn,
@@ -13,7 +13,7 @@ import {
   kernelOutOfMemory,
   kernelTooComplex,
   type KernelExports,
-} from './kernel-instance.js';
+} from '../runtime/kernel-instance.js';
 
 interface JpegExports extends KernelExports {
   decode_start(data: number, size: number, scaleEighths: number, info: number): void;

@@ -4,9 +4,9 @@ import { crc32, inflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MediaError } from '../errors.js';
-import { setWasmLoader } from '../wasm.js';
-import { WASM_FILES } from '../wasm-files.js';
-import { rasterSource } from '../raster-rows.js';
+import { setWasmLoader } from '../runtime/wasm.js';
+import { WASM_FILES } from '../runtime/wasm-files.js';
+import { rasterSource } from '../raster/raster-rows.js';
 import { decodePngRgba, decodePngRgbaWithAlpha, encodePngRgba, encodePngRowsWithin } from './png-codec.js';
 
 const require = createRequire(import.meta.url);

@@ -3,10 +3,10 @@
 // corrupt file cannot leave state behind and the codec's memory is released when the call ends (the
 // squoosh codec it replaced was one instance per process whose memory only grew).
 import { MediaError } from '../errors.js';
-import type { RowSink, RowSource } from '../codecs/contract.js';
-import { rasterSink, rasterSource } from '../raster-rows.js';
+import type { RowSink, RowSource } from '../raster/contract.js';
+import { rasterSink, rasterSource } from '../raster/raster-rows.js';
 import type { Raster } from '../types.js';
-import { instantiateKernel, KernelFailure, kernelOutOfMemory, type KernelExports } from './kernel-instance.js';
+import { instantiateKernel, KernelFailure, kernelOutOfMemory, type KernelExports } from '../runtime/kernel-instance.js';
 
 interface PngExports extends KernelExports {
   decode_start(info: number): void;

@@ -1,11 +1,11 @@
 // glimpse's TIFF decoder (wasm/tiff/decode.c over libtiff, zlib and libjpeg-turbo): the first page as
 // straight-alpha RGBA8 rows, a band at a time, into a sink. The file stays here: libtiff reads the bytes
 // it needs at their offsets through `env.read_at`. A fresh instance per call.
-import type { RowSink } from '../codecs/contract.js';
+import type { RowSink } from '../raster/contract.js';
 import { undecodable, unsupportedFeature } from '../codecs/codec-support.js';
 import { MediaError } from '../errors.js';
-import { alphaWatch } from '../raster-rows.js';
-import { instantiateKernel, KernelFailure, kernelOutOfMemory, type KernelExports } from './kernel-instance.js';
+import { alphaWatch } from '../raster/raster-rows.js';
+import { instantiateKernel, KernelFailure, kernelOutOfMemory, type KernelExports } from '../runtime/kernel-instance.js';
 
 interface TiffExports extends KernelExports {
   error_message(): number;

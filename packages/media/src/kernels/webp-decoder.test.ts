@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { setWasmLoader } from '../wasm.js';
-import { WASM_FILES } from '../wasm-files.js';
+import { setWasmLoader } from '../runtime/wasm.js';
+import { WASM_FILES } from '../runtime/wasm-files.js';
 import { decodeWebpRows, decodeWebpStill } from './webp-decoder.js';
 
 const require = createRequire(import.meta.url);

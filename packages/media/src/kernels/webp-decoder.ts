@@ -4,10 +4,10 @@
 // optionally rescaling while it decodes (a 12 MP WebP bound for 2000 px never exists at full size).
 // Each call runs in a fresh instance, so the decoder's memory is released when the call ends.
 import { MediaError } from '../errors.js';
-import type { RowSink, Size } from '../codecs/contract.js';
-import { rasterSink } from '../raster-rows.js';
+import type { RowSink, Size } from '../raster/contract.js';
+import { rasterSink } from '../raster/raster-rows.js';
 import type { Raster } from '../types.js';
-import { wasmModule } from '../wasm.js';
+import { wasmModule } from '../runtime/wasm.js';
 
 interface WebpDecoderExports {
   memory: WebAssembly.Memory;

@@ -8,10 +8,10 @@ import encodeWithJsquash, { init as initJsquash } from '@jsquash/webp/encode.js'
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { psnr } from '../../../../test/support/psnr.js';
-import { rasterSource } from '../raster-rows.js';
+import { rasterSource } from '../raster/raster-rows.js';
 import type { Raster } from '../types.js';
-import { setWasmLoader } from '../wasm.js';
-import { WASM_FILES } from '../wasm-files.js';
+import { setWasmLoader } from '../runtime/wasm.js';
+import { WASM_FILES } from '../runtime/wasm-files.js';
 import { encodeWebpRows } from './webp-encoder.js';
 
 const require = createRequire(import.meta.url);

@@ -3,9 +3,9 @@
 // planes (1.5 bytes per pixel, +1 with alpha) and libwebp's state, never the image as RGBA. Lossless
 // (VP8L) needs the whole image as ARGB, which libwebp's lossless encoder works on.
 // Each call runs in a fresh instance, so the encoder's memory is released when the call ends.
-import type { RowSource } from '../codecs/contract.js';
+import type { RowSource } from '../raster/contract.js';
 import { MediaError } from '../errors.js';
-import { instantiateKernel, KernelFailure, kernelOutOfMemory, type KernelExports } from './kernel-instance.js';
+import { instantiateKernel, KernelFailure, kernelOutOfMemory, type KernelExports } from '../runtime/kernel-instance.js';
 
 interface WebpEncoderExports extends KernelExports {
   encode_start(

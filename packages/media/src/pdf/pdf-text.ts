@@ -1,6 +1,6 @@
-import { deadlineAfter, type Deadline } from '../deadline.js';
+import { deadlineAfter, type Deadline } from '../runtime/deadline.js';
 import { MediaError } from '../errors.js';
-import { positive } from '../limits.js';
+import { positive } from '../presets/limits.js';
 import { corrupt, pageIndex, withPdfDocument, type PdfDocument } from './pdf-document.js';
 import { PDFIUM_MAX_MEMORY } from './pdfium.js';
 

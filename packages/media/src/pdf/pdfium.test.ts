@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { WASM_FILES } from '../wasm-files.js';
+import { WASM_FILES } from '../runtime/wasm-files.js';
 import { PDFIUM_YES_SLOT, startPdfium } from './pdfium.js';
 import '../entries/node.js';
 

@@ -3,7 +3,7 @@
 // workerd forbids. This file gives the module the few host functions it imports instead, and starts a
 // fresh instance per document, so its memory (which only grows) is released when the call ends.
 import { MediaError } from '../errors.js';
-import { wasmModule } from '../wasm.js';
+import { wasmModule } from '../runtime/wasm.js';
 
 /** The part of PDFium's C API glimpse calls (fpdfview.h, fpdf_text.h, fpdf_progressive.h, fpdf_edit.h). */
 export interface PdfiumExports {

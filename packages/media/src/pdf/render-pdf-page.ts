@@ -1,8 +1,8 @@
-import { deadlineAfter, type Deadline } from '../deadline.js';
+import { deadlineAfter, type Deadline } from '../runtime/deadline.js';
 import type { Encoding } from '../encode.js';
 import { MediaError } from '../errors.js';
 import { FIRST_QUALITY, fitWithinLimits } from '../fit.js';
-import { MAX_SIDE, positive, resolveLimits } from '../limits.js';
+import { MAX_SIDE, positive, resolveLimits } from '../presets/limits.js';
 import type { ProcessOptions, ProcessResult, Raster, SendableImageType } from '../types.js';
 import { corrupt, pageIndex, withPdfDocument, type PdfDocument } from './pdf-document.js';
 import { PDFIUM_YES_SLOT } from './pdfium.js';

@@ -1,6 +1,6 @@
 import { heifSequenceFrames, heifTopLevel, readHeifLayout } from '../containers/heif-items.js';
 import { MediaError } from '../errors.js';
-import { takersSentence } from '../takers.js';
+import { takersSentence } from '../presets/takers.js';
 import type { HeifInfo, MediaType } from '../types.js';
 
 const FORMAT_NAMES: Partial<Record<MediaType, string>> = {

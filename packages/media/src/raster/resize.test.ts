@@ -2,9 +2,9 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { resizeRaster, resizeRasterPortable } from './resize.js';
-import type { Raster } from './types.js';
-import { setWasmLoader } from './wasm.js';
-import { WASM_FILES } from './wasm-files.js';
+import type { Raster } from '../types.js';
+import { setWasmLoader } from '../runtime/wasm.js';
+import { WASM_FILES } from '../runtime/wasm-files.js';
 
 const require = createRequire(import.meta.url);
 

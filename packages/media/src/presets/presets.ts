@@ -1,5 +1,5 @@
 import { ROUTES } from './routes.js';
-import type { SendableImageType } from './types.js';
+import type { SendableImageType } from '../types.js';
 
 /** Limits of one provider route. All byte limits are raw bytes (base64 adds a third on the wire). */
 export interface Preset {

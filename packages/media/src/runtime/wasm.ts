@@ -1,4 +1,4 @@
-import { MediaError } from './errors.js';
+import { MediaError } from '../errors.js';
 
 /**
  * The WASM seam. The core never fetches or compiles WASM: each runtime entry (Node, Deno, browser,

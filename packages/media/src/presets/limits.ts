@@ -1,6 +1,6 @@
-import { MediaError } from './errors.js';
+import { MediaError } from '../errors.js';
 import { isPresetName, PRESETS, type Preset } from './presets.js';
-import type { ProbeResult, ProcessOptions } from './types.js';
+import type { ProbeResult, ProcessOptions } from '../types.js';
 
 /** Decompression-bomb guard defaults: 100 MP, and no side beyond what PNG/WebP/JPEG headers allow sanely. */
 export const DEFAULT_MAX_INPUT_PIXELS = 100_000_000;

@@ -5,8 +5,8 @@
 // rows its window spans, so a 50 MP source costs the kernel a few hundred KB.
 import { MediaError } from '../errors.js';
 import type { Raster } from '../types.js';
-import { wasmModule } from '../wasm.js';
-import type { RowSink, Size } from '../codecs/contract.js';
+import { wasmModule } from '../runtime/wasm.js';
+import type { RowSink, Size } from './contract.js';
 import { boxTable, lanczosTable, type FilterTable } from './filter-tables.js';
 
 interface ResizeExports {

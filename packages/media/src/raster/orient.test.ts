@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyOrientation, orientedRaster } from './orient.js';
-import type { Orientation, Raster } from './types.js';
+import type { Orientation, Raster } from '../types.js';
 
 /** A 3×2 raster whose pixel at (x, y) has red = 10·x + y + 1, so every position is distinguishable. */
 function labelled(): Raster {

@@ -3,8 +3,8 @@ import { createRequire } from 'node:module';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Raster } from '../types.js';
-import { setWasmLoader } from '../wasm.js';
-import { WASM_FILES } from '../wasm-files.js';
+import { setWasmLoader } from '../runtime/wasm.js';
+import { WASM_FILES } from '../runtime/wasm-files.js';
 import { resizeKernel, resizeWithKernel } from './resize-kernel.js';
 
 const require = createRequire(import.meta.url);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isMediaError } from './errors.js';
+import { isMediaError } from '../errors.js';
 import { resolveLimits } from './limits.js';
 import { PRESETS } from './presets.js';
 import { GEMINI_3_MODELS, ROUTES, ROUTE_NAMES, routeTakesMediaInToolResults } from './routes.js';

@@ -1,5 +1,5 @@
-import type { Size } from './codecs/contract.js';
-import type { Orientation, Raster } from './types.js';
+import type { Size } from './contract.js';
+import type { Orientation, Raster } from '../types.js';
 
 /** Whether an orientation swaps width and height (the 90° and 270° turns, mirrored or not). */
 export function swapsAxes(orientation: Orientation): boolean {

@@ -4,7 +4,7 @@
 // a buffer at a time (in order, or from any offset) instead of holding all of it, and copying bytes into
 // the instance.
 import { MediaError } from '../errors.js';
-import { wasmModule, type WasmModuleName } from '../wasm.js';
+import { wasmModule, type WasmModuleName } from './wasm.js';
 import { wasiStandIns } from './wasi-stand-ins.js';
 
 /** Every kernel exports its memory, wasi-libc's start-up and an allocator. */

@@ -1,4 +1,4 @@
-import type { Raster } from './types.js';
+import type { Raster } from '../types.js';
 
 /** Whether any pixel of RGBA8 `raster.data` is not fully opaque: decides PNG→JPEG vs PNG→WebP when bytes must shrink. */
 export function anyTransparent(raster: Pick<Raster, 'data'>): boolean {

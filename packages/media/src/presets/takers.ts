@@ -1,7 +1,7 @@
 // Where a format can go as it is. Refusals name the presets (and so the providers) that take it, read from
 // the route table, so a message never claims more or less than the table says.
 import { PRESET_NAMES, PRESETS, type PresetName } from './presets.js';
-import type { MediaType } from './types.js';
+import type { MediaType } from '../types.js';
 
 /** The presets that take `type` as it is (within their limits). */
 export function presetsTaking(type: MediaType): PresetName[] {

@@ -1,8 +1,8 @@
 // The two ends of the codec contract (codecs/contract.ts) for a raster held whole: a sink that collects
 // rows into one, and a source that reads one a band at a time.
-import type { RowLayout, RowSink, RowSource } from './codecs/contract.js';
+import type { RowLayout, RowSink, RowSource } from './contract.js';
 import { anyTransparent } from './pixels.js';
-import type { Raster } from './types.js';
+import type { Raster } from '../types.js';
 
 /** A sink that keeps every row, top row first whatever order they arrive in: for output-sized rasters, and tests. */
 export interface RasterSink extends RowSink {

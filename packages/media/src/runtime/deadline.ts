@@ -1,4 +1,4 @@
-import { MediaError } from './errors.js';
+import { MediaError } from '../errors.js';
 
 /**
  * A time budget for work that runs in steps: `check` between steps throws `E_TIMEOUT` once it is spent.

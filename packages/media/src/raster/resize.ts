@@ -1,7 +1,7 @@
-import { resizeWithKernel } from './kernels/resize-kernel.js';
+import { resizeWithKernel } from './resize-kernel.js';
 import { unpremultiply } from './pixels.js';
-import type { Raster } from './types.js';
-import { wasmSimdSupported } from './wasm.js';
+import type { Raster } from '../types.js';
+import { wasmSimdSupported } from '../runtime/wasm.js';
 
 /**
  * Downscales in gamma space with premultiplied alpha (no dark fringes around transparent edges):
