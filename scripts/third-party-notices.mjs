@@ -48,7 +48,7 @@ export function bundledNpmPackages(packageDir) {
   return [...names].sort();
 }
 
-/** Licence files vendored in the package's sources (e.g. src/fonts/LICENSE-DejaVu.txt). */
+/** Licence files vendored in the package's sources (e.g. src/formats/svg/fonts/LICENSE-DejaVu.txt). */
 export function vendoredLicences(packageDir) {
   const found = [];
   const walk = (dir) => {

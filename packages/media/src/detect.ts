@@ -1,6 +1,6 @@
 import type { MediaType } from './types.js';
-import { asciiAt, indexOfAscii } from './probe/byte-reader.js';
-import { findSvgRoot } from './probe/svg-text.js';
+import { asciiAt, indexOfAscii } from './formats/byte-reader.js';
+import { findSvgRoot } from './formats/svg/text.js';
 
 /** Readers tolerate junk before `%PDF-`; Acrobat looks within the first 1024 bytes. */
 const PDF_HEADER_WINDOW = 1024;

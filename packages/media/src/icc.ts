@@ -3,15 +3,15 @@
 // profile a viewer takes them for sRGB and the colours wash out.
 import type { OutputType } from './encode.js';
 import { isMediaError, MediaError } from './errors.js';
-import { APP0, APP2, jpegHeader, jpegSegment, type JpegSegment } from './containers/jpeg-segments.js';
-import { crcMatches, pngChunk, pngChunkList } from './containers/png-chunks.js';
-import { riffChunk, type RiffChunk, webpChunks, webpFile } from './containers/riff.js';
-import { readHeifLayout } from './containers/heif-items.js';
-import { asciiAt, ByteReader } from './probe/byte-reader.js';
-import { tiffIccProfile } from './probe/tiff.js';
-import { readBitstreamHeader, VP8X_ALPHA, VP8X_ICC } from './probe/webp.js';
+import { APP0, APP2, jpegHeader, jpegSegment, type JpegSegment } from './formats/jpeg/segments.js';
+import { crcMatches, pngChunk, pngChunkList } from './formats/png/chunks.js';
+import { riffChunk, type RiffChunk, webpChunks, webpFile } from './formats/webp/riff.js';
+import { readHeifLayout } from './formats/heif/items.js';
+import { asciiAt, ByteReader } from './formats/byte-reader.js';
+import { tiffIccProfile } from './formats/tiff/probe.js';
+import { readBitstreamHeader, VP8X_ALPHA, VP8X_ICC } from './formats/webp/probe.js';
 import type { MediaType } from './types.js';
-import { concatBytes } from './bytes.js';
+import { concatBytes } from './formats/bytes.js';
 
 /**
  * Larger profiles are ignored. Display profiles are 0.5–4 KB and the biggest printer profiles about

@@ -1,13 +1,13 @@
-import { checkGifIntegrity } from './integrity/gif.js';
-import type { IntegrityProblem } from './integrity/integrity-problem.js';
-import { checkJpegIntegrity } from './integrity/jpeg.js';
-import { checkPngIntegrity } from './integrity/png.js';
+import { checkGifIntegrity } from './formats/gif/integrity.js';
+import type { IntegrityProblem } from './formats/integrity-problem.js';
+import { checkJpegIntegrity } from './formats/jpeg/integrity.js';
+import { checkPngIntegrity } from './formats/png/integrity.js';
 import { readsWithoutComplaint } from './integrity/strict-read.js';
-import { checkWebpIntegrity } from './integrity/webp.js';
-import { checkHeifIntegrity } from './integrity/heif.js';
+import { checkWebpIntegrity } from './formats/webp/integrity.js';
+import { checkHeifIntegrity } from './formats/heif/integrity.js';
 import type { SendableImageType } from './types.js';
 
-export type { IntegrityProblem } from './integrity/integrity-problem.js';
+export type { IntegrityProblem } from './formats/integrity-problem.js';
 
 /**
  * The cheap checks every file gets, before anything else is decided: what strict decoders (libpng,

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import sharp from 'sharp';
 import { probe } from './probe.js';
 import { detect } from './detect.js';
-import { decodeBmp } from './codecs/bmp.js';
-import { firstWebpFrame } from './webp-frames.js';
+import { decodeBmp } from './formats/bmp/decode.js';
+import { firstWebpFrame } from './formats/webp/frames.js';
 import { MediaError } from './errors.js';
 import * as make from '../../../test/fixtures/make.js';
 

@@ -1,16 +1,16 @@
 import type { MediaType, ProbeResult } from './types.js';
 import { MediaError } from './errors.js';
 import { detect } from './detect.js';
-import { probeBmp } from './probe/bmp.js';
-import { probeGif } from './probe/gif.js';
-import { probeIco } from './probe/ico.js';
-import { probeIsoBmff } from './probe/isobmff.js';
-import { probeJpeg } from './probe/jpeg.js';
-import { probePdf } from './probe/pdf.js';
-import { probePng } from './probe/png.js';
-import { probeSvg } from './probe/svg.js';
-import { probeTiff } from './probe/tiff.js';
-import { probeWebp } from './probe/webp.js';
+import { probeBmp } from './formats/bmp/probe.js';
+import { probeGif } from './formats/gif/probe.js';
+import { probeIco } from './formats/ico/probe.js';
+import { probeIsoBmff } from './formats/heif/probe.js';
+import { probeJpeg } from './formats/jpeg/probe.js';
+import { probePdf } from './formats/pdf/probe.js';
+import { probePng } from './formats/png/probe.js';
+import { probeSvg } from './formats/svg/probe.js';
+import { probeTiff } from './formats/tiff/probe.js';
+import { probeWebp } from './formats/webp/probe.js';
 
 const READABLE = 'PNG, JPEG, GIF, WebP, BMP, TIFF, ICO/CUR, AVIF, HEIC/HEIF (with @glimpse/heif), SVG and PDF';
 

@@ -1,5 +1,5 @@
 import { decoderFor, type DecodableInfo } from './codecs/decoders.js';
-import { rasterizeSvg } from './codecs/svg.js';
+import { rasterizeSvg } from './formats/svg/rasterize.js';
 import { decodeToFit } from './decode-to-fit.js';
 import { deadlineAfter, NO_DEADLINE, type Deadline } from './runtime/deadline.js';
 import type { Encoding } from './encode.js';
@@ -12,7 +12,7 @@ import { swapsAxes } from './raster/orient.js';
 import { anyTransparent } from './raster/pixels.js';
 import { detect } from './detect.js';
 import { checkIntegrity, type IntegrityProblem, verifyIntegrity } from './integrity.js';
-import { checkPdfIntegrity, verifyPdfIntegrity } from './integrity/pdf.js';
+import { checkPdfIntegrity, verifyPdfIntegrity } from './formats/pdf/integrity.js';
 import { checkSvgImages } from './svg-images.js';
 import { probe } from './probe.js';
 import { recoveredWarning } from './truncation.js';

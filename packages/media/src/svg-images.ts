@@ -1,7 +1,7 @@
-import { attribute } from './codecs/svg-attribute.js';
+import { attribute } from './formats/svg/attribute.js';
 import { assertPixelBudget, type Limits } from './presets/limits.js';
 import { probe } from './probe.js';
-import { decodeSvgText } from './probe/svg-text.js';
+import { decodeSvgText } from './formats/svg/text.js';
 import type { ProbeResult, ProcessWarning } from './types.js';
 
 const EMBEDDED_IMAGE = /data:image\/[\w.+-]+;base64,([A-Za-z0-9+/=\s]+)/g;

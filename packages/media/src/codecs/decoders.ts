@@ -3,16 +3,16 @@
 import { MediaError } from '../errors.js';
 import { writeRaster } from '../raster/raster-rows.js';
 import type { BmpInfo, GifInfo, HeifInfo, IcoInfo, JpegInfo, PngInfo, TiffInfo, WebpInfo } from '../types.js';
-import { decodeAvifRows } from './avif.js';
-import { bmpDecoder } from './bmp.js';
+import { decodeAvifRows } from '../formats/avif/decode.js';
+import { bmpDecoder } from '../formats/bmp/decode.js';
 import type { DecodeRequest, DecodeResult, Decoder } from '../raster/contract.js';
-import { gifDecoder } from './gif.js';
-import { decodeIco } from './ico.js';
-import { jpegDecoder } from './jpeg.js';
-import { pngDecoder } from './png.js';
-import { registeredDecoder } from './registered-decoders.js';
-import { tiffDecoder } from './tiff.js';
-import { webpDecoder } from './webp.js';
+import { gifDecoder } from '../formats/gif/decode.js';
+import { decodeIco } from '../formats/ico/decode.js';
+import { jpegDecoder } from '../formats/jpeg/codec.js';
+import { pngDecoder } from '../formats/png/codec.js';
+import { registeredDecoder } from '../formats/registered-decoders.js';
+import { tiffDecoder } from '../formats/tiff/decode.js';
+import { webpDecoder } from '../formats/webp/codec.js';
 
 /** Probe results of the formats glimpse decodes to pixels. */
 export type DecodableInfo = PngInfo | JpegInfo | GifInfo | WebpInfo | BmpInfo | TiffInfo | IcoInfo | HeifInfo;

@@ -1,12 +1,12 @@
-import { registeredDecoder } from '../codecs/registered-decoders.js';
+import { registeredDecoder } from '../formats/registered-decoders.js';
 import { isMediaError } from '../errors.js';
 import { strictRead } from '../runtime/kernel-instance.js';
-import { decodeWebpRows } from '../kernels/webp-decoder.js';
+import { decodeWebpRows } from '../formats/webp/decoder-kernel.js';
 import { DEFAULT_MAX_INPUT_PIXELS } from '../presets/limits.js';
 import { probe } from '../probe.js';
 import type { SendableImageType } from '../types.js';
-import { checkGifImageData } from './gif.js';
-import type { IntegrityProblem } from './integrity-problem.js';
+import { checkGifImageData } from '../formats/gif/integrity.js';
+import type { IntegrityProblem } from '../formats/integrity-problem.js';
 
 /**
  * Reads the whole file, image data included, as the strictest reader of its format does, and says what
