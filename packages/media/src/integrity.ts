@@ -2,7 +2,7 @@ import { checkGifIntegrity } from './formats/gif/integrity.js';
 import type { IntegrityProblem } from './formats/integrity-problem.js';
 import { checkJpegIntegrity } from './formats/jpeg/integrity.js';
 import { checkPngIntegrity } from './formats/png/integrity.js';
-import { readsWithoutComplaint } from './integrity/strict-read.js';
+import { readsWithoutComplaint } from './pipeline/strict-read.js';
 import { checkWebpIntegrity } from './formats/webp/integrity.js';
 import { checkHeifIntegrity } from './formats/heif/integrity.js';
 import type { SendableImageType } from './types.js';

@@ -1,11 +1,11 @@
-import { decoderFor, type DecodableInfo } from './codecs/decoders.js';
+import { decoderFor, type DecodableInfo } from './pipeline/decoders.js';
 import { rasterizeSvg } from './formats/svg/rasterize.js';
-import { decodeToFit } from './decode-to-fit.js';
+import { decodeToFit } from './pipeline/decode-to-fit.js';
 import { deadlineAfter, NO_DEADLINE, type Deadline } from './runtime/deadline.js';
-import type { Encoding } from './encode.js';
+import type { Encoding } from './pipeline/encode.js';
 import { MediaError } from './errors.js';
-import { FIRST_QUALITY, fitWithinLimits, type Fitted } from './fit.js';
-import { carryIccProfile } from './icc.js';
+import { FIRST_QUALITY, fitWithinLimits, type Fitted } from './pipeline/fit.js';
+import { carryIccProfile } from './pipeline/colour-profile.js';
 import { presetsTaking, takersSentence } from './presets/takers.js';
 import { assertPixelBudget, resolveLimits, type Limits } from './presets/limits.js';
 import { swapsAxes } from './raster/orient.js';
@@ -13,9 +13,9 @@ import { anyTransparent } from './raster/pixels.js';
 import { detect } from './detect.js';
 import { checkIntegrity, type IntegrityProblem, verifyIntegrity } from './integrity.js';
 import { checkPdfIntegrity, verifyPdfIntegrity } from './formats/pdf/integrity.js';
-import { checkSvgImages } from './svg-images.js';
+import { checkSvgImages } from './pipeline/svg-images.js';
 import { probe } from './probe.js';
-import { recoveredWarning } from './truncation.js';
+import { recoveredWarning } from './pipeline/truncation.js';
 import type {
   MediaType,
   PdfInfo,

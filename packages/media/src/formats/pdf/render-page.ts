@@ -1,7 +1,7 @@
 import { deadlineAfter, type Deadline } from '../../runtime/deadline.js';
-import type { Encoding } from '../../encode.js';
+import type { Encoding } from '../../pipeline/encode.js';
 import { MediaError } from '../../errors.js';
-import { FIRST_QUALITY, fitWithinLimits } from '../../fit.js';
+import { FIRST_QUALITY, fitWithinLimits } from '../../pipeline/fit.js';
 import { MAX_SIDE, positive, resolveLimits } from '../../presets/limits.js';
 import type { ProcessOptions, ProcessResult, Raster, SendableImageType } from '../../types.js';
 import { corrupt, pageIndex, withPdfDocument, type PdfDocument } from './document.js';

@@ -5,13 +5,13 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { naturalPixels } from '../../../test/fixtures/pixels.js';
+import { naturalPixels } from '../../../../test/fixtures/pixels.js';
 import { type Encoding, encodeRaster } from './encode.js';
 import { fitWithinLimits, SCALE_QUALITY } from './fit.js';
-import { resizeRaster } from './raster/resize.js';
-import type { Raster, SendableImageType } from './types.js';
-import { setWasmLoader } from './runtime/wasm.js';
-import { WASM_FILES } from './runtime/wasm-files.js';
+import { resizeRaster } from '../raster/resize.js';
+import type { Raster, SendableImageType } from '../types.js';
+import { setWasmLoader } from '../runtime/wasm.js';
+import { WASM_FILES } from '../runtime/wasm-files.js';
 
 const require = createRequire(import.meta.url);
 

@@ -1,5 +1,5 @@
-import { MediaError } from './errors.js';
-import type { Orientation, ProcessWarning } from './types.js';
+import { MediaError } from '../errors.js';
+import type { Orientation, ProcessWarning } from '../types.js';
 
 /**
  * Below this share of real rows a cut-off JPEG is refused (`E_CORRUPT`) instead of sent: what is left is

@@ -2,13 +2,13 @@ import { deflateSync, inflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { process as fit, type ProcessOptions } from '@glimpse/media';
-import { encodePngFile } from '../../../test/fixtures/avif-tools.js';
-import * as make from '../../../test/fixtures/make.js';
-import { decodeIndependently, meanAbsDiff, reference } from '../../../test/support/pixels.js';
+import { encodePngFile } from '../../../../test/fixtures/avif-tools.js';
+import * as make from '../../../../test/fixtures/make.js';
+import { decodeIndependently, meanAbsDiff, reference } from '../../../../test/support/pixels.js';
 import { encodeRaster, type Encoding } from './encode.js';
-import { embedIccProfile, readIccProfile } from './icc.js';
-import type { Raster } from './types.js';
-import { concatBytes } from '../../../test/fixtures/pixels.js';
+import { embedIccProfile, readIccProfile } from './colour-profile.js';
+import type { Raster } from '../types.js';
+import { concatBytes } from '../../../../test/fixtures/pixels.js';
 
 /** sharp converts the sRGB pixels into Display P3 and embeds its P3 profile: what an iPhone writes. */
 function p3(width: number, height: number, seed = 3) {

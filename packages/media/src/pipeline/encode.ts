@@ -1,9 +1,9 @@
-import type { RowSource } from './raster/contract.js';
-import { rasterSource } from './raster/raster-rows.js';
-import type { Raster } from './types.js';
-import { encodeJpeg } from './formats/jpeg/codec.js';
-import { encodePng, encodePngWithin } from './formats/png/codec.js';
-import { encodeWebp } from './formats/webp/codec.js';
+import type { RowSource } from '../raster/contract.js';
+import { rasterSource } from '../raster/raster-rows.js';
+import type { Raster } from '../types.js';
+import { encodeJpeg } from '../formats/jpeg/codec.js';
+import { encodePng, encodePngWithin } from '../formats/png/codec.js';
+import { encodeWebp } from '../formats/webp/codec.js';
 
 /** The formats the core writes. GIF and BMP are read but never written: PNG carries them losslessly. */
 export type OutputType = 'image/png' | 'image/jpeg' | 'image/webp';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { MediaError, process as fit } from '@glimpse/media';
-import type { DecodeJob } from './codecs/decoders.js';
-import type { Deadline } from './runtime/deadline.js';
+import type { DecodeJob } from './decoders.js';
+import type { Deadline } from '../runtime/deadline.js';
 import { decodeToFit } from './decode-to-fit.js';
-import * as make from '../../../test/fixtures/make.js';
+import * as make from '../../../../test/fixtures/make.js';
 
 describe('process: timeoutMs', () => {
   it('ends with E_TIMEOUT between stages once the budget is spent, naming the stage it stopped before', async () => {

@@ -1,8 +1,8 @@
 import { encodeRaster, encodeRasterWithin, type Encoding, type OutputType } from './encode.js';
-import type { Deadline } from './runtime/deadline.js';
-import { MediaError } from './errors.js';
-import { resizeRaster } from './raster/resize.js';
-import type { ProcessStep, Raster, SendableImageType } from './types.js';
+import type { Deadline } from '../runtime/deadline.js';
+import { MediaError } from '../errors.js';
+import { resizeRaster } from '../raster/resize.js';
+import type { ProcessStep, Raster, SendableImageType } from '../types.js';
 
 /** Quality for a first lossy encode, then the steps tried when the bytes do not fit. */
 export const FIRST_QUALITY = 85;

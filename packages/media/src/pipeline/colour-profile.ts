@@ -2,16 +2,16 @@
 // colours, so decoded pixels stay in the source's space (Display P3 for iPhone photos); without the
 // profile a viewer takes them for sRGB and the colours wash out.
 import type { OutputType } from './encode.js';
-import { isMediaError, MediaError } from './errors.js';
-import { APP0, APP2, jpegHeader, jpegSegment, type JpegSegment } from './formats/jpeg/segments.js';
-import { crcMatches, pngChunk, pngChunkList } from './formats/png/chunks.js';
-import { riffChunk, type RiffChunk, webpChunks, webpFile } from './formats/webp/riff.js';
-import { readHeifLayout } from './formats/heif/items.js';
-import { asciiAt, ByteReader } from './formats/byte-reader.js';
-import { tiffIccProfile } from './formats/tiff/probe.js';
-import { readBitstreamHeader, VP8X_ALPHA, VP8X_ICC } from './formats/webp/probe.js';
-import type { MediaType } from './types.js';
-import { concatBytes } from './formats/bytes.js';
+import { isMediaError, MediaError } from '../errors.js';
+import { APP0, APP2, jpegHeader, jpegSegment, type JpegSegment } from '../formats/jpeg/segments.js';
+import { crcMatches, pngChunk, pngChunkList } from '../formats/png/chunks.js';
+import { riffChunk, type RiffChunk, webpChunks, webpFile } from '../formats/webp/riff.js';
+import { readHeifLayout } from '../formats/heif/items.js';
+import { asciiAt, ByteReader } from '../formats/byte-reader.js';
+import { tiffIccProfile } from '../formats/tiff/probe.js';
+import { readBitstreamHeader, VP8X_ALPHA, VP8X_ICC } from '../formats/webp/probe.js';
+import type { MediaType } from '../types.js';
+import { concatBytes } from '../formats/bytes.js';
 
 /**
  * Larger profiles are ignored. Display profiles are 0.5–4 KB and the biggest printer profiles about

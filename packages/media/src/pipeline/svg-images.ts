@@ -1,8 +1,8 @@
-import { attribute } from './formats/svg/attribute.js';
-import { assertPixelBudget, type Limits } from './presets/limits.js';
-import { probe } from './probe.js';
-import { decodeSvgText } from './formats/svg/text.js';
-import type { ProbeResult, ProcessWarning } from './types.js';
+import { attribute } from '../formats/svg/attribute.js';
+import { assertPixelBudget, type Limits } from '../presets/limits.js';
+import { probe } from '../probe.js';
+import { decodeSvgText } from '../formats/svg/text.js';
+import type { ProbeResult, ProcessWarning } from '../types.js';
 
 const EMBEDDED_IMAGE = /data:image\/[\w.+-]+;base64,([A-Za-z0-9+/=\s]+)/g;
 

@@ -1,13 +1,13 @@
 // Decode, resize and orient in one pass: the decoder's rows stream through the resizer (when the size
 // changes) straight into their upright place in the output raster. The output, at most the fitted
 // size, is the only image that exists whole; the decoder and resizer hold bands and rings of rows.
-import type { DecodeResult, RowLayout, RowSink, Size } from './raster/contract.js';
-import type { DecodeJob } from './codecs/decoders.js';
-import { resizeKernel, resizingSink } from './raster/resize-kernel.js';
-import { orientedRaster, swapsAxes, type OrientedRaster } from './raster/orient.js';
-import type { Orientation, Raster } from './types.js';
-import { NO_DEADLINE, type Deadline } from './runtime/deadline.js';
-import { MediaError } from './errors.js';
+import type { DecodeResult, RowLayout, RowSink, Size } from '../raster/contract.js';
+import type { DecodeJob } from './decoders.js';
+import { resizeKernel, resizingSink } from '../raster/resize-kernel.js';
+import { orientedRaster, swapsAxes, type OrientedRaster } from '../raster/orient.js';
+import type { Orientation, Raster } from '../types.js';
+import { NO_DEADLINE, type Deadline } from '../runtime/deadline.js';
+import { MediaError } from '../errors.js';
 
 export interface DecodeToFitRequest {
   /** The format's decoder, bound to its probe facts (codecs/decoders.ts). */

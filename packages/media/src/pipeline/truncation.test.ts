@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { process as fit } from '@glimpse/media';
-import * as make from '../../../test/fixtures/make.js';
-import { decodeIndependently } from '../../../test/support/pixels.js';
+import * as make from '../../../../test/fixtures/make.js';
+import { decodeIndependently } from '../../../../test/support/pixels.js';
 import { MIN_RECOVERED_FRACTION } from './truncation.js';
 
 /** Rows (0..height-1) whose pixels are all flat mid grey, as libjpeg fills missing data. */
