@@ -17,6 +17,9 @@ export type MediaType =
 /** Image types that at least one provider accepts as-is (HEIC and HEIF: Gemini only). */
 export type SendableImageType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp' | 'image/heic' | 'image/heif';
 
+/** The limits presets `process` fits to (`PRESETS` holds each one's figures). */
+export type PresetName = 'portable' | 'anthropic' | 'openai' | 'gemini' | 'bedrock' | 'ollama';
+
 /** EXIF orientation tag values: 1 is upright, 2–8 mirror and/or rotate. */
 export type Orientation = 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8;
 
@@ -167,9 +170,9 @@ export interface JxlInfo extends ProbeFacts {
 /** Options of `process`. Explicit limits override the preset's. */
 export interface ProcessOptions {
   /** The limits preset: `portable` (default) is safe on every hosted route (Ollama: `ollama`); `anthropic`, `openai`, … fit one provider. */
-  preset?: import('./presets/presets.js').PresetName;
+  preset?: PresetName;
   /** @deprecated The old name of `preset`, still accepted. */
-  provider?: import('./presets/presets.js').PresetName;
+  provider?: PresetName;
   /** Longest side in pixels. */
   maxEdge?: number;
   /** Largest output in raw bytes. */

@@ -1,5 +1,7 @@
 import { ROUTES } from './routes.js';
-import type { SendableImageType } from '../types.js';
+import type { PresetName, SendableImageType } from '../types.js';
+
+export type { PresetName } from '../types.js';
 
 /** Limits of one provider route. All byte limits are raw bytes (base64 adds a third on the wire). */
 export interface Preset {
@@ -13,8 +15,6 @@ export interface Preset {
   maxPdfBytes: number;
   maxPdfPages: number;
 }
-
-export type PresetName = 'portable' | 'anthropic' | 'openai' | 'gemini' | 'bedrock' | 'ollama';
 
 /** Image types every hosted route takes (Ollama, local, takes fewer: its preset converts for it). */
 const HOSTED_IMAGE_TYPES = ROUTES.anthropic.imageTypes.filter((type) =>

@@ -1,5 +1,4 @@
-import type { PresetName } from './presets.js';
-import type { SendableImageType } from '../types.js';
+import type { PresetName, SendableImageType } from '../types.js';
 
 /** The wire APIs glimpse serializes for; a request goes over exactly one of them. */
 export type RouteName = 'anthropic' | 'openai-chat' | 'openai-responses' | 'gemini' | 'bedrock' | 'ollama';
