@@ -1,5 +1,5 @@
 // What every codec adapter shares: one lazy start-up, typed failures.
-import { MediaError } from '../errors.js';
+import { isMediaError, MediaError } from '../errors.js';
 import { takersSentence } from '../presets/takers.js';
 import type { MediaType } from '../types.js';
 
@@ -15,7 +15,7 @@ export function lazy<T>(start: () => Promise<T>): () => Promise<T> {
 
 /** Maps a codec's exception (emscripten abort, wasm trap, glue error) to a typed, actionable error. */
 export function corrupt(format: string, cause: unknown): MediaError {
-  if (cause instanceof MediaError) return cause;
+  if (isMediaError(cause)) return cause;
   // Emscripten throws a non-Error ExitStatus object; its message still says what happened.
   const detail =
     typeof cause === 'object' && cause !== null && 'message' in cause ? String(cause.message) : String(cause);

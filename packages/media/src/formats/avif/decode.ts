@@ -12,7 +12,7 @@ import {
   type HeifItem,
   type HeifLayout,
 } from '../heif/items.js';
-import { MediaError } from '../../errors.js';
+import { isMediaError, MediaError } from '../../errors.js';
 import {
   copyIn,
   instantiateKernel,
@@ -400,7 +400,7 @@ function decodeGrid(decoder: ItemDecoder, layout: HeifLayout, grid: HeifGrid, co
 }
 
 function typedError(cause: unknown): unknown {
-  if (cause instanceof MediaError) return cause;
+  if (isMediaError(cause)) return cause;
   if (cause instanceof AvifFailure) {
     if (cause.status === OUT_OF_MEMORY) return kernelOutOfMemory('AVIF');
     if (cause.status === OVER_MEMORY_LIMIT) {

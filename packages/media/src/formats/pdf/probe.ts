@@ -1,5 +1,5 @@
 import type { ProbeResult } from '../../types.js';
-import { MediaError } from '../../errors.js';
+import { isMediaError, MediaError } from '../../errors.js';
 import { findPdfHeader } from '../../detect.js';
 import { indexOfAscii } from '../byte-reader.js';
 import { assertPdfBounds } from './bounds.js';
@@ -44,7 +44,7 @@ export async function probePdf(bytes: Uint8Array): Promise<ProbeResult> {
     pages = listPages(pdfLib, context);
   } catch (error) {
     if (encrypted) return { mediaType: 'application/pdf', bytes: bytes.length, orientation: 1, frames: 1, encrypted };
-    throw error instanceof MediaError ? error : corrupt('its page tree cannot be read', error);
+    throw isMediaError(error) ? error : corrupt('its page tree cannot be read', error);
   }
   if (pages.length === 0 && !encrypted) throw corrupt('it has no pages');
   let firstPage: ReturnType<typeof visibleSize> | undefined;
@@ -52,7 +52,7 @@ export async function probePdf(bytes: Uint8Array): Promise<ProbeResult> {
     firstPage = pages[0] && visibleSize(pdfLib, context, pages[0]);
   } catch (error) {
     // pdf-lib throws plain errors for an object of the wrong kind (a number where a box should be).
-    throw error instanceof MediaError ? error : corrupt("its first page's boxes cannot be read", error);
+    throw isMediaError(error) ? error : corrupt("its first page's boxes cannot be read", error);
   }
 
   return {

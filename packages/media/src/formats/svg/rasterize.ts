@@ -1,6 +1,6 @@
 // SVG adapter: resvg (Rust, WASM) rasterises; text uses the bundled DejaVu Sans subset (WASM has no system fonts).
 import { initWasm, Resvg } from '@resvg/resvg-wasm';
-import { MediaError } from '../../errors.js';
+import { isMediaError, MediaError } from '../../errors.js';
 import { SANS_FONT_BASE64 } from './fonts/sans.js';
 import type { Raster } from '../../types.js';
 import { wasmModule } from '../../runtime/wasm.js';
@@ -116,7 +116,7 @@ export async function rasterizeSvg(
       warnings,
     };
   } catch (cause) {
-    if (cause instanceof MediaError) throw cause;
+    if (isMediaError(cause)) throw cause;
     const detail = cause instanceof Error ? cause.message : String(cause);
     throw new MediaError(
       'E_SVG_INVALID',

@@ -3,7 +3,7 @@
 // it needs at their offsets through `env.read_at`. A fresh instance per call.
 import type { RowSink } from '../../raster/contract.js';
 import { undecodable, unsupportedFeature } from '../codec-errors.js';
-import { MediaError } from '../../errors.js';
+import { isMediaError } from '../../errors.js';
 import { alphaWatch } from '../../raster/raster-rows.js';
 import {
   instantiateKernel,
@@ -64,7 +64,7 @@ export async function decodeTiffRows(
 }
 
 function typedError(cause: unknown): unknown {
-  if (cause instanceof MediaError) return cause;
+  if (isMediaError(cause)) return cause;
   if (!(cause instanceof KernelFailure || cause instanceof WebAssembly.RuntimeError)) return cause;
   if (/out of memory|cannot allocate|no space/i.test(cause.message)) return kernelOutOfMemory('TIFF');
   // libjpeg (JPEG-in-TIFF) calls a damaged marker "unsupported": that is damage, not a missing feature.
