@@ -17,8 +17,8 @@ export type { Route, RouteLimits, RouteName } from './presets/routes.js';
 export { setWasmLoader } from './runtime/wasm.js';
 export { registerDecoder } from './formats/registered-decoders.js';
 export type { DecodeRequest, DecodedImage, ImageDecoder } from './formats/registered-decoders.js';
-export { heifPartsPresent, readHeifLayout } from './formats/heif/items.js';
-export type { HeifCrop, HeifGrid, HeifItem, HeifLayout } from './formats/heif/items.js';
+export { heifPartsPresent, readHeifLayout } from './formats/heif/layout.js';
+export type { HeifCrop, HeifGrid, HeifItem, HeifLayout } from './formats/heif/layout.js';
 // For a decoder package's own WASM module (@glimpse/heif): the same host stand-ins glimpse's kernels get.
 export { wasiStandIns } from './runtime/wasi-stand-ins.js';
 export type { WasmLoader, WasmModuleName } from './runtime/wasm.js';

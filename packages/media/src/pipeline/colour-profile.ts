@@ -6,7 +6,7 @@ import { isMediaError, MediaError } from '../errors.js';
 import { APP0, APP2, jpegHeader, jpegSegment, type JpegSegment } from '../formats/jpeg/segments.js';
 import { crcMatches, pngChunk, pngChunkList } from '../formats/png/chunks.js';
 import { riffChunk, type RiffChunk, webpChunks, webpFile } from '../formats/webp/riff.js';
-import { readHeifLayout } from '../formats/heif/items.js';
+import { readHeifLayout } from '../formats/heif/layout.js';
 import { asciiAt, ByteReader } from '../formats/byte-reader.js';
 import { tiffIccProfile } from '../formats/tiff/probe.js';
 import { readBitstreamHeader, VP8X_ALPHA, VP8X_ICC } from '../formats/webp/probe.js';

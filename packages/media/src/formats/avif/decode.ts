@@ -11,7 +11,7 @@ import {
   type HeifGrid,
   type HeifItem,
   type HeifLayout,
-} from '../heif/items.js';
+} from '../heif/layout.js';
 import { isMediaError, MediaError } from '../../errors.js';
 import {
   copyIn,

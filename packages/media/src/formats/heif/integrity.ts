@@ -1,4 +1,6 @@
-import { type HeifTopLevel, heifDataPresent, heifTopLevel, readHeifImageItems, readHeifLayout } from './items.js';
+import { type HeifTopLevel, heifTopLevel } from './boxes.js';
+import { readHeifImageItems } from './image-items.js';
+import { heifDataPresent, readHeifLayout } from './layout.js';
 import { isMediaError } from '../../errors.js';
 import { libheifRefusal } from './libheif-rules.js';
 import type { IntegrityProblem } from '../integrity-problem.js';

@@ -3,7 +3,7 @@
 // grid decoding (heif.cc heif_check_filetype, heif_context.cc interpret_heif_file and
 // decode_full_grid_image), which glimpse's own decoder does not need. Found by the fuzzer: files that
 // @glimpse/heif decodes but heif-convert refuses.
-import type { HeifImageItem } from './items.js';
+import type { HeifImageItem } from './image-items.js';
 
 /** Major brands heif-convert takes as a still HEIF image; others are "not HEIF" or "unsupported". */
 const STILL_IMAGE_BRANDS = new Set(['heic', 'heix', 'mif1']);

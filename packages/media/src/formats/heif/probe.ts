@@ -1,4 +1,5 @@
-import { heifSequenceFrames, heifTopLevel, readHeifLayout } from './items.js';
+import { heifSequenceFrames, heifTopLevel } from './boxes.js';
+import { readHeifLayout } from './layout.js';
 import { MediaError } from '../../errors.js';
 import { takersSentence } from '../../presets/takers.js';
 import type { HeifInfo, MediaType } from '../../types.js';

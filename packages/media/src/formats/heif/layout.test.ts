@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { codedImageOf, gridHeif, heifEnc, writeHeif } from '../../../../../test/fixtures/heif-writer.js';
 import { naturalPixels } from '../../../../../test/fixtures/pixels.js';
 import { isMediaError } from '../../errors.js';
-import { heifPartsPresent, readHeifLayout } from './items.js';
+import { heifPartsPresent, readHeifLayout } from './layout.js';
 
 let single: Uint8Array;
 let grid: Uint8Array;
