@@ -3,7 +3,7 @@
 // A Worker has 128 MB of memory. The pipeline decodes in bands, so the 100 MP bomb guard is the only
 // default input limit here too (measured in workerd, docs/runtimes.md "Workers memory").
 import { WASM_MODULES } from 'glimpse:wasm-modules';
-import { setAvifMemoryLimit } from '../formats/avif/decode.js';
+import { setAvifMemoryLimit } from '../formats/avif/kernel.js';
 import { pdfText as pdfTextAnywhere, type PdfText, type PdfTextOptions } from '../formats/pdf/text.js';
 import { renderPdfPage as renderPdfPageAnywhere, type RenderPdfPageOptions } from '../formats/pdf/render-page.js';
 import type { ProcessResult, SendableImageType } from '../types.js';

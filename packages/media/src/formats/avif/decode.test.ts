@@ -12,7 +12,8 @@ import '../../entries/node.js';
 import { isMediaError } from '../../errors.js';
 import { probe } from '../../probe.js';
 import { process } from '../../process.js';
-import { decodeAvif, setAvifMemoryLimit } from './decode.js';
+import { decodeAvif } from './decode.js';
+import { setAvifMemoryLimit } from './kernel.js';
 
 const FULL = { width: 1 << 30, height: 1 << 30 };
 const photo = naturalPixels(257, 171);
