@@ -10,7 +10,7 @@
 // per pixel of its box (3.9 s), a group drawn into its own layer (opacity, clip, mask, filter, blend) 65 ns
 // (161 s). One unit here is one translucent pixel.
 import { attribute } from './attribute.js';
-import { formatNumber, numbers, refuse } from './bounds.js';
+import { formatNumber, numbers, refuse } from './refuse.js';
 import { pathEdges } from './edges.js';
 import { sourcePathSegments } from './source-segments.js';
 
