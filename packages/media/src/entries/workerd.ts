@@ -4,8 +4,13 @@
 // default input limit here too (measured in workerd, docs/runtimes.md "Workers memory").
 import { WASM_MODULES } from 'glimpse:wasm-modules';
 import { setAvifMemoryLimit } from '../formats/avif/kernel.js';
-import { pdfText as pdfTextAnywhere, type PdfText, type PdfTextOptions } from '../formats/pdf/text.js';
-import { renderPdfPage as renderPdfPageAnywhere, type RenderPdfPageOptions } from '../formats/pdf/render-page.js';
+import {
+  pdfText as pdfTextAnywhere,
+  type PdfText,
+  type PdfTextOptions,
+  renderPdfPage as renderPdfPageAnywhere,
+  type RenderPdfPageOptions,
+} from '../pdf-pages.js';
 import type { ProcessResult, SendableImageType } from '../types.js';
 import { setWasmLoader } from '../runtime/wasm.js';
 

@@ -112,3 +112,8 @@ export function indexOfAscii(bytes: Uint8Array, text: string, from = 0, to = byt
   }
   return -1;
 }
+
+/** Whether `bytes` begin with `prefix` (magic numbers). */
+export function startsWithBytes(bytes: Uint8Array, prefix: readonly number[]): boolean {
+  return bytes.length >= prefix.length && prefix.every((value, index) => bytes[index] === value);
+}

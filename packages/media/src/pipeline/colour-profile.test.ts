@@ -6,6 +6,7 @@ import { encodePngFile } from '../../../../test/fixtures/avif-tools.js';
 import * as make from '../../../../test/fixtures/make.js';
 import { decodeIndependently, meanAbsDiff, reference } from '../../../../test/support/pixels.js';
 import { encodeRaster, type Encoding } from './encode.js';
+import { writerOf } from '../formats/registry.js';
 import { embedIccProfile, readIccProfile } from './colour-profile.js';
 import type { Raster } from '../types.js';
 import { concatBytes } from '../../../../test/fixtures/pixels.js';
@@ -302,6 +303,37 @@ describe('process keeps the ICC profile of re-encoded images', () => {
     expect(await iccOf(tight.data)).toBeUndefined();
     expect(tight.bytes).toBeLessThanOrEqual(roomy.bytes - 1);
     expect(tight).toMatchObject({ mediaType: 'image/jpeg', width: 200, height: 150, steps: ['resized'] });
+  });
+
+  it('keeps a display profile at a tight maxBytes: the fit leaves room for it instead of dropping it', async () => {
+    const input = await make.toBytes(p3(1000, 750, 4).jpeg());
+    const roomy = await fit(input, { maxEdge: 500 });
+    expect(await iccOf(roomy.data)).toEqual(p3Profile);
+    // One byte under what the picture and its profile took: the picture is fitted into what the profile leaves.
+    const tight = await fit(input, { maxEdge: 500, maxBytes: roomy.bytes - 1 });
+    expect(await iccOf(tight.data)).toEqual(p3Profile);
+    expect(tight.bytes).toBeLessThanOrEqual(roomy.bytes - 1);
+    expect(tight).toMatchObject({ mediaType: 'image/jpeg', width: 500, height: 375 });
+    expect(tight.steps).toEqual(['resized', 'quality-reduced']);
+  });
+
+  it('reserves at least the bytes each writer adds for a profile (exactly, for JPEG and PNG)', async () => {
+    for (const [size, type] of [
+      [p3Profile.length, 'image/jpeg'],
+      [150_000, 'image/jpeg'],
+      [p3Profile.length, 'image/png'],
+      [150_000, 'image/png'],
+      [p3Profile.length, 'image/webp'],
+      [30_001, 'image/webp'],
+    ] as const) {
+      const profile = size === p3Profile.length ? p3Profile : largeProfile(size);
+      const plain = await encoded({ type, quality: 85, lossless: type === 'image/png' });
+      const added = embedIccProfile(plain, type, profile).byteLength - plain.byteLength;
+      const reserved = writerOf(type).iccProfileBytes(profile);
+      expect(reserved, `${type}, ${size} bytes`).toBeGreaterThanOrEqual(added);
+      if (type !== 'image/webp') expect(reserved, `${type}, ${size} bytes`).toBe(added);
+      else expect(reserved - added, `${type}, ${size} bytes`).toBeLessThanOrEqual(18); // the VP8X a simple file gains
+    }
   });
 
   it('does not carry a CMYK profile into the RGB output', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MediaError, process as fit } from '@glimpse/media';
-import type { DecodeJob } from './decoders.js';
+import type { DecodeJob } from './decode-to-fit.js';
 import type { Deadline } from '../runtime/deadline.js';
 import { decodeToFit } from './decode-to-fit.js';
 import * as make from '../../../../test/fixtures/make.js';
@@ -47,7 +47,7 @@ describe('decodeToFit: the deadline between bands of rows', () => {
       return { hasAlpha: false, lossless: true };
     };
     const stored = { width: 8, height: 100 };
-    const request = { decode, bytes: new Uint8Array(), stored, target: stored, orientation: 1 as const };
+    const request = { decode, bytes: new Uint8Array(), stored, fitted: stored, orientation: 1 as const };
     await expect(decodeToFit({ ...request, deadline })).rejects.toMatchObject({ code: 'E_TIMEOUT' });
     expect(bandsDecoded).toBe(4);
     expect((await decodeToFit(request)).raster.height).toBe(100); // without a deadline, all ten bands

@@ -1,22 +1,24 @@
 // Decode, resize and orient in one pass: the decoder's rows stream through the resizer (when the size
 // changes) straight into their upright place in the output raster. The output, at most the fitted
 // size, is the only image that exists whole; the decoder and resizer hold bands and rings of rows.
-import type { DecodeResult, RowLayout, RowSink, Size } from '../raster/contract.js';
-import type { DecodeJob } from './decoders.js';
+import type { DecodeRequest, DecodeResult, RowLayout, RowSink, Size } from '../raster/contract.js';
 import { resizeKernel, resizingSink } from '../raster/resize-kernel.js';
-import { orientedRaster, swapsAxes, type OrientedRaster } from '../raster/orient.js';
+import { orientedRaster, type OrientedRaster } from '../raster/orient.js';
 import type { Orientation, Raster } from '../types.js';
 import { NO_DEADLINE, type Deadline } from '../runtime/deadline.js';
 import { MediaError } from '../errors.js';
 
+/** A decode request without the facts and the pixel budget, which the caller binds to its format's decoder. */
+export type DecodeJob = Pick<DecodeRequest<unknown>, 'bytes' | 'cover' | 'sink'>;
+
 export interface DecodeToFitRequest {
-  /** The format's decoder, bound to its probe facts (codecs/decoders.ts). */
+  /** The format's decoder, bound to its probe facts. */
   decode: (job: DecodeJob) => Promise<DecodeResult>;
   bytes: Uint8Array;
   /** The image's size as stored, from its header. */
   stored: Size;
-  /** The output size, upright. */
-  target: Size;
+  /** The size to resize to, as stored: turned upright, it is the output's size. */
+  fitted: Size;
   /** EXIF orientation of the stored pixels. */
   orientation: Orientation;
   /** Checked as each band of rows arrives, so a decoder that streams (tile rows, strips) stops between bands. */
@@ -24,21 +26,19 @@ export interface DecodeToFitRequest {
 }
 
 export interface DecodedToFit extends DecodeResult {
-  /** Upright, exactly `target`. */
+  /** Upright: `fitted` turned by the orientation. */
   raster: Raster;
 }
 
-/** Decodes `bytes` to the upright `target` size without holding the decoded image. */
+/** Decodes `bytes` to the `fitted` size, turned upright, without holding the decoded image. */
 export async function decodeToFit({
   decode,
   bytes,
   stored,
-  target,
+  fitted,
   orientation,
   deadline = NO_DEADLINE,
 }: DecodeToFitRequest): Promise<DecodedToFit> {
-  // The output size as stored: what the decoder's rows are resized to before they are turned upright.
-  const fitted = swapsAxes(orientation) ? { width: target.height, height: target.width } : target;
   // The resize kernel is made before decoding starts, so rows can flow through it synchronously; a
   // decoder that shrinks while decoding (JPEG's DCT scaling, libwebp's rescaler) may leave it unused.
   const kernel = stored.width !== fitted.width || stored.height !== fitted.height ? await resizeKernel() : undefined;

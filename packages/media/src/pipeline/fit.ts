@@ -1,11 +1,12 @@
-import { encodeRaster, encodeRasterWithin, type Encoding, type OutputType } from './encode.js';
-import type { Deadline } from '../runtime/deadline.js';
 import { MediaError } from '../errors.js';
+import type { Encoding, OutputType } from '../formats/format.js';
 import { resizeRaster } from '../raster/resize.js';
+import type { Deadline } from '../runtime/deadline.js';
 import type { ProcessStep, Raster, SendableImageType } from '../types.js';
+import { encodeRaster, encodeRasterWithin } from './encode.js';
+import { lossyFallback } from './output-encoding.js';
 
-/** Quality for a first lossy encode, then the steps tried when the bytes do not fit. */
-export const FIRST_QUALITY = 85;
+/** The quality steps tried, after the first lossy encode (output-encoding.ts), when the bytes do not fit. */
 const QUALITY_STEPS = [70, 55, 40];
 /** The quality smaller sizes are encoded at, when the encoding is lossy. */
 export const SCALE_QUALITY = QUALITY_STEPS[0]!;
@@ -28,6 +29,11 @@ export interface FitRequest {
   preferred: Encoding;
   maxBytes: number;
   accepts: readonly SendableImageType[];
+  /**
+   * Bytes to leave free in an output of each type, for what is added after the fit (the source's colour
+   * profile): the encoded image is fitted to maxBytes minus these. None when absent.
+   */
+  reserve?: (type: OutputType) => number;
   /** Checked before each encode attempt after the first. */
   deadline?: Deadline;
 }
@@ -53,30 +59,33 @@ export async function fitWithinLimits({
   preferred,
   maxBytes,
   accepts,
+  reserve = () => 0,
   deadline,
 }: FitRequest): Promise<Fitted> {
   const steps: ProcessStep[] = [];
+  // What an encoding may take: maxBytes, less what is kept free for the profile added afterwards.
+  const budget = (encoding: Encoding) => maxBytes - reserve(encoding.type);
   // Every pixel is opaque unless the decoder saw otherwise: encoders then skip their own alpha pass.
   const encode = (source: Raster, encoding: Encoding) => {
     deadline?.check('Encoding the image');
     return encodeRaster(source, encoding, hasAlpha);
   };
-  const lossy = lossyEncoding(preferred, hasAlpha, accepts);
+  const lossy = lossyFallback(preferred, hasAlpha, accepts);
   let data: Uint8Array;
   if (lossy && lossy.type !== preferred.type) {
     // Another format follows, so the preferred encoding is wanted only if it fits: a PNG is given up as
     // soon as it passes maxBytes, never finished nor copied out (a 2000×1500 RGBA photo whose PNG is
     // 4.9 MB: its instance takes 5.0 MB of WASM memory instead of 6.0, and no 4.9 MB copy lands in JS).
     deadline?.check('Encoding the image');
-    const fitted = await encodeRasterWithin(raster, preferred, hasAlpha, maxBytes);
+    const fitted = await encodeRasterWithin(raster, preferred, hasAlpha, budget(preferred));
     if (fitted) return { data: fitted, mediaType: preferred.type, width: raster.width, height: raster.height, steps };
     steps.push('converted');
     data = await encode(raster, lossy);
-    if (data.byteLength <= maxBytes)
+    if (data.byteLength <= budget(lossy))
       return { data, mediaType: lossy.type, width: raster.width, height: raster.height, steps };
   } else {
     data = await encode(raster, preferred);
-    if (data.byteLength <= maxBytes)
+    if (data.byteLength <= budget(preferred))
       return { data, mediaType: preferred.type, width: raster.width, height: raster.height, steps };
   }
 
@@ -84,11 +93,12 @@ export async function fitWithinLimits({
   if (lossy) {
     // Quality 40 makes a file up to ~9x smaller than 85 (a noisy photo; flat drawings far less): further
     // out, only a smaller size can fit.
-    if (data.byteLength <= maxBytes * QUALITY_REACH) steps.push('quality-reduced');
+    const room = budget(lossy);
+    if (data.byteLength <= room * QUALITY_REACH) steps.push('quality-reduced');
     for (const quality of QUALITY_STEPS) {
-      if (quality >= lossy.quality || data.byteLength > maxBytes * QUALITY_REACH) continue;
+      if (quality >= lossy.quality || data.byteLength > room * QUALITY_REACH) continue;
       data = await encode(raster, { ...lossy, quality });
-      if (data.byteLength <= maxBytes)
+      if (data.byteLength <= room)
         return { data, mediaType: lossy.type, width: raster.width, height: raster.height, steps };
       if (quality === SCALE_QUALITY) atScaleQuality = data.byteLength;
     }
@@ -99,7 +109,7 @@ export async function fitWithinLimits({
   const encoding: Encoding = lossy ? { ...lossy, quality: SCALE_QUALITY } : preferred;
   steps.push('scaled-for-bytes');
   const full = { bytes: atScaleQuality ?? data.byteLength, same: !lossy || atScaleQuality !== undefined };
-  const fitted = await fitSize(raster, full, maxBytes, async (width, height) =>
+  const fitted = await fitSize(raster, full, budget(encoding), async (width, height) =>
     encode(await resizeRaster(raster, width, height, hasAlpha), encoding),
   );
   if (fitted) return { ...fitted, mediaType: encoding.type, steps };
@@ -177,16 +187,4 @@ async function fitSize(
 function exponent(a: Tried, b: Tried): number {
   const k = Math.log(a.bytes / b.bytes) / Math.log(a.edge / b.edge);
   return Number.isFinite(k) && k > 0 ? Math.min(3, Math.max(0.5, k)) : 2;
-}
-
-/** The lossy encoding to fall back to, or undefined when none is allowed (alpha without WebP stays PNG). */
-function lossyEncoding(
-  preferred: Encoding,
-  hasAlpha: boolean,
-  accepts: readonly SendableImageType[],
-): Encoding | undefined {
-  if (preferred.type !== 'image/png' && !preferred.lossless) return preferred;
-  if (hasAlpha)
-    return accepts.includes('image/webp') ? { type: 'image/webp', quality: FIRST_QUALITY, lossless: false } : undefined;
-  return { type: 'image/jpeg', quality: FIRST_QUALITY, lossless: false };
 }

@@ -3,9 +3,13 @@
 import { PRESET_NAMES, PRESETS, type PresetName } from './presets.js';
 import type { MediaType } from '../types.js';
 
-/** The presets that take `type` as it is (within their limits). */
+/** The presets that take `type` as it is (within their limits): PDFs where the preset takes any, images it accepts. */
 export function presetsTaking(type: MediaType): PresetName[] {
-  return PRESET_NAMES.filter((name) => PRESETS[name].accepts.some((accepted) => accepted === type));
+  return PRESET_NAMES.filter((name) =>
+    type === 'application/pdf'
+      ? PRESETS[name].maxPdfPages > 0
+      : PRESETS[name].accepts.some((accepted) => accepted === type),
+  );
 }
 
 /**

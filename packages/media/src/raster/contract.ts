@@ -1,7 +1,7 @@
-// The codec contract. Every decoder adapter in codecs/ has one shape: probe facts in, rows out in bands,
-// into a sink (the resizer, or the output raster when no resize is needed). Every encoder takes rows in,
-// a band at a time, from a source. So no stage ever needs a whole decoded image, and a new format is one
-// adapter file: a function of type `Decoder<ItsFacts>` (its facts: the format's probe result in types.ts).
+// The codec contract. Every format's decoder (formats/<name>/) has one shape: probe facts in, rows out in
+// bands, into a sink (the resizer, or the output raster when no resize is needed). Every encoder takes rows
+// in, a band at a time, from a source. So no stage ever needs a whole decoded image, and a new format's
+// decoder is a function of type `Decoder<ItsFacts>` (its facts: the format's probe result in types.ts).
 
 /** A pixel size. */
 export interface Size {
@@ -47,6 +47,8 @@ export interface DecodeRequest<Facts> {
    */
   cover: Size;
   sink: RowSink;
+  /** The decompression-bomb budget: a decoder that learns of more pixels than the header declared refuses them. */
+  maxInputPixels: number;
 }
 
 export interface DecodeResult {

@@ -6,6 +6,11 @@ export function swapsAxes(orientation: Orientation): boolean {
   return orientation >= 5;
 }
 
+/** The size of an image stored as `stored` once `orientation` turns it upright: the size it is shown at. */
+export function uprightSize(stored: Size, orientation: Orientation): Size {
+  return swapsAxes(orientation) ? { width: stored.height, height: stored.width } : stored;
+}
+
 /** Where stored pixel (0, y) lands in the upright raster, and how far apart (in pixels) the row's pixels land. */
 function placeRow(orientation: Orientation, { width: w, height: h }: Size, y: number): { start: number; step: number } {
   switch (orientation) {

@@ -1,3 +1,6 @@
+import { DEFAULT_MAX_INPUT_PIXELS } from '../../presets/limits.js';
+import { registeredDecoder } from '../registered-decoders.js';
+import { probeIsoBmff } from './probe.js';
 import { type HeifTopLevel, heifTopLevel } from './boxes.js';
 import { readHeifImageItems } from './image-items.js';
 import { heifDataPresent, readHeifLayout } from './layout.js';
@@ -11,7 +14,7 @@ import type { IntegrityProblem } from '../integrity-problem.js';
  * data inside the file (or inside the idat box). The coded HEVC data is not parsed: that takes a decoder.
  * Missing or unreadable structure is fatal (no reader can show the image); bytes after the last box are
  * not, since libheif ignores them and a re-encode drops them. Nor is what libheif refuses beyond that
- * (integrity/heif-libheif.ts: the major brand, its image list, grid rules): the primary image may still
+ * (libheif-rules.ts: the major brand, its image list, grid rules): the primary image may still
  * decode, and a converted copy is sent.
  */
 export function checkHeifIntegrity(bytes: Uint8Array, format: 'HEIC' | 'HEIF'): IntegrityProblem | undefined {
@@ -54,4 +57,26 @@ export function checkHeifIntegrity(bytes: Uint8Array, format: 'HEIC' | 'HEIF'): 
 
 function fatal(problem: string): IntegrityProblem {
   return { fatal: true, problem };
+}
+
+/**
+ * With a decoder registered (@glimpse/heif), the image decoded as heif-convert decodes it; without one, the
+ * box structure (`checkHeifIntegrity`) is all the core can check.
+ */
+export async function verifyHeifIntegrity(
+  bytes: Uint8Array,
+  mediaType: 'image/heic' | 'image/heif',
+  format: 'HEIC' | 'HEIF',
+): Promise<IntegrityProblem | undefined> {
+  const decoder = registeredDecoder(mediaType);
+  if (!decoder) return undefined;
+  try {
+    const { info } = probeIsoBmff(mediaType, format, bytes);
+    await decoder.decode({ bytes, info, maxInputPixels: DEFAULT_MAX_INPUT_PIXELS, sink: { start() {}, write() {} } });
+    return undefined;
+  } catch (error) {
+    if (isMediaError(error) && error.code === 'E_CORRUPT')
+      return { fatal: true, problem: `${decoder.name} cannot decode it (${error.message})` };
+    throw error;
+  }
 }

@@ -2,33 +2,31 @@ import { heifSequenceFrames, heifTopLevel } from './boxes.js';
 import { readHeifLayout } from './layout.js';
 import { MediaError } from '../../errors.js';
 import { takersSentence } from '../../presets/takers.js';
-import type { HeifInfo, MediaType } from '../../types.js';
-
-const FORMAT_NAMES: Partial<Record<MediaType, string>> = {
-  'image/heic': 'HEIC',
-  'image/heif': 'HEIF',
-  'image/avif': 'AVIF',
-};
+import type { HeifInfo } from '../../types.js';
+import type { Probed } from '../format.js';
 
 /**
  * HEIC/HEIF/AVIF header facts from the item graph: the primary image's size as shown before turning
  * (its clean aperture, or the whole grid), its irot/imir as an EXIF orientation, alpha and bit depth; the
- * frames of an image sequence beside it (an animation whose still first frame is what glimpse reads).
+ * frames of an image sequence beside it (an animation whose still first frame is what glimpse reads); and
+ * the colour profile of the primary image, from the same read. `format` names the type in messages ("AVIF").
  */
-export function probeIsoBmff(mediaType: HeifInfo['mediaType'], bytes: Uint8Array): HeifInfo {
-  const format = FORMAT_NAMES[mediaType] ?? 'HEIF';
+export function probeIsoBmff(mediaType: HeifInfo['mediaType'], format: string, bytes: Uint8Array): Probed<HeifInfo> {
   assertStillImage(mediaType, format, bytes);
   const layout = readHeifLayout(bytes, format);
   const size = layout.crop ?? layout;
   return {
-    mediaType,
-    bytes: bytes.length,
-    width: size.width,
-    height: size.height,
-    orientation: layout.orientation,
-    frames: Math.max(1, heifSequenceFrames(bytes, format)),
-    hasAlpha: layout.hasAlpha,
-    ...(layout.bitDepth !== undefined && { bitDepth: layout.bitDepth }),
+    info: {
+      mediaType,
+      bytes: bytes.length,
+      width: size.width,
+      height: size.height,
+      orientation: layout.orientation,
+      frames: Math.max(1, heifSequenceFrames(bytes, format)),
+      hasAlpha: layout.hasAlpha,
+      ...(layout.bitDepth !== undefined && { bitDepth: layout.bitDepth }),
+    },
+    iccProfile: async () => layout.iccProfile,
   };
 }
 

@@ -2,7 +2,9 @@
 // the file header the entry leaves out), with the entry's AND mask as transparency where it has no alpha.
 import { forEachMaskedPixel, largestIcoEntry } from './entries.js';
 import { anyTransparent } from '../../raster/pixels.js';
-import type { Raster } from '../../types.js';
+import type { Decoder } from '../../raster/contract.js';
+import { writeRaster } from '../../raster/raster-rows.js';
+import type { IcoInfo, Raster } from '../../types.js';
 import { decodeBmp } from '../bmp/decode.js';
 import { decodePngWithAlpha } from '../png/codec.js';
 
@@ -31,3 +33,10 @@ export async function decodeIco(bytes: Uint8Array): Promise<{ raster: Raster; ha
   });
   return { raster, hasAlpha: anyTransparent(raster) };
 }
+
+/** An icon's largest entry (at most 256×256 in practice; PNG or BMP, both lossless), decoded whole, then handed on in bands. */
+export const icoDecoder: Decoder<IcoInfo> = async ({ bytes, sink }) => {
+  const { raster, hasAlpha } = await decodeIco(bytes);
+  writeRaster(raster, hasAlpha, sink);
+  return { hasAlpha, lossless: true };
+};

@@ -5,6 +5,7 @@ import * as make from '../../../../../test/fixtures/make.js';
 import { rasterSink } from '../../raster/raster-rows.js';
 import { resizeRaster } from '../../raster/resize.js';
 import type { Raster } from '../../types.js';
+import { DEFAULT_MAX_INPUT_PIXELS } from '../../presets/limits.js';
 import { jpegDecoder } from './codec.js';
 
 /** What the JPEG decoder delivers for `cover`, before the pipeline's resize. */
@@ -26,7 +27,7 @@ async function decodeJpeg(
     progressive: false,
     complete: true,
   } as const;
-  await jpegDecoder({ bytes: jpeg, facts, cover, sink });
+  await jpegDecoder({ bytes: jpeg, facts, cover, sink, maxInputPixels: DEFAULT_MAX_INPUT_PIXELS });
   return sink.raster();
 }
 

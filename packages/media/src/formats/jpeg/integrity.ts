@@ -1,4 +1,5 @@
-import type { IntegrityProblem } from '../integrity-problem.js';
+import { strictRead } from '../../runtime/kernel-instance.js';
+import { type IntegrityProblem, strictReadProblem } from '../integrity-problem.js';
 
 const SOI = 0xd8;
 const EOI = 0xd9;
@@ -110,4 +111,9 @@ function endOfEntropyData(bytes: Uint8Array, from: number): number {
     }
     return at;
   }
+}
+
+/** libjpeg itself (jpeg.wasm's `verify`) decodes every scan to the EOI, as `djpeg -strict` does. */
+export async function verifyJpegIntegrity(bytes: Uint8Array): Promise<IntegrityProblem | undefined> {
+  return strictReadProblem('libjpeg', await strictRead('jpeg', bytes));
 }

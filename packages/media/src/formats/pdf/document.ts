@@ -1,6 +1,4 @@
-import { detect, findPdfHeader } from '../../detect.js';
 import { MediaError, isMediaError } from '../../errors.js';
-import { hasEofMarker } from './probe.js';
 import { PdfiumFailure, startPdfium, type PdfiumExports } from './pdfium.js';
 
 /** An open document in its own PDFium instance. Handles are valid only inside `withPdfDocument`. */
@@ -21,11 +19,9 @@ const FPDF_ERR_SECURITY = 5;
  */
 export async function withPdfDocument<T>(
   bytes: Uint8Array,
-  caller: string,
   maxMemory: number,
   use: (document: PdfDocument) => T | Promise<T>,
 ): Promise<T> {
-  assertPdfBytes(bytes, caller);
   const pdfium = await startPdfium(maxMemory);
   const { api } = pdfium;
   let data = 0;
@@ -59,25 +55,6 @@ export async function withPdfDocument<T>(
       // An instance that trapped is unusable; its memory goes with it.
     }
   }
-}
-
-/** Checks done before PDFium starts: bytes, a PDF header, and an end (a cut file has lost its %%EOF). */
-function assertPdfBytes(bytes: Uint8Array, caller: string): void {
-  if (!(bytes instanceof Uint8Array)) {
-    throw new MediaError(
-      'E_INVALID_INPUT',
-      `${caller}() takes the PDF's bytes as a Uint8Array (a Node Buffer is one). Wrap an ArrayBuffer with new Uint8Array(buffer).`,
-    );
-  }
-  if (findPdfHeader(bytes) < 0) {
-    const type = detect(bytes);
-    throw new MediaError(
-      'E_UNSUPPORTED',
-      `${caller}() reads PDFs; these bytes are ${type === undefined ? 'not a PDF (no %PDF- header)' : `${type}, not a PDF: use process() for images`}.`,
-      { mediaType: type },
-    );
-  }
-  if (!hasEofMarker(bytes)) throw corrupt('it is truncated: the %%EOF marker is missing from its end');
 }
 
 /** The page's zero-based index, or E_INVALID_OPTIONS naming the valid range. */

@@ -1,7 +1,4 @@
-import type { IntegrityProblem } from '../integrity-problem.js';
-
-/** What the full read found: a fatal problem, or a repairable one with the file re-saved (`repaired`). */
-export type PdfReadProblem = { fatal: true; problem: string } | { fatal: false; problem: string; repaired: Uint8Array };
+import type { IntegrityProblem, PdfReadProblem } from '../integrity-problem.js';
 
 /** Last offset where any of the ASCII `texts` starts, searching back from the end, or -1. */
 function lastIndexOfAny(bytes: Uint8Array, texts: readonly string[]): number {

@@ -1,10 +1,11 @@
-import type { ProbeResult } from '../../types.js';
+import type { PdfInfo } from '../../types.js';
 import { isMediaError, MediaError } from '../../errors.js';
-import { findPdfHeader } from '../../detect.js';
 import { indexOfAscii } from '../byte-reader.js';
 import { assertPdfBounds } from './bounds.js';
 
 const FORMAT = 'PDF';
+/** Readers tolerate junk before `%PDF-`; Acrobat looks within the first 1024 bytes. */
+const PDF_HEADER_WINDOW = 1024;
 /** Readers require `%%EOF` within the last 1024 bytes; a file cut short loses it. */
 const EOF_WINDOW = 1024;
 /** Deeper page trees than this are malformed (real ones are a few levels deep) or cyclic. */
@@ -22,7 +23,7 @@ type PdfDict = import('pdf-lib').PDFDict;
  * A truncated or unparseable file is `E_CORRUPT`; one whose declared object counts are out of range is
  * refused before parsing (see `assertPdfBounds`).
  */
-export async function probePdf(bytes: Uint8Array): Promise<ProbeResult> {
+export async function probePdf(bytes: Uint8Array): Promise<PdfInfo> {
   if (findPdfHeader(bytes) < 0) throw corrupt('there is no %PDF- header in the first 1024 bytes');
   if (!hasEofMarker(bytes)) throw corrupt('it is truncated: the %%EOF marker is missing from its end');
   assertPdfBounds(bytes);
@@ -169,6 +170,11 @@ async function quietly<T>(run: () => Promise<T>): Promise<T> {
       hostWarn = undefined;
     }
   }
+}
+
+/** Offset of `%PDF-` within the first 1024 bytes, or -1. */
+export function findPdfHeader(bytes: Uint8Array): number {
+  return indexOfAscii(bytes, '%PDF-', 0, PDF_HEADER_WINDOW);
 }
 
 /** Whether `%%EOF` sits within the last 1024 bytes (readers require it; a file cut short loses it). */

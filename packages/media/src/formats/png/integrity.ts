@@ -1,5 +1,6 @@
 import { crc32 } from './crc32.js';
-import type { IntegrityProblem } from '../integrity-problem.js';
+import { strictRead } from '../../runtime/kernel-instance.js';
+import { type IntegrityProblem, strictReadProblem } from '../integrity-problem.js';
 
 const SIGNATURE_LENGTH = 8;
 
@@ -75,4 +76,9 @@ export function checkPngIntegrity(bytes: Uint8Array): IntegrityProblem | undefin
     }
   }
   return { fatal: true, problem: 'the chunk chain does not reach IEND' };
+}
+
+/** libpng itself (png.wasm's `verify`) reads every chunk and every row, as pngcheck does. */
+export async function verifyPngIntegrity(bytes: Uint8Array): Promise<IntegrityProblem | undefined> {
+  return strictReadProblem('libpng', await strictRead('png', bytes));
 }

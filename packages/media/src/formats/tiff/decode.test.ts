@@ -11,8 +11,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { naturalPixels } from '../../../../../test/fixtures/pixels.js';
 import { separatePlanesTiff } from '../../../../../test/fixtures/tiff-planes.js';
 import { rasterSink } from '../../raster/raster-rows.js';
-import type { Raster, TiffInfo } from '../../types.js';
+import { DEFAULT_MAX_INPUT_PIXELS } from '../../presets/limits.js';
+import type { Raster } from '../../types.js';
 import { tiffDecoder } from './decode.js';
+import { probeTiff } from './probe.js';
 
 const MAGICK = '/usr/bin/convert';
 const TIFFCP = '/usr/bin/tiffcp';
@@ -47,9 +49,9 @@ function magickRgba(file: Uint8Array): Uint8Array {
 
 /** The first page's RGBA, through the codec contract into a sink that keeps every row. */
 async function decodeTiff(file: Uint8Array): Promise<Raster> {
-  const facts = (await probe(file)) as TiffInfo;
+  const facts = probeTiff(file).info;
   const sink = rasterSink();
-  await tiffDecoder({ bytes: file, facts, cover: facts, sink });
+  await tiffDecoder({ bytes: file, facts, cover: facts, sink, maxInputPixels: DEFAULT_MAX_INPUT_PIXELS });
   return sink.raster();
 }
 
@@ -213,13 +215,14 @@ describe('TIFF', () => {
         .png()
         .toFile(big);
       const file = tiff('big.png', ['-compress', 'lzw', '-define', 'tiff:predictor=2', ...args]);
-      const facts = (await probe(file)) as TiffInfo;
+      const facts = probeTiff(file).info;
       const sink = rasterSink();
       const bands: number[] = [];
       await tiffDecoder({
         bytes: file,
         facts,
         cover: facts,
+        maxInputPixels: DEFAULT_MAX_INPUT_PIXELS,
         sink: {
           start: (layout) => sink.start(layout),
           write(pixels, rows) {

@@ -1,5 +1,6 @@
 import { isOrientation } from '../exif.js';
 import type { TiffInfo } from '../../types.js';
+import type { Probed } from '../format.js';
 import { ByteReader, corrupt } from '../byte-reader.js';
 
 const IMAGE_WIDTH = 0x0100;
@@ -72,8 +73,11 @@ function readTiffDirectory(reader: ByteReader): { entries: Map<number, TiffEntry
   return { entries, pages, read: { u16, u32, u64 } };
 }
 
-/** TIFF (and BigTIFF) facts from the first IFD, and how many pages (IFDs) the file chains together. */
-export function probeTiff(bytes: Uint8Array): TiffInfo {
+/**
+ * TIFF (and BigTIFF) facts from the first IFD, and how many pages (IFDs) the file chains together; and the
+ * ICC profile the first page carries, from the same read of its directory.
+ */
+export function probeTiff(bytes: Uint8Array): Probed<TiffInfo> {
   const reader = new ByteReader(bytes, 'TIFF');
   const { entries, pages, read } = readTiffDirectory(reader);
   // The first value of a BYTE, SHORT or LONG (LONG8) tag.
@@ -88,25 +92,24 @@ export function probeTiff(bytes: Uint8Array): TiffInfo {
   const height = tags.get(IMAGE_LENGTH);
   if (!width || !height) throw corrupt('TIFF', 'its first page declares no size');
   const orientation = tags.get(ORIENTATION);
+  const profile = entries.get(ICC_PROFILE);
   return {
-    mediaType: 'image/tiff',
-    bytes: bytes.length,
-    width,
-    height,
-    orientation: orientation !== undefined && isOrientation(orientation) ? orientation : 1,
-    frames: 1,
-    pages,
-    bitDepth: tags.get(BITS_PER_SAMPLE) ?? 1,
-    hasAlpha: tags.has(EXTRA_SAMPLES),
-    lossless: !JPEG_COMPRESSIONS.has(tags.get(COMPRESSION) ?? 1),
+    info: {
+      mediaType: 'image/tiff',
+      bytes: bytes.length,
+      width,
+      height,
+      orientation: orientation !== undefined && isOrientation(orientation) ? orientation : 1,
+      frames: 1,
+      pages,
+      bitDepth: tags.get(BITS_PER_SAMPLE) ?? 1,
+      hasAlpha: tags.has(EXTRA_SAMPLES),
+      lossless: !JPEG_COMPRESSIONS.has(tags.get(COMPRESSION) ?? 1),
+    },
+    // Tag 34675 holds the profile's bytes (UNDEFINED or BYTE values); one that lies outside the file is none.
+    iccProfile: async () =>
+      profile && (profile.type === 7 || profile.type === 1) && profile.at + profile.count <= bytes.length
+        ? bytes.subarray(profile.at, profile.at + profile.count)
+        : undefined,
   };
-}
-
-/** The ICC profile the first page carries (tag 34675, bytes), or undefined when it has none or it lies outside the file. */
-export function tiffIccProfile(bytes: Uint8Array): Uint8Array | undefined {
-  const reader = new ByteReader(bytes, 'TIFF');
-  const entry = readTiffDirectory(reader).entries.get(ICC_PROFILE);
-  if (!entry || (entry.type !== 7 && entry.type !== 1)) return undefined;
-  reader.need(entry.at, entry.count, 'ICC profile');
-  return bytes.subarray(entry.at, entry.at + entry.count);
 }

@@ -1,3 +1,5 @@
+import { isMediaError } from '../../errors.js';
+import { decodeWebpRows } from './decoder-kernel.js';
 import type { IntegrityProblem } from '../integrity-problem.js';
 
 /**
@@ -126,4 +128,20 @@ function checkChunks(
     offset = next;
   }
   return undefined;
+}
+
+/** libwebp decodes the whole image, as dwebp does; what it refuses is fatal. */
+export async function verifyWebpIntegrity(bytes: Uint8Array): Promise<IntegrityProblem | undefined> {
+  try {
+    await decodeWebpRows(bytes, undefined, { start() {}, write() {} });
+    return undefined;
+  } catch (error) {
+    // The decoder's message names libwebp's status in parentheses: that is the reason to quote.
+    if (isMediaError(error) && error.code === 'E_CORRUPT')
+      return {
+        fatal: true,
+        problem: `libwebp cannot decode it (${/\((.+?)\)/.exec(error.message)?.[1] ?? 'damaged data'})`,
+      };
+    throw error;
+  }
 }

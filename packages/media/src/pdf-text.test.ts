@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { MediaError, pdfText } from '@glimpse/media';
-import * as make from '../../../../../test/fixtures/make.js';
-import { lineOfText, scanPdf, textPdf, truncated } from '../../../../../test/fixtures/pdf-documents.js';
+import * as make from '../../../test/fixtures/make.js';
+import { lineOfText, scanPdf, textPdf, truncated } from '../../../test/fixtures/pdf-documents.js';
 
 const fixture = (name: string) =>
-  new Uint8Array(readFileSync(new URL(`../../../../../test/fixtures/${name}`, import.meta.url)));
+  new Uint8Array(readFileSync(new URL(`../../../test/fixtures/${name}`, import.meta.url)));
 
 async function failure(promise: Promise<unknown>): Promise<MediaError> {
   const error = await promise.then(

@@ -9,10 +9,10 @@ import {
   textPdf,
   truncated,
   vectorPdf,
-} from '../../../../../test/fixtures/pdf-documents.js';
+} from '../../../test/fixtures/pdf-documents.js';
 
 const fixture = (name: string) =>
-  new Uint8Array(readFileSync(new URL(`../../../../../test/fixtures/${name}`, import.meta.url)));
+  new Uint8Array(readFileSync(new URL(`../../../test/fixtures/${name}`, import.meta.url)));
 
 async function failure(promise: Promise<unknown>): Promise<MediaError> {
   const error = await promise.then(

@@ -1,8 +1,8 @@
-import { attribute } from '../formats/svg/attribute.js';
-import { assertPixelBudget, type Limits } from '../presets/limits.js';
-import { probe } from '../probe.js';
-import { decodeSvgText } from '../formats/svg/text.js';
-import type { ProbeResult, ProcessWarning } from '../types.js';
+// What an SVG draws from outside its own elements: raster images embedded as `data:` URIs (resvg decodes
+// them itself, so the pipeline checks their headers against the pixel budget first), and images, shapes and
+// paints it links from files or URLs, which the core never fetches.
+import type { ProcessWarning } from '../../types.js';
+import { attribute } from './attribute.js';
 
 const EMBEDDED_IMAGE = /data:image\/[\w.+-]+;base64,([A-Za-z0-9+/=\s]+)/g;
 
@@ -20,42 +20,9 @@ const LINKED_PROPERTY =
 const QUOTED_REFERENCES = 3;
 const LISTED_REFERENCES = 20;
 
-/**
- * The raster images an SVG draws, checked before rendering from one read of its text: the largest embedded
- * image's pixels (`assertEmbeddedImagesFit`) and a warning for those it links (`externalImageWarnings`).
- */
-export async function checkSvgImages(
-  bytes: Uint8Array,
-  limits: Limits,
-): Promise<{ embeddedImagePixels: number; warnings: ProcessWarning[] }> {
-  const text = decodeSvgText(bytes, bytes.length);
-  return { embeddedImagePixels: await assertEmbeddedImagesFit(text, limits), warnings: externalImageWarnings(text) };
-}
-
-/**
- * resvg decodes the raster images an SVG embeds as `data:` URIs by itself, so a tiny SVG can carry a
- * decompression bomb past the header guard. Each embedded image's header is checked against the same
- * pixel budget before rendering. (External references are never fetched: the core has no network.)
- * Returns the largest one's pixels: resvg decodes an image again each time it is drawn.
- */
-async function assertEmbeddedImagesFit(text: string, limits: Limits): Promise<number> {
-  let largest = 0;
-  for (const match of text.matchAll(EMBEDDED_IMAGE)) {
-    const info = await headerOf(match[1]!);
-    if (!(info?.width && info.height)) continue;
-    assertPixelBudget(info, limits);
-    largest = Math.max(largest, info.width * info.height);
-  }
-  return largest;
-}
-
-/** Header facts of one embedded image, or undefined when it is unreadable (resvg then skips it). */
-async function headerOf(base64: string): Promise<ProbeResult | undefined> {
-  try {
-    return await probe(Uint8Array.from(atob(base64.replace(/\s+/g, '')), (c) => c.charCodeAt(0)));
-  } catch {
-    return undefined;
-  }
+/** The base64 payloads of the raster images `svgText` embeds as `data:` URIs, in the order they appear. */
+export function embeddedImagePayloads(svgText: string): string[] {
+  return Array.from(svgText.matchAll(EMBEDDED_IMAGE), (match) => match[1]!);
 }
 
 /**
@@ -64,7 +31,7 @@ async function headerOf(base64: string): Promise<ProbeResult | undefined> {
  * file system and no network, so resvg leaves them out, and the model should know that part is missing.
  * `data:` URIs are drawn, and `#id` references point inside the file.
  */
-function externalImageWarnings(text: string): ProcessWarning[] {
+export function externalImageWarnings(text: string): ProcessWarning[] {
   const references = new Set<string>();
   let shapes = false;
   const note = (href: string, image: boolean) => {

@@ -1,19 +1,11 @@
-import { deadlineAfter, type Deadline } from '../../runtime/deadline.js';
-import type { Encoding } from '../../pipeline/encode.js';
+// A PDF page drawn by PDFium into an RGBA raster, upright and on white, its longer side at maxEdge, with
+// whether it is mostly a photo or scan (which decides JPEG over PNG for it).
 import { MediaError } from '../../errors.js';
-import { FIRST_QUALITY, fitWithinLimits } from '../../pipeline/fit.js';
-import { MAX_SIDE, positive, resolveLimits } from '../../presets/limits.js';
-import type { ProcessOptions, ProcessResult, Raster, SendableImageType } from '../../types.js';
-import { corrupt, pageIndex, withPdfDocument, type PdfDocument } from './document.js';
+import { MAX_SIDE } from '../../presets/limits.js';
+import type { Deadline } from '../../runtime/deadline.js';
+import type { Raster } from '../../types.js';
+import { corrupt, type PdfDocument } from './document.js';
 import { PDFIUM_YES_SLOT } from './pdfium.js';
-import { PDF_DEFAULTS } from './text.js';
-
-export interface RenderPdfPageOptions extends ProcessOptions {
-  /** Time budget for the whole call; checked while PDFium draws. Default 30 s. */
-  timeoutMs?: number;
-  /** Most WASM memory PDFium may use for this call, in bytes; more is `E_TOO_LARGE`. Default 512 MiB (Workers entry: 80 MiB). */
-  maxMemory?: number;
-}
 
 // fpdfview.h / fpdf_progressive.h / fpdf_edit.h constants.
 const FPDF_ANNOT = 0x01;
@@ -24,65 +16,17 @@ const FPDF_PAGEOBJ_IMAGE = 3;
 /** A page whose images cover at least this share of it is photo-like (a scan, a photo with a caption): JPEG, not PNG. */
 const PHOTO_SHARE = 0.25;
 
-/**
- * Renders page `page` (from 1) so its longer side is `maxEdge` of the preset (upright: /Rotate applied),
- * on white, and fits it like `process` does: PNG for text and drawings, JPEG for pages that are mostly a
- * photo or scan, smaller or lossier until it is within `maxBytes`. A page's size in points only sets its
- * shape: a 200-inch poster renders at the same pixel count as a letter page.
- */
-export async function renderPdfPage(
-  bytes: Uint8Array,
-  page: number,
-  options: RenderPdfPageOptions = {},
-): Promise<ProcessResult & { mediaType: SendableImageType }> {
-  const limits = resolveLimits(options);
-  const deadline = deadlineAfter(options.timeoutMs ?? PDF_DEFAULTS.timeoutMs);
-  const maxMemory = positive('maxMemory', options.maxMemory) ?? PDF_DEFAULTS.maxMemory;
-  const drawn = await withPdfDocument(bytes, 'renderPdfPage', maxMemory, (document) =>
-    drawPage(document, pageIndex(page, document.pageCount), limits, deadline),
-  );
-  const preferred: Encoding =
-    drawn.photo && limits.accepts.includes('image/jpeg')
-      ? { type: 'image/jpeg', quality: FIRST_QUALITY, lossless: false }
-      : { type: 'image/png', quality: 100, lossless: true };
-  deadline.check(`Rendering page ${page}`);
-  const fitted = await fitWithinLimits({
-    raster: drawn.raster,
-    hasAlpha: false,
-    preferred,
-    maxBytes: limits.maxBytes,
-    accepts: limits.accepts,
-  });
-  return {
-    data: fitted.data,
-    mediaType: fitted.mediaType,
-    width: fitted.width,
-    height: fitted.height,
-    bytes: fitted.data.byteLength,
-    original: {
-      mediaType: 'application/pdf',
-      width: Math.round(drawn.points.width),
-      height: Math.round(drawn.points.height),
-      bytes: bytes.byteLength,
-      orientation: 1,
-      frames: 1,
-      pages: drawn.pageCount,
-    },
-    resized: fitted.steps.includes('scaled-for-bytes'),
-    reencoded: true,
-    steps: ['rasterized', ...fitted.steps],
-    warnings: [],
-  };
-}
-
-interface DrawnPage {
+export interface DrawnPage {
   raster: Raster;
+  /** Images cover at least PHOTO_SHARE of the page: a scan, a photo with a caption. */
   photo: boolean;
+  /** The page's size in points, /Rotate applied. */
   points: { width: number; height: number };
   pageCount: number;
 }
 
-function drawPage(
+/** Draws page `index` (from 0) so its longer side is `maxEdge`; a bitmap past maxInputPixels is E_TOO_MANY_PIXELS. */
+export function drawPage(
   { pdfium, handle, pageCount }: PdfDocument,
   index: number,
   limits: { maxEdge: number; maxInputPixels: number },
