@@ -25,11 +25,19 @@ export async function process(bytes: Uint8Array, options: ProcessOptions = {}): 
   }
   const limits = resolveLimits(options);
   const fonts = assertFonts(options.fonts);
+  const pages = assertPages(options.pages);
   const deadline = limits.timeoutMs === undefined ? NO_DEADLINE : deadlineAfter(limits.timeoutMs);
   const format = recognise(bytes);
+  if (pages !== undefined && format.kind !== 'pdf') {
+    throw new MediaError(
+      'E_INVALID_OPTIONS',
+      `pages chooses pages of a PDF; this is a ${format.label} (${format.mediaType}). Leave pages out for it.`,
+      { option: 'pages', mediaType: format.mediaType },
+    );
+  }
   switch (format.kind) {
     case 'pdf':
-      return processPdf(bytes, format, limits, deadline);
+      return processPdf(bytes, format, limits, pages, deadline);
     case 'svg': {
       const { info } = await format.probe(bytes);
       deadline.check("Reading the file's header");
@@ -68,4 +76,22 @@ function assertFonts(fonts: ProcessOptions['fonts']): readonly Uint8Array[] {
     );
   }
   return fonts;
+}
+
+/** `pages`: PDF page numbers from 1, at least one, each at most once (whether they exist is the PDF's to say). */
+function assertPages(pages: ProcessOptions['pages']): readonly number[] | undefined {
+  if (pages === undefined) return undefined;
+  const valid =
+    Array.isArray(pages) &&
+    pages.length > 0 &&
+    pages.every((page) => Number.isSafeInteger(page) && page >= 1) &&
+    new Set(pages).size === pages.length;
+  if (!valid) {
+    throw new MediaError(
+      'E_INVALID_OPTIONS',
+      `Expected pages to be a non-empty array of page numbers from 1, each at most once (for example [1, 3]), but received ${Array.isArray(pages) ? `[${pages.map(String).join(', ')}]` : describeValue(pages)}.`,
+      { option: 'pages' },
+    );
+  }
+  return pages;
 }

@@ -179,9 +179,16 @@ export interface ProcessOptions {
   maxBytes?: number;
   /** Decompression-bomb guard: inputs with more pixels are refused before decoding. Default 100 MP. */
   maxInputPixels?: number;
-  /** PDFs: largest file in bytes and most pages. */
+  /** PDFs: largest file in bytes and most pages (of what is sent: with `pages`, the PDF of those pages). */
   maxPdfBytes?: number;
   maxPdfPages?: number;
+  /**
+   * PDFs only: the pages to send, numbered from 1, in the order given, each at most once. `process` sends a
+   * PDF of those pages alone, checked as a whole PDF is; a page past the end is `E_INVALID_OPTIONS` (its
+   * details carry `pages` and `pageCount`), and so is `pages` for anything but a PDF. The result's `pages`
+   * counts the pages sent, `original.pages` the file's.
+   */
+  pages?: readonly number[];
   /**
    * Time budget in milliseconds; over it, `E_TIMEOUT`. Checked between stages (probe, decode, resize, each
    * encode attempt): a single codec call runs to its end, and is kept short by the refusals from cheap facts.
