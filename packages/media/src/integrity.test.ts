@@ -68,7 +68,7 @@ describe('passthrough integrity: PNG', () => {
         code: 'E_CORRUPT',
         message: expect.stringContaining(`${type} chunk`),
       });
-      await expect(fit(broken, { provider: 'anthropic' })).rejects.toMatchObject({ code: 'E_CORRUPT' });
+      await expect(fit(broken, { preset: 'anthropic' })).rejects.toMatchObject({ code: 'E_CORRUPT' });
     }
   });
 
@@ -125,8 +125,8 @@ describe('passthrough integrity: JPEG', () => {
     const sof = jpeg.indexOf(0xc0, 2) - 1;
     const twelveBit = jpeg.slice();
     twelveBit[sof + 4] = 12;
-    for (const provider of ['portable', 'anthropic'] as const) {
-      await expect(fit(twelveBit, { provider })).rejects.toMatchObject({
+    for (const preset of ['portable', 'anthropic'] as const) {
+      await expect(fit(twelveBit, { preset })).rejects.toMatchObject({
         code: 'E_UNSUPPORTED',
         message: expect.stringContaining('12-bit'),
       });
@@ -387,7 +387,7 @@ describe('passthrough integrity: GIF', () => {
     expect(strictProblems(valid)).toEqual([]);
     expect(checkGifIntegrity(valid)).toBeUndefined();
     expect(checkGifImageData(valid)).toBeUndefined();
-    expect((await fit(valid, { provider: 'anthropic' })).data).toBe(valid);
+    expect((await fit(valid, { preset: 'anthropic' })).data).toBe(valid);
   });
 
   it('refuses LZW data that uses a code before it is defined (giflib: image is defective)', async () => {
@@ -395,7 +395,7 @@ describe('passthrough integrity: GIF', () => {
     expect(checkGifIntegrity(damaged)).toBeUndefined();
     expect(refusedBy(damaged, 'gif2rgb')).toBe(true);
     expect(checkGifImageData(damaged)).toMatchObject({ fatal: true });
-    await expect(fit(damaged, { provider: 'anthropic' })).rejects.toMatchObject({ code: 'E_CORRUPT' });
+    await expect(fit(damaged, { preset: 'anthropic' })).rejects.toMatchObject({ code: 'E_CORRUPT' });
   });
 
   it('re-encodes a GIF with no trailer, an image outside its screen, too few pixels or a code size past 8', async () => {
@@ -408,11 +408,11 @@ describe('passthrough integrity: GIF', () => {
     wideCodes[valid.indexOf(0x2c) + 10 + 0] = 9; // LZW minimum code size 9
     for (const damaged of cases) {
       expect(refusedBy(damaged, 'gif2rgb')).toBe(true);
-      expect(await neverPassedThrough(damaged, { provider: 'anthropic' })).toBe('W_REPAIRED');
+      expect(await neverPassedThrough(damaged, { preset: 'anthropic' })).toBe('W_REPAIRED');
     }
     expect(checkGifIntegrity(wideCodes)).toMatchObject({ fatal: false });
     expect(refusedBy(wideCodes, 'gif2rgb')).toBe(true);
-    await neverPassedThrough(wideCodes, { provider: 'anthropic' });
+    await neverPassedThrough(wideCodes, { preset: 'anthropic' });
   });
 });
 

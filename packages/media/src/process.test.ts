@@ -49,7 +49,7 @@ describe('process: passthrough', () => {
 
   it('passes a still GIF through for a provider that takes GIF, but converts it for portable', async () => {
     const input = await make.gif({ width: 120, height: 80 });
-    expect((await fit(input, { provider: 'anthropic' })).data).toBe(input);
+    expect((await fit(input, { preset: 'anthropic' })).data).toBe(input);
     const portable = await fit(input);
     expect(portable.mediaType).toBe('image/png');
     expect(portable.steps).toContain('converted');
@@ -90,7 +90,7 @@ describe('process: resizing in the same codec', () => {
 
   it('PNG screenshot → PNG (lossless) within the anthropic edge', async () => {
     const input = await make.screenshotPng({ width: 2400, height: 1500 });
-    const { result } = await fitAndCompare(input, { provider: 'anthropic' }, 4);
+    const { result } = await fitAndCompare(input, { preset: 'anthropic' }, 4);
     expect(result).toMatchObject({ mediaType: 'image/png', width: 1568, height: 980 });
   });
 
@@ -103,7 +103,7 @@ describe('process: resizing in the same codec', () => {
 
   it('WebP with alpha becomes PNG where WebP is not accepted (ollama), never a flattened JPEG', async () => {
     const input = await make.webp({ width: 1600, height: 900, alpha: true });
-    const { result, decoded } = await fitAndCompare(input, { provider: 'ollama' }, 6);
+    const { result, decoded } = await fitAndCompare(input, { preset: 'ollama' }, 6);
     expect(result.mediaType).toBe('image/png');
     expect(hasTransparency(decoded.data)).toBe(true);
   });
@@ -126,7 +126,7 @@ describe('process: conversions', () => {
 
   it('animated GIF → its first frame as a PNG still (OpenAI rejects animations)', async () => {
     const input = await make.gif({ width: 120, height: 80, animated: true, frames: 3 });
-    const result = await fit(input, { provider: 'openai' });
+    const result = await fit(input, { preset: 'openai' });
     expect(result.mediaType).toBe('image/png');
     expect(result.steps).toContain('first-frame');
     const decoded = await decodeIndependently(result.data);
@@ -258,7 +258,7 @@ describe('process: PDF', () => {
     await expectCode(fit(await make.pdf({ encrypted: true })), 'E_PDF_ENCRYPTED');
     await expectCode(fit(await make.pdf({ pages: 5 }), { maxPdfPages: 4 }), 'E_TOO_LARGE');
     await expectCode(fit(await make.pdf({ pages: 2 }), { maxPdfBytes: 500 }), 'E_TOO_LARGE');
-    await expectCode(fit(await make.pdf(), { provider: 'ollama' }), 'E_UNSUPPORTED');
+    await expectCode(fit(await make.pdf(), { preset: 'ollama' }), 'E_UNSUPPORTED');
     const whole = await make.pdf({ pages: 2 });
     await expectCode(fit(whole.subarray(0, 400)), 'E_CORRUPT');
   });
@@ -314,7 +314,7 @@ describe('process: hostile and unsupported input', () => {
     const input = await make.screenshotPng({ width: 10, height: 10 });
     await expectCode(fit(input, { maxEdge: 0 }), 'E_INVALID_OPTIONS');
     await expectCode(fit(input, { maxBytes: 1.5 }), 'E_INVALID_OPTIONS');
-    await expectCode(fit(input, { provider: 'nope' as 'portable' }), 'E_INVALID_OPTIONS');
+    await expectCode(fit(input, { preset: 'nope' as 'portable' }), 'E_INVALID_OPTIONS');
   });
 
   describe('truncated and corrupted files', () => {
@@ -416,7 +416,7 @@ describe('process: lossless WebP', () => {
     const input = await make.webp({ width: 900, height: 600, lossless: true });
     const { result } = await fitAndCompare(input, { maxEdge: 450 }, 4);
     expect(result).toMatchObject({ mediaType: 'image/png', width: 450, height: 300 });
-    expect((await fit(input, { provider: 'ollama', maxEdge: 450 })).mediaType).toBe('image/png');
+    expect((await fit(input, { preset: 'ollama', maxEdge: 450 })).mediaType).toBe('image/png');
     const lossy = await make.webp({ width: 900, height: 600 });
     expect((await fit(lossy, { maxEdge: 450 })).mediaType).toBe('image/webp');
   });

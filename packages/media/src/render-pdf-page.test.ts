@@ -58,7 +58,7 @@ describe('renderPdfPage', () => {
 
   it('fits the preset or an explicit maxEdge', async () => {
     const bytes = await vectorPdf();
-    expect(await renderPdfPage(bytes, 1, { provider: 'ollama' })).toMatchObject({ width: 1039, height: 1344 });
+    expect(await renderPdfPage(bytes, 1, { preset: 'ollama' })).toMatchObject({ width: 1039, height: 1344 });
     expect(await renderPdfPage(bytes, 1, { maxEdge: 500 })).toMatchObject({ width: 386, height: 500 });
   });
 
@@ -107,7 +107,7 @@ describe('renderPdfPage', () => {
     expect((await failure(renderPdfPage(bytes, 3))).code).toBe('E_INVALID_OPTIONS');
     expect((await failure(renderPdfPage(truncated(bytes), 1))).code).toBe('E_CORRUPT');
     expect((await failure(renderPdfPage(fixture('encrypted-aes256-password.pdf'), 1))).code).toBe('E_PDF_ENCRYPTED');
-    expect((await failure(renderPdfPage(bytes, 1, { provider: 'nope' as 'ollama' }))).code).toBe('E_INVALID_OPTIONS');
+    expect((await failure(renderPdfPage(bytes, 1, { preset: 'nope' as 'ollama' }))).code).toBe('E_INVALID_OPTIONS');
     expect((await failure(renderPdfPage(bytes, 1, { timeoutMs: 0 }))).code).toBe('E_INVALID_OPTIONS');
   });
 

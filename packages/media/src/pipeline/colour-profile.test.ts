@@ -288,7 +288,7 @@ describe('process keeps the ICC profile of re-encoded images', () => {
     expect(webp.result.mediaType).toBe('image/webp');
     expect(await iccOf(webp.result.data)).toEqual(p3Profile);
     expect(webp.difference).toBeLessThan(4);
-    const converted = await fitAndRender(input, { provider: 'ollama', maxEdge: 300 });
+    const converted = await fitAndRender(input, { preset: 'ollama', maxEdge: 300 });
     expect(converted.result.steps).toContain('converted');
     expect(await iccOf(converted.result.data)).toEqual(p3Profile);
     expect(converted.difference).toBeLessThan(4);
