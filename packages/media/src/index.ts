@@ -13,11 +13,13 @@ export type { Preset, PresetName } from './presets/presets.js';
 export { ROUTES, ROUTE_NAMES, GEMINI_3_MODELS, isRouteName, routeTakesMediaInToolResults } from './presets/routes.js';
 export type { Route, RouteLimits, RouteName } from './presets/routes.js';
 export { setWasmLoader } from './runtime/wasm.js';
+// For a decoder package (@glimpse/heif): its module, registered with and obtained through the runtime entry's loader.
+export { registerWasmModule, wasmModule } from './runtime/wasm.js';
 export { registerDecoder } from './formats/registered-decoders.js';
 export type { DecodeRequest, DecodedImage, ImageDecoder } from './formats/registered-decoders.js';
 export { heifPartsPresent, readHeifLayout } from './formats/heif/layout.js';
 export type { HeifCrop, HeifGrid, HeifItem, HeifLayout } from './formats/heif/layout.js';
 // For a decoder package's own WASM module (@glimpse/heif): the same host stand-ins glimpse's kernels get.
 export { wasiStandIns } from './runtime/wasi-stand-ins.js';
-export type { WasmLoader, WasmModuleName } from './runtime/wasm.js';
+export type { WasmLoader, WasmModuleName, WasmSource } from './runtime/wasm.js';
 export type * from './types.js';

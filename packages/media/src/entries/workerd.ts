@@ -12,12 +12,18 @@ import {
   type RenderPdfPageOptions,
 } from '../pdf-pages.js';
 import type { ProcessResult, SendableImageType } from '../types.js';
-import { setWasmLoader } from '../runtime/wasm.js';
+import { setWasmRuntime } from '../runtime/wasm.js';
 
-setWasmLoader(async (name) => {
-  const module = WASM_MODULES[name];
-  if (module === undefined) throw new Error(`the Workers bundle was built without ${name}.wasm`);
-  return module;
+setWasmRuntime({
+  locate(name) {
+    const module = WASM_MODULES[name];
+    if (module === undefined) throw new Error(`the Workers bundle was built without ${name}.wasm`);
+    return module;
+  },
+  // workerd refuses to compile WASM from bytes: a package's module comes as a module import too.
+  compile: async (url) => {
+    throw new Error(`Workers compile WASM only at upload; ${url.href} must be imported as a module`);
+  },
 });
 
 /**
