@@ -2,22 +2,15 @@
 // encoded by the test with the same resizer, encoder and quality, would not have (so the search did not
 // shrink past what fits). maxBytes values are fractions of the full-size encoding, so every case reaches
 // the search whatever the encoders' exact sizes.
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useNodeWasm } from '../../../../test/support/node-wasm.js';
 import { naturalPixels } from '../../../../test/fixtures/pixels.js';
 import { type Encoding, encodeRaster } from './encode.js';
 import { fitWithinLimits, SCALE_QUALITY } from './fit.js';
 import { resizeRaster } from '../raster/resize.js';
 import type { Raster, SendableImageType } from '../types.js';
-import { setWasmLoader } from '../runtime/wasm.js';
-import { WASM_FILES } from '../runtime/wasm-files.js';
 
-const require = createRequire(import.meta.url);
-
-beforeAll(() => {
-  setWasmLoader(async (name) => WebAssembly.compile(await readFile(require.resolve(WASM_FILES[name]))));
-});
+useNodeWasm();
 
 /** A 960×720 photo as RGBA: opaque, or with alpha fading towards the sides. */
 function photo(alpha: boolean): Raster {

@@ -1,17 +1,10 @@
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import sharp from 'sharp';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useNodeWasm } from '../../../../test/support/node-wasm.js';
 import type { Raster } from '../types.js';
-import { setWasmLoader } from '../runtime/wasm.js';
-import { WASM_FILES } from '../runtime/wasm-files.js';
 import { resizeKernel, resizeWithKernel } from './resize-kernel.js';
 
-const require = createRequire(import.meta.url);
-
-beforeAll(() => {
-  setWasmLoader(async (name) => WebAssembly.compile(await readFile(require.resolve(WASM_FILES[name]))));
-});
+useNodeWasm();
 
 function raster(
   width: number,

@@ -1,16 +1,9 @@
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useNodeWasm } from '../../../../test/support/node-wasm.js';
 import { resizeRaster, resizeRasterPortable } from './resize.js';
 import type { Raster } from '../types.js';
-import { setWasmLoader } from '../runtime/wasm.js';
-import { WASM_FILES } from '../runtime/wasm-files.js';
 
-const require = createRequire(import.meta.url);
-
-beforeAll(() => {
-  setWasmLoader(async (name) => WebAssembly.compile(await readFile(require.resolve(WASM_FILES[name]))));
-});
+useNodeWasm();
 
 type Resize = (src: Raster, width: number, height: number, hasAlpha: boolean) => Promise<Raster>;
 const IMPLEMENTATIONS: [string, Resize][] = [

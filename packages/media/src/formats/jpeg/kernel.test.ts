@@ -1,16 +1,10 @@
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import sharp from 'sharp';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { setWasmLoader } from '../../runtime/wasm.js';
-import { WASM_FILES } from '../../runtime/wasm-files.js';
+import { describe, expect, it } from 'vitest';
+import { useNodeWasm } from '../../../../../test/support/node-wasm.js';
 import { decodeJpegScaled, encodeJpegBaseline, jpegScaleEighths } from './kernel.js';
 
-const require = createRequire(import.meta.url);
-
-beforeAll(() => {
-  setWasmLoader(async (name) => WebAssembly.compile(await readFile(require.resolve(WASM_FILES[name]))));
-});
+useNodeWasm();
 
 /** Smooth colour ramps: JPEG keeps them well, so decoded pixels can be compared closely. */
 function ramps(width: number, height: number): Buffer {

@@ -1,19 +1,12 @@
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { crc32, inflateSync } from 'node:zlib';
 import sharp from 'sharp';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useNodeWasm } from '../../../../../test/support/node-wasm.js';
 import { MediaError } from '../../errors.js';
-import { setWasmLoader } from '../../runtime/wasm.js';
-import { WASM_FILES } from '../../runtime/wasm-files.js';
 import { rasterSource } from '../../raster/raster-rows.js';
 import { decodePngRgba, decodePngRgbaWithAlpha, encodePngRgba, encodePngRowsWithin } from './kernel.js';
 
-const require = createRequire(import.meta.url);
-
-beforeAll(() => {
-  setWasmLoader(async (name) => WebAssembly.compile(await readFile(require.resolve(WASM_FILES[name]))));
-});
+useNodeWasm();
 
 /** A deterministic RGBA test card: ramps, hard edges, and (when `withAlpha`) a transparent band. */
 function testCard(width: number, height: number, withAlpha: boolean): Uint8Array {

@@ -1,20 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { setWasmLoader } from '../../runtime/wasm.js';
-import { WASM_FILES } from '../../runtime/wasm-files.js';
+import { describe, expect, it } from 'vitest';
+import { useNodeWasm } from '../../../../../test/support/node-wasm.js';
 import { decodeWebpRows, decodeWebpStill } from './decoder-kernel.js';
 
-const require = createRequire(import.meta.url);
-
-beforeAll(() => {
-  setWasmLoader(async (name) => WebAssembly.compile(await readFile(require.resolve(WASM_FILES[name]))));
-});
+useNodeWasm();
 
 const width = 600;
 const height = 400;

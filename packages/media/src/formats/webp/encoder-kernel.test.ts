@@ -7,17 +7,17 @@ import { join } from 'node:path';
 import encodeWithJsquash, { init as initJsquash } from '@jsquash/webp/encode.js';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { useNodeWasm } from '../../../../../test/support/node-wasm.js';
 import { psnr } from '../../../../../test/support/psnr.js';
 import { rasterSource } from '../../raster/raster-rows.js';
 import type { Raster } from '../../types.js';
-import { setWasmLoader } from '../../runtime/wasm.js';
-import { WASM_FILES } from '../../runtime/wasm-files.js';
 import { encodeWebpRows } from './encoder-kernel.js';
 
 const require = createRequire(import.meta.url);
 
+useNodeWasm();
+
 beforeAll(async () => {
-  setWasmLoader(async (name) => WebAssembly.compile(await readFile(require.resolve(WASM_FILES[name]))));
   const simd = await WebAssembly.compile(await readFile(require.resolve('@jsquash/webp/codec/enc/webp_enc_simd.wasm')));
   await (initJsquash as unknown as (module: WebAssembly.Module, overrides: object) => Promise<unknown>)(simd, {
     print: () => {},
