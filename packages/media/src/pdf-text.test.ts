@@ -3,18 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { MediaError, pdfText } from '@glimpse/media';
 import * as make from '../../../test/fixtures/make.js';
 import { lineOfText, scanPdf, textPdf, truncated } from '../../../test/fixtures/pdf-documents.js';
+import { failsWith } from '../../../test/support/typed-errors.js';
 
 const fixture = (name: string) =>
   new Uint8Array(readFileSync(new URL(`../../../test/fixtures/${name}`, import.meta.url)));
-
-async function failure(promise: Promise<unknown>): Promise<MediaError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(MediaError);
-  return error as MediaError;
-}
 
 describe('pdfText', () => {
   it('returns each page’s text in order, lines ending with \\n', async () => {
@@ -52,31 +44,33 @@ describe('pdfText', () => {
 
   it('refuses more pages than maxPages, and pages that do not exist', async () => {
     const bytes = await textPdf({ pages: 3, lines: 1 });
-    expect((await failure(pdfText(bytes, { maxPages: 2 }))).code).toBe('E_TOO_LARGE');
-    const missing = await failure(pdfText(bytes, { pages: [4] }));
+    expect((await failsWith(pdfText(bytes, { maxPages: 2 }), MediaError)).code).toBe('E_TOO_LARGE');
+    const missing = await failsWith(pdfText(bytes, { pages: [4] }), MediaError);
     expect(missing.code).toBe('E_INVALID_OPTIONS');
     expect(missing.message).toContain('the PDF has 3 pages');
-    expect((await failure(pdfText(bytes, { pages: [0] }))).code).toBe('E_INVALID_OPTIONS');
+    expect((await failsWith(pdfText(bytes, { pages: [0] }), MediaError)).code).toBe('E_INVALID_OPTIONS');
   });
 
   it('refuses a password-protected PDF with E_PDF_ENCRYPTED, and opens one encrypted without a user password', async () => {
-    expect((await failure(pdfText(fixture('encrypted-aes256-password.pdf')))).code).toBe('E_PDF_ENCRYPTED');
+    expect((await failsWith(pdfText(fixture('encrypted-aes256-password.pdf')), MediaError)).code).toBe(
+      'E_PDF_ENCRYPTED',
+    );
     const open = await pdfText(fixture('encrypted-aes128-no-password.pdf'));
     expect(open.pageCount).toBeGreaterThan(0);
   });
 
   it('refuses truncated, damaged and non-PDF input with typed errors', async () => {
     const bytes = await textPdf({ pages: 2 });
-    expect((await failure(pdfText(truncated(bytes)))).code).toBe('E_CORRUPT');
+    expect((await failsWith(pdfText(truncated(bytes)), MediaError)).code).toBe('E_CORRUPT');
     const damaged = bytes.slice();
     damaged.fill(0x20, 20, damaged.length - 40); // header and %%EOF kept, everything between blanked
-    expect((await failure(pdfText(damaged))).code).toBe('E_CORRUPT');
-    expect((await failure(pdfText(await make.photoJpeg()))).code).toBe('E_UNSUPPORTED');
-    expect((await failure(pdfText('%PDF' as unknown as Uint8Array))).code).toBe('E_INVALID_INPUT');
+    expect((await failsWith(pdfText(damaged), MediaError)).code).toBe('E_CORRUPT');
+    expect((await failsWith(pdfText(await make.photoJpeg()), MediaError)).code).toBe('E_UNSUPPORTED');
+    expect((await failsWith(pdfText('%PDF' as unknown as Uint8Array), MediaError)).code).toBe('E_INVALID_INPUT');
   });
 
   it('stops with E_TIMEOUT when its time budget is spent', async () => {
-    const error = await failure(pdfText(await textPdf({ pages: 300, lines: 40 }), { timeoutMs: 1 }));
+    const error = await failsWith(pdfText(await textPdf({ pages: 300, lines: 40 }), { timeoutMs: 1 }), MediaError);
     expect(error.code).toBe('E_TIMEOUT');
   });
 });

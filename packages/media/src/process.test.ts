@@ -4,21 +4,18 @@ import { process as fit, MediaError, PRESETS, type ProcessOptions } from '@glimp
 import * as make from '../../../test/fixtures/make.js';
 import { decodeIndependently, hasTransparency, meanAbsDiff, reference } from '../../../test/support/pixels.js';
 import { psnr } from '../../../test/support/psnr.js';
+import { failsWith } from '../../../test/support/typed-errors.js';
 
 /** Re-encodes any image as PNG (keeps alpha). */
 async function asPng(bytes: Uint8Array): Promise<Uint8Array> {
   return new Uint8Array(await sharp(bytes).png().toBuffer());
 }
 
-async function expectCode(promise: Promise<unknown>, code: string): Promise<MediaError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(MediaError);
-  expect((error as MediaError).code).toBe(code);
-  expect((error as MediaError).message.length).toBeGreaterThan(30);
-  return error as MediaError;
+/** Fails with a MediaError of `code` whose message says something (what was found, what to do). */
+async function expectCode(promise: Promise<unknown>, code: MediaError['code']): Promise<MediaError> {
+  const error = await failsWith(promise, MediaError, code);
+  expect(error.message.length).toBeGreaterThan(30);
+  return error;
 }
 
 /** Processes, decodes the output independently, and checks it against sharp's rendering of the input. */

@@ -10,18 +10,10 @@ import {
   truncated,
   vectorPdf,
 } from '../../../test/fixtures/pdf-documents.js';
+import { failsWith } from '../../../test/support/typed-errors.js';
 
 const fixture = (name: string) =>
   new Uint8Array(readFileSync(new URL(`../../../test/fixtures/${name}`, import.meta.url)));
-
-async function failure(promise: Promise<unknown>): Promise<MediaError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(MediaError);
-  return error as MediaError;
-}
 
 /** What sharp (libvips, an independent decoder) reads from the output. */
 async function decoded(data: Uint8Array) {
@@ -90,7 +82,7 @@ describe('renderPdfPage', () => {
   });
 
   it('refuses a maxEdge whose bitmap would pass the pixel budget', async () => {
-    const error = await failure(renderPdfPage(await textPdf(), 1, { maxEdge: 60_000 }));
+    const error = await failsWith(renderPdfPage(await textPdf(), 1, { maxEdge: 60_000 }), MediaError);
     expect(error.code).toBe('E_TOO_MANY_PIXELS');
     expect(error.message).toContain('Lower maxEdge');
   });
@@ -104,27 +96,31 @@ describe('renderPdfPage', () => {
 
   it('refuses what it cannot draw with typed errors', async () => {
     const bytes = await textPdf({ pages: 2 });
-    expect((await failure(renderPdfPage(bytes, 3))).code).toBe('E_INVALID_OPTIONS');
-    expect((await failure(renderPdfPage(truncated(bytes), 1))).code).toBe('E_CORRUPT');
-    expect((await failure(renderPdfPage(fixture('encrypted-aes256-password.pdf'), 1))).code).toBe('E_PDF_ENCRYPTED');
-    expect((await failure(renderPdfPage(bytes, 1, { preset: 'nope' as 'ollama' }))).code).toBe('E_INVALID_OPTIONS');
-    expect((await failure(renderPdfPage(bytes, 1, { timeoutMs: 0 }))).code).toBe('E_INVALID_OPTIONS');
+    expect((await failsWith(renderPdfPage(bytes, 3), MediaError)).code).toBe('E_INVALID_OPTIONS');
+    expect((await failsWith(renderPdfPage(truncated(bytes), 1), MediaError)).code).toBe('E_CORRUPT');
+    expect((await failsWith(renderPdfPage(fixture('encrypted-aes256-password.pdf'), 1), MediaError)).code).toBe(
+      'E_PDF_ENCRYPTED',
+    );
+    expect((await failsWith(renderPdfPage(bytes, 1, { preset: 'nope' as 'ollama' }), MediaError)).code).toBe(
+      'E_INVALID_OPTIONS',
+    );
+    expect((await failsWith(renderPdfPage(bytes, 1, { timeoutMs: 0 }), MediaError)).code).toBe('E_INVALID_OPTIONS');
   });
 
   // PDFium decodes a page's images whole: a 300 dpi letter scan takes ~62 MB of WASM memory at 2000 px.
   // Refused memory, PDFium leaves the image out and draws a white page: that must be an error, not a page.
   it('keeps PDFium within maxMemory: E_TOO_LARGE past it (not a page missing its image), the page within it', async () => {
     const scan = await scanPdf({ width: 2550, height: 3300 });
-    const refused = await failure(renderPdfPage(scan, 1, { maxMemory: 40 * 1024 * 1024 }));
+    const refused = await failsWith(renderPdfPage(scan, 1, { maxMemory: 40 * 1024 * 1024 }), MediaError);
     expect(refused.code).toBe('E_TOO_LARGE');
     expect(refused.details).toMatchObject({ maxMemory: 40 * 1024 * 1024 });
     expect(refused.message).toMatch(/more than 40 MB/);
     const drawn = await renderPdfPage(scan, 1, { maxMemory: 80 * 1024 * 1024 });
     expect(await decoded(drawn.data)).toEqual({ format: 'jpeg', width: 1545, height: 2000 });
-    expect((await failure(renderPdfPage(scan, 1, { maxMemory: -1 }))).code).toBe('E_INVALID_OPTIONS');
+    expect((await failsWith(renderPdfPage(scan, 1, { maxMemory: -1 }), MediaError)).code).toBe('E_INVALID_OPTIONS');
   });
 
   it('stops with E_TIMEOUT when its time budget is spent', async () => {
-    expect((await failure(renderPdfPage(await scanPdf(), 1, { timeoutMs: 1 }))).code).toBe('E_TIMEOUT');
+    expect((await failsWith(renderPdfPage(await scanPdf(), 1, { timeoutMs: 1 }), MediaError)).code).toBe('E_TIMEOUT');
   });
 });

@@ -4,13 +4,14 @@ import type { DecodeJob } from './decode-to-fit.js';
 import type { Deadline } from '../runtime/deadline.js';
 import { decodeToFit } from './decode-to-fit.js';
 import * as make from '../../../../test/fixtures/make.js';
+import { failsWith } from '../../../../test/support/typed-errors.js';
 
 describe('process: timeoutMs', () => {
   it('ends with E_TIMEOUT between stages once the budget is spent, naming the stage it stopped before', async () => {
     const photo = await make.photoJpeg({ width: 3000, height: 2000 });
-    const error = await fit(photo, { maxEdge: 500, timeoutMs: 1 }).catch((caught: unknown) => caught);
-    expect(error).toMatchObject({ code: 'E_TIMEOUT', details: { timeoutMs: 1 } });
-    expect((error as Error).message).toMatch(
+    const error = await failsWith(fit(photo, { maxEdge: 500, timeoutMs: 1 }), MediaError, 'E_TIMEOUT');
+    expect(error.details).toMatchObject({ timeoutMs: 1 });
+    expect(error.message).toMatch(
       /^(Reading the file's header|Decoding the image) took longer than 1 ms, so it was stopped/,
     );
   });

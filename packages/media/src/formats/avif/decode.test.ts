@@ -9,11 +9,12 @@ import { heifConvert } from '../../../../../test/fixtures/heif-writer.js';
 import { naturalPixels, type Pixels } from '../../../../../test/fixtures/pixels.js';
 import { psnr } from '../../../../../test/support/psnr.js';
 import '../../entries/node.js';
-import { isMediaError } from '../../errors.js';
+import { isMediaError, MediaError } from '../../errors.js';
 import { probe } from '../../probe.js';
 import { process } from '../../process.js';
 import { decodeAvif } from './decode.js';
 import { setAvifMemoryLimit } from './kernel.js';
+import { failsWith } from '../../../../../test/support/typed-errors.js';
 
 const FULL = { width: 1 << 30, height: 1 << 30 };
 const photo = naturalPixels(257, 171);
@@ -172,8 +173,7 @@ describe('AVIF through process()', () => {
     const file = await avifEnc(naturalPixels(1000, 800));
     try {
       setAvifMemoryLimit(4 * 2 ** 20);
-      const refused = await decodeAvif(file, FULL, 100_000_000).catch((error: unknown) => error);
-      expect(refused).toMatchObject({ code: 'E_TOO_LARGE' });
+      const refused = await failsWith(decodeAvif(file, FULL, 100_000_000), MediaError, 'E_TOO_LARGE');
       expect(String(refused)).toMatch(/1000x800 8-bit 4:4:4 frame needs about 6 MB to decode, over the limit of 4 MB/);
       setAvifMemoryLimit(12 * 2 ** 20);
       const decoded = await decodeAvif(file, FULL, 100_000_000);

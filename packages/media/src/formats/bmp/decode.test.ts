@@ -13,17 +13,7 @@ import {
   naturalPixels,
   screenshotPixels,
 } from '../../../../../test/fixtures/make.js';
-
-function expectCode(run: () => unknown, code: string): void {
-  let caught: unknown;
-  try {
-    run();
-  } catch (error) {
-    caught = error;
-  }
-  if (!(caught instanceof MediaError)) throw new Error(`expected a MediaError ${code}, got ${String(caught)}`);
-  expect(caught.code).toBe(code);
-}
+import { throwsWith } from '../../../../../test/support/typed-errors.js';
 
 /** Photo pixels with a transparent corner and a half-transparent band, at an odd width so rows need padding. */
 function sourcePixels(width = 13, height = 7): Pixels {
@@ -108,7 +98,7 @@ describe('decodeBmp: refusals', () => {
     new DataView(bmp.buffer).setInt32(18, 50000, true);
     new DataView(bmp.buffer).setInt32(22, 50000, true);
     const started = performance.now();
-    expectCode(() => decodeBmp(bmp), 'E_CORRUPT');
+    throwsWith(() => decodeBmp(bmp), MediaError, 'E_CORRUPT');
     // Order, not speed: allocating and filling the 10 GB output first would take far longer than this.
     expect(performance.now() - started).toBeLessThan(2000);
     // 2.5 gigapixels: refused by the default budget, and only by it: raised, the decoder finds the data missing.
@@ -119,24 +109,24 @@ describe('decodeBmp: refusals', () => {
   it('refuses a 64-bit BMP as E_UNSUPPORTED', () => {
     const bmp = encodeBmp(naturalPixels(2, 2));
     new DataView(bmp.buffer).setUint16(28, 64, true);
-    expectCode(() => decodeBmp(bmp), 'E_UNSUPPORTED');
+    throwsWith(() => decodeBmp(bmp), MediaError, 'E_UNSUPPORTED');
   });
 
   it('refuses truncated pixel data, bad bit counts and missing palettes as E_CORRUPT', () => {
     const bmp = encodeBmp(naturalPixels(10, 10));
-    expectCode(() => decodeBmp(bmp.subarray(0, bmp.length - 5)), 'E_CORRUPT');
+    throwsWith(() => decodeBmp(bmp.subarray(0, bmp.length - 5)), MediaError, 'E_CORRUPT');
     const badDepth = bmp.slice();
     badDepth[28] = 7;
-    expectCode(() => decodeBmp(badDepth), 'E_CORRUPT');
+    throwsWith(() => decodeBmp(badDepth), MediaError, 'E_CORRUPT');
     const rle = encodeBmp(naturalPixels(10, 10), { bitsPerPixel: 8, rle: true });
-    expectCode(() => decodeBmp(rle.subarray(0, rle.length - 8)), 'E_CORRUPT');
-    expectCode(() => decodeBmp(bmp.subarray(0, 30)), 'E_CORRUPT');
+    throwsWith(() => decodeBmp(rle.subarray(0, rle.length - 8)), MediaError, 'E_CORRUPT');
+    throwsWith(() => decodeBmp(bmp.subarray(0, 30)), MediaError, 'E_CORRUPT');
   });
 
   it('names embedded JPEG/PNG BMPs as unsupported', () => {
     const bmp = encodeBmp(naturalPixels(4, 4));
     bmp[30] = 5;
-    expectCode(() => decodeBmp(bmp), 'E_UNSUPPORTED');
+    throwsWith(() => decodeBmp(bmp), MediaError, 'E_UNSUPPORTED');
   });
 });
 

@@ -4,6 +4,7 @@ import { MediaError, probe, process as fit } from '@glimpse/media';
 import * as make from '../../../../../test/fixtures/make.js';
 import { decodeGifFirstFrame } from './decode.js';
 import { buildGif, encodeLzw, GREY, packCodes, type Rgb } from '../../../../../test/fixtures/gif-writer.js';
+import { failsWith } from '../../../../../test/support/typed-errors.js';
 
 /** Sharp's (libvips/libnsgif) RGBA decode of page 0: the reference every decode is held to. */
 async function sharpFirstPage(bytes: Uint8Array) {
@@ -38,19 +39,6 @@ async function sharpGif(width: number, height: number, options: GifOptions = {})
     .gif({ effort: 1, dither: 0, ...options })
     .toBuffer();
   return new Uint8Array(gif);
-}
-
-async function expectCode(run: () => unknown, code: string): Promise<MediaError> {
-  const error = await Promise.resolve()
-    .then(run)
-    .then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-  expect(error).toBeInstanceOf(MediaError);
-  if (!(error instanceof MediaError)) throw new Error('unreachable');
-  expect(error.code).toBe(code);
-  return error;
 }
 
 /** The first pixel whose alpha is 0, or the pixel count when there is none. */
@@ -98,18 +86,19 @@ describe('GIF: decompression bombs refused from the header', () => {
 
   it('process refuses a frame larger than its screen with E_TOO_MANY_PIXELS before decoding', async () => {
     const started = performance.now();
-    const error = await expectCode(() => fit(screenBomb), 'E_TOO_MANY_PIXELS');
+    const error = await failsWith(() => fit(screenBomb), MediaError, 'E_TOO_MANY_PIXELS');
     // Order, not speed: decoding 3.6 gigapixels first would take minutes; a loaded CI machine may stall for a second.
     expect(performance.now() - started).toBeLessThan(2000);
     expect(error.details).toMatchObject({ width: 60000, height: 60000 });
     // A side past 65,535 px is refused too, however few pixels it has.
-    await expectCode(
+    await failsWith(
       () =>
         fit(
           buildGif({ width: 10, height: 10 }, GREY, [
             { left: 60_000, width: 10_000, height: 1, indices: new Uint8Array(10_000) },
           ]),
         ),
+      MediaError,
       'E_TOO_MANY_PIXELS',
     );
   });
@@ -239,7 +228,7 @@ describe('GIF: frames larger than the screen and broken streams', () => {
       Buffer.from(raster.data.subarray(0, arrived * 4)).equals(Buffer.from(whole.data.subarray(0, arrived * 4))),
     ).toBe(true);
     for (let p = arrived; p < 200 * 100; p++) expect(raster.data[p * 4 + 3]).toBe(0);
-    await expectCode(() => fit(cut), 'E_CORRUPT');
+    await failsWith(() => fit(cut), MediaError, 'E_CORRUPT');
   });
 
   it('decodes a frame with no colour table at all like libnsgif (sharp): index 0 black, 1 white', async () => {
@@ -276,23 +265,26 @@ describe('GIF: frames larger than the screen and broken streams', () => {
       [256, 300],
       [256, 5, 300],
     ]) {
-      await expectCode(
+      await failsWith(
         () => decodeGifFirstFrame(buildGif({ width: 4, height: 4 }, GREY, [{ ...frame, lzw: packCodes(codes, 9) }])),
+        MediaError,
         'E_CORRUPT',
       );
     }
-    await expectCode(
+    await failsWith(
       () =>
         decodeGifFirstFrame(
           buildGif({ width: 4, height: 4 }, GREY, [{ ...frame, minCodeSize: 12, lzw: new Uint8Array(4) }]),
         ),
+      MediaError,
       'E_CORRUPT',
     );
-    await expectCode(
+    await failsWith(
       () => decodeGifFirstFrame(buildGif({ width: 4, height: 4 }, GREY, []).subarray(0, 12)),
+      MediaError,
       'E_CORRUPT',
     );
-    await expectCode(() => decodeGifFirstFrame(buildGif({ width: 4, height: 4 }, GREY, [])), 'E_CORRUPT');
+    await failsWith(() => decodeGifFirstFrame(buildGif({ width: 4, height: 4 }, GREY, [])), MediaError, 'E_CORRUPT');
   });
 
   it('cut at any offset or with any byte flipped: a raster of the size probe reports, or E_CORRUPT, nothing else', async () => {

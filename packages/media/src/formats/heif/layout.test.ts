@@ -1,8 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { codedImageOf, gridHeif, heifEnc, writeHeif } from '../../../../../test/fixtures/heif-writer.js';
 import { naturalPixels } from '../../../../../test/fixtures/pixels.js';
-import { isMediaError } from '../../errors.js';
+import { MediaError } from '../../errors.js';
 import { heifPartsPresent, readHeifLayout } from './layout.js';
+import { throwsWith } from '../../../../../test/support/typed-errors.js';
 
 let single: Uint8Array;
 let grid: Uint8Array;
@@ -11,15 +12,6 @@ beforeAll(async () => {
   single = await heifEnc(naturalPixels(96, 64));
   grid = await gridHeif(naturalPixels(200, 130), 64);
 }, 60_000);
-
-function codeOf(run: () => unknown): string | undefined {
-  try {
-    run();
-  } catch (error) {
-    return isMediaError(error) ? error.code : String(error);
-  }
-  return undefined;
-}
 
 describe('readHeifLayout', () => {
   it('reads a single coded image as heif-enc writes it', () => {
@@ -74,7 +66,7 @@ describe('readHeifLayout', () => {
 
   it('refuses a file cut anywhere as truncated', () => {
     for (const length of [12, 40, 200, 400, grid.length - 10])
-      expect(codeOf(() => readHeifLayout(grid.subarray(0, length), 'HEIC'))).toBe('E_CORRUPT');
+      throwsWith(() => readHeifLayout(grid.subarray(0, length), 'HEIC'), MediaError, 'E_CORRUPT');
   });
 
   it('checks that every part of the primary image lies inside the file', () => {
@@ -86,7 +78,7 @@ describe('readHeifLayout', () => {
   it('refuses a grid whose tiles do not add up', () => {
     const tiles = [codedImageOf(single)];
     const file = writeHeif({ tiles, grid: { columns: 2, rows: 1, width: 192, height: 64 } });
-    expect(codeOf(() => readHeifLayout(file, 'HEIC'))).toBe('E_CORRUPT');
+    throwsWith(() => readHeifLayout(file, 'HEIC'), MediaError, 'E_CORRUPT');
   });
 
   it('refuses a grid that lists itself as its tile (E_CORRUPT, not an unsupported item type)', () => {

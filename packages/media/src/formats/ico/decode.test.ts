@@ -8,8 +8,9 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { encodeBmp } from '../../../../../test/fixtures/bmp-encoder.js';
 import { concatBytes, naturalPixels } from '../../../../../test/fixtures/pixels.js';
-import { isMediaError, probe, process } from '@glimpse/media';
+import { MediaError, probe, process } from '@glimpse/media';
 import { decodeIco } from './decode.js';
+import { failsWith } from '../../../../../test/support/typed-errors.js';
 
 const MAGICK = '/usr/bin/convert';
 
@@ -139,8 +140,7 @@ describe('ICO/CUR', () => {
   it('refuses truncated and damaged icons with E_CORRUPT', async () => {
     const file = await icon([16, 48]);
     for (const length of [30, 100, file.length - 50]) {
-      const error = await process(file.subarray(0, length)).catch((caught: unknown) => caught);
-      expect(isMediaError(error) && error.code, `cut at ${length}`).toBe('E_CORRUPT');
+      await failsWith(process(file.subarray(0, length)), MediaError, 'E_CORRUPT');
     }
     // Cut inside a smaller entry the decoder does not show: the file is still cut short.
     const sizes = await icon([256, 16]);
@@ -149,15 +149,11 @@ describe('ICO/CUR', () => {
       [0, 1].map((index) => 6 + index * 16).find((entry) => sizes[entry] === side % 256)! + 12;
     const small = view.getUint32(offsetField(16), true);
     expect(small).toBeGreaterThan(view.getUint32(offsetField(256), true)); // the 16 px entry is stored last
-    const error16 = await process(sizes.subarray(0, small + 10)).catch((caught: unknown) => caught);
-    expect(isMediaError(error16) && [error16.code, error16.message]).toEqual([
-      'E_CORRUPT',
-      expect.stringContaining('truncated'),
-    ]);
+    const error16 = await failsWith(process(sizes.subarray(0, small + 10)), MediaError, 'E_CORRUPT');
+    expect(error16.message).toContain('truncated');
     const damaged = file.slice();
     damaged.set([0xff, 0xff, 0xff, 0x7f], 6 + 12); // the first entry's offset far past the end
     damaged.set([0xff, 0xff, 0xff, 0x7f], 6 + 16 + 12);
-    const error = await process(damaged).catch((caught: unknown) => caught);
-    expect(isMediaError(error) && error.code).toBe('E_CORRUPT');
+    await failsWith(process(damaged), MediaError, 'E_CORRUPT');
   });
 });

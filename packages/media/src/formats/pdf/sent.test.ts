@@ -4,8 +4,9 @@
 import { deflateSync } from 'node:zlib';
 import { PDFParser, PDFWriter } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { process as fit } from '@glimpse/media';
+import { MediaError, process as fit } from '@glimpse/media';
 import { strictProblems } from '../../../../../test/support/strict-oracle.js';
+import { failsWith } from '../../../../../test/support/typed-errors.js';
 
 interface PdfParts {
   /** The page's content stream, and whether it is stored Flate-compressed (with `checksum` damaged if false). */
@@ -78,9 +79,7 @@ async function pdfLibCopy(bytes: Uint8Array): Promise<Uint8Array> {
 
 /** `process` refuses the file with E_CORRUPT and a message that names `problem` and says what to do. */
 async function refused(bytes: Uint8Array, problem: RegExp): Promise<void> {
-  const error = await fit(bytes).catch((caught: unknown) => caught);
-  expect(error).toMatchObject({ code: 'E_CORRUPT' });
-  const message = error instanceof Error ? error.message : '';
+  const { message } = await failsWith(fit(bytes), MediaError, 'E_CORRUPT');
   expect(message).toMatch(problem);
   expect(message).toMatch(/re-export it \(print to PDF\)/);
 }

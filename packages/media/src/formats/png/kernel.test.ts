@@ -5,6 +5,7 @@ import { useNodeWasm } from '../../../../../test/support/node-wasm.js';
 import { MediaError } from '../../errors.js';
 import { rasterSource } from '../../raster/raster-rows.js';
 import { decodePngRgba, decodePngRgbaWithAlpha, encodePngRgba, encodePngRowsWithin } from './kernel.js';
+import { failsWith } from '../../../../../test/support/typed-errors.js';
 
 useNodeWasm();
 
@@ -279,9 +280,8 @@ describe('own PNG codec', () => {
     const broken = damaged[2];
     if (broken) broken[60] = (broken[60] ?? 0) ^ 0xff; // inside IDAT: the deflate stream no longer decodes
     for (const bytes of [...damaged, new Uint8Array(0), new TextEncoder().encode('not a png at all')]) {
-      const error = await decodePngRgba(bytes).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(MediaError);
-      expect(error).toMatchObject({ code: 'E_CORRUPT', details: { format: 'PNG' } });
+      const error = await failsWith(decodePngRgba(bytes), MediaError, 'E_CORRUPT');
+      expect(error.details).toMatchObject({ format: 'PNG' });
     }
     expect((await decodePngRgba(png)).width).toBe(width);
   });

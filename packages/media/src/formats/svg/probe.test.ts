@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { probe } from '../../probe.js';
 import { MediaError } from '../../errors.js';
 import { svg } from '../../../../../test/fixtures/make.js';
+import { failsWith } from '../../../../../test/support/typed-errors.js';
 
 const sizeOf = async (options: Parameters<typeof svg>[0]) => {
   const info = await probe(svg(options));
@@ -57,8 +58,6 @@ describe('probe: SVG intrinsic size', () => {
     ['an attribute without a value', '<svg hidden width="1"></svg>'],
     ['an unterminated value', '<svg width="10></svg>'],
   ])('refuses %s with E_SVG_INVALID', async (_, source) => {
-    const error = await probe(new TextEncoder().encode(source)).catch((caught: unknown) => caught);
-    if (!(error instanceof MediaError)) throw new Error(`expected a MediaError, got ${String(error)}`);
-    expect(error.code).toBe('E_SVG_INVALID');
+    await failsWith(probe(new TextEncoder().encode(source)), MediaError, 'E_SVG_INVALID');
   });
 });

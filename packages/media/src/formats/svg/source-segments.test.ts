@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { isMediaError, process } from '@glimpse/media';
+import { MediaError, process } from '@glimpse/media';
 import { sourcePathSegments } from './source-segments.js';
+import { failsWith } from '../../../../../test/support/typed-errors.js';
 
 describe('path segments counted in the source', () => {
   it('counts each command by its arity, implicit repeats and closing lines included', () => {
@@ -13,8 +14,7 @@ describe('path segments counted in the source', () => {
   it('refuses a path with more segments than the render budget draws, before usvg parses it', async () => {
     const d = `M0 0${' L1000 1000 L0 0'.repeat(550_000)}`;
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><path stroke="black" d="${d}"/></svg>`;
-    const error = await process(new TextEncoder().encode(svg)).catch((caught: unknown) => caught);
-    expect(isMediaError(error) && error.code).toBe('E_TOO_COMPLEX');
-    expect(String((error as Error).message)).toContain('its path data has 1100000 segments');
+    const error = await failsWith(process(new TextEncoder().encode(svg)), MediaError, 'E_TOO_COMPLEX');
+    expect(error.message).toContain('its path data has 1100000 segments');
   });
 });

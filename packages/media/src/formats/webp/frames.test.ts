@@ -7,6 +7,7 @@ import { firstWebpFrame } from './frames.js';
 import { probe } from '../../probe.js';
 import { MediaError } from '../../errors.js';
 import { webp } from '../../../../../test/fixtures/make.js';
+import { throwsWith } from '../../../../../test/support/typed-errors.js';
 
 const require = createRequire(import.meta.url);
 /** jSquash's init also takes a compiled module first; its published .d.ts omits that overload. */
@@ -105,14 +106,6 @@ describe('firstWebpFrame', () => {
 
   it('refuses a cut animation as E_CORRUPT', async () => {
     const animation = await webp({ animated: true });
-    const error = (() => {
-      try {
-        firstWebpFrame(animation.subarray(0, 200));
-      } catch (caught) {
-        return caught;
-      }
-    })();
-    if (!(error instanceof MediaError)) throw new Error(`expected a MediaError, got ${String(error)}`);
-    expect(error.code).toBe('E_CORRUPT');
+    throwsWith(() => firstWebpFrame(animation.subarray(0, 200)), MediaError, 'E_CORRUPT');
   });
 });
