@@ -18,10 +18,12 @@ beforeAll(async () => {
 
 describe('the gemini preset and HEIC/HEIF', () => {
   it('takes image/heic and image/heif as they are; no other preset does', () => {
-    expect(PRESETS.gemini.accepts).toEqual(expect.arrayContaining(['image/heic', 'image/heif']));
-    for (const [name, preset] of Object.entries(PRESETS)) {
-      if (name !== 'gemini') expect(preset.accepts, name).not.toEqual(expect.arrayContaining(['image/heic']));
-    }
+    const taking = (type: string) =>
+      Object.entries(PRESETS)
+        .filter(([, preset]) => preset.accepts.some((accepted) => accepted === type))
+        .map(([name]) => name);
+    expect(taking('image/heic')).toEqual(['gemini']);
+    expect(taking('image/heif')).toEqual(['gemini']);
   });
 
   it('passes a HEIC within its limits through untouched, without a decoder', async () => {

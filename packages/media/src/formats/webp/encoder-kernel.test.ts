@@ -84,7 +84,10 @@ describe('own WebP encoder', () => {
       const decoded = await sharp(file).ensureAlpha().raw().toBuffer();
       // Colour where the pixel is opaque (libwebp may change it under transparency: exact 0).
       const opaque = (pixels: Uint8Array) => pixels.filter((_, i) => raster.data[i - (i % 4) + 3] === 255);
-      if (width * height > 1) expect(psnr(opaque(raster.data), opaque(decoded)), `${kind}`).toBeGreaterThan(26);
+      // PSNR over a picture; a single pixel's colour within what q85 keeps of it.
+      const [ours, theirs] = [opaque(raster.data), opaque(decoded)];
+      if (width * height > 1) expect(psnr(ours, theirs), `${kind}`).toBeGreaterThan(26);
+      else expect(Math.max(...ours.map((value, i) => Math.abs(value - (theirs[i] ?? 0)))), kind).toBeLessThan(24);
       const alpha = (pixels: Uint8Array) => pixels.filter((_, i) => i % 4 === 3);
       expect(Buffer.compare(Buffer.from(alpha(decoded)), Buffer.from(alpha(raster.data))), `${kind} alpha`).toBe(0);
     }
