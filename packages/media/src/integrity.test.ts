@@ -618,7 +618,7 @@ describe('passthrough integrity: PDF trailers, cross-reference streams and incre
       expect(refusedBy(damaged, 'qpdf')).toBe(true);
       await expect(fit(damaged)).rejects.toMatchObject({
         code: 'E_CORRUPT',
-        // pdf-lib's parse of the trailer is read first (integrity/pdf-objects.ts), then its bytes (pdf-xref.ts).
+        // pdf-lib's parse of the trailer is read first (formats/pdf/objects.ts), then its bytes (formats/pdf/xref.ts).
         message: expect.stringMatching(/its trailer holds a hex string with "[G<]" in it|a hex string holds "[G<]"/),
       });
     }

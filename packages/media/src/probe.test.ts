@@ -333,7 +333,7 @@ describe('probe: formats that are named, not processed', () => {
     await failsWith(probe(avif.subarray(0, 40)), MediaError, 'E_CORRUPT');
   });
 
-  it('ICO whose directory points past the end is E_CORRUPT (real icons: codecs/ico.test.ts)', async () => {
+  it('ICO whose directory points past the end is E_CORRUPT (real icons: formats/ico/decode.test.ts)', async () => {
     const ico = Uint8Array.from([
       0, 0, 1, 0, 2, 0, 16, 16, 0, 0, 1, 0, 32, 0, 0, 1, 0, 0, 38, 0, 0, 0, 0, 0, 0, 0, 1, 0, 32, 0, 0, 4, 0, 0, 38, 1,
       0, 0,

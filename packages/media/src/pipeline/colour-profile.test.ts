@@ -288,7 +288,7 @@ describe('process keeps the ICC profile of re-encoded images', () => {
   });
 
   it('a P3 WebP → resized WebP with the profile, and converted for a provider without WebP', async () => {
-    // Lossy: a lossless WebP is re-encoded as PNG (process.ts preferredEncoding), which carries the profile too.
+    // Lossy: a lossless WebP is re-encoded as PNG (pipeline/output-encoding.ts), which carries the profile too.
     const input = await make.toBytes((await p3WithRedBlock(600, 400)).webp({ quality: 95 }));
     const webp = await fitAndRender(input, { maxEdge: 300 });
     expect(webp.result.mediaType).toBe('image/webp');

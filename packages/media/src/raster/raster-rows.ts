@@ -1,4 +1,4 @@
-// The two ends of the codec contract (codecs/contract.ts) for a raster held whole: a sink that collects
+// The two ends of the codec contract (contract.ts) for a raster held whole: a sink that collects
 // rows into one, and a source that reads one a band at a time.
 import type { RowLayout, RowSink, RowSource } from './contract.js';
 import { anyTransparent } from './pixels.js';

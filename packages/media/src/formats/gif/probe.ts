@@ -2,7 +2,7 @@ import type { GifInfo } from '../../types.js';
 import { ByteReader, corrupt } from '../byte-reader.js';
 
 const FORMAT = 'GIF';
-// Block introducers and labels (GIF89a), shared with the passthrough check (integrity/gif.ts).
+// Block introducers and labels (GIF89a), shared with the passthrough check (integrity.ts).
 export const EXTENSION = 0x21;
 export const IMAGE_DESCRIPTOR = 0x2c;
 export const TRAILER = 0x3b;

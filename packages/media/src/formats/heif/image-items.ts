@@ -5,7 +5,7 @@ import { find } from './boxes.js';
 import { type GridDescriptor, gridDescriptor, type HeifItem, readItemGraph } from './item-graph.js';
 import { imageExtent } from './properties.js';
 
-/** One image item as a reader sees it before decoding, for the checks libheif makes (integrity/heif-libheif.ts). */
+/** One image item as a reader sees it before decoding, for the checks libheif makes (libheif-rules.ts). */
 export interface HeifImageItem {
   id: number;
   type: string;

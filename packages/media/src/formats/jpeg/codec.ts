@@ -1,4 +1,4 @@
-// JPEG adapter: glimpse's own libjpeg-turbo build (kernels/jpeg-codec.ts, wasm/jpeg) for decoding and encoding,
+// JPEG adapter: glimpse's own libjpeg-turbo build (kernel.ts, wasm/jpeg) for decoding and encoding,
 // both in bands of rows. It replaced mozjpeg: one module instead of two, and it decodes at M/8 scale in
 // the DCT domain, which halves the decode of a photo bound for a smaller size.
 import { decodeJpegRows, encodeJpegRows, jpegScaleEighths } from './kernel.js';

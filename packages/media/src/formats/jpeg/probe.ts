@@ -25,7 +25,7 @@ const UNDECODABLE_FRAMES = new Map([
 ]);
 
 /**
- * JPEG header facts: walks the marker segments (containers/jpeg-segments.ts) through APP1 Exif and the
+ * JPEG header facts: walks the marker segments (segments.ts) through APP1 Exif and the
  * SOFn frame header up to the first SOS. A file that ends before any scan data is refused as corrupt,
  * so it is never passed through untouched.
  */

@@ -31,7 +31,7 @@ export function checkPdfIntegrity(bytes: Uint8Array): IntegrityProblem | undefin
 
 /**
  * The full read of a PDF about to be sent, after `checkPdfIntegrity`: what qpdf --check reads beyond the
- * trailer (integrity/pdf-contents.ts, pdf-objects.ts, pdf-xref.ts), over the parse `probePdf` made.
+ * trailer (contents.ts, objects.ts, xref.ts), over the parse `probePdf` made.
  * - Page content streams that do not decode or hold an integer past 64 bits; objects whose numbers, numbers
  *   or hex strings a reader cannot take; a page tree listing object 0: fatal (pdf-lib would copy them).
  * - Cross-reference data that does not match the objects (a /Prev that is no offset, a stream entry of an

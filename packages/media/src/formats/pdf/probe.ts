@@ -74,7 +74,7 @@ export async function probePdf(bytes: Uint8Array): Promise<PdfInfo> {
 
 /**
  * pdf-lib's parse of the file, made once: `probePdf` parses it, and the integrity check that follows in
- * `process` (integrity/pdf.ts) takes the same parse instead of paying for a second. Kept only while the bytes are.
+ * `process` (integrity.ts, and select-pages.ts for a page selection) takes the same parse instead of paying for a second. Kept only while the bytes are.
  */
 const parsedObjects = new WeakMap<Uint8Array, PdfContext>();
 

@@ -1,4 +1,4 @@
-// PNG adapter: glimpse's own libpng + zlib build (kernels/png-codec.ts, wasm/png), a fresh instance per
+// PNG adapter: glimpse's own libpng + zlib build (kernel.ts, wasm/png), a fresh instance per
 // call, both directions in bands of rows.
 import {
   decodePngRgbaWithAlpha,

@@ -15,7 +15,7 @@ const ALLOWED_DEPTHS: Record<number, readonly number[]> = {
 };
 
 /**
- * PNG header facts from IHDR, then a walk over the chunk chain (containers/png-chunks.ts; data skipped)
+ * PNG header facts from IHDR, then a walk over the chunk chain (chunks.ts; data skipped)
  * for tRNS, acTL (APNG) and eXIf. The chain must reach IEND: a truncated PNG is refused here, so it is
  * never passed through untouched.
  */

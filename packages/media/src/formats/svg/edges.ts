@@ -1,4 +1,4 @@
-// Edge work: what drawing a path's outline costs tiny-skia, beyond the area it paints (svg-paint.ts). A fill
+// Edge work: what drawing a path's outline costs tiny-skia, beyond the area it paints (paint.ts). A fill
 // walks every edge down every output row it crosses; a stroke is first turned into an outline (two sides per
 // segment, plus joins and caps) and filled the same way, or, when it is at most a pixel wide, drawn as
 // anti-aliased lines pixel by pixel along their length. So a single path of 100,000 long segments paints

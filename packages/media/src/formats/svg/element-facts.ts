@@ -36,7 +36,7 @@ const NOTHING: Drawn = { elements: 0, characters: 0, images: 0, vertices: 0, mar
  * The deepest element nesting, and how many elements, text characters and embedded images are drawn once every `<use>` is
  * replaced by what it refers to (transitively; a reference cycle counts nothing, as usvg skips it): usvg lays
  * out a used text again for each use. Markers count the same way: each copy of a marker is its content, a
- * group and a clip path, drawn once per vertex it marks (svg-markers.ts). Uses and markers in <defs> are counted
+ * group and a clip path, drawn once per vertex it marks (markers.ts). Uses and markers in <defs> are counted
  * as if drawn: an overestimate bounded by the file's size.
  */
 export function elementFacts(svg: string): { depth: number } & Drawn {

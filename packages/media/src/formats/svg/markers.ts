@@ -1,7 +1,7 @@
 // Markers, read from the source text: usvg copies a marker's content into its tree once for every vertex the
 // marker is drawn at (each copy a group with its own clip path), while it parses, before any check on the
 // resolved tree can run. `marker-mid` on a path of 20,000 vertices is 20,000 groups: 2.7 s of CPU here.
-// svg-bounds.ts counts those copies as elements; this file says which markers a shape takes (presentation
+// element-facts.ts counts those copies as elements; this file says which markers a shape takes (presentation
 // attribute, `style`, a style sheet, or inherited from an ancestor) and how many vertices it has.
 import { attribute } from './attribute.js';
 

@@ -2,7 +2,7 @@
 // every `<use>` expanded, text turned into glyph paths, shapes as absolute path data, transforms as matrices)
 // before a pixel is drawn. Rasterising costs about the area each path covers, so a few hundred shapes that each
 // cover the whole canvas cost more than 50,000 small ones, plus the length of each path's outline
-// (svg-edges.ts), so one path of 100,000 segments across the canvas costs more than either.
+// (edges.ts), so one path of 100,000 segments across the canvas costs more than either.
 //
 // Weights, in CPU time per pixel of a path's box on the 2-core development machine (`process.cpuUsage`, load
 // average ~19; 1,000 full-canvas elements rendered at 1568x1568, minus an empty SVG's 0.2 s): a translucent
@@ -24,7 +24,7 @@ export const MAX_RENDER_WORK = 1e8;
 const OPAQUE_WEIGHT = 0.1;
 /** Each reason a group gets its own layer (opacity, clip-path, mask, filter, blend mode) allocates, fills and composites one. */
 const LAYER_WEIGHT = 4;
-// Edges (svg-edges.ts), weighed on the same machine against 40 translucent full-canvas rectangles at 1568x1568
+// Edges (edges.ts), weighed on the same machine against 40 translucent full-canvas rectangles at 1568x1568
 // (9.8e7 units: 0.81 s of CPU at load ~10, so ~8.2 ns a unit there), warm renders, best of two:
 // - a pixel of outline: 3,000 random segments across the canvas (817 px long on average) as a 1-px stroke
 //   (drawn as hairlines) 0.40 s, 0.164 us a pixel; 10,000: 1.54 s; 10-px wide, outlined and filled, 0.29 s,
@@ -42,7 +42,7 @@ const EDGE_WEIGHT = 20;
 const SEGMENT_WEIGHT = 100;
 const PAIR_WEIGHT = 3;
 /**
- * Cell pieces (svg-edges.ts) the pairs are counted from, in all. A segment is cut into one piece per 16 pixels
+ * Cell pieces (edges.ts) the pairs are counted from, in all. A segment is cut into one piece per 16 pixels
  * (a curve's control polygon into at least three), and weighs 100 units or more plus 320 per 16 pixels, so an
  * SVG with more pieces is refused on its segments and pixels alone: counting stops there, and the check stays
  * linear in the text however long its outlines are.
@@ -65,7 +65,7 @@ interface Frame {
 export interface PaintWork {
   /** Painting and layers, in translucent-pixel units. */
   work: number;
-  /** Drawing the paths' outlines (svg-edges.ts), in the same units. */
+  /** Drawing the paths' outlines (edges.ts), in the same units. */
   edgeWork: number;
   /** Output pixels covered by paths and images, overlaps counted each time. */
   painted: number;
@@ -73,7 +73,7 @@ export interface PaintWork {
   layers: number;
   /** Path segments drawn, dashes counted as segments. */
   segments: number;
-  /** Output pixels along their outlines (see svg-edges.ts). */
+  /** Output pixels along their outlines (see edges.ts). */
   edgePixels: number;
   /** The output canvas, in pixels. */
   width: number;

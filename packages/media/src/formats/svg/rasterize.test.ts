@@ -337,7 +337,7 @@ describe('hostile SVGs are refused from cheap facts, fast', () => {
 });
 
 describe('long outlines are refused from their segments and pixels (issue 11)', () => {
-  // Measured (svg-paint.ts): 100,000 random segments across a 1568-pixel canvas took 15.9 s of CPU as a 1-px
+  // Measured (paint.ts): 100,000 random segments across a 1568-pixel canvas took 15.9 s of CPU as a 1-px
   // stroke, 30,000 4.7 s; 100,000 segments of 13 px in a 25-px square 13.5 s filled.
   const across = (segments: number, extent = 1568) => {
     const random = seeded(11);

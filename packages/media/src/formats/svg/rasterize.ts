@@ -46,7 +46,7 @@ export interface RasterizeSvgOptions {
   maxEdge: number;
   /** Caller fonts (TTF/OTF/TTC), used for glyphs the bundled subset lacks and for the families they name. */
   fonts?: readonly Uint8Array[];
-  /** Pixels of the largest raster image embedded as a `data:` URI (see `checkSvgImages` in svg-images.ts). */
+  /** Pixels of the largest raster image embedded as a `data:` URI (checked by the SVG job, pipeline/svg.ts). */
   embeddedImagePixels?: number;
 }
 

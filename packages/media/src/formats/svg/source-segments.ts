@@ -1,7 +1,7 @@
 // Path segments counted in the SVG's source text, before usvg parses it. usvg's tree of a path takes about
 // 27 bytes of memory per source byte (a 17.5 MB path of 2,000,000 segments: 470 MB, 4.8 s to parse before
-// svg-paint.ts could refuse it), so a count that alone exceeds the render budget is refused before parsing.
-// A lower bound: segments in unused <defs> count, but <use> copies do not (svg-paint.ts counts those).
+// paint.ts could refuse it), so a count that alone exceeds the render budget is refused before parsing.
+// A lower bound: segments in unused <defs> count, but <use> copies do not (paint.ts counts those).
 
 /** Numbers each path command reads per segment (M: after its first point, each further pair is a line). */
 const ARITY: Readonly<Record<string, number>> = { m: 2, l: 2, h: 1, v: 1, c: 6, s: 4, q: 4, t: 2, a: 7 };

@@ -1,4 +1,4 @@
-// TIFF adapter: glimpse's own libtiff build (kernels/tiff-decoder.ts, wasm/tiff), first page only.
+// TIFF adapter: glimpse's own libtiff build (kernel.ts, wasm/tiff), first page only.
 import { decodeTiffRows } from './kernel.js';
 import type { TiffInfo } from '../../types.js';
 import type { Decoder } from '../../raster/contract.js';

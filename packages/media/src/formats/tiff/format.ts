@@ -28,6 +28,6 @@ export const tiff: RasterFormat<TiffInfo> = {
     licence: 'libtiff (BSD-like), zlib, IJG',
     output: 'PNG; JPEG if JPEG-compressed',
     notes:
-      'first page (step `first-page`, `original.pages`); strips, tiles; every compression libtiff reads but ZSTD, LZMA and WebP; 1–16 bit; gray, palette, RGB, CMYK, YCbCr, Lab; alpha (see below)',
+      'first page (step `first-page`, `original.pages`); strips, tiles; none, LZW, Deflate, PackBits, CCITT G3/G4, JPEG, old JPEG; 1–16 bit; gray, palette, RGB, CMYK (see below), YCbCr, Lab; alpha',
   },
 };

@@ -1,5 +1,5 @@
-// WebP adapter: glimpse's own libwebp builds (wasm/webp), the decoder (kernels/webp-decoder.ts, which can
-// rescale while decoding) and the encoder (kernels/webp-encoder.ts, fed a band of rows at a time).
+// WebP adapter: glimpse's own libwebp builds (wasm/webp), the decoder (decoder-kernel.ts, which can
+// rescale while decoding) and the encoder (encoder-kernel.ts, fed a band of rows at a time).
 import type { Decoder, Encoder, RowSink, Size } from '../../raster/contract.js';
 import { alphaWatch } from '../../raster/raster-rows.js';
 import type { WebpInfo } from '../../types.js';

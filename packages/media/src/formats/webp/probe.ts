@@ -10,7 +10,7 @@ export const VP8X_ALPHA = 0x10;
 export const VP8X_ICC = 0x20;
 
 /**
- * WebP header facts from the RIFF chunk list (containers/riff.ts): VP8X canvas and flags, ANMF frame
+ * WebP header facts from the RIFF chunk list (riff.ts): VP8X canvas and flags, ANMF frame
  * count, ALPH/VP8L alpha, EXIF orientation; simple files from their VP8/VP8L bitstream header. Every
  * chunk must be complete.
  */
