@@ -10,9 +10,10 @@ import { findPdfHeader, hasEofMarker } from './formats/pdf/probe.js';
 import { readPageText } from './formats/pdf/text.js';
 import { fitWithinLimits } from './pipeline/fit.js';
 import { chooseEncoding } from './pipeline/output-encoding.js';
+import { reencodedResult } from './pipeline/result.js';
 import { positive, resolveLimits } from './presets/limits.js';
 import { deadlineAfter } from './runtime/deadline.js';
-import type { ProcessOptions, ProcessResult, SendableImageType } from './types.js';
+import type { PdfInfo, ProcessOptions, ProcessResult, SendableImageType } from './types.js';
 
 export interface PdfTextOptions {
   /** Pages to read, numbered from 1, in the order given. Default: every page. */
@@ -98,26 +99,17 @@ export async function renderPdfPage(
     maxBytes: limits.maxBytes,
     accepts: limits.accepts,
   });
-  return {
-    data: fitted.data,
-    mediaType: fitted.mediaType,
-    width: fitted.width,
-    height: fitted.height,
-    bytes: fitted.data.byteLength,
-    original: {
-      mediaType: 'application/pdf',
-      width: Math.round(drawn.points.width),
-      height: Math.round(drawn.points.height),
-      bytes: bytes.byteLength,
-      orientation: 1,
-      frames: 1,
-      pages: drawn.pageCount,
-    },
-    resized: fitted.steps.includes('scaled-for-bytes'),
-    reencoded: true,
-    steps: ['rasterized', ...fitted.steps],
-    warnings: [],
+  // What is read of the file is the page: its size in points, the document's page count.
+  const source: PdfInfo = {
+    mediaType: 'application/pdf',
+    bytes: bytes.byteLength,
+    width: Math.round(drawn.points.width),
+    height: Math.round(drawn.points.height),
+    orientation: 1,
+    frames: 1,
+    pages: drawn.pageCount,
   };
+  return { ...reencodedResult(fitted, source, ['rasterized'], false, []), mediaType: fitted.mediaType };
 }
 
 /** Checks done before PDFium starts: bytes, a PDF header, and an end (a cut file has lost its %%EOF). */
