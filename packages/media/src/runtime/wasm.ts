@@ -1,5 +1,7 @@
 import { MediaError } from '../errors.js';
-import { WASM_FILES } from './wasm-files.js';
+import { WASM_FILES, type WasmModuleName } from './wasm-files.js';
+
+export type { WasmModuleName } from './wasm-files.js';
 
 /**
  * The WASM seam. The core never fetches or compiles WASM: each runtime entry (Node, Deno, browser,
@@ -7,17 +9,6 @@ import { WASM_FILES } from './wasm-files.js';
  * Codecs ask for their module lazily, on first need, so a JPEG job never loads the WebP encoder. A decoder
  * package (@glimpse/heif) registers its own module's source and gets it through the same runtime.
  */
-export type WasmModuleName =
-  | 'png'
-  | 'resize'
-  | 'jpeg'
-  | 'webp_decoder'
-  | 'webp_encoder'
-  | 'tiff'
-  | 'avif'
-  | 'resvg'
-  | 'pdfium';
-
 export type WasmLoader = (name: WasmModuleName) => Promise<WebAssembly.Module>;
 
 /**
