@@ -2,6 +2,7 @@
 // the 8-byte signature, each chunk is a 4-byte big-endian length, a 4-byte type, the data and a CRC-32
 // of type and data; the chain ends with IEND.
 import { ByteReader, corrupt, describeTag } from '../byte-reader.js';
+import { crc32 } from './crc32.js';
 
 const FORMAT = 'PNG';
 export const PNG_SIGNATURE = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);
@@ -72,18 +73,4 @@ export function pngChunk(type: string, data: Uint8Array): Uint8Array {
   chunk.set(data, 8);
   view.setUint32(8 + data.length, crc32(chunk.subarray(4, 8 + data.length)));
   return chunk;
-}
-
-let crcTable: Uint32Array | undefined;
-
-/** CRC-32 as PNG uses it (polynomial 0xEDB88320). */
-export function crc32(bytes: Uint8Array): number {
-  const table = (crcTable ??= Uint32Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
-  }));
-  let crc = 0xffffffff;
-  for (const byte of bytes) crc = table[(crc ^ byte) & 0xff]! ^ (crc >>> 8);
-  return (crc ^ 0xffffffff) >>> 0;
 }
