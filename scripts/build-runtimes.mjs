@@ -1,7 +1,7 @@
 // Builds the browser, Deno and Workers bundles of the media core (packages/media/dist/) and of @glimpse/heif
 // (packages/heif/dist/). Dependencies are bundled in (a browser or Worker has no node_modules), except the
 // core in @glimpse/heif's. Each entry reads its codec table from a virtual module generated here (the core's
-// from WASM_FILES, packages/media/src/wasm-files.ts, so adding a codec there is enough).
+// from WASM_FILES, packages/media/src/runtime/wasm-files.ts, so adding a codec there is enough).
 //
 // Each .wasm ships once: a package's own codecs (packages/<name>/wasm/, in its tarball as `wasm/*.wasm` and
 // exported as `@glimpse/<name>/wasm/*`) are referred to where they are, as `../wasm/<codec>.wasm`; a
@@ -23,7 +23,7 @@ const requireFromMedia = createRequire(resolve(media, 'package.json'));
 /** WASM_FILES, read from the TypeScript source by bundling it in memory. */
 export async function loadWasmFiles() {
   const result = await build({
-    entryPoints: [resolve(media, 'src/wasm-files.ts')],
+    entryPoints: [resolve(media, 'src/runtime/wasm-files.ts')],
     bundle: true,
     format: 'esm',
     platform: 'neutral',

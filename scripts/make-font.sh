@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Regenerates packages/media/src/fonts/sans.ts: DejaVu Sans (free licence, see fonts/LICENSE-DejaVu.txt)
+# Regenerates packages/media/src/formats/svg/fonts/sans.ts: DejaVu Sans (free licence, see fonts/LICENSE-DejaVu.txt)
 # subset to Latin, Greek (modern, with tonos), basic Cyrillic (U+0400-045F: Russian, Ukrainian, Belarusian,
 # Bulgarian, Serbian, Macedonian), punctuation, arrows, box drawing and shapes (text in diagrams), embedded as base64 so every
 # runtime gets it without a file read. Needs Debian's fonts-dejavu-core and python3-fonttools.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-out=packages/media/src/fonts
+out=packages/media/src/formats/svg/fonts
 tmp=$(mktemp -d)
 /usr/bin/python3 -m fontTools.subset /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf \
   --unicodes='U+0020-007E,U+00A0-017F,U+0370-03FF,U+0400-045F,U+2010-2027,U+2030-203A,U+20AC,U+2122,U+2190-2195,U+21D0-21D4,U+2212,U+2500-257F,U+25A0-25CF' \

@@ -40,7 +40,7 @@ export function bundledNpmPackages(packageDir) {
     for (const input of Object.keys(JSON.parse(readFileSync(join(dist, file), 'utf8')).inputs))
       if (input.includes('node_modules/')) add(input);
   }
-  const wasmFiles = join(root, packageDir, 'src/wasm-files.ts');
+  const wasmFiles = join(root, packageDir, 'src/runtime/wasm-files.ts');
   if (existsSync(wasmFiles)) {
     for (const [, specifier] of readFileSync(wasmFiles, 'utf8').matchAll(/'([^']+\.wasm)'/g))
       if (!specifier.startsWith('@glimpse/')) add(`node_modules/${specifier}`);
@@ -48,7 +48,7 @@ export function bundledNpmPackages(packageDir) {
   return [...names].sort();
 }
 
-/** Licence files vendored in the package's sources (e.g. src/fonts/LICENSE-DejaVu.txt). */
+/** Licence files vendored in the package's sources (e.g. src/formats/svg/fonts/LICENSE-DejaVu.txt). */
 export function vendoredLicences(packageDir) {
   const found = [];
   const walk = (dir) => {

@@ -1,12 +1,22 @@
 // Every generated block in docs/ and the source it comes from. `npm run docs` rewrites them;
 // test/docs.test.ts fails when a page no longer matches its source. The bench block is the exception:
 // it is a measurement, written by `npm run bench -- --docs`, and the test checks only its shape.
-import { PRESETS, PRESET_NAMES, MEDIA_ERROR_CODES, ROUTES, ROUTE_NAMES, type RouteLimits } from '@glimpse/media';
+import {
+  type MediaType,
+  MEDIA_ERROR_CODES,
+  PRESET_NAMES,
+  PRESETS,
+  ROUTE_NAMES,
+  ROUTES,
+  type RouteLimits,
+} from '@glimpse/media';
 import { DEFAULT_CAPABILITY_RULES, type ModelCapabilities } from '../../packages/agent/src/capabilities.js';
 import { COMMANDS } from '../../packages/agent/src/cli/commands.js';
 import { overview } from '../../packages/agent/src/cli/main.js';
 import { FILE_ERROR_CODES } from '../../packages/agent/src/fs/file-error.js';
 import { SESSION_ERROR_CODES } from '../../packages/agent/src/session/session-error.js';
+import { FORMATS, formatOf, listName } from '../../packages/media/src/formats/registry.js';
+import type { Format } from '../../packages/media/src/formats/format.js';
 import { sizeReport } from '../size-report.js';
 import { nodeVersionsLine, testToolsList, testToolsTable } from './setup.js';
 
@@ -32,7 +42,7 @@ const table = (header: string[], rows: string[][]) =>
   ].join('\n');
 
 function presetsTable(): string {
-  const type = (mediaType: string) => mediaType.replace('image/', '').toUpperCase().replace('WEBP', 'WebP');
+  const type = (mediaType: MediaType) => formatOf(mediaType).label;
   return table(
     ['preset', 'max edge (px)', 'max bytes', 'takes as-is', 'PDFs'],
     PRESET_NAMES.map((name) => {
@@ -49,6 +59,56 @@ function presetsTable(): string {
         pdfs,
       ];
     }),
+  );
+}
+
+/** Which presets take a format as it is, in words: every preset, every one but some, a list, or none. */
+function takersCell(format: Format): string {
+  const takers = format.takenAsIsBy;
+  if (takers.length === 0) return 'none';
+  if (takers.length === PRESET_NAMES.length) return 'every preset';
+  const others = PRESET_NAMES.filter((name) => !takers.includes(name));
+  if (others.length < takers.length) return `every preset but ${others.map(code).join(', ')}`;
+  return takers.map(code).join(', ');
+}
+
+/** One row per format record of the registry; formats whose facts read the same (HEIC, HEIF) share a row. */
+function formatsTable(): string {
+  const cells = (format: Format) => [
+    format.docs.decoder,
+    format.docs.licence,
+    takersCell(format),
+    format.docs.output,
+    format.docs.notes ?? '',
+  ];
+  const rows: { names: string[]; types: string[]; extensions: string[]; facts: string[] }[] = [];
+  for (const format of FORMATS) {
+    const facts = cells(format);
+    const last = rows.at(-1);
+    if (last && last.facts.join('|') === facts.join('|')) {
+      last.names.push(listName(format));
+      last.types.push(format.mediaType);
+      last.extensions.push(...format.extensions);
+    } else
+      rows.push({ names: [listName(format)], types: [format.mediaType], extensions: [...format.extensions], facts });
+  }
+  return table(
+    [
+      'format',
+      'type',
+      'extensions',
+      'decoder (WASM unless noted)',
+      'licence of what ships',
+      'taken as it is by',
+      'out',
+      'notes',
+    ],
+    rows.map((row) => [
+      row.names.join(', '),
+      row.types.map(code).join(', '),
+      row.extensions.map((extension) => `.${extension}`).join(' '),
+      ...row.facts,
+    ]),
   );
 }
 
@@ -137,6 +197,7 @@ async function cliUsage(): Promise<string> {
 
 export const GENERATED_BLOCKS: readonly GeneratedBlock[] = [
   { page: 'docs/formats-and-errors.md', name: 'presets', generate: async () => presetsTable(), match: 'exact' },
+  { page: 'docs/formats-and-errors.md', name: 'formats', generate: async () => formatsTable(), match: 'exact' },
   {
     page: 'docs/formats-and-errors.md',
     name: 'media-errors',

@@ -4,7 +4,7 @@
 // instead of stopping at "truncated". Edits: a field of a box that describes the image (ispe, pitm, irot,
 // imir, clap, pixi, ipma, iloc, infe, iref, hvcC/av1C, auxC, grid descriptor…), an item's type, a box
 // removed, duplicated, moved or retyped, and bytes inside one item's coded data.
-import { concatBytes } from '../../packages/media/src/bytes.js';
+import { concatBytes } from '../../packages/media/src/formats/bytes.js';
 import { mutateBytes, type Random } from './mutate.js';
 
 interface Box {

@@ -3,7 +3,7 @@
 // IDAT keeps a valid zlib stream; JPEG segments, RIFF chunks, GIF blocks and BMP header fields are edited
 // as fields; SVG attributes and elements; PDF numbers, names and keywords).
 import { crc32, deflateSync, inflateSync } from 'node:zlib';
-import { concatBytes } from '../../packages/media/src/bytes.js';
+import { concatBytes } from '../../packages/media/src/formats/bytes.js';
 import { mutateIsobmff } from './mutate-isobmff.js';
 import type { FuzzFormat } from './seeds.js';
 

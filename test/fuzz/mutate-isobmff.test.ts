@@ -4,7 +4,7 @@
 import '@glimpse/heif';
 import { process } from '@glimpse/media';
 import { describe, expect, it } from 'vitest';
-import { readHeifLayout } from '../../packages/media/src/containers/heif-items.js';
+import { readHeifLayout } from '../../packages/media/src/formats/heif/layout.js';
 import { mutateIsobmff } from '../../scripts/fuzz/mutate-isobmff.js';
 import { inputSeed, prng } from '../../scripts/fuzz/mutate.js';
 import { avifSeeds, heicSeeds } from '../../scripts/fuzz/isobmff-seeds.js';

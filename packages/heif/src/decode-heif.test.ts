@@ -2,12 +2,13 @@
 // files made by heif-enc and by the test HEIF writer (grids, irot/imir, clap, which heif-enc cannot write).
 import { readFile } from 'node:fs/promises';
 import '@glimpse/heif';
-import { isMediaError, probe, process, type ProcessOptions } from '@glimpse/media';
+import { isMediaError, MediaError, probe, process, type ProcessOptions } from '@glimpse/media';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { codedImageOf, gridHeif, heifConvert, heifEnc, writeHeif } from '../../../test/fixtures/heif-writer.js';
 import { naturalPixels } from '../../../test/fixtures/pixels.js';
 import { decodeHeif } from './decode-heif.js';
+import { failsWith } from '../../../test/support/typed-errors.js';
 
 async function rgbaOf(bytes: Uint8Array): Promise<{ data: Uint8Array; width: number; height: number }> {
   const { data, info } = await sharp(bytes).ensureAlpha().raw({ depth: 'uchar' }).toBuffer({ resolveWithObject: true });
@@ -168,8 +169,7 @@ describe('HEIC through process()', () => {
       ],
     ] as const) {
       expect(await probe(file)).toMatchObject({ width, height });
-      const error = await process(file, { maxInputPixels: 20_000 }).catch((cause: unknown) => cause);
-      expect(isMediaError(error) && error.code).toBe('E_CORRUPT');
+      const error = await failsWith(process(file, { maxInputPixels: 20_000 }), MediaError, 'E_CORRUPT');
       expect(String(error)).toMatch(/codes a 512×384 picture, larger than the 64×64/);
     }
   }, 60_000);
@@ -189,8 +189,7 @@ describe('HEIC through process()', () => {
       await decodeHeif(module, request as unknown as Parameters<typeof decodeHeif>[1], maxMemory);
       return rows.reduce((sum, count) => sum + count, 0);
     };
-    const error = await decode(2 * 2 ** 20).catch((cause: unknown) => cause);
-    expect(isMediaError(error) && error.code).toBe('E_TOO_LARGE');
+    const error = await failsWith(decode(2 * 2 ** 20), MediaError, 'E_TOO_LARGE');
     expect(String(error)).toMatch(/takes about \d+ MB of memory, over the 2 MB allowed/);
     expect(await decode(64 * 2 ** 20)).toBe(800);
   });

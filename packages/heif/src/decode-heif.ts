@@ -5,6 +5,7 @@
 // (3 MB for a phone) and a band of 256 KB of RGBA, never the whole picture. Each call runs in a fresh
 // instance, so its memory is released when the call ends.
 import {
+  isMediaError,
   MediaError,
   heifPartsPresent,
   readHeifLayout,
@@ -290,7 +291,7 @@ function anyTransparent(rgba: Uint8Array): boolean {
 }
 
 function typedError(cause: unknown, format: string): unknown {
-  if (cause instanceof MediaError) return cause;
+  if (isMediaError(cause)) return cause;
   if (cause instanceof HeifFailure) {
     if (cause.status === MEMORY_ALLOCATION_ERROR) {
       return new MediaError(

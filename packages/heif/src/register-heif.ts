@@ -1,6 +1,7 @@
-// Registers the HEIC/HEIF decoder with @glimpse/media. Each runtime entry says how its WASM module is
-// obtained; the module is compiled (or fetched) once, on the first HEIC, and kept.
-import { MediaError, registerDecoder } from '@glimpse/media';
+// Registers the HEIC/HEIF decoder with @glimpse/media, and its WASM module with the core's loader: each
+// runtime entry only says where heif.wasm is; the core's runtime entry reads or fetches and compiles it,
+// once, on the first HEIC.
+import { registerDecoder, registerWasmModule, type WasmSource, wasmModule } from '@glimpse/media';
 import { decodeHeif } from './decode-heif.js';
 
 export const HEIF_DECODER_NAME = '@glimpse/heif (libheif 1.15.1 + libde265 1.0.11, LGPL-3.0)';
@@ -10,21 +11,14 @@ export interface HeifOptions {
   maxMemory?: number;
 }
 
-/** Makes `process` decode HEIC and HEIF with the module `load` returns. */
-export function registerHeif(load: () => Promise<WebAssembly.Module>, { maxMemory }: HeifOptions = {}): void {
-  let module: Promise<WebAssembly.Module> | undefined;
-  const compiled = () =>
-    (module ??= load().catch((cause: unknown) => {
-      module = undefined;
-      throw new MediaError(
-        'E_WASM_UNAVAILABLE',
-        `The heif WASM module could not be loaded: ${String(cause)}`,
-        { module: 'heif' },
-        { cause },
-      );
-    }));
+/**
+ * Makes `process` decode HEIC and HEIF with heif.wasm from `source`: its URL, the compiled module, or a
+ * function that obtains it (a self-hosted copy, `() => WebAssembly.compileStreaming(fetch(url))`).
+ */
+export function registerHeif(source: WasmSource, { maxMemory }: HeifOptions = {}): void {
+  registerWasmModule('heif', source);
   registerDecoder(['image/heic', 'image/heif'], {
     name: HEIF_DECODER_NAME,
-    decode: async (request) => decodeHeif(await compiled(), request, maxMemory),
+    decode: async (request) => decodeHeif(await wasmModule('heif'), request, maxMemory),
   });
 }

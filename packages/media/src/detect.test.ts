@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { concatBytes } from './bytes.js';
+import { concatBytes } from './formats/bytes.js';
 import { detect } from './detect.js';
 import * as make from '../../../test/fixtures/make.js';
 

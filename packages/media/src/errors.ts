@@ -23,6 +23,13 @@ export const MEDIA_ERROR_CODES = {
 
 export type MediaErrorCode = keyof typeof MEDIA_ERROR_CODES;
 
+/**
+ * The mark every glimpse error carries, holding its code family ('media' here). `instanceof` fails across two
+ * copies of the class in one process (a bundled CLI beside an installed package); a symbol from the global
+ * registry is the same in every copy, so `isMediaError` checks this instead.
+ */
+const GLIMPSE_ERROR = Symbol.for('glimpse.error');
+
 /** The one error type of the media core: a stable `code` plus a message saying what was found and what to do. */
 export class MediaError extends Error {
   readonly code: MediaErrorCode;
@@ -38,9 +45,12 @@ export class MediaError extends Error {
     this.name = 'MediaError';
     this.code = code;
     this.details = details;
+    // Not enumerable: the brand stays out of what an error prints or compares as.
+    Object.defineProperty(this, GLIMPSE_ERROR, { value: 'media' });
   }
 }
 
+/** Whether `error` is a `MediaError`, from this copy of the package or any other (it checks the brand). */
 export function isMediaError(error: unknown): error is MediaError {
-  return error instanceof MediaError;
+  return typeof error === 'object' && error !== null && Reflect.get(error, GLIMPSE_ERROR) === 'media';
 }

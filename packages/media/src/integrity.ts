@@ -1,13 +1,9 @@
-import { checkGifIntegrity } from './integrity/gif.js';
-import type { IntegrityProblem } from './integrity/integrity-problem.js';
-import { checkJpegIntegrity } from './integrity/jpeg.js';
-import { checkPngIntegrity } from './integrity/png.js';
-import { readsWithoutComplaint } from './integrity/strict-read.js';
-import { checkWebpIntegrity } from './integrity/webp.js';
-import { checkHeifIntegrity } from './integrity/heif.js';
+import type { FormatIntegrity } from './formats/format.js';
+import type { IntegrityProblem } from './formats/integrity-problem.js';
+import { formatOf } from './formats/registry.js';
 import type { SendableImageType } from './types.js';
 
-export type { IntegrityProblem } from './integrity/integrity-problem.js';
+export type { IntegrityProblem } from './formats/integrity-problem.js';
 
 /**
  * The cheap checks every file gets, before anything else is decided: what strict decoders (libpng,
@@ -15,24 +11,7 @@ export type { IntegrityProblem } from './integrity/integrity-problem.js';
  * container sizes). Under a millisecond for a 200 KB screenshot.
  */
 export function checkIntegrity(bytes: Uint8Array, type: SendableImageType): IntegrityProblem | undefined {
-  switch (type) {
-    case 'image/png':
-      return checkPngIntegrity(bytes);
-    case 'image/jpeg':
-      return checkJpegIntegrity(bytes);
-    case 'image/webp':
-      return checkWebpIntegrity(bytes);
-    case 'image/gif':
-      return checkGifIntegrity(bytes);
-    case 'image/heic':
-      return checkHeifIntegrity(bytes, 'HEIC');
-    case 'image/heif':
-      return checkHeifIntegrity(bytes, 'HEIF');
-    default: {
-      const unreachable: never = type;
-      throw new Error(`no integrity check for ${String(unreachable)}`);
-    }
-  }
+  return integrityOf(type).check(bytes);
 }
 
 /**
@@ -46,5 +25,12 @@ export async function verifyIntegrity(
   bytes: Uint8Array,
   type: SendableImageType,
 ): Promise<IntegrityProblem | undefined> {
-  return readsWithoutComplaint(bytes, type);
+  return integrityOf(type).verify(bytes);
+}
+
+/** Every type a route takes as it is has its checks in its record (formats/<name>/integrity.ts). */
+function integrityOf(type: SendableImageType): FormatIntegrity {
+  const format = formatOf(type);
+  if (format.kind !== 'raster' || !format.integrity) throw new Error(`no integrity check for ${type}`);
+  return format.integrity;
 }

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import sharp from 'sharp';
 import { probe } from './probe.js';
 import { detect } from './detect.js';
-import { decodeBmp } from './codecs/bmp.js';
-import { firstWebpFrame } from './webp-frames.js';
+import { decodeBmp } from './formats/bmp/decode.js';
+import { firstWebpFrame } from './formats/webp/frames.js';
 import { MediaError } from './errors.js';
 import * as make from '../../../test/fixtures/make.js';
 
@@ -49,9 +49,8 @@ function cutPoints(length: number): number[] {
 /** The decoder trusts its caller's pixel budget, as `process` applies it from the probed size. */
 const pixelsOf = (info: { width?: number; height?: number }) => (info.width ?? 0) * (info.height ?? 0);
 
-/** Runs every header entry point; only MediaError may escape, within `budget` ms. */
-async function exercise(bytes: Uint8Array, budget: number): Promise<void> {
-  const started = performance.now();
+/** Runs every header entry point; only MediaError may escape (a hang ends the test at its timeout). */
+async function exercise(bytes: Uint8Array): Promise<void> {
   detect(bytes);
   for (const run of [
     () => probe(bytes),
@@ -64,7 +63,6 @@ async function exercise(bytes: Uint8Array, budget: number): Promise<void> {
       if (!(error instanceof MediaError)) throw new Error(`non-MediaError escaped: ${String(error)}`, { cause: error });
     }
   }
-  expect(performance.now() - started).toBeLessThan(budget);
 }
 
 describe('header side under damage', () => {
@@ -77,7 +75,7 @@ describe('header side under damage', () => {
 
   it.each(fixtures)('%s: every truncation gives a result or a MediaError', async (_, build) => {
     const bytes = await build();
-    for (const cut of cutPoints(bytes.length)) await exercise(bytes.subarray(0, cut), 500);
+    for (const cut of cutPoints(bytes.length)) await exercise(bytes.subarray(0, cut));
   });
 
   it.each(fixtures)('%s: random byte flips give a result or a MediaError', async (name, build) => {
@@ -92,7 +90,7 @@ describe('header side under damage', () => {
           next() < 0.5 ? Math.floor(next() * Math.min(64, damaged.length)) : Math.floor(next() * damaged.length);
         damaged[at] = Math.floor(next() * 256);
       }
-      await exercise(damaged, 500);
+      await exercise(damaged);
     }
   });
 

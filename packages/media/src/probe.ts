@@ -1,18 +1,5 @@
-import type { MediaType, ProbeResult } from './types.js';
-import { MediaError } from './errors.js';
-import { detect } from './detect.js';
-import { probeBmp } from './probe/bmp.js';
-import { probeGif } from './probe/gif.js';
-import { probeIco } from './probe/ico.js';
-import { probeIsoBmff } from './probe/isobmff.js';
-import { probeJpeg } from './probe/jpeg.js';
-import { probePdf } from './probe/pdf.js';
-import { probePng } from './probe/png.js';
-import { probeSvg } from './probe/svg.js';
-import { probeTiff } from './probe/tiff.js';
-import { probeWebp } from './probe/webp.js';
-
-const READABLE = 'PNG, JPEG, GIF, WebP, BMP, TIFF, ICO/CUR, AVIF, HEIC/HEIF (with @glimpse/heif), SVG and PDF';
+import { recognise } from './formats/registry.js';
+import type { ProbeResult } from './types.js';
 
 /**
  * Header facts without decoding pixels. Unknown bytes are `E_UNSUPPORTED`; a known format whose header
@@ -20,55 +7,5 @@ const READABLE = 'PNG, JPEG, GIF, WebP, BMP, TIFF, ICO/CUR, AVIF, HEIC/HEIF (wit
  * ICO are named (with their size when it is cheap to read: not for JPEG XL) so the caller can refuse them clearly.
  */
 export async function probe(bytes: Uint8Array): Promise<ProbeResult> {
-  const mediaType = detect(bytes);
-  if (mediaType === undefined) throw unrecognised(bytes);
-  return probeAs(mediaType, bytes);
-}
-
-async function probeAs(mediaType: MediaType, bytes: Uint8Array): Promise<ProbeResult> {
-  switch (mediaType) {
-    case 'image/png':
-      return probePng(bytes);
-    case 'image/jpeg':
-      return probeJpeg(bytes);
-    case 'image/gif':
-      return probeGif(bytes);
-    case 'image/webp':
-      return probeWebp(bytes);
-    case 'image/bmp':
-      return probeBmp(bytes);
-    case 'image/svg+xml':
-      return probeSvg(bytes);
-    case 'application/pdf':
-      return probePdf(bytes);
-    case 'image/tiff':
-      return probeTiff(bytes);
-    case 'image/x-icon':
-      return probeIco(bytes);
-    case 'image/heic':
-    case 'image/heif':
-    case 'image/avif':
-      return probeIsoBmff(mediaType, bytes);
-    case 'image/jxl':
-      return { mediaType, bytes: bytes.length, orientation: 1, frames: 1 };
-    default: {
-      const exhaustive: never = mediaType;
-      throw new Error(`unhandled media type ${String(exhaustive)}`);
-    }
-  }
-}
-
-function unrecognised(bytes: Uint8Array): MediaError {
-  if (bytes.length === 0) {
-    return new MediaError('E_UNSUPPORTED', `The input is empty (0 bytes). glimpse reads ${READABLE}.`, { bytes: 0 });
-  }
-  const head = Array.from(bytes.subarray(0, 8), (byte) => byte.toString(16).padStart(2, '0')).join(' ');
-  const printable = Array.from(bytes.subarray(0, 8), (byte) =>
-    byte >= 0x20 && byte < 0x7f ? String.fromCharCode(byte) : '.',
-  ).join('');
-  return new MediaError(
-    'E_UNSUPPORTED',
-    `Unrecognised file format: it starts with bytes ${head} (${JSON.stringify(printable)}). glimpse reads ${READABLE}; convert the file to one of these.`,
-    { bytes: bytes.length, head },
-  );
+  return (await recognise(bytes).probe(bytes)).info;
 }

@@ -17,6 +17,9 @@ export type MediaType =
 /** Image types that at least one provider accepts as-is (HEIC and HEIF: Gemini only). */
 export type SendableImageType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp' | 'image/heic' | 'image/heif';
 
+/** The limits presets `process` fits to (`PRESETS` holds each one's figures). */
+export type PresetName = 'portable' | 'anthropic' | 'openai' | 'gemini' | 'bedrock' | 'ollama';
+
 /** EXIF orientation tag values: 1 is upright, 2–8 mirror and/or rotate. */
 export type Orientation = 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8;
 
@@ -167,18 +170,25 @@ export interface JxlInfo extends ProbeFacts {
 /** Options of `process`. Explicit limits override the preset's. */
 export interface ProcessOptions {
   /** The limits preset: `portable` (default) is safe on every hosted route (Ollama: `ollama`); `anthropic`, `openai`, … fit one provider. */
-  preset?: import('./presets.js').PresetName;
+  preset?: PresetName;
   /** @deprecated The old name of `preset`, still accepted. */
-  provider?: import('./presets.js').PresetName;
+  provider?: PresetName;
   /** Longest side in pixels. */
   maxEdge?: number;
   /** Largest output in raw bytes. */
   maxBytes?: number;
   /** Decompression-bomb guard: inputs with more pixels are refused before decoding. Default 100 MP. */
   maxInputPixels?: number;
-  /** PDFs: largest file in bytes and most pages. */
+  /** PDFs: largest file in bytes and most pages (of what is sent: with `pages`, the PDF of those pages). */
   maxPdfBytes?: number;
   maxPdfPages?: number;
+  /**
+   * PDFs only: the pages to send, numbered from 1, in the order given, each at most once. `process` sends a
+   * PDF of those pages alone, checked as a whole PDF is; a page past the end is `E_INVALID_OPTIONS` (its
+   * details carry `pages` and `pageCount`), and so is `pages` for anything but a PDF. The result's `pages`
+   * counts the pages sent, `original.pages` the file's.
+   */
+  pages?: readonly number[];
   /**
    * Time budget in milliseconds; over it, `E_TIMEOUT`. Checked between stages (probe, decode, resize, each
    * encode attempt): a single codec call runs to its end, and is kept short by the refusals from cheap facts.

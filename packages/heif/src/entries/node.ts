@@ -1,12 +1,8 @@
-// Node entry: reads heif.wasm from the package and compiles it on the first HEIC.
-import { readFile } from 'node:fs/promises';
+// Node entry: heif.wasm in the installed package, read by @glimpse/media's Node entry on the first HEIC.
 import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import { registerHeif } from '../register-heif.js';
 
-const require = createRequire(import.meta.url);
-registerHeif(async () => {
-  const path = require.resolve('@glimpse/heif/wasm/heif.wasm'); // throws when @glimpse/heif is not installed
-  return WebAssembly.compile(await readFile(path));
-});
+registerHeif(pathToFileURL(createRequire(import.meta.url).resolve('@glimpse/heif/wasm/heif.wasm')));
 
 export * from '../index.js';

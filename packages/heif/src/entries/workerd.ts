@@ -1,5 +1,5 @@
-// Cloudflare Workers entry: workerd compiles heif.wasm at upload (it forbids compiling from bytes), and
-// the module import, kept in the bundle for wrangler, hands it over.
+// Cloudflare Workers entry: workerd compiles heif.wasm at upload (it forbids compiling from bytes); the
+// module import, kept in the bundle for wrangler, is what is registered.
 import { WASM_MODULES } from 'glimpse:wasm-modules';
 import { registerHeif } from '../register-heif.js';
 
@@ -10,13 +10,8 @@ import { registerHeif } from '../register-heif.js';
  */
 export const WORKERS_HEIF_MAX_MEMORY = 64 * 1024 * 1024;
 
-registerHeif(
-  async () => {
-    const module = WASM_MODULES['heif'];
-    if (module === undefined) throw new Error('the Workers bundle was built without heif.wasm');
-    return module;
-  },
-  { maxMemory: WORKERS_HEIF_MAX_MEMORY },
-);
+const module = WASM_MODULES['heif'];
+if (module === undefined) throw new Error('the Workers bundle of @glimpse/heif was built without heif.wasm');
+registerHeif(module, { maxMemory: WORKERS_HEIF_MAX_MEMORY });
 
 export * from '../index.js';

@@ -1,4 +1,4 @@
-// Virtual modules that scripts/build-runtimes.mjs generates from WASM_FILES (wasm-files.ts), so the
+// Virtual modules that scripts/build-runtimes.mjs generates from WASM_FILES (runtime/wasm-files.ts), so the
 // runtime entries never list codecs by hand: a new codec needs an entry in that table and nothing here.
 // Keys are WasmModuleName values; the entries check each lookup.
 

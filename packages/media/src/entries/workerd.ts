@@ -3,16 +3,27 @@
 // A Worker has 128 MB of memory. The pipeline decodes in bands, so the 100 MP bomb guard is the only
 // default input limit here too (measured in workerd, docs/runtimes.md "Workers memory").
 import { WASM_MODULES } from 'glimpse:wasm-modules';
-import { setAvifMemoryLimit } from '../codecs/avif.js';
-import { pdfText as pdfTextAnywhere, type PdfText, type PdfTextOptions } from '../pdf/pdf-text.js';
-import { renderPdfPage as renderPdfPageAnywhere, type RenderPdfPageOptions } from '../pdf/render-pdf-page.js';
+import { setAvifMemoryLimit } from '../formats/avif/kernel.js';
+import {
+  pdfText as pdfTextAnywhere,
+  type PdfText,
+  type PdfTextOptions,
+  renderPdfPage as renderPdfPageAnywhere,
+  type RenderPdfPageOptions,
+} from '../pdf-pages.js';
 import type { ProcessResult, SendableImageType } from '../types.js';
-import { setWasmLoader } from '../wasm.js';
+import { setWasmRuntime } from '../runtime/wasm.js';
 
-setWasmLoader(async (name) => {
-  const module = WASM_MODULES[name];
-  if (module === undefined) throw new Error(`the Workers bundle was built without ${name}.wasm`);
-  return module;
+setWasmRuntime({
+  locate(name) {
+    const module = WASM_MODULES[name];
+    if (module === undefined) throw new Error(`the Workers bundle was built without ${name}.wasm`);
+    return module;
+  },
+  // workerd refuses to compile WASM from bytes: a package's module comes as a module import too.
+  compile: async (url) => {
+    throw new Error(`Workers compile WASM only at upload; ${url.href} must be imported as a module`);
+  },
 });
 
 /**

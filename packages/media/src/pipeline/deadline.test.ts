@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { MediaError, process as fit } from '@glimpse/media';
+import type { DecodeJob } from './decode-to-fit.js';
+import type { Deadline } from '../runtime/deadline.js';
+import { decodeToFit } from './decode-to-fit.js';
+import * as make from '../../../../test/fixtures/make.js';
+import { failsWith } from '../../../../test/support/typed-errors.js';
+
+describe('process: timeoutMs', () => {
+  it('ends with E_TIMEOUT between stages once the budget is spent, naming the stage it stopped before', async () => {
+    const photo = await make.photoJpeg({ width: 3000, height: 2000 });
+    const error = await failsWith(fit(photo, { maxEdge: 500, timeoutMs: 1 }), MediaError, 'E_TIMEOUT');
+    expect(error.details).toMatchObject({ timeoutMs: 1 });
+    expect(error.message).toMatch(
+      /^(Reading the file's header|Decoding the image) took longer than 1 ms, so it was stopped/,
+    );
+  });
+
+  it('does not fire within the budget', async () => {
+    const photo = await make.photoJpeg({ width: 600, height: 400 });
+    expect((await fit(photo, { maxEdge: 300, timeoutMs: 60_000 })).width).toBe(300);
+  });
+
+  it('refuses a timeoutMs that is not a positive integer', async () => {
+    const photo = await make.photoJpeg();
+    for (const timeoutMs of [0, -5, 1.5, Number.NaN]) {
+      await expect(fit(photo, { timeoutMs })).rejects.toMatchObject({ code: 'E_INVALID_OPTIONS' });
+    }
+  });
+});
+
+describe('decodeToFit: the deadline between bands of rows', () => {
+  it('stops a streaming decoder at the first band after the budget is spent, not after the whole image', async () => {
+    let checks = 0;
+    const deadline: Deadline = {
+      timeoutMs: 1,
+      check(what) {
+        if (++checks > 3) throw new MediaError('E_TIMEOUT', `${what} took too long`);
+      },
+    };
+    let bandsDecoded = 0;
+    const decode = async ({ sink }: DecodeJob) => {
+      sink.start({ width: 8, height: 100, mayHaveAlpha: false });
+      for (let band = 0; band < 10; band++) {
+        bandsDecoded++;
+        sink.write(new Uint8Array(8 * 10 * 4), 10);
+      }
+      return { hasAlpha: false, lossless: true };
+    };
+    const stored = { width: 8, height: 100 };
+    const request = { decode, bytes: new Uint8Array(), stored, fitted: stored, orientation: 1 as const };
+    await expect(decodeToFit({ ...request, deadline })).rejects.toMatchObject({ code: 'E_TIMEOUT' });
+    expect(bandsDecoded).toBe(4);
+    expect((await decodeToFit(request)).raster.height).toBe(100); // without a deadline, all ten bands
+  });
+});

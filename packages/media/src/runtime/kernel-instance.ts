@@ -1,0 +1,149 @@
+// What glimpse's own C kernels (wasm/jpeg, wasm/png) share on the host side: a fresh instance per call
+// (its memory is released when the call ends), the `env.fail` import through which the C libraries report
+// a fatal error, the `env.read_input` and `env.read_at` imports through which a kernel may pull its input
+// a buffer at a time (in order, or from any offset) instead of holding all of it, and copying bytes into
+// the instance.
+import { MediaError } from '../errors.js';
+import { wasmModule, type WasmModuleName } from './wasm.js';
+import { wasiStandIns } from './wasi-stand-ins.js';
+
+/** Every kernel exports its memory, wasi-libc's start-up and an allocator. */
+export interface KernelExports {
+  memory: WebAssembly.Memory;
+  _initialize(): void;
+  alloc(bytes: number): number;
+}
+
+/**
+ * A fatal error a C library reported through `env.fail`, carrying its message; `tooComplex` when it came
+ * through `env.fail_too_complex` instead: the input is readable but built to take unbounded work.
+ */
+export class KernelFailure extends Error {
+  constructor(
+    message: string,
+    readonly tooComplex = false,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * A fresh, started instance of kernel `name` whose exports include `functions`. WASI calls the libraries
+ * link but never reach are stubs that fail loudly rather than touch the host. `input` is what the
+ * kernel's `read_input(out, capacity)` hands out, in order, and `read_at(out, offset, capacity)` from
+ * any offset (both return how many bytes they copied, 0 at the end).
+ */
+export async function instantiateKernel<T extends KernelExports>(
+  name: WasmModuleName,
+  functions: readonly (keyof T & string)[],
+  input: Uint8Array = new Uint8Array(0),
+): Promise<T> {
+  let memory: WebAssembly.Memory | undefined;
+  let read = 0;
+  const imports = {
+    env: {
+      fail: (message: number) => {
+        throw new KernelFailure(memory ? readCString(memory, message) : `${name} error`);
+      },
+      fail_too_complex: (message: number) => {
+        throw new KernelFailure(memory ? readCString(memory, message) : `${name} error`, true);
+      },
+      read_input: (out: number, capacity: number) => {
+        const part = input.subarray(read, read + capacity);
+        if (memory) new Uint8Array(memory.buffer, out, part.byteLength).set(part);
+        read += part.byteLength;
+        return part.byteLength;
+      },
+      read_at: (out: number, offset: number, capacity: number) => {
+        const start = offset >>> 0;
+        const part = input.subarray(start, start + (capacity >>> 0));
+        if (memory) new Uint8Array(memory.buffer, out, part.byteLength).set(part);
+        return part.byteLength;
+      },
+    },
+    wasi_snapshot_preview1: wasiStandIns(
+      () => memory,
+      () => new KernelFailure(`the ${name} kernel made a system call it is not given`),
+    ),
+  };
+  const { exports } = await WebAssembly.instantiate(await wasmModule(name), imports);
+  if (!hasExports<T>(exports, functions)) {
+    throw new MediaError(
+      'E_WASM_UNAVAILABLE',
+      `The ${name} WASM module lacks the expected exports: rebuild it with scripts/build-wasm.sh.`,
+    );
+  }
+  memory = exports.memory;
+  exports._initialize();
+  return exports;
+}
+
+function hasExports<T extends KernelExports>(
+  exports: WebAssembly.Exports,
+  functions: readonly (keyof T & string)[],
+): exports is WebAssembly.Exports & T {
+  const required = ['_initialize', 'alloc', ...functions];
+  return exports['memory'] instanceof WebAssembly.Memory && required.every((fn) => typeof exports[fn] === 'function');
+}
+
+function readCString(memory: WebAssembly.Memory, pointer: number): string {
+  const bytes = new Uint8Array(memory.buffer);
+  let end = pointer;
+  while (end < bytes.length && bytes[end] !== 0) end++;
+  return new TextDecoder().decode(bytes.subarray(pointer, end));
+}
+
+/** What a strict read of a whole file found: its library's error (unreadable) or first warning (read, not cleanly). */
+export type StrictReadFinding = { error: string } | { warning: string };
+
+/**
+ * Runs kernel `name`'s `verify` export on `bytes`: the library reads the whole file as its strictest
+ * command-line tool does (pngcheck, `djpeg -strict`), keeping no pixels. Resolves to nothing when the
+ * read was clean. Running out of memory is E_TOO_LARGE, as for a decode.
+ */
+export async function strictRead(name: 'png' | 'jpeg', bytes: Uint8Array): Promise<StrictReadFinding | undefined> {
+  const kernel = await instantiateKernel<KernelExports & { verify(data: number, size: number): number }>(name, [
+    'verify',
+  ]);
+  const codec = name.toUpperCase();
+  try {
+    const warning = kernel.verify(copyIn(kernel, bytes, codec), bytes.byteLength);
+    return warning === 0 ? undefined : { warning: readCString(kernel.memory, warning) };
+  } catch (cause) {
+    if (!(cause instanceof KernelFailure || cause instanceof WebAssembly.RuntimeError)) throw cause;
+    if (cause instanceof KernelFailure && cause.tooComplex) throw kernelTooComplex(codec, cause);
+    if (/memory/i.test(cause.message)) throw kernelOutOfMemory(codec);
+    return { error: cause.message };
+  }
+}
+
+/** Copies `bytes` into the instance and returns where they are. */
+export function copyIn(kernel: KernelExports, bytes: Uint8Array, codec: string): number {
+  const pointer = kernel.alloc(bytes.byteLength);
+  if (pointer === 0) throw kernelOutOfMemory(codec, bytes.byteLength);
+  new Uint8Array(kernel.memory.buffer, pointer, bytes.byteLength).set(bytes);
+  return pointer;
+}
+
+/**
+ * A file its codec stopped reading because it is built to take unbounded work (wasm/jpeg: over 100 scans,
+ * or scans that walk the image's blocks over 32 times): E_TOO_COMPLEX, not damage, since strict readers
+ * without such a bound read it.
+ */
+export function kernelTooComplex(codec: string, cause: KernelFailure): MediaError {
+  return new MediaError(
+    'E_TOO_COMPLEX',
+    `The ${codec} file is built to be slow to decode: ${cause.message}, where libjpeg's progressive mode writes 10 scans (18 for CMYK) that read each block about 5 times (a scan reads every block of the components it codes, however little it holds). If it is trusted, re-save it as a baseline ${codec} (\`jpegtran -optimize in.jpg > out.jpg\` writes one) and send that.`,
+    { format: codec },
+    { cause },
+  );
+}
+
+/** Running out of WASM memory means the image is too big for this runtime, not that it is damaged. */
+export function kernelOutOfMemory(codec: string, bytes?: number): MediaError {
+  const amount = bytes === undefined ? 'enough' : `${bytes} bytes of`;
+  return new MediaError(
+    'E_TOO_LARGE',
+    `The ${codec} codec could not get ${amount} memory. Lower maxInputPixels or send a smaller image.`,
+  );
+}
