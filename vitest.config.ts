@@ -10,7 +10,7 @@ export default defineConfig({
     // test/support/checked-media.ts, whose `process` refuses any output the strict oracle refuses.
     alias: [
       { find: /^@glimpse\/media$/, replacement: here('./test/support/checked-media.ts') },
-      { find: /^@glimpse\/agent$/, replacement: here('./packages/agent/src/entries/node.ts') },
+      { find: /^@glimpse\/agent$/, replacement: here('./packages/agent/src/entries/index.node.ts') },
       { find: /^@glimpse\/agent\/node$/, replacement: here('./packages/agent/src/node.ts') },
       { find: /^@glimpse\/agent\/mcp$/, replacement: here('./packages/agent/src/mcp.ts') },
       { find: /^@glimpse\/agent\/(ai-sdk|pi|clients)$/, replacement: here('./packages/agent/src/$1/index.ts') },

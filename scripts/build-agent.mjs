@@ -9,7 +9,7 @@ import { removeStale } from './build-runtimes.mjs';
 /** dist file → source. One line per entry in package.json's `exports` (plus the CLI and its worker). */
 export const AGENT_ENTRY_POINTS = {
   index: 'packages/agent/src/index.ts', // `.`: the runtime-neutral core
-  'index.node': 'packages/agent/src/entries/node.ts', // `.` under the `node` condition
+  'index.node': 'packages/agent/src/entries/index.node.ts', // `.` under the `node` condition
   node: 'packages/agent/src/node.ts', // `./node`
   mcp: 'packages/agent/src/mcp.ts', // `./mcp`
   cli: 'packages/agent/src/cli.ts',

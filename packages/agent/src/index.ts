@@ -74,7 +74,7 @@ export { ReplayModel } from './loop/replay-model.js';
 export { parseReplayScript, ReplayScriptError } from './loop/replay-script.js';
 export type { ReplayScript } from './loop/replay-script.js';
 // File tools, the file-system seam and MCP (issues 5 and 8). The Node file system (node:fs) is in
-// `@glimpse/agent/node`; in Node, `@glimpse/agent` itself makes it the file tools' default (entries/node.ts).
+// `@glimpse/agent/node`; in Node, `@glimpse/agent` itself makes it the file tools' default (entries/index.node.ts).
 export { FileError, isFileError, FILE_ERROR_CODES } from './fs/file-error.js';
 export type { FileErrorCode } from './fs/file-error.js';
 export type { FileStat, FileSystem, PathOps, ReadBytesOptions } from './fs/file-system.js';
