@@ -10,14 +10,14 @@ import { removeStale } from './build-runtimes.mjs';
 export const AGENT_ENTRY_POINTS = {
   index: 'packages/agent/src/index.ts', // `.`: the runtime-neutral core
   'index.node': 'packages/agent/src/entries/index.node.ts', // `.` under the `node` condition
-  node: 'packages/agent/src/node.ts', // `./node`
-  mcp: 'packages/agent/src/mcp.ts', // `./mcp`
-  cli: 'packages/agent/src/cli.ts',
-  'mcp-worker': 'packages/agent/src/mcp/view-file-worker.ts',
+  node: 'packages/agent/src/entries/node.ts', // `./node`
+  mcp: 'packages/agent/src/entries/mcp.ts', // `./mcp`
+  cli: 'packages/agent/src/entries/cli.ts',
+  'mcp-worker': 'packages/agent/src/entries/mcp-worker.ts',
   // Adapters, each its own subpath so an app loads only what it uses (package.json "exports").
-  'ai-sdk': 'packages/agent/src/ai-sdk/index.ts',
-  pi: 'packages/agent/src/pi/index.ts',
-  clients: 'packages/agent/src/clients/index.ts',
+  'ai-sdk': 'packages/agent/src/entries/ai-sdk.ts',
+  pi: 'packages/agent/src/entries/pi.ts',
+  clients: 'packages/agent/src/entries/clients.ts',
 };
 
 /** Keeps every bare import external: npm dependencies and the other workspace packages alike. */

@@ -6,7 +6,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { generateText, stepCountIs, wrapLanguageModel } from 'ai';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fitMediaMiddleware } from '../packages/agent/src/ai-sdk/index.js';
+import { fitMediaMiddleware } from '../packages/agent/src/entries/ai-sdk.js';
 import { AI_SDK_PROVIDERS } from './support/ai-sdk-providers.js';
 import { captureFetch } from './support/capture-fetch.js';
 import { decodeStrictly, findWireMedia } from './support/wire-media.js';

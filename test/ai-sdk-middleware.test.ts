@@ -7,7 +7,7 @@ import { generateText, stepCountIs, tool, wrapLanguageModel, jsonSchema, type Mo
 import { PDFDocument } from 'pdf-lib';
 import { PRESETS } from '@glimpse/media';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fitMediaMiddleware, type FitMediaWarning } from '../packages/agent/src/ai-sdk/index.js';
+import { fitMediaMiddleware, type FitMediaWarning } from '../packages/agent/src/entries/ai-sdk.js';
 import { AI_SDK_PROVIDERS, type AiSdkProviderCase } from './support/ai-sdk-providers.js';
 import { captureFetch, type CapturedRequest } from './support/capture-fetch.js';
 import { decodeStrictly, findWireMedia, type WireMedia } from './support/wire-media.js';

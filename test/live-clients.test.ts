@@ -10,7 +10,7 @@ import {
   type AgentStep,
   type ProviderName,
 } from '../packages/agent/src/index.js';
-import { createModelClient, isModelClientError, type ModelClientError } from '../packages/agent/src/clients/index.js';
+import { createModelClient, isModelClientError, type ModelClientError } from '../packages/agent/src/entries/clients.js';
 import { requestJson } from '../packages/agent/src/providers/request-json.js';
 import { startApiServer, type ApiServer, type ScriptEntry } from './support/api-server.js';
 import { decodeStrictly, findWireMedia } from './support/wire-media.js';

@@ -5,7 +5,13 @@ import { Agent, type AgentTool } from '@mariozechner/pi-agent-core';
 import { complete, getModel, type Model, type Message as PiMessage } from '@mariozechner/pi-ai';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MemoryFileSystem, createFileTools, type Message } from '../packages/agent/src/index.js';
-import { fitPiToolResults, fitPiTool, fromPiMessage, toPiMessages, toPiTool } from '../packages/agent/src/pi/index.js';
+import {
+  fitPiToolResults,
+  fitPiTool,
+  fromPiMessage,
+  toPiMessages,
+  toPiTool,
+} from '../packages/agent/src/entries/pi.js';
 import { captureFetch, type CaptureFetch } from './support/capture-fetch.js';
 import { anthropicStream, openAIChatStream, sseResponse, type StreamedTurn } from './support/stream-replies.js';
 import { decodeStrictly, findWireMedia } from './support/wire-media.js';

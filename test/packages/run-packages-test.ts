@@ -137,10 +137,7 @@ await step('npm pack (prepack: JS bundles and generated .d.ts)', async () => {
       );
     if (pack.name === '@glimpse/agent')
       for (const subpath of ['node', 'mcp', 'ai-sdk', 'pi', 'clients'])
-        must.push(
-          `dist/${subpath}.js`,
-          `dist/types/${subpath === 'node' || subpath === 'mcp' ? subpath : `${subpath}/index`}.d.ts`,
-        );
+        must.push(`dist/${subpath}.js`, `dist/types/entries/${subpath}.d.ts`);
     for (const path of must) if (!files.includes(path)) problems.push(`${pack.name} lacks ${path}`);
     for (const path of files)
       if (/^src\/|\.map$|\.meta\.json$|tsconfig/.test(path)) problems.push(`${pack.name} ships ${path}`);

@@ -1,4 +1,4 @@
-// The messages between the MCP server and its view_file worker threads (view-worker-pool.ts ↔ view-file-worker.ts).
+// The messages between the MCP server and its view_file worker threads (view-worker-pool.ts ↔ entries/mcp-worker.ts).
 import type { ProcessResult } from '@glimpse/media';
 import type { ModelCapabilities } from '../capabilities.js';
 import type { DocumentPart, ImagePart, Part, TextPart } from '../parts.js';

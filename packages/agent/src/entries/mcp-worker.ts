@@ -5,8 +5,8 @@ import { parentPort } from 'node:worker_threads';
 import { setDefaultFileSystem } from '../fs/default-file-system.js';
 import { nodeFileSystem } from '../fs/node-file-system.js';
 import { viewFile } from '../tools/view-file.js';
-import { isViewRequest, replyFromOutcome } from './view-worker-protocol.js';
-import type { ViewReply } from './view-worker-protocol.js';
+import { isViewRequest, replyFromOutcome } from '../mcp/view-worker-protocol.js';
+import type { ViewReply } from '../mcp/view-worker-protocol.js';
 
 setDefaultFileSystem(nodeFileSystem);
 if (parentPort === null) throw new Error('mcp-worker runs as a worker thread of `glimpse mcp`, not on its own.');

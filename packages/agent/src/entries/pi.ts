@@ -1,0 +1,13 @@
+// The pi adapter (`@glimpse/agent/pi`): needs only the types of `@mariozechner/pi-ai` and `@mariozechner/pi-agent-core`.
+export { toPiContent, fromPiContent } from '../pi/pi-content.js';
+export type { PiContent } from '../pi/pi-content.js';
+export { fitPiContent } from '../pi/fit-pi-content.js';
+export type { FitPiContentOptions } from '../pi/fit-pi-content.js';
+export { toPiMessages, toPiAssistantMessage, fromPiMessage, GLIMPSE_ORIGIN } from '../pi/pi-messages.js';
+export type { ToPiMessagesOptions } from '../pi/pi-messages.js';
+export { fitPiTool, toPiTool } from '../pi/pi-tools.js';
+export type { GlimpseTool, PiModelSource, PiToolOptions } from '../pi/pi-tools.js';
+export { fitPiToolResults, glimpsePiExtension } from '../pi/pi-hooks.js';
+export type { PiExtensionApi } from '../pi/pi-hooks.js';
+export { routeOfPiModel, presetForPiModel } from '../pi/pi-route.js';
+export type { PiModelInfo } from '../pi/pi-route.js';
