@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../packages/agent/src/cli/main.js';
-import type { Message } from '../packages/agent/src/parts.js';
+import type { Message } from '../packages/agent/src/types.js';
 import { SessionWriter } from '../packages/agent/src/session/session-writer.js';
 
 let dir: string;

@@ -2,7 +2,7 @@
 // test/docs.test.ts fails when a page no longer matches its source. The bench block is the exception:
 // it is a measurement, written by `npm run bench -- --docs`, and the test checks only its shape.
 import { PRESETS, PRESET_NAMES, MEDIA_ERROR_CODES, ROUTES, ROUTE_NAMES, type RouteLimits } from '@glimpse/media';
-import { DEFAULT_CAPABILITY_RULES, type ModelCapabilities } from '../../packages/agent/src/capabilities.js';
+import { DEFAULT_CAPABILITY_RULES, type ModelCapabilities } from '../../packages/agent/src/route/capabilities.js';
 import { COMMANDS } from '../../packages/agent/src/cli/commands.js';
 import { overview } from '../../packages/agent/src/cli/main.js';
 import { FILE_ERROR_CODES } from '../../packages/agent/src/fs/file-error.js';

@@ -1,7 +1,12 @@
 import { isMediaError, PRESETS, process, probe, ROUTES } from '@glimpse/media';
 import { base64ToBytes, bytesToBase64 } from './base64.js';
-import { capabilitiesFor, type CapabilityRule, type ModelCapabilities, type ProviderName } from './capabilities.js';
-import type { ImagePart, Message, Part } from './parts.js';
+import {
+  capabilitiesFor,
+  type CapabilityRule,
+  type ModelCapabilities,
+  type ProviderName,
+} from './route/capabilities.js';
+import type { ImagePart, Message, Part } from './types.js';
 import { omitMedia } from './providers/placeholders.js';
 import type { SerializeWarning } from './providers/types.js';
 

@@ -1,4 +1,4 @@
-export type * from './parts.js';
+export type * from './types.js';
 // Tool results, capabilities and provider serializers (issue 3).
 export { toolResultFrom } from './tool.js';
 export type { ToolResultInput } from './tool.js';
@@ -11,8 +11,8 @@ export {
   DEFAULT_CAPABILITY_RULES,
   PROVIDER_NAMES,
   isProviderName,
-} from './capabilities.js';
-export type { CapabilitiesQuery, CapabilityRule, ModelCapabilities, ProviderName } from './capabilities.js';
+} from './route/capabilities.js';
+export type { CapabilitiesQuery, CapabilityRule, ModelCapabilities, ProviderName } from './route/capabilities.js';
 export {
   serialize,
   serializeAnthropic,
@@ -97,8 +97,8 @@ export { resolveFilePath } from './tools/resolve-file-path.js';
 export type { ResolvedFilePath } from './tools/resolve-file-path.js';
 export { foldUnicodeSpaces } from './tools/unicode-spaces.js';
 export { stageFile } from './tools/stage-file.js';
-export { toAiSdkModelOutput } from './tools/to-ai-sdk-model-output.js';
-export type { AiSdkContentItem, AiSdkModelOutput } from './tools/to-ai-sdk-model-output.js';
+export { toAiSdkModelOutput } from './ai-sdk/to-ai-sdk-model-output.js';
+export type { AiSdkContentItem, AiSdkModelOutput } from './ai-sdk/to-ai-sdk-model-output.js';
 // The MCP server (run by `glimpse mcp`) is `@glimpse/agent/mcp` (src/mcp.ts): the SDK's server side would
 // ride into every browser bundle. The adapter needs only the SDK's types.
 export { wrapMcpTools } from './mcp/wrap-mcp-tools.js';

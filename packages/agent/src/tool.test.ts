@@ -2,7 +2,7 @@ import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { base64ToBytes, bytesToBase64 } from './base64.js';
-import type { ImagePart, Part } from './parts.js';
+import type { ImagePart, Part } from './types.js';
 import { toolResultFrom } from './tool.js';
 
 const rgb = { r: 200, g: 30, b: 30 };

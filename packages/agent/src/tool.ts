@@ -1,7 +1,7 @@
 import type { PresetName, ProcessOptions } from '@glimpse/media';
 import { attach } from './attachments.js';
-import { capabilitiesFor, type ProviderName } from './capabilities.js';
-import type { Part, ToolResultMessage } from './parts.js';
+import { capabilitiesFor, type ProviderName } from './route/capabilities.js';
+import type { Part, ToolResultMessage } from './types.js';
 import { readToolOutput, type ToolOutput } from './tool-output.js';
 import { truncateToolText, type TruncateOptions } from './truncate.js';
 

@@ -1,5 +1,10 @@
 import type { PresetName } from '@glimpse/media';
-import { capabilitiesFor, type CapabilityRule, type ModelCapabilities, type ProviderName } from '../capabilities.js';
+import {
+  capabilitiesFor,
+  type CapabilityRule,
+  type ModelCapabilities,
+  type ProviderName,
+} from '../route/capabilities.js';
 
 /** What the middleware needs to know about the model it wraps. */
 export interface AiSdkRoute {

@@ -2,9 +2,9 @@ import type { SharedV4FileData, SharedV4ProviderOptions } from '@ai-sdk/provider
 import { detect, type ProcessOptions } from '@glimpse/media';
 import { attach, type AttachedPart } from '../attachments.js';
 import { base64ToBytes, bytesToBase64 } from '../base64.js';
-import { pdfAsTextAndPages } from '../pdf-as-text-and-pages.js';
+import { pdfAsTextAndPages } from '../tools/pdf-as-text-and-pages.js';
 import type { Attachment } from '../tool-output.js';
-import type { DocumentPart, MediaPart, Part } from '../parts.js';
+import type { DocumentPart, MediaPart, Part } from '../types.js';
 import { omitMedia, unreadableReason } from '../providers/placeholders.js';
 import type { OmitReason, SerializeWarning } from '../providers/types.js';
 import type { AiSdkRoute } from './ai-sdk-route.js';

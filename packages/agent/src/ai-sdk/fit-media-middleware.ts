@@ -1,7 +1,7 @@
 import type { LanguageModelV4Middleware } from '@ai-sdk/provider';
 import type { PresetName, ProcessOptions } from '@glimpse/media';
 import type { AttachedPart } from '../attachments.js';
-import type { CapabilityRule, ModelCapabilities, ProviderName } from '../capabilities.js';
+import type { CapabilityRule, ModelCapabilities, ProviderName } from '../route/capabilities.js';
 import { aiSdkRoute } from './ai-sdk-route.js';
 import { fitAiSdkPrompt } from './fit-ai-sdk-prompt.js';
 import { FitCache } from './fit-cache.js';

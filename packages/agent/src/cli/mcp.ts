@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { isPresetName, PRESET_NAMES, ROUTES } from '@glimpse/media';
 import type { PresetName } from '@glimpse/media';
-import { isProviderName, PROVIDER_NAMES } from '../capabilities.js';
+import { isProviderName, PROVIDER_NAMES } from '../route/capabilities.js';
 import { createGlimpseMcpServer } from '../mcp/glimpse-mcp-server.js';
 import { limitConcurrency } from '../mcp/limit-concurrency.js';
 import { serveMcpOverHttp } from '../mcp/serve-mcp-http.js';

@@ -1,6 +1,6 @@
-import { capabilitiesFor, isProviderName, PROVIDER_NAMES, type ProviderName } from '../capabilities.js';
+import { capabilitiesFor, isProviderName, PROVIDER_NAMES, type ProviderName } from '../route/capabilities.js';
 import { isFileError } from '../fs/file-error.js';
-import type { Message, ToolCall } from '../parts.js';
+import type { Message, ToolCall } from '../types.js';
 import { serialize } from '../providers/index.js';
 import { requestJson } from '../providers/request-json.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../tools/file-tool.js';

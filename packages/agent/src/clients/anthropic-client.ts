@@ -1,6 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ModelClient, ModelRequest, ModelTurn } from '../loop/model-client.js';
-import type { ToolCall } from '../parts.js';
+import type { ToolCall } from '../types.js';
 import { credentialFromEnv, describeCredentials, missingApiKey } from './credentials.js';
 import {
   attemptSignal,

@@ -1,6 +1,6 @@
 import type { GenerateContentResponse, GoogleGenAI } from '@google/genai';
 import type { ModelClient, ModelRequest, ModelTurn } from '../loop/model-client.js';
-import type { ToolCall } from '../parts.js';
+import type { ToolCall } from '../types.js';
 import { toGeminiParameters } from '../providers/gemini-parameters.js';
 import { credentialFromEnv, describeCredentials, missingApiKey } from './credentials.js';
 import {

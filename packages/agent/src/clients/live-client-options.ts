@@ -1,4 +1,4 @@
-import { capabilitiesFor, type ProviderName } from '../capabilities.js';
+import { capabilitiesFor, type ProviderName } from '../route/capabilities.js';
 import type { InputModality } from '../loop/model-client.js';
 import type { RetryOptions } from './with-retries.js';
 

@@ -1,4 +1,4 @@
-import type { ProviderName } from '../capabilities.js';
+import type { ProviderName } from '../route/capabilities.js';
 
 /**
  * - `E_AUTH`: the key is missing, wrong or lacks access (401/403).

@@ -1,4 +1,4 @@
-import type { ProviderName } from '../capabilities.js';
+import type { ProviderName } from '../route/capabilities.js';
 import type { ModelRequest } from '../loop/model-client.js';
 import type { SerializedRequest } from '../providers/index.js';
 

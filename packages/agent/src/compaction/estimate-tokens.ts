@@ -1,5 +1,5 @@
-import { capabilitiesFor, type ProviderName } from '../capabilities.js';
-import type { DocumentPart, ImagePart, Message, Part } from '../parts.js';
+import { capabilitiesFor, type ProviderName } from '../route/capabilities.js';
+import type { DocumentPart, ImagePart, Message, Part } from '../types.js';
 import { ANTHROPIC_HIGH_RESOLUTION, ANTHROPIC_STANDARD, anthropicImageTokens } from './anthropic-image-tokens.js';
 import {
   GEMINI_MEDIA_RESOLUTION_TOKENS,

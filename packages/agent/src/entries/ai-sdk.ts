@@ -4,5 +4,5 @@ export type { FitMediaMiddlewareOptions } from '../ai-sdk/fit-media-middleware.j
 export type { FitMediaWarning } from '../ai-sdk/fit-media-warning.js';
 export { aiSdkRoute, routeOfProviderId } from '../ai-sdk/ai-sdk-route.js';
 export type { AiSdkRoute, AiSdkRouteQuery } from '../ai-sdk/ai-sdk-route.js';
-export { toAiSdkModelOutput } from '../tools/to-ai-sdk-model-output.js';
-export type { AiSdkContentItem, AiSdkModelOutput } from '../tools/to-ai-sdk-model-output.js';
+export { toAiSdkModelOutput } from '../ai-sdk/to-ai-sdk-model-output.js';
+export type { AiSdkContentItem, AiSdkModelOutput } from '../ai-sdk/to-ai-sdk-model-output.js';

@@ -1,4 +1,4 @@
-import type { Part, ToolDefinition } from '../parts.js';
+import type { Part, ToolDefinition } from '../types.js';
 import type { ToolOutput } from '../tool-output.js';
 
 /** A tool result before it becomes a message: parts whose media have been through `@glimpse/media`. */

@@ -1,4 +1,4 @@
-import type { Message, ToolCall, ToolDefinition } from '../parts.js';
+import type { Message, ToolCall, ToolDefinition } from '../types.js';
 import type { SerializedRequest } from '../providers/index.js';
 
 /** What a model reads besides text. Media it cannot read reach it as placeholders, never as bytes. */

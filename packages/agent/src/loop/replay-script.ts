@@ -1,4 +1,4 @@
-import type { ToolCall } from '../parts.js';
+import type { ToolCall } from '../types.js';
 import type { InputModality } from './model-client.js';
 
 /**

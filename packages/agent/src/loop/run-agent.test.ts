@@ -8,7 +8,7 @@ import { SessionWriter } from '../session/session-writer.js';
 import type { AgentTool } from './agent-tool.js';
 import { ReplayModel } from './replay-model.js';
 import { parseReplayScript } from './replay-script.js';
-import type { Message } from '../parts.js';
+import type { Message } from '../types.js';
 import { runAgent } from './run-agent.js';
 
 let png: string;

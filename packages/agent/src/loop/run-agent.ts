@@ -1,7 +1,7 @@
-import type { ProviderName } from '../capabilities.js';
+import type { ProviderName } from '../route/capabilities.js';
 import { chooseWindow } from '../compaction/choose-window.js';
 import { estimateMessageTokens } from '../compaction/estimate-tokens.js';
-import type { AssistantMessage, Message, Part, ToolCall, ToolResultMessage } from '../parts.js';
+import type { AssistantMessage, Message, Part, ToolCall, ToolResultMessage } from '../types.js';
 import { createFitCache, fitConversation } from '../fit-conversation.js';
 import { serialize } from '../providers/index.js';
 import type { SessionWriter } from '../session/session-writer.js';

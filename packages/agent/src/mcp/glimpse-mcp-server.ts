@@ -8,7 +8,7 @@ import { defaultFileSystem } from '../fs/default-file-system.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../tools/file-tool.js';
 import { READ_TOOL_DEFINITION, createReadTool } from '../tools/read.js';
 import { VIEW_FILE_TOOL_DEFINITION, viewFile } from '../tools/view-file.js';
-import type { Part } from '../parts.js';
+import type { Part } from '../types.js';
 import { hideServerPaths } from './hide-server-paths.js';
 import { limitConcurrency } from './limit-concurrency.js';
 import { partsToMcpContent } from './parts-to-mcp-content.js';

@@ -7,7 +7,7 @@ import { PRESETS } from '@glimpse/media';
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Part } from '../parts.js';
+import type { Part } from '../types.js';
 import { wrapMcpTools } from './wrap-mcp-tools.js';
 import type { WrappedMcpTool } from './wrap-mcp-tools.js';
 

@@ -1,7 +1,7 @@
 import type { PresetName, ProcessOptions } from '@glimpse/media';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { ProviderName } from '../capabilities.js';
-import type { Part, ToolDefinition } from '../parts.js';
+import type { ProviderName } from '../route/capabilities.js';
+import type { Part, ToolDefinition } from '../types.js';
 import { toolResultFrom } from '../tool.js';
 
 /** The two calls the adapter needs from a connected MCP `Client` (any server, any transport). */

@@ -1,6 +1,6 @@
 import type { Api, Model } from '@mariozechner/pi-ai';
 import type { PresetName } from '@glimpse/media';
-import { capabilitiesFor, type ProviderName } from '../capabilities.js';
+import { capabilitiesFor, type ProviderName } from '../route/capabilities.js';
 
 /** The part of a pi model glimpse reads: its wire API, provider, id and input modalities. */
 export type PiModelInfo = Pick<Model<Api>, 'api' | 'provider' | 'id' | 'input'>;

@@ -1,7 +1,7 @@
 import type { AgentTool as PiAgentTool, AgentToolResult as PiAgentToolResult } from '@mariozechner/pi-agent-core';
 import type { TSchema } from '@mariozechner/pi-ai';
 import type { AgentToolResult as GlimpseToolResult, ToolCallContext } from '../loop/agent-tool.js';
-import type { ToolDefinition } from '../parts.js';
+import type { ToolDefinition } from '../types.js';
 import { fitPiContent, type FitPiContentOptions } from './fit-pi-content.js';
 import { toPiContent } from './pi-content.js';
 import { presetForPiModel, type PiModelInfo } from './pi-route.js';

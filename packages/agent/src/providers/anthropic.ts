@@ -8,7 +8,7 @@ import type {
   ToolResultBlockParam,
 } from '@anthropic-ai/sdk/resources/messages';
 import { ROUTES } from '@glimpse/media';
-import type { ImagePart, Message, Part, ToolDefinition } from '../parts.js';
+import type { ImagePart, Message, Part, ToolDefinition } from '../types.js';
 import { EMPTY_RESULT, liftedMediaParts, splitToolResult } from './lift-media.js';
 import { omitMedia, placeholderFor } from './placeholders.js';
 import { prepareConversation, type CallWithResult } from './turns.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { base64ToBytes } from '../base64.js';
-import type { ImagePart, Message } from '../parts.js';
+import type { ImagePart, Message } from '../types.js';
 import {
   CHART,
   CONVERSATION,

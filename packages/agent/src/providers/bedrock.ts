@@ -8,7 +8,7 @@ import type {
 } from '@aws-sdk/client-bedrock-runtime';
 import { ROUTES } from '@glimpse/media';
 import { base64ToBytes } from '../base64.js';
-import type { MediaPart, Part, ToolDefinition } from '../parts.js';
+import type { MediaPart, Part, ToolDefinition } from '../types.js';
 import { sanitizeDocumentName } from './bedrock-names.js';
 import { attachedLine, EMPTY_RESULT, liftedMediaParts, splitToolResult } from './lift-media.js';
 import { omitMedia, placeholderFor } from './placeholders.js';

@@ -1,6 +1,6 @@
 import { GEMINI_3_MODELS } from '@glimpse/media';
 import type { Content, FunctionResponsePart, Part as GeminiPart, Tool } from '@google/genai';
-import type { MediaPart, Part, ToolDefinition, ToolResultMessage } from '../parts.js';
+import type { MediaPart, Part, ToolDefinition, ToolResultMessage } from '../types.js';
 import { attachedLine, EMPTY_RESULT, joinText, liftedMediaParts, splitToolResult } from './lift-media.js';
 import { prepareConversation, type CallWithResult } from './turns.js';
 import type { SerializeInput, Serialized } from './types.js';

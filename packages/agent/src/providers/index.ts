@@ -1,4 +1,4 @@
-import type { ProviderName } from '../capabilities.js';
+import type { ProviderName } from '../route/capabilities.js';
 import { serializeAnthropic, type AnthropicRequestBody } from './anthropic.js';
 import { serializeBedrock, type BedrockRequestBody } from './bedrock.js';
 import { serializeGemini, type GeminiRequestBody } from './gemini.js';

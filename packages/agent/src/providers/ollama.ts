@@ -1,5 +1,5 @@
 import type { Message, Tool } from 'ollama';
-import type { Part, ToolDefinition } from '../parts.js';
+import type { Part, ToolDefinition } from '../types.js';
 import { EMPTY_RESULT, liftedMediaParts, markError, splitToolResult } from './lift-media.js';
 import { placeholderFor } from './placeholders.js';
 import { prepareConversation } from './turns.js';

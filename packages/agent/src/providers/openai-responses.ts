@@ -4,7 +4,7 @@ import type {
   ResponseInputContent,
   ResponseInputItem,
 } from 'openai/resources/responses/responses';
-import type { Part, ToolDefinition, ToolResultMessage } from '../parts.js';
+import type { Part, ToolDefinition, ToolResultMessage } from '../types.js';
 import { flagError, joinText, liftedMediaParts, markError, splitToolResult } from './lift-media.js';
 import { dataUrl } from './openai-chat.js';
 import { prepareConversation } from './turns.js';

@@ -1,6 +1,6 @@
 import { ROUTES } from '@glimpse/media';
-import type { ModelCapabilities, ProviderName } from '../capabilities.js';
-import type { MediaPart, Message, Part, TextPart } from '../parts.js';
+import type { ModelCapabilities, ProviderName } from '../route/capabilities.js';
+import type { MediaPart, Message, Part, TextPart } from '../types.js';
 import type { OmitReason, SerializeWarning } from './types.js';
 
 const WHY: Readonly<Record<OmitReason, string>> = {

@@ -1,5 +1,5 @@
-import { capabilitiesFor, type ModelCapabilities, type ProviderName } from '../capabilities.js';
-import type { AssistantMessage, Message, ToolCall, ToolResultMessage, UserMessage } from '../parts.js';
+import { capabilitiesFor, type ModelCapabilities, type ProviderName } from '../route/capabilities.js';
+import type { AssistantMessage, Message, ToolCall, ToolResultMessage, UserMessage } from '../types.js';
 import { projectForModel } from './placeholders.js';
 import type { SerializeInput, SerializeWarning } from './types.js';
 

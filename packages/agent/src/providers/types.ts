@@ -1,5 +1,5 @@
-import type { CapabilityRule, ModelCapabilities } from '../capabilities.js';
-import type { Conversation } from '../parts.js';
+import type { CapabilityRule, ModelCapabilities } from '../route/capabilities.js';
+import type { Conversation } from '../types.js';
 
 /** What every serializer takes: the whole conversation, because ordering rules span messages. */
 export interface SerializeInput extends Conversation {

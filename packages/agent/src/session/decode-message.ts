@@ -1,4 +1,4 @@
-import type { DocumentPart, ImagePart, Message, Part, ToolCall } from '../parts.js';
+import type { DocumentPart, ImagePart, Message, Part, ToolCall } from '../types.js';
 import { sha256OfBase64 } from './content-address.js';
 
 /** A line whose JSON does not have the shape of an entry; the parser adds the line number. */

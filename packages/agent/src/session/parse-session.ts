@@ -1,4 +1,4 @@
-import type { Message } from '../parts.js';
+import type { Message } from '../types.js';
 import { decodeMessage, EntryShapeError, object } from './decode-message.js';
 import { SessionError } from './session-error.js';
 import { SESSION_FORMAT_NAME, SESSION_FORMAT_VERSION, type SessionHeader } from './session-format.js';

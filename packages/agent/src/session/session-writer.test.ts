@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Message } from '../parts.js';
+import type { Message } from '../types.js';
 import { loadSession } from './load-session.js';
 import { SessionWriter } from './session-writer.js';
 

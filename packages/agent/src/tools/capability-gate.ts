@@ -1,5 +1,5 @@
-import type { CapabilitiesQuery, ModelCapabilities } from '../capabilities.js';
-import { capabilitiesFor, matchCapabilityRule } from '../capabilities.js';
+import type { CapabilitiesQuery, ModelCapabilities } from '../route/capabilities.js';
+import { capabilitiesFor, matchCapabilityRule } from '../route/capabilities.js';
 import { FileError } from '../fs/file-error.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Part, ToolDefinition } from '../parts.js';
+import type { Part, ToolDefinition } from '../types.js';
 
 /** What a file tool hands back: parts ready for a `ToolResultMessage` (media already through the pipeline). */
 export interface FileToolResult {

@@ -1,4 +1,4 @@
-import type { ToolDefinition } from '../parts.js';
+import type { ToolDefinition } from '../types.js';
 import { offersViewFile } from './capability-gate.js';
 import type { FileTool } from './file-tool.js';
 import { createReadTool } from './read.js';

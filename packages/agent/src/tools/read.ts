@@ -2,7 +2,7 @@ import { detect, pdfText } from '@glimpse/media';
 import type { MediaType } from '@glimpse/media';
 import type { FileSystem } from '../fs/file-system.js';
 import { defaultFileSystem } from '../fs/default-file-system.js';
-import type { ToolDefinition } from '../parts.js';
+import type { ToolDefinition } from '../types.js';
 import { decodeText } from './decode-text.js';
 import { describeBinary, mediaLabel } from './describe-binary.js';
 import { errorResult } from './error-result.js';

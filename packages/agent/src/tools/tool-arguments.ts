@@ -1,5 +1,5 @@
 import { FileError } from '../fs/file-error.js';
-import type { ToolDefinition } from '../parts.js';
+import type { ToolDefinition } from '../types.js';
 
 /** Argument checks for tool calls: models send anything, so each value is checked, never cast. */
 export function requiredString(args: Record<string, unknown>, name: string, tool: string): string {

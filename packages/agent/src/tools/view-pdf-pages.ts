@@ -1,6 +1,6 @@
 import { pdfText, renderPdfPage, type PresetName } from '@glimpse/media';
 import { bytesToBase64 } from '../base64.js';
-import type { Part } from '../parts.js';
+import type { Part } from '../types.js';
 import { formatBytes } from './format-bytes.js';
 import { parsePageRange } from './pdf-pages.js';
 

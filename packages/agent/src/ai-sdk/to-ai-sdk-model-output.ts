@@ -1,5 +1,5 @@
-import type { Part } from '../parts.js';
-import type { FileToolResult } from './file-tool.js';
+import type { Part } from '../types.js';
+import type { FileToolResult } from '../tools/file-tool.js';
 
 /**
  * One item of a Vercel AI SDK tool model output (ai@7's `ToolResultOutput` content), declared here so the

@@ -1,8 +1,8 @@
 import { isMediaError, type ProcessOptions } from '@glimpse/media';
-import { base64ToBytes } from './base64.js';
-import { failureNote } from './notes.js';
-import type { DocumentPart, Part } from './parts.js';
-import { viewPdfPages } from './tools/view-pdf-pages.js';
+import { base64ToBytes } from '../base64.js';
+import { failureNote } from '../notes.js';
+import type { DocumentPart, Part } from '../types.js';
+import { viewPdfPages } from './view-pdf-pages.js';
 
 /**
  * A PDF for a route that takes no documents (pi, the AI SDK on Ollama): a line saying so, then what `view_file`

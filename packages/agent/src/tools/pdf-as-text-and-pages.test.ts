@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { lineOfText, scanPdf, textPdf } from '../../../test/fixtures/pdf-documents.js';
-import { decodeStrictly } from '../../../test/support/wire-media.js';
-import { bytesToBase64 } from './base64.js';
-import type { DocumentPart, Part } from './parts.js';
+import { lineOfText, scanPdf, textPdf } from '../../../../test/fixtures/pdf-documents.js';
+import { decodeStrictly } from '../../../../test/support/wire-media.js';
+import { bytesToBase64 } from '../base64.js';
+import type { DocumentPart, Part } from '../types.js';
 import { pdfAsTextAndPages } from './pdf-as-text-and-pages.js';
 
 const document = (bytes: Uint8Array, filename = 'doc.pdf'): DocumentPart => ({
@@ -39,7 +39,7 @@ describe('pdfAsTextAndPages', () => {
 
   it('turns an encrypted or damaged PDF into a note, never an exception', async () => {
     const encrypted = new Uint8Array(
-      await readFile(new URL('../../../test/fixtures/encrypted-aes256-password.pdf', import.meta.url)),
+      await readFile(new URL('../../../../test/fixtures/encrypted-aes256-password.pdf', import.meta.url)),
     );
     expect(text(await pdfAsTextAndPages(document(encrypted, 'secret.pdf')))).toMatch(
       /^\[could not attach secret\.pdf: .*\(E_PDF_ENCRYPTED\)/,
