@@ -1,10 +1,10 @@
 export type * from './types.js';
 // Tool results, capabilities and provider serializers (issue 3).
-export { toolResultFrom } from './tool.js';
-export type { ToolResultInput } from './tool.js';
-export type { Attachment, McpContent, ToolOutput } from './tool-output.js';
-export { truncateToolText, DEFAULT_TRUNCATE } from './truncate.js';
-export type { TruncateOptions } from './truncate.js';
+export { toolResultFrom } from './results/tool-result-from.js';
+export type { ToolResultInput } from './results/tool-result-from.js';
+export type { Attachment, McpContent, ToolOutput } from './results/read-tool-output.js';
+export { truncateToolText, DEFAULT_TRUNCATE } from './results/truncate.js';
+export type { TruncateOptions } from './results/truncate.js';
 export {
   capabilitiesFor,
   matchCapabilityRule,

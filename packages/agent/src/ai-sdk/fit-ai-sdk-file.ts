@@ -1,9 +1,9 @@
 import type { SharedV4FileData, SharedV4ProviderOptions } from '@ai-sdk/provider';
 import { detect, type ProcessOptions } from '@glimpse/media';
-import { attach, type AttachedPart } from '../attachments.js';
+import { attach, type AttachedPart } from '../results/attach.js';
 import { base64ToBytes, bytesToBase64 } from '../base64.js';
 import { pdfAsTextAndPages } from '../tools/pdf-as-text-and-pages.js';
-import type { Attachment } from '../tool-output.js';
+import type { Attachment } from '../results/read-tool-output.js';
 import type { DocumentPart, MediaPart, Part } from '../types.js';
 import { omitMedia, unreadableReason } from '../providers/placeholders.js';
 import type { OmitReason, SerializeWarning } from '../providers/types.js';

@@ -1,6 +1,6 @@
 import type { LanguageModelV4Middleware } from '@ai-sdk/provider';
 import type { PresetName, ProcessOptions } from '@glimpse/media';
-import type { AttachedPart } from '../attachments.js';
+import type { AttachedPart } from '../results/attach.js';
 import type { CapabilityRule, ModelCapabilities, ProviderName } from '../route/capabilities.js';
 import { aiSdkRoute } from './ai-sdk-route.js';
 import { fitAiSdkPrompt } from './fit-ai-sdk-prompt.js';

@@ -1,5 +1,5 @@
 import type { Part, ToolDefinition } from '../types.js';
-import type { ToolOutput } from '../tool-output.js';
+import type { ToolOutput } from '../results/read-tool-output.js';
 
 /** A tool result before it becomes a message: parts whose media have been through `@glimpse/media`. */
 export interface AgentToolResult {

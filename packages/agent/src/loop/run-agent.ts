@@ -5,7 +5,7 @@ import type { AssistantMessage, Message, Part, ToolCall, ToolResultMessage } fro
 import { createFitCache, fitConversation } from '../fit-conversation.js';
 import { serialize } from '../providers/index.js';
 import type { SessionWriter } from '../session/session-writer.js';
-import { toolResultFrom } from '../tool.js';
+import { toolResultFrom } from '../results/tool-result-from.js';
 import type { AgentTool } from './agent-tool.js';
 import type { ModelClient, ModelRequest } from './model-client.js';
 

@@ -2,7 +2,7 @@ import type { PresetName, ProcessOptions } from '@glimpse/media';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ProviderName } from '../route/capabilities.js';
 import type { Part, ToolDefinition } from '../types.js';
-import { toolResultFrom } from '../tool.js';
+import { toolResultFrom } from '../results/tool-result-from.js';
 
 /** The two calls the adapter needs from a connected MCP `Client` (any server, any transport). */
 export type McpToolClient = Pick<Client, 'listTools' | 'callTool'>;

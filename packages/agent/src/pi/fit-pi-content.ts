@@ -1,5 +1,5 @@
 import type { PresetName, ProcessOptions } from '@glimpse/media';
-import { toolResultFrom } from '../tool.js';
+import { toolResultFrom } from '../results/tool-result-from.js';
 import { toPiContent, type PiContent } from './pi-content.js';
 import { presetForPiModel, type PiModelInfo } from './pi-route.js';
 

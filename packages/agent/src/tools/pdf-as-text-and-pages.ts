@@ -1,6 +1,6 @@
 import { isMediaError, type ProcessOptions } from '@glimpse/media';
 import { base64ToBytes } from '../base64.js';
-import { failureNote } from '../notes.js';
+import { failureNote } from '../results/notes.js';
 import type { DocumentPart, Part } from '../types.js';
 import { viewPdfPages } from './view-pdf-pages.js';
 

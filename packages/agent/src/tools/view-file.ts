@@ -4,7 +4,7 @@ import { bytesToBase64 } from '../base64.js';
 import { FileError } from '../fs/file-error.js';
 import type { FileSystem } from '../fs/file-system.js';
 import { defaultFileSystem } from '../fs/default-file-system.js';
-import { processNote, uprightOriginal } from '../notes.js';
+import { processNote, uprightOriginal } from '../results/notes.js';
 import type { Part, ToolDefinition } from '../types.js';
 import type { CapabilitySource } from './capability-gate.js';
 import { noImageInput, requireKnownCapabilities } from './capability-gate.js';

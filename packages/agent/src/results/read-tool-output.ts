@@ -1,4 +1,4 @@
-import type { Part } from './types.js';
+import type { Part } from '../types.js';
 
 /** Raw media a tool hands back. Tools stay dumb: bytes (or base64) and an optional type hint, nothing fitted. */
 export interface Attachment {

@@ -1,4 +1,4 @@
-import type { Part } from './types.js';
+import type { Part } from '../types.js';
 
 export interface TruncateOptions {
   /** Most characters of tool text kept, over all text parts together. Default 50,000 (about 12k tokens). */

@@ -1,8 +1,8 @@
 import type { PresetName, ProcessOptions } from '@glimpse/media';
-import { attach } from './attachments.js';
-import { capabilitiesFor, type ProviderName } from './route/capabilities.js';
-import type { Part, ToolResultMessage } from './types.js';
-import { readToolOutput, type ToolOutput } from './tool-output.js';
+import { attach } from './attach.js';
+import { capabilitiesFor, type ProviderName } from '../route/capabilities.js';
+import type { Part, ToolResultMessage } from '../types.js';
+import { readToolOutput, type ToolOutput } from './read-tool-output.js';
 import { truncateToolText, type TruncateOptions } from './truncate.js';
 
 export interface ToolResultInput {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Part } from './types.js';
+import type { Part } from '../types.js';
 import { truncateToolText } from './truncate.js';
 
 const image: Part = { type: 'image', mediaType: 'image/png', data: 'A'.repeat(100_000) };

@@ -1,9 +1,9 @@
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { base64ToBytes, bytesToBase64 } from './base64.js';
-import type { ImagePart, Part } from './types.js';
-import { toolResultFrom } from './tool.js';
+import { base64ToBytes, bytesToBase64 } from '../base64.js';
+import type { ImagePart, Part } from '../types.js';
+import { toolResultFrom } from './tool-result-from.js';
 
 const rgb = { r: 200, g: 30, b: 30 };
 async function png(width: number, height: number): Promise<Uint8Array> {
