@@ -3,6 +3,7 @@
 // it is a measurement, written by `npm run bench -- --docs`, and the test checks only its shape.
 import { PRESETS, PRESET_NAMES, MEDIA_ERROR_CODES, ROUTES, ROUTE_NAMES, type RouteLimits } from '@glimpse/media';
 import { DEFAULT_CAPABILITY_RULES, type ModelCapabilities } from '../../packages/agent/src/route/capabilities.js';
+import { MODEL_CLIENT_ERROR_CODES } from '../../packages/agent/src/clients/model-client-error.js';
 import { COMMANDS } from '../../packages/agent/src/cli/commands.js';
 import { overview } from '../../packages/agent/src/cli/main.js';
 import { FILE_ERROR_CODES } from '../../packages/agent/src/fs/file-error.js';
@@ -152,6 +153,12 @@ export const GENERATED_BLOCKS: readonly GeneratedBlock[] = [
     page: 'docs/sessions.md',
     name: 'session-errors',
     generate: async () => errorsTable(SESSION_ERROR_CODES),
+    match: 'exact',
+  },
+  {
+    page: 'docs/agent-adapters.md',
+    name: 'client-errors',
+    generate: async () => errorsTable(MODEL_CLIENT_ERROR_CODES),
     match: 'exact',
   },
   { page: 'docs/providers.md', name: 'routes', generate: async () => routesTable(), match: 'exact' },

@@ -10,6 +10,6 @@ export type { BedrockClientOptions } from '../clients/bedrock-client.js';
 export { createOllamaClient, OLLAMA_DEFAULT_HOST } from '../clients/ollama-client.js';
 export type { LiveClientOptions } from '../clients/live-client-options.js';
 export type { RetryOptions } from '../clients/with-retries.js';
-export { ModelClientError, isModelClientError } from '../clients/model-client-error.js';
-export type { ModelClientErrorCode } from '../clients/model-client-error.js';
+export { ModelClientError, isModelClientError, MODEL_CLIENT_ERROR_CODES } from '../clients/model-client-error.js';
+export type { ModelClientErrorCode, ModelClientErrorDetails } from '../clients/model-client-error.js';
 export { CREDENTIAL_VARIABLES, missingCredentials } from '../clients/credentials.js';
