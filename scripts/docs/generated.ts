@@ -3,6 +3,7 @@
 // it is a measurement, written by `npm run bench -- --docs`, and the test checks only its shape.
 import { PRESETS, PRESET_NAMES, MEDIA_ERROR_CODES, ROUTES, ROUTE_NAMES, type RouteLimits } from '@glimpse/media';
 import { DEFAULT_CAPABILITY_RULES, type ModelCapabilities } from '../../packages/agent/src/route/capabilities.js';
+import { WIRE_FACTS } from '../../packages/agent/src/route/wire-facts.js';
 import { MODEL_CLIENT_ERROR_CODES } from '../../packages/agent/src/clients/model-client-error.js';
 import { COMMANDS } from '../../packages/agent/src/cli/commands.js';
 import { overview } from '../../packages/agent/src/cli/main.js';
@@ -96,12 +97,13 @@ const routesTable = () =>
     ['route', 'preset', 'image types', 'PDFs', 'media inside tool results', 'limits', 'unknown model reads'],
     ROUTE_NAMES.map((name) => {
       const route = ROUTES[name];
+      const wire = WIRE_FACTS[name];
       const inside =
-        typeof route.mediaInToolResults === 'boolean'
-          ? yesNo(route.mediaInToolResults)
-          : `models matching ${code(route.mediaInToolResults.source)}`;
-      const unknown = route.unknownModel.imageInput
-        ? route.unknownModel.pdfInput
+        typeof wire.mediaInToolResults === 'boolean'
+          ? yesNo(wire.mediaInToolResults)
+          : `models matching ${code(wire.mediaInToolResults.source)}`;
+      const unknown = wire.unknownModel.imageInput
+        ? wire.unknownModel.pdfInput
           ? 'images, PDFs'
           : 'images'
         : 'text only';

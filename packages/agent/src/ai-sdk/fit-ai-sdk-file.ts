@@ -130,7 +130,7 @@ function pdfWithoutDocuments(parts: readonly Part[], file: AiSdkFile, context: F
 /** The parts as AI SDK items, each one the model cannot read replaced by a placeholder. */
 function readableItems(parts: readonly Part[], file: AiSdkFile, context: FitContext): Array<AiSdkFile | AiSdkText> {
   return parts.map((part) => {
-    const reason = unreadableReason(part, context.route.provider, context.route.capabilities);
+    const reason = unreadableReason(part, context.route);
     return reason === undefined || part.type === 'text' ? toAiSdkItem(part, file) : omit(part, reason, context);
   });
 }

@@ -43,6 +43,7 @@ export interface FitMediaMiddlewareOptions {
 export function fitMediaMiddleware(options: FitMediaMiddlewareOptions = {}): LanguageModelV4Middleware {
   const cache = new FitCache<AttachedPart>();
   const warn = options.onWarning ?? (() => {});
+  const presetChoice = options.preset ?? options.limits?.preset;
   return {
     specificationVersion: 'v4',
     ...(options.downloadUrls !== false && { overrideSupportedUrls: () => ({}) }),
@@ -53,9 +54,9 @@ export function fitMediaMiddleware(options: FitMediaMiddlewareOptions = {}): Lan
         ...(options.provider !== undefined && { provider: options.provider }),
         ...(options.rules !== undefined && { rules: options.rules }),
         ...(options.capabilities !== undefined && { overrides: options.capabilities }),
-        ...(options.preset !== undefined && { preset: options.preset }),
+        ...(presetChoice !== undefined && { preset: presetChoice }),
       });
-      const processOptions: ProcessOptions = { ...options.limits, provider: route.preset };
+      const processOptions: ProcessOptions = { ...options.limits, preset: route.preset };
       return {
         ...params,
         prompt: await fitAiSdkPrompt(params.prompt, { route, options: processOptions, cache, warn }),

@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { capabilitiesFor, isProviderName, PROVIDER_NAMES, type ProviderName } from '../route/capabilities.js';
+import { isProviderName, PROVIDER_NAMES, type ProviderName } from '../route/capabilities.js';
+import { resolveRoute } from '../route/resolve-route.js';
 import { base64Size } from '../compaction/base64-size.js';
 import { estimateMessageTokens } from '../compaction/estimate-tokens.js';
 import type { ModelClient } from '../loop/model-client.js';
@@ -139,7 +140,7 @@ export async function runDemo({
   live,
 }: DemoInput): Promise<string> {
   const model = live ?? new ReplayModel(script);
-  const capabilities = capabilitiesFor({
+  const { capabilities } = resolveRoute({
     provider,
     model: modelId,
     overrides: { imageInput: model.inputModalities.includes('image'), pdfInput: model.inputModalities.includes('pdf') },

@@ -1,7 +1,8 @@
 import { stat } from 'node:fs/promises';
-import { isPresetName, PRESET_NAMES, ROUTES } from '@glimpse/media';
+import { isPresetName, PRESET_NAMES } from '@glimpse/media';
 import type { PresetName } from '@glimpse/media';
 import { isProviderName, PROVIDER_NAMES } from '../route/capabilities.js';
+import { presetOf } from '../route/resolve-route.js';
 import { createGlimpseMcpServer } from '../mcp/glimpse-mcp-server.js';
 import { limitConcurrency } from '../mcp/limit-concurrency.js';
 import { serveMcpOverHttp } from '../mcp/serve-mcp-http.js';
@@ -41,7 +42,7 @@ Logs go to stderr; stdout carries only the protocol.`;
 /** A preset name, or a route name mapped to its preset (openai-chat → openai). */
 function presetFor(name: string): PresetName {
   if (isPresetName(name)) return name;
-  if (isProviderName(name)) return ROUTES[name].preset;
+  if (isProviderName(name)) return presetOf({ provider: name });
   throw new UsageError(
     `--preset must be one of ${[...PRESET_NAMES, ...PROVIDER_NAMES.filter((p) => !isPresetName(p))].join(', ')}, got ${JSON.stringify(name)}`,
   );

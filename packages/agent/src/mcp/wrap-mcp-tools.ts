@@ -2,7 +2,8 @@ import type { PresetName, ProcessOptions } from '@glimpse/media';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ProviderName } from '../route/capabilities.js';
 import type { Part, ToolDefinition } from '../types.js';
-import { toolResultFrom } from '../results/tool-result-from.js';
+import { toolResultFrom, type ToolResultInput } from '../results/tool-result-from.js';
+import { presetOf } from '../route/resolve-route.js';
 
 /** The two calls the adapter needs from a connected MCP `Client` (any server, any transport). */
 export type McpToolClient = Pick<Client, 'listTools' | 'callTool'>;
@@ -40,6 +41,8 @@ export async function wrapMcpTools(
   options: WrapMcpToolsOptions = {},
 ): Promise<WrappedMcpTool[]> {
   const { prefix = '' } = options;
+  // The limits are the same for every call: decided once, here.
+  const preset = presetOf(options);
   const tools: WrappedMcpTool[] = [];
   let cursor: string | undefined;
   do {
@@ -51,7 +54,8 @@ export async function wrapMcpTools(
           description: tool.description ?? tool.title ?? tool.name,
           parameters: { ...tool.inputSchema },
         },
-        execute: (args, context = {}) => callWrapped(client, tool.name, args, options, context.signal),
+        execute: (args, context = {}) =>
+          callWrapped(client, tool.name, args, { preset, limits: options.limits }, context.signal),
       });
     }
     cursor = page.nextCursor;
@@ -63,10 +67,10 @@ async function callWrapped(
   client: McpToolClient,
   name: string,
   args: Record<string, unknown>,
-  options: WrapMcpToolsOptions,
+  fit: Pick<ToolResultInput, 'preset' | 'limits'>,
   signal: AbortSignal | undefined,
 ): Promise<WrappedMcpToolResult> {
-  let output: Parameters<typeof toolResultFrom>[0]['output'];
+  let output: ToolResultInput['output'];
   try {
     const result = await client.callTool({ name, arguments: args }, undefined, { signal });
     // Servers on protocol 2024-10-07 and older answer `{ toolResult }` instead of content.
@@ -85,15 +89,6 @@ async function callWrapped(
       isError: true,
     };
   }
-  const message = await toolResultFrom({
-    toolCallId: '',
-    toolName: name,
-    output,
-    provider: options.provider,
-    model: options.model,
-    preset: options.preset,
-    limits: options.limits,
-    truncate: false,
-  });
+  const message = await toolResultFrom({ toolCallId: '', toolName: name, output, ...fit, truncate: false });
   return { parts: message.parts, isError: message.isError };
 }

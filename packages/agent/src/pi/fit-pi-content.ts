@@ -33,5 +33,5 @@ export async function fitPiContent(
     ...(options.limits && { limits: options.limits }),
     truncate: false,
   });
-  return toPiContent(fitted.parts, { ...options.limits, provider: preset });
+  return toPiContent(fitted.parts, { ...options.limits, preset });
 }

@@ -68,7 +68,7 @@ export function toPiTool(
         throw new Error(result.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n'));
       const { model } = fitOptionsNow(options);
       const preset = options.preset ?? (model === undefined ? 'portable' : presetForPiModel(model));
-      return { content: await toPiContent(result.parts, { ...options.limits, provider: preset }), details: undefined };
+      return { content: await toPiContent(result.parts, { ...options.limits, preset }), details: undefined };
     },
   };
 }

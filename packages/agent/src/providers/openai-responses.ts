@@ -85,8 +85,8 @@ function toTool(tool: ToolDefinition): FunctionTool {
  * the turn follow in one user message, for gateways that drop arrays inside function_call_output.
  */
 export function serializeOpenAIResponses(input: SerializeInput): Serialized<OpenAIResponsesRequestBody> {
-  const { turns, warnings, capabilities } = prepareConversation('openai-responses', input);
-  const liftMedia = input.liftToolMedia === true || !capabilities.mediaInToolResults;
+  const { turns, warnings, route } = prepareConversation('openai-responses', input);
+  const liftMedia = input.liftToolMedia === true || !route.capabilities.mediaInToolResults;
   const items: ResponseInputItem[] = [];
   let lifted: Part[] = [];
   for (const turn of turns) {

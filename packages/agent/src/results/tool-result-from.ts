@@ -1,22 +1,21 @@
-import type { PresetName, ProcessOptions } from '@glimpse/media';
+import type { ProcessOptions } from '@glimpse/media';
 import { attach } from './attach.js';
-import { capabilitiesFor, type ProviderName } from '../route/capabilities.js';
+import { presetOf, type PresetOptions } from '../route/resolve-route.js';
 import type { Part, ToolResultMessage } from '../types.js';
 import { readToolOutput, type ToolOutput } from './read-tool-output.js';
 import { truncateToolText, type TruncateOptions } from './truncate.js';
 
-export interface ToolResultInput {
+/**
+ * The limits attachments are fitted to come from `preset`, else `route` (resolved already), else the preset of
+ * `provider` and `model` in the capability registry, else `portable`.
+ */
+export interface ToolResultInput extends PresetOptions {
   toolCallId: string;
   toolName: string;
   /** Whatever the handler returned (see ToolOutput). */
   output: ToolOutput;
   /** The call failed. An MCP result's own `isError` counts too. */
   isError?: boolean;
-  /** The `@glimpse/media` limits to fit attachments to. Default: the route's preset when `provider` is given, else `portable`. */
-  preset?: PresetName;
-  /** The route the result will be sent on; picks the preset (with `model`) when `preset` is absent. */
-  provider?: ProviderName;
-  model?: string;
   /** Explicit limits over the preset's (maxEdge, maxBytes, maxInputPixels, PDF limits). */
   limits?: Omit<ProcessOptions, 'preset' | 'provider'>;
   /** Cuts long tool text (text parts only); `false` keeps it whole. Default: 50,000 characters, head and tail. */
@@ -30,12 +29,7 @@ export interface ToolResultInput {
  * Notes come after the tool's own parts and are never truncated.
  */
 export async function toolResultFrom(input: ToolResultInput): Promise<ToolResultMessage> {
-  const preset =
-    input.preset ??
-    (input.provider === undefined
-      ? 'portable'
-      : capabilitiesFor({ provider: input.provider, model: input.model }).preset);
-  const options: ProcessOptions = { ...input.limits, preset };
+  const options: ProcessOptions = { ...input.limits, preset: presetOf(input) };
   const { items, isError } = readToolOutput(input.output);
   const parts: Part[] = [];
   const notes: string[] = [];

@@ -1,11 +1,5 @@
-import {
-  ROUTE_NAMES,
-  ROUTES,
-  isRouteName,
-  routeTakesMediaInToolResults,
-  type PresetName,
-  type RouteName,
-} from '@glimpse/media';
+import { ROUTE_NAMES, ROUTES, isRouteName, type PresetName, type RouteName } from '@glimpse/media';
+import { takesMediaInToolResults, WIRE_FACTS } from './wire-facts.js';
 
 /** The wire APIs glimpse serializes for (the route table's keys: `ROUTES` in `@glimpse/media`). */
 export type ProviderName = RouteName;
@@ -98,25 +92,27 @@ export function matchCapabilityRule(
 }
 
 /**
- * Capabilities of a model on a route: what the route assumes of a model it does not know (`ROUTES[p].unknownModel`:
+ * Capabilities of a model on a route: what the route assumes of a model it does not know (`WIRE_FACTS[p].unknownModel`:
  * vision on hosted routes, text-only on Ollama), then the first matching rule, then the overrides. The route's own
  * facts win last: no model or override makes a route carry what its API cannot (PDFs on Ollama, media inside an
  * OpenAI Chat tool message), and Bedrock's per-image and per-document caps hold whatever the model.
+ * Code that passes a route on resolves it once with `resolveRoute`, which holds this answer.
  */
 export function capabilitiesFor(query: CapabilitiesQuery): ModelCapabilities {
-  const route = ROUTES[query.provider];
+  const media = ROUTES[query.provider];
+  const wire = WIRE_FACTS[query.provider];
   const rule = matchCapabilityRule(query);
   const merged: ModelCapabilities = {
-    ...route.unknownModel,
-    mediaInToolResults: routeTakesMediaInToolResults(query.provider, query.model),
-    preset: route.preset,
+    ...wire.unknownModel,
+    mediaInToolResults: takesMediaInToolResults(query.provider, query.model),
+    preset: media.preset,
     ...rule?.capabilities,
     ...query.overrides,
   };
   return {
     ...merged,
-    pdfInput: merged.pdfInput && route.pdfInput,
-    mediaInToolResults: merged.mediaInToolResults && route.mediaInToolResults !== false,
-    preset: query.provider === 'bedrock' ? (query.overrides?.preset ?? route.preset) : merged.preset,
+    pdfInput: merged.pdfInput && media.pdfInput,
+    mediaInToolResults: merged.mediaInToolResults && wire.mediaInToolResults !== false,
+    preset: query.provider === 'bedrock' ? (query.overrides?.preset ?? media.preset) : merged.preset,
   };
 }

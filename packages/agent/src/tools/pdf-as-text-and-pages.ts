@@ -15,7 +15,12 @@ export async function pdfAsTextAndPages(document: DocumentPart, options: Process
   if (bytes === undefined)
     return [{ type: 'text', text: failureNote(name, 'E_CORRUPT', 'Its data is not valid base64.') }];
   try {
-    const parts = await viewPdfPages(bytes, { name, text: true, images: true, preset: options.provider ?? 'portable' });
+    const parts = await viewPdfPages(bytes, {
+      name,
+      text: true,
+      images: true,
+      preset: options.preset ?? options.provider ?? 'portable',
+    });
     return [
       { type: 'text', text: `[${name} is given as its text and page images: this route takes no PDF documents]` },
       ...parts,

@@ -190,7 +190,7 @@ export async function viewFile(
         notes.push(`Note: as applies to PDFs only; ${name} is a ${mediaLabel(actual)}, so it was ignored.`);
     }
 
-    const processed = await process(bytes, { provider: capabilities.preset });
+    const processed = await process(bytes, { preset: capabilities.preset });
     const resize = processNote(name, processed);
     const text = [...notes, summary(name, processed, pagesNote), ...(resize === undefined ? [] : [resize])].join('\n');
     return {

@@ -58,7 +58,7 @@ export async function viewPdfPages(bytes: Uint8Array, request: PdfPagesRequest):
     : [];
   const images: Part[] = [];
   for (const page of imagePages) {
-    const result = await renderPdfPage(bytes, page, { provider: request.preset });
+    const result = await renderPdfPage(bytes, page, { preset: request.preset });
     images.push({
       type: 'image',
       mediaType: result.mediaType,
