@@ -5,7 +5,7 @@ import type { ToolResultOutput } from '@ai-sdk/provider-utils';
 import { generateText, jsonSchema, stepCountIs, tool } from 'ai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryFileSystem, createFileTools, toAiSdkModelOutput } from '../packages/agent/src/index.js';
-import type { FileToolResult } from '../packages/agent/src/tools/file-tool.js';
+import type { ToolResult } from '../packages/agent/src/types.js';
 import { AI_SDK_PROVIDERS } from './support/ai-sdk-providers.js';
 import { captureFetch } from './support/capture-fetch.js';
 import { findWireMedia } from './support/wire-media.js';
@@ -20,7 +20,7 @@ const files = createFileTools({
 });
 
 /** The ai@6 mapping, kept here only to compare against. */
-function legacyOutput(result: FileToolResult): ToolResultOutput {
+function legacyOutput(result: ToolResult): ToolResultOutput {
   return {
     type: 'content',
     value: result.parts.map((part) =>
@@ -48,7 +48,7 @@ afterEach(() => {
   delete (globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS;
 });
 
-async function viewBoth(toModelOutput: (result: FileToolResult) => ToolResultOutput) {
+async function viewBoth(toModelOutput: (result: ToolResult) => ToolResultOutput) {
   const anthropic = AI_SDK_PROVIDERS.find((p) => p.route === 'anthropic')!;
   const viewFile = tool({
     description: files.viewFile.definition.description,

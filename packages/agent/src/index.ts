@@ -2,7 +2,6 @@ export type * from './types.js';
 // Tool results, capabilities and provider serializers (issue 3).
 export { toolResultFrom } from './results/tool-result-from.js';
 export type { ToolResultInput } from './results/tool-result-from.js';
-export type { Attachment, McpContent, ToolOutput } from './results/read-tool-output.js';
 export { truncateToolText, DEFAULT_TRUNCATE } from './results/truncate.js';
 export type { TruncateOptions } from './results/truncate.js';
 export {
@@ -69,7 +68,8 @@ export { createFitCache, fitConversation } from './fit-conversation.js';
 export type { FitCache, FitConversationInput, FittedConversation } from './fit-conversation.js';
 export type { AgentRun, AgentStep, RunAgentInput } from './loop/run-agent.js';
 export type { InputModality, ModelClient, ModelRequest, ModelTurn } from './loop/model-client.js';
-export type { AgentTool, AgentToolResult, HandlerTool, ResultTool, ToolCallContext } from './loop/agent-tool.js';
+// The tool shape's earlier names, kept for apps that use them.
+export type { Tool as ResultTool, ToolResult as AgentToolResult } from './types.js';
 export { ReplayModel } from './loop/replay-model.js';
 export { parseReplayScript, ReplayScriptError } from './loop/replay-script.js';
 export type { ReplayScript } from './loop/replay-script.js';
@@ -90,7 +90,11 @@ export type { ReadToolOptions } from './tools/read.js';
 export { createViewFileTool, viewFile, VIEW_FILE_TOOL_DEFINITION } from './tools/view-file.js';
 export type { ViewFileOutcome, ViewFileToolOptions } from './tools/view-file.js';
 export { DEFAULT_MAX_FILE_BYTES } from './tools/file-tool.js';
-export type { FileTool, FileToolCallContext, FileToolResult } from './tools/file-tool.js';
+export type {
+  Tool as FileTool,
+  ToolCallContext as FileToolCallContext,
+  ToolResult as FileToolResult,
+} from './types.js';
 export { currentCapabilities, offersViewFile, requireImageInput } from './tools/capability-gate.js';
 export type { CapabilityAnswer, CapabilitySource } from './tools/capability-gate.js';
 export { resolveFilePath } from './tools/resolve-file-path.js';
@@ -102,4 +106,5 @@ export type { AiSdkContentItem, AiSdkModelOutput } from './ai-sdk/to-ai-sdk-mode
 // The MCP server (run by `glimpse mcp`) is `@glimpse/agent/mcp` (src/mcp.ts): the SDK's server side would
 // ride into every browser bundle. The adapter needs only the SDK's types.
 export { wrapMcpTools } from './mcp/wrap-mcp-tools.js';
-export type { McpToolClient, WrapMcpToolsOptions, WrappedMcpTool, WrappedMcpToolResult } from './mcp/wrap-mcp-tools.js';
+export type { McpToolClient, WrapMcpToolsOptions } from './mcp/wrap-mcp-tools.js';
+export type { Tool as WrappedMcpTool, ToolResult as WrappedMcpToolResult } from './types.js';

@@ -1,5 +1,4 @@
-import type { Part } from '../types.js';
-import type { FileToolResult } from '../tools/file-tool.js';
+import type { Part, ToolResult } from '../types.js';
 
 /**
  * One item of a Vercel AI SDK tool model output (ai@7's `ToolResultOutput` content), declared here so the
@@ -18,7 +17,7 @@ export type AiSdkModelOutput = { type: 'content'; value: AiSdkContentItem[] } | 
  * `file` items (already fitted, so the SDK never ships an oversized original). An error result becomes
  * `error-text`. Use: `toModelOutput: ({ output }) => toAiSdkModelOutput(output)`.
  */
-export function toAiSdkModelOutput(result: FileToolResult): AiSdkModelOutput {
+export function toAiSdkModelOutput(result: ToolResult): AiSdkModelOutput {
   if (result.isError) {
     return {
       type: 'error-text',

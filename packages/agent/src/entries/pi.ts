@@ -6,7 +6,9 @@ export type { FitPiContentOptions } from '../pi/fit-pi-content.js';
 export { toPiMessages, toPiAssistantMessage, fromPiMessage, GLIMPSE_ORIGIN } from '../pi/pi-messages.js';
 export type { ToPiMessagesOptions } from '../pi/pi-messages.js';
 export { fitPiTool, toPiTool } from '../pi/pi-tools.js';
-export type { GlimpseTool, PiModelSource, PiToolOptions } from '../pi/pi-tools.js';
+export type { PiModelSource, PiToolOptions } from '../pi/pi-tools.js';
+// The glimpse tool shape `toPiTool` takes, under the name this entry gave it first.
+export type { Tool as GlimpseTool } from '../types.js';
 export { fitPiToolResults, glimpsePiExtension } from '../pi/pi-hooks.js';
 export type { PiExtensionApi } from '../pi/pi-hooks.js';
 export { routeOfPiModel, presetForPiModel } from '../pi/pi-route.js';

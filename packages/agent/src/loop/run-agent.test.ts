@@ -5,10 +5,9 @@ import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSession } from '../session/load-session.js';
 import { SessionWriter } from '../session/session-writer.js';
-import type { AgentTool } from './agent-tool.js';
 import { ReplayModel } from './replay-model.js';
 import { parseReplayScript } from './replay-script.js';
-import type { Message } from '../types.js';
+import type { AgentTool, Message } from '../types.js';
 import { runAgent } from './run-agent.js';
 
 let png: string;

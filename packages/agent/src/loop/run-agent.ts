@@ -2,12 +2,11 @@ import type { ProviderName } from '../route/capabilities.js';
 import { resolveRoute, type ModelRoute } from '../route/resolve-route.js';
 import { chooseWindow } from '../compaction/choose-window.js';
 import { estimateMessageTokens } from '../compaction/estimate-tokens.js';
-import type { AssistantMessage, Message, Part, ToolCall, ToolResultMessage } from '../types.js';
+import type { AgentTool, AssistantMessage, Message, Part, ToolCall, ToolResultMessage } from '../types.js';
 import { createFitCache, fitConversation } from '../fit-conversation.js';
 import { serialize } from '../providers/index.js';
 import type { SessionWriter } from '../session/session-writer.js';
 import { toolResultFrom } from '../results/tool-result-from.js';
-import type { AgentTool } from './agent-tool.js';
 import type { ModelClient, ModelRequest } from './model-client.js';
 
 export interface RunAgentInput {

@@ -1,23 +1,12 @@
 import type { PresetName, ProcessOptions } from '@glimpse/media';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ProviderName } from '../route/capabilities.js';
-import type { Part, ToolDefinition } from '../types.js';
+import type { Tool, ToolResult } from '../types.js';
 import { toolResultFrom, type ToolResultInput } from '../results/tool-result-from.js';
 import { presetOf } from '../route/resolve-route.js';
 
 /** The two calls the adapter needs from a connected MCP `Client` (any server, any transport). */
 export type McpToolClient = Pick<Client, 'listTools' | 'callTool'>;
-
-/** A remote tool as a glimpse tool: the agent loop runs it as it is (its results are already fitted). */
-export interface WrappedMcpTool {
-  definition: ToolDefinition;
-  execute(args: Record<string, unknown>, context?: { signal?: AbortSignal }): Promise<WrappedMcpToolResult>;
-}
-
-export interface WrappedMcpToolResult {
-  parts: Part[];
-  isError: boolean;
-}
 
 export interface WrapMcpToolsOptions {
   /** Fit media for this route (and model); or give `preset` directly. Default preset: `portable`. */
@@ -31,19 +20,17 @@ export interface WrapMcpToolsOptions {
 }
 
 /**
- * Wraps every tool of a connected MCP client as a glimpse tool. Results go through `toolResultFrom`:
+ * Wraps every tool of a connected MCP client as a glimpse `Tool` (the agent loop runs it as it is: its results are
+ * fitted already). Results go through `toolResultFrom`:
  * `image` content and `resource` blobs (PDFs, images) are processed by the media pipeline — never passed
  * through raw — text stays text, and audio or unknown content becomes a note. A failed call (thrown or
  * `isError`) is an error result the model can read; the turn goes on.
  */
-export async function wrapMcpTools(
-  client: McpToolClient,
-  options: WrapMcpToolsOptions = {},
-): Promise<WrappedMcpTool[]> {
+export async function wrapMcpTools(client: McpToolClient, options: WrapMcpToolsOptions = {}): Promise<Tool[]> {
   const { prefix = '' } = options;
   // The limits are the same for every call: decided once, here.
   const preset = presetOf(options);
-  const tools: WrappedMcpTool[] = [];
+  const tools: Tool[] = [];
   let cursor: string | undefined;
   do {
     const page = await client.listTools(cursor === undefined ? undefined : { cursor });
@@ -69,7 +56,7 @@ async function callWrapped(
   args: Record<string, unknown>,
   fit: Pick<ToolResultInput, 'preset' | 'limits'>,
   signal: AbortSignal | undefined,
-): Promise<WrappedMcpToolResult> {
+): Promise<ToolResult> {
   let output: ToolResultInput['output'];
   try {
     const result = await client.callTool({ name, arguments: args }, undefined, { signal });

@@ -1,8 +1,7 @@
 import { detect, isMediaError, process, type ProcessOptions } from '@glimpse/media';
 import { base64ToBytes, bytesToBase64 } from '../base64.js';
 import { failureNote, processNote } from './notes.js';
-import type { Part } from '../types.js';
-import type { Attachment } from './read-tool-output.js';
+import type { Attachment, Part } from '../types.js';
 
 /** What one attachment became: parts for the result (media, or text for text files) and notes for the model. */
 export interface AttachedPart {

@@ -1,35 +1,4 @@
-import type { Part } from '../types.js';
-
-/** Raw media a tool hands back. Tools stay dumb: bytes (or base64) and an optional type hint, nothing fitted. */
-export interface Attachment {
-  bytes?: Uint8Array;
-  /** Base64, with or without a `data:` URL prefix. */
-  data?: string;
-  /** A hint only: the bytes decide. `text/*` and JSON hints turn non-media bytes into text. */
-  mediaType?: string;
-  filename?: string;
-}
-
-/** MCP `CallToolResult` content items, as MCP servers send them. */
-export type McpContent =
-  | { type: 'text'; text: string }
-  | { type: 'image'; data: string; mimeType: string }
-  | { type: 'audio'; data: string; mimeType: string }
-  | { type: 'resource'; resource: { uri: string; mimeType?: string; blob?: string; text?: string } }
-  | { type: 'resource_link'; uri: string; name?: string; mimeType?: string };
-
-/**
- * What a tool handler may return:
- * - a string;
- * - `{ text?, attachments }` with raw bytes or base64;
- * - a list of glimpse parts and/or MCP content items (their media is processed again: nothing bypasses it);
- * - an MCP `CallToolResult` (`{ content, isError? }`).
- */
-export type ToolOutput =
-  | string
-  | { text?: string; attachments: readonly Attachment[] }
-  | ReadonlyArray<Part | McpContent>
-  | { content: readonly McpContent[]; isError?: boolean };
+import type { Attachment } from '../types.js';
 
 /** One piece of a tool's output, before media processing. */
 export type OutputItem =

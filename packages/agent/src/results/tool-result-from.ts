@@ -1,8 +1,8 @@
 import type { ProcessOptions } from '@glimpse/media';
 import { attach } from './attach.js';
 import { presetOf, type PresetOptions } from '../route/resolve-route.js';
-import type { Part, ToolResultMessage } from '../types.js';
-import { readToolOutput, type ToolOutput } from './read-tool-output.js';
+import type { Part, ToolOutput, ToolResultMessage } from '../types.js';
+import { readToolOutput } from './read-tool-output.js';
 import { truncateToolText, type TruncateOptions } from './truncate.js';
 
 /**

@@ -2,12 +2,11 @@ import { detect, pdfText } from '@glimpse/media';
 import type { MediaType } from '@glimpse/media';
 import type { FileSystem } from '../fs/file-system.js';
 import { defaultFileSystem } from '../fs/default-file-system.js';
-import type { ToolDefinition } from '../types.js';
+import type { Tool, ToolDefinition, ToolResult } from '../types.js';
 import { decodeText } from './decode-text.js';
 import { describeBinary, mediaLabel } from './describe-binary.js';
 import { errorResult } from './error-result.js';
 import { DEFAULT_MAX_FILE_BYTES } from './file-tool.js';
-import type { FileTool, FileToolResult } from './file-tool.js';
 import { formatBytes } from './format-bytes.js';
 import { resolveFilePath } from './resolve-file-path.js';
 import { optionalPositiveInteger, requiredString, refuseUndeclared } from './tool-arguments.js';
@@ -105,7 +104,7 @@ function formatLines(
 }
 
 /** The `read` tool: numbered text, paged; binaries described in one line, never dumped. */
-export function createReadTool(options: ReadToolOptions = {}): FileTool {
+export function createReadTool(options: ReadToolOptions = {}): Tool {
   const {
     fileSystem = defaultFileSystem(),
     root,
@@ -116,7 +115,7 @@ export function createReadTool(options: ReadToolOptions = {}): FileTool {
   } = options;
   return {
     definition: READ_TOOL_DEFINITION,
-    async execute(args, context = {}): Promise<FileToolResult> {
+    async execute(args, context = {}): Promise<ToolResult> {
       let resolvedNote: string[] = [];
       try {
         refuseUndeclared(args, READ_TOOL_DEFINITION);
@@ -170,6 +169,6 @@ async function pdfAsText(bytes: Uint8Array): Promise<string> {
     .join('\n');
 }
 
-function text(lines: string[]): FileToolResult {
+function text(lines: string[]): ToolResult {
   return { parts: [{ type: 'text', text: lines.join('\n') }], isError: false };
 }

@@ -5,7 +5,7 @@ import { FileError } from '../fs/file-error.js';
 import type { FileSystem } from '../fs/file-system.js';
 import { defaultFileSystem } from '../fs/default-file-system.js';
 import { processNote, uprightOriginal } from '../results/notes.js';
-import type { Part, ToolDefinition } from '../types.js';
+import type { Part, Tool, ToolDefinition, ToolResult } from '../types.js';
 import type { CapabilitySource } from './capability-gate.js';
 import { noImageInput, requireKnownCapabilities } from './capability-gate.js';
 import { decodeText } from './decode-text.js';
@@ -13,7 +13,6 @@ import { mediaLabel } from './describe-binary.js';
 import { errorResult } from './error-result.js';
 import { renamedFor, typeClaimedByExtension } from './extension-types.js';
 import { DEFAULT_MAX_FILE_BYTES } from './file-tool.js';
-import type { FileTool, FileToolResult } from './file-tool.js';
 import { formatBytes } from './format-bytes.js';
 import { countPdfPages, extractPdfPages, parsePageRange } from './pdf-pages.js';
 import { resolveFilePath } from './resolve-file-path.js';
@@ -61,7 +60,7 @@ export interface ViewFileToolOptions extends CapabilitySource {
 }
 
 /** What one view produced, for callers that need more than parts (the MCP server and `glimpse prepare`). */
-export interface ViewFileOutcome extends FileToolResult {
+export interface ViewFileOutcome extends ToolResult {
   /** The pipeline's answer when media was attached. */
   processed?: ProcessResult;
   /** The file that was read (after the name fallback). */
@@ -235,7 +234,7 @@ function pdfForm(args: Record<string, unknown>): (typeof PDF_FORMS)[number] | un
 }
 
 /** Content no magic number names: text gets a pointer to `read`, anything else a note. */
-function notFileMedia(name: string, bytes: Uint8Array, notes: string[]): FileToolResult {
+function notFileMedia(name: string, bytes: Uint8Array, notes: string[]): ToolResult {
   const asText = bytes.byteLength > 0 ? decodeText(bytes) : undefined;
   const what =
     asText !== undefined
@@ -245,7 +244,7 @@ function notFileMedia(name: string, bytes: Uint8Array, notes: string[]): FileToo
 }
 
 /** The `view_file` tool: offer it only when `offersViewFile` says so; it re-checks the model at every call. */
-export function createViewFileTool(options: ViewFileToolOptions = {}): FileTool {
+export function createViewFileTool(options: ViewFileToolOptions = {}): Tool {
   return {
     definition: VIEW_FILE_TOOL_DEFINITION,
     execute: async (args, context = {}) => {
