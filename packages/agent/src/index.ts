@@ -89,7 +89,7 @@ export { createReadTool, READ_TOOL_DEFINITION } from './tools/read.js';
 export type { ReadToolOptions } from './tools/read.js';
 export { createViewFileTool, viewFile, VIEW_FILE_TOOL_DEFINITION } from './tools/view-file.js';
 export type { ViewFileOutcome, ViewFileToolOptions } from './tools/view-file.js';
-export { DEFAULT_MAX_FILE_BYTES } from './tools/file-tool.js';
+export { DEFAULT_MAX_FILE_BYTES } from './tools/file-limits.js';
 export type {
   Tool as FileTool,
   ToolCallContext as FileToolCallContext,

@@ -8,7 +8,7 @@ import { limitConcurrency } from '../mcp/limit-concurrency.js';
 import { serveMcpOverHttp } from '../mcp/serve-mcp-http.js';
 import { StdioJsonRpcTransport } from '../mcp/stdio-json-rpc-transport.js';
 import { createViewWorkerPool, DEFAULT_VIEW_TIMEOUT_MS } from '../mcp/view-worker-pool.js';
-import { DEFAULT_MAX_FILE_BYTES } from '../tools/file-tool.js';
+import { DEFAULT_MAX_FILE_BYTES } from '../tools/file-limits.js';
 import { parseArgs, positiveInteger, stringFlag } from './args.js';
 import { UsageError, type Command } from './command.js';
 

@@ -4,7 +4,7 @@ import { isFileError } from '../fs/file-error.js';
 import type { Message, ToolCall } from '../types.js';
 import { serialize } from '../providers/index.js';
 import { requestJson } from '../providers/request-json.js';
-import { DEFAULT_MAX_FILE_BYTES } from '../tools/file-tool.js';
+import { DEFAULT_MAX_FILE_BYTES } from '../tools/file-limits.js';
 import { VIEW_FILE_TOOL_DEFINITION, viewFile } from '../tools/view-file.js';
 import { parseArgs, positiveInteger, stringFlag } from './args.js';
 import { UsageError, type Command } from './command.js';

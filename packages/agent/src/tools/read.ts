@@ -6,7 +6,7 @@ import type { Tool, ToolDefinition, ToolResult } from '../types.js';
 import { decodeText } from './decode-text.js';
 import { describeBinary, mediaLabel } from './describe-binary.js';
 import { errorResult } from './error-result.js';
-import { DEFAULT_MAX_FILE_BYTES } from './file-tool.js';
+import { DEFAULT_MAX_FILE_BYTES } from './file-limits.js';
 import { formatBytes } from './format-bytes.js';
 import { resolveFilePath } from './resolve-file-path.js';
 import { optionalPositiveInteger, requiredString, refuseUndeclared } from './tool-arguments.js';

@@ -12,7 +12,7 @@ import { decodeText } from './decode-text.js';
 import { mediaLabel } from './describe-binary.js';
 import { errorResult } from './error-result.js';
 import { renamedFor, typeClaimedByExtension } from './extension-types.js';
-import { DEFAULT_MAX_FILE_BYTES } from './file-tool.js';
+import { DEFAULT_MAX_FILE_BYTES } from './file-limits.js';
 import { formatBytes } from './format-bytes.js';
 import { countPdfPages, extractPdfPages, parsePageRange } from './pdf-pages.js';
 import { resolveFilePath } from './resolve-file-path.js';
