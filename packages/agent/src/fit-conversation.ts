@@ -1,5 +1,6 @@
 import { isMediaError, PRESETS, process, probe, type PresetName } from '@glimpse/media';
-import { base64ToBytes, bytesToBase64 } from './base64.js';
+import { base64ToBytes } from './base64.js';
+import { toMediaPart } from './results/to-media-part.js';
 import type { ProviderName } from './route/capabilities.js';
 import { routeFor, type RouteOptions } from './route/resolve-route.js';
 import type { ImagePart, Message, Part } from './types.js';
@@ -73,14 +74,8 @@ async function fitImageParts(part: ImagePart, target: Target, warnings: Serializ
   if (fits) return [part];
   try {
     const result = await process(bytes, { preset: target.preset, maxEdge: target.maxEdge, maxBytes: target.maxBytes });
-    if (result.mediaType === 'application/pdf') return [omitMedia(part, 'cannot-fit', messageIndex, warnings)];
-    const fitted: ImagePart = {
-      type: 'image',
-      mediaType: result.mediaType,
-      data: bytesToBase64(result.data),
-      width: result.width,
-      height: result.height,
-    };
+    const fitted = toMediaPart(result);
+    if (fitted.type !== 'image') return [omitMedia(part, 'cannot-fit', messageIndex, warnings)];
     const from = size ?? { width: result.original.width, height: result.original.height };
     const factor = from.width / result.width;
     const resized = from.width !== result.width || from.height !== result.height;

@@ -1,6 +1,7 @@
 import { detect, isMediaError, process, type ProcessOptions } from '@glimpse/media';
-import { base64ToBytes, bytesToBase64 } from '../base64.js';
+import { base64ToBytes } from '../base64.js';
 import { failureNote, processNote } from './notes.js';
+import { toMediaPart } from './to-media-part.js';
 import type { Attachment, Part } from '../types.js';
 
 /** What one attachment became: parts for the result (media, or text for text files) and notes for the model. */
@@ -39,38 +40,8 @@ export async function attach(attachment: Attachment, name: string, options: Proc
   }
   try {
     const result = await process(bytes, options);
-    const data = bytesToBase64(result.data);
     const note = processNote(name, result);
-    const notes = note === undefined ? [] : [note];
-    switch (result.mediaType) {
-      case 'application/pdf':
-        return {
-          parts: [
-            {
-              type: 'document',
-              mediaType: 'application/pdf',
-              data,
-              ...(attachment.filename === undefined ? {} : { filename: attachment.filename }),
-              ...(result.pages === undefined ? {} : { pages: result.pages }),
-            },
-          ],
-          notes,
-        };
-      case 'image/png':
-      case 'image/jpeg':
-      case 'image/gif':
-      case 'image/webp':
-      case 'image/heic':
-      case 'image/heif':
-        return {
-          parts: [{ type: 'image', mediaType: result.mediaType, data, width: result.width, height: result.height }],
-          notes,
-        };
-      default: {
-        const exhaustive: never = result.mediaType;
-        return exhaustive;
-      }
-    }
+    return { parts: [toMediaPart(result, attachment.filename)], notes: note === undefined ? [] : [note] };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return { parts: [], notes: [failureNote(name, isMediaError(error) ? error.code : undefined, message)] };

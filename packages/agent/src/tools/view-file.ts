@@ -1,11 +1,11 @@
 import { detect, isMediaError, process } from '@glimpse/media';
 import type { MediaType, ProcessResult } from '@glimpse/media';
-import { bytesToBase64 } from '../base64.js';
 import { FileError } from '../fs/file-error.js';
 import type { FileSystem } from '../fs/file-system.js';
 import { defaultFileSystem } from '../fs/default-file-system.js';
 import { processNote, uprightOriginal } from '../results/notes.js';
-import type { Part, Tool, ToolDefinition, ToolResult } from '../types.js';
+import { toMediaPart } from '../results/to-media-part.js';
+import type { Tool, ToolDefinition, ToolResult } from '../types.js';
 import type { CapabilitySource } from './capability-gate.js';
 import { noImageInput, requireKnownCapabilities } from './capability-gate.js';
 import { decodeText } from './decode-text.js';
@@ -85,21 +85,6 @@ function summary(name: string, result: ProcessResult, pagesNote: string | undefi
     ? ` (original ${mediaLabel(from.mediaType)} ${upright.width}x${upright.height}, ${formatBytes(from.bytes)})`
     : '';
   return `${name}: ${sent} ${result.width}x${result.height}, ${formatBytes(result.bytes)} attached${changed}.`;
-}
-
-/** The media part for a pipeline result. */
-export function mediaPart(result: ProcessResult, filename: string): Part {
-  const data = bytesToBase64(result.data);
-  if (result.mediaType === 'application/pdf') {
-    return {
-      type: 'document',
-      mediaType: 'application/pdf',
-      data,
-      filename,
-      ...(result.pages !== undefined ? { pages: result.pages } : {}),
-    };
-  }
-  return { type: 'image', mediaType: result.mediaType, data, width: result.width, height: result.height };
 }
 
 /**
@@ -193,7 +178,7 @@ export async function viewFile(
     const resize = processNote(name, processed);
     const text = [...notes, summary(name, processed, pagesNote), ...(resize === undefined ? [] : [resize])].join('\n');
     return {
-      parts: [{ type: 'text', text }, mediaPart(processed, name)],
+      parts: [{ type: 'text', text }, toMediaPart(processed, name)],
       isError: false,
       processed,
       path: resolved.path,

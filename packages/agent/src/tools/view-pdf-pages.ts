@@ -1,5 +1,5 @@
 import { pdfText, renderPdfPage, type PresetName } from '@glimpse/media';
-import { bytesToBase64 } from '../base64.js';
+import { toMediaPart } from '../results/to-media-part.js';
 import type { Part } from '../types.js';
 import { formatBytes } from './format-bytes.js';
 import { parsePageRange } from './pdf-pages.js';
@@ -58,14 +58,7 @@ export async function viewPdfPages(bytes: Uint8Array, request: PdfPagesRequest):
     : [];
   const images: Part[] = [];
   for (const page of imagePages) {
-    const result = await renderPdfPage(bytes, page, { preset: request.preset });
-    images.push({
-      type: 'image',
-      mediaType: result.mediaType,
-      data: bytesToBase64(result.data),
-      width: result.width,
-      height: result.height,
-    });
+    images.push(toMediaPart(await renderPdfPage(bytes, page, { preset: request.preset })));
   }
 
   const what = [
