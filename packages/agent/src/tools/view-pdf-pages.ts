@@ -33,8 +33,7 @@ export interface PdfPagesRequest {
  */
 export async function viewPdfPages(bytes: Uint8Array, request: PdfPagesRequest): Promise<Part[]> {
   const { pageCount } = await pdfText(bytes, { pages: [] });
-  const named =
-    request.pages === undefined ? undefined : parsePageRange(request.pages, pageCount).map((index) => index + 1);
+  const named = request.pages === undefined ? undefined : parsePageRange(request.pages, pageCount);
   const chosen = named ?? Array.from({ length: pageCount }, (_, i) => i + 1);
   const notes: string[] = [];
   const lines: string[] = [];
