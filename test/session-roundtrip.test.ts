@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PROVIDER_NAMES } from '../packages/agent/src/route/capabilities.js';
 import type { Message } from '../packages/agent/src/types.js';
-import { serialize } from '../packages/agent/src/providers/index.js';
+import { serialize } from '../packages/agent/src/providers/serialize.js';
 import { loadSession } from '../packages/agent/src/session/load-session.js';
 import { SessionWriter } from '../packages/agent/src/session/session-writer.js';
 import * as make from './fixtures/make.js';

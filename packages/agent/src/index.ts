@@ -21,7 +21,7 @@ export {
   serializeOpenAIChat,
   serializeOpenAIResponses,
   placeholderFor,
-} from './providers/index.js';
+} from './providers/serialize.js';
 export type {
   OmitReason,
   SerializedRequest,
@@ -29,7 +29,7 @@ export type {
   Serialized,
   SerializeWarning,
   RequestBodies,
-} from './providers/index.js';
+} from './providers/serialize.js';
 export type {
   AnthropicRequestBody,
   BedrockRequestBody,
@@ -37,7 +37,7 @@ export type {
   OllamaRequestBody,
   OpenAIChatRequestBody,
   OpenAIResponsesRequestBody,
-} from './providers/index.js';
+} from './providers/serialize.js';
 export { bedrockRequestFromJson } from './providers/bedrock-request-json.js';
 export { toGeminiParameters } from './providers/gemini-parameters.js';
 export { requestJson } from './providers/request-json.js';

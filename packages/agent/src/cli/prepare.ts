@@ -2,7 +2,7 @@ import { isProviderName, PROVIDER_NAMES, type ProviderName } from '../route/capa
 import { resolveRoute, type ModelRoute } from '../route/resolve-route.js';
 import { isFileError } from '../fs/file-error.js';
 import type { Message, ToolCall } from '../types.js';
-import { serialize } from '../providers/index.js';
+import { serialize } from '../providers/serialize.js';
 import { requestJson } from '../providers/request-json.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../tools/file-limits.js';
 import { VIEW_FILE_TOOL_DEFINITION, viewFile } from '../tools/view-file.js';

@@ -4,7 +4,7 @@ import { chooseWindow } from '../compaction/choose-window.js';
 import { estimateMessageTokens } from '../compaction/estimate-tokens.js';
 import type { AgentTool, AssistantMessage, Message, Part, ToolCall, ToolResultMessage } from '../types.js';
 import { createFitCache, fitConversation } from '../fit-conversation.js';
-import { serialize } from '../providers/index.js';
+import { serialize } from '../providers/serialize.js';
 import type { SessionWriter } from '../session/session-writer.js';
 import { toolResultFrom } from '../results/tool-result-from.js';
 import type { ModelClient, ModelRequest } from './model-client.js';

@@ -20,7 +20,7 @@ import {
   openAIChatRequest,
   openAIResponsesRequest,
 } from './__wire__/request-schemas.js';
-import { serialize } from './index.js';
+import { serialize } from './serialize.js';
 import { requestJson } from './request-json.js';
 import type { SerializeInput } from './types.js';
 

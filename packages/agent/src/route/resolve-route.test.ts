@@ -1,6 +1,6 @@
 import { ROUTES } from '@glimpse/media';
 import { describe, expect, it } from 'vitest';
-import { serialize } from '../providers/index.js';
+import { serialize } from '../providers/serialize.js';
 import type { Message } from '../types.js';
 import { capabilitiesFor } from './capabilities.js';
 import { presetOf, resolveRoute, routeFor } from './resolve-route.js';
