@@ -11,9 +11,8 @@ export default defineConfig({
     alias: [
       { find: /^@glimpse\/media$/, replacement: here('./test/support/checked-media.ts') },
       { find: /^@glimpse\/agent$/, replacement: here('./packages/agent/src/entries/index.node.ts') },
-      { find: /^@glimpse\/agent\/node$/, replacement: here('./packages/agent/src/entries/node.ts') },
-      { find: /^@glimpse\/agent\/mcp$/, replacement: here('./packages/agent/src/entries/mcp.ts') },
-      { find: /^@glimpse\/agent\/(ai-sdk|pi|clients)$/, replacement: here('./packages/agent/src/entries/$1.ts') },
+      // Every subpath of the agent is its entries/ file of the same name (package.json "exports").
+      { find: /^@glimpse\/agent\/([\w-]+)$/, replacement: here('./packages/agent/src/entries/$1.ts') },
       { find: /^@glimpse\/heif$/, replacement: here('./packages/heif/src/entries/node.ts') },
     ],
   },

@@ -3,13 +3,8 @@
 // (and what the API requires), text streams, and failures retry or end in a typed error.
 import { readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  MemoryFileSystem,
-  createFileTools,
-  runAgent,
-  type AgentStep,
-  type ProviderName,
-} from '../packages/agent/src/index.js';
+import { createFileTools, runAgent, type AgentStep, type ProviderName } from '../packages/agent/src/index.js';
+import { MemoryFileSystem } from '../packages/agent/src/entries/fs.js';
 import { createModelClient, isModelClientError, type ModelClientError } from '../packages/agent/src/entries/clients.js';
 import { requestJson } from '../packages/agent/src/providers/request-json.js';
 import { startApiServer, type ApiServer, type ScriptEntry } from './support/api-server.js';

@@ -4,7 +4,8 @@ import { readFile } from 'node:fs/promises';
 import { Agent, type AgentTool } from '@mariozechner/pi-agent-core';
 import { complete, getModel, type Model, type Message as PiMessage } from '@mariozechner/pi-ai';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MemoryFileSystem, createFileTools, type Message } from '../packages/agent/src/index.js';
+import { createFileTools, type Message } from '../packages/agent/src/index.js';
+import { MemoryFileSystem } from '../packages/agent/src/entries/fs.js';
 import {
   fitPiToolResults,
   fitPiTool,

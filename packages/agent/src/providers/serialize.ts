@@ -1,24 +1,12 @@
 import type { ProviderName } from '../route/capabilities.js';
-import { serializeAnthropic, type AnthropicRequestBody } from './anthropic.js';
-import { serializeBedrock, type BedrockRequestBody } from './bedrock.js';
-import { serializeGemini, type GeminiRequestBody } from './gemini.js';
-import { serializeOllama, type OllamaRequestBody } from './ollama.js';
-import { serializeOpenAIChat, type OpenAIChatRequestBody } from './openai-chat.js';
-import { serializeOpenAIResponses, type OpenAIResponsesRequestBody } from './openai-responses.js';
-import type { SerializeInput, Serialized } from './types.js';
-
-/** Each route's request body, by wire API. */
-export interface RequestBodies {
-  anthropic: AnthropicRequestBody;
-  'openai-chat': OpenAIChatRequestBody;
-  'openai-responses': OpenAIResponsesRequestBody;
-  gemini: GeminiRequestBody;
-  bedrock: BedrockRequestBody;
-  ollama: OllamaRequestBody;
-}
-
-/** One provider's request body, tagged with the provider so callers can narrow to its SDK types. */
-export type SerializedRequest = { [P in ProviderName]: { provider: P } & Serialized<RequestBodies[P]> }[ProviderName];
+import { serializeAnthropic } from './anthropic.js';
+import { serializeBedrock } from './bedrock.js';
+import { serializeGemini } from './gemini.js';
+import { serializeOllama } from './ollama.js';
+import { serializeOpenAIChat } from './openai-chat.js';
+import { serializeOpenAIResponses } from './openai-responses.js';
+import type { SerializedRequest } from './request-bodies.js';
+import type { SerializeInput } from './types.js';
 
 /** Serializes a whole conversation for one provider: its request body (system prompt, tools, messages) and warnings. */
 export function serialize(provider: ProviderName, input: SerializeInput): SerializedRequest {
@@ -41,22 +29,3 @@ export function serialize(provider: ProviderName, input: SerializeInput): Serial
     }
   }
 }
-
-export {
-  serializeAnthropic,
-  serializeBedrock,
-  serializeGemini,
-  serializeOllama,
-  serializeOpenAIChat,
-  serializeOpenAIResponses,
-};
-export type {
-  AnthropicRequestBody,
-  BedrockRequestBody,
-  GeminiRequestBody,
-  OllamaRequestBody,
-  OpenAIChatRequestBody,
-  OpenAIResponsesRequestBody,
-};
-export { placeholderFor } from './placeholders.js';
-export type { OmitReason, SerializeInput, Serialized, SerializeWarning } from './types.js';
