@@ -131,9 +131,11 @@ describe('a session written, reloaded and re-serialized', () => {
       }
       // Not vacuous: the vision routes carry the screenshot and the PDF bytes themselves.
       const anthropic = JSON.stringify(serialize('anthropic', { messages: loaded.messages }));
-      for (const part of [conversation[2], conversation[3]].flatMap((m) => (m?.role === 'toolResult' ? m.parts : []))) {
-        if (part.type !== 'text') expect(anthropic).toContain(part.data);
-      }
+      const media = [conversation[2], conversation[3]]
+        .flatMap((m) => (m?.role === 'toolResult' ? m.parts : []))
+        .flatMap((part) => (part.type === 'text' ? [] : [part]));
+      expect(media.map((part) => part.type)).toEqual(['image', 'document']);
+      for (const part of media) expect(anthropic).toContain(part.data);
     });
   }
 });
