@@ -3,7 +3,13 @@
 // it is a measurement, written by `npm run bench -- --docs`, and the test checks only its shape.
 import { PRESETS, PRESET_NAMES, MEDIA_ERROR_CODES, ROUTES, ROUTE_NAMES, type RouteLimits } from '@glimpse/media';
 import { DEFAULT_CAPABILITY_RULES, type ModelCapabilities } from '../../packages/agent/src/route/capabilities.js';
+import { PROVIDER_NAMES } from '../../packages/agent/src/route/capabilities.js';
 import { WIRE_FACTS } from '../../packages/agent/src/route/wire-facts.js';
+import { READ_TOOL_DEFINITION } from '../../packages/agent/src/tools/read.js';
+import { VIEW_FILE_TOOL_DEFINITION } from '../../packages/agent/src/tools/view-file-arguments.js';
+import type { ToolDefinition } from '../../packages/agent/src/types.js';
+import { describeCredentials } from '../../packages/agent/src/clients/credentials.js';
+import { SDK_PACKAGES } from '../../packages/agent/src/clients/load-sdk.js';
 import { MODEL_CLIENT_ERROR_CODES } from '../../packages/agent/src/clients/model-client-error.js';
 import { COMMANDS } from '../../packages/agent/src/cli/commands.js';
 import { overview } from '../../packages/agent/src/cli/main.js';
@@ -119,6 +125,40 @@ const routesTable = () =>
     }),
   );
 
+/** One row per argument of each file tool, from its JSON schema: what the model is told it may pass. */
+function toolArgumentsTable(definitions: readonly ToolDefinition[]): string {
+  const field = (schema: unknown, key: string): unknown =>
+    typeof schema === 'object' && schema !== null ? Reflect.get(schema, key) : undefined;
+  const rows = definitions.flatMap(({ name, parameters }) => {
+    const properties = field(parameters, 'properties');
+    const required = field(parameters, 'required');
+    const entries = typeof properties === 'object' && properties !== null ? Object.entries(properties) : [];
+    return entries.map(([argument, schema]) => {
+      const values = field(schema, 'enum');
+      const minimum = field(schema, 'minimum');
+      const type = Array.isArray(values)
+        ? values.map((value) => code(JSON.stringify(value))).join(', ')
+        : String(field(schema, 'type'));
+      return [
+        code(name),
+        code(argument),
+        typeof minimum === 'number' ? `${type} ≥ ${minimum}` : type,
+        Array.isArray(required) && required.includes(argument) ? 'yes' : 'no',
+        String(field(schema, 'description') ?? ''),
+      ];
+    });
+  });
+  return table(['tool', 'argument', 'type', 'required', 'what the model is told'], rows);
+}
+
+/** Each route's live client: the SDK it loads on first use, and where its credentials come from. */
+function clientSdksTable(): string {
+  return table(
+    ['route', 'SDK (optional peer)', 'credentials'],
+    PROVIDER_NAMES.map((provider) => [code(provider), code(SDK_PACKAGES[provider]), describeCredentials(provider)]),
+  );
+}
+
 async function cliUsage(): Promise<string> {
   const sections = ['```text', '$ glimpse --help', overview(), '```'];
   for (const entry of COMMANDS) {
@@ -157,6 +197,13 @@ export const GENERATED_BLOCKS: readonly GeneratedBlock[] = [
     generate: async () => errorsTable(SESSION_ERROR_CODES),
     match: 'exact',
   },
+  {
+    page: 'docs/file-tools.md',
+    name: 'file-tool-arguments',
+    generate: async () => toolArgumentsTable([READ_TOOL_DEFINITION, VIEW_FILE_TOOL_DEFINITION]),
+    match: 'exact',
+  },
+  { page: 'docs/agent-adapters.md', name: 'client-sdks', generate: async () => clientSdksTable(), match: 'exact' },
   {
     page: 'docs/agent-adapters.md',
     name: 'client-errors',

@@ -9,17 +9,23 @@ import { serveMcpOverHttp } from '../mcp/serve-mcp-http.js';
 import { StdioJsonRpcTransport } from '../mcp/stdio-json-rpc-transport.js';
 import { createViewWorkerPool, DEFAULT_VIEW_TIMEOUT_MS } from '../mcp/view-worker-pool.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../tools/file-limits.js';
+import { READ_TOOL_DEFINITION } from '../tools/read.js';
+import { argumentSignature } from '../tools/tool-arguments.js';
+import { VIEW_FILE_TOOL_DEFINITION } from '../tools/view-file-arguments.js';
+import type { ToolDefinition } from '../types.js';
 import { parseArgs, positiveInteger, stringFlag } from './args.js';
 import { UsageError, type Command } from './command.js';
+
+const signature = (definition: ToolDefinition) => `${definition.name} ${argumentSignature(definition)}`;
 
 const usage = `Usage: glimpse mcp [--root DIR] [--preset NAME] [--max-file-bytes N] [--strict] [--timeout-ms N]
                   [--http PORT]
 
 Runs an MCP server on stdin/stdout (for Claude Desktop, Claude Code, Cursor, VS Code, …) with two tools:
-  view_file {path, pages?, as?}  images, SVGs and PDFs, fitted for the provider: images come back as
+  ${signature(VIEW_FILE_TOOL_DEFINITION)}  images, SVGs and PDFs, fitted for the provider: images come back as
                             MCP image content, PDFs as an embedded application/pdf resource plus a summary
                             (as: "images" or "text" gives a PDF's page images or its text instead)
-  read {path, offset?, limit?}  text files with line numbers; binaries described, never dumped
+  ${signature(READ_TOOL_DEFINITION)}  text files with line numbers; binaries described, never dumped
 
 Options:
   --root DIR           serve only files inside DIR (default: the working directory); paths that leave

@@ -9,6 +9,19 @@ import { VIEW_FILE_TOOL_DEFINITION, viewFile } from '../tools/view-file.js';
 import { parseArgs, positiveInteger, stringFlag } from './args.js';
 import { UsageError, type Command } from './command.js';
 
+/** Each route's body keys, as `serialize` writes them for a turn with a system prompt and a tool. */
+function bodyKeys(): string {
+  const example = { system: 'S', tools: [VIEW_FILE_TOOL_DEFINITION], messages: [{ role: 'user' as const, parts: [] }] };
+  return PROVIDER_NAMES.map((provider) => {
+    const { body } = serialize(provider, example);
+    const systemFirst = 'messages' in body && body.messages[0]?.role === 'system';
+    const keys = Object.keys(body).map((key) =>
+      key === 'messages' && systemFirst ? `${key} (the system prompt first)` : key,
+    );
+    return `  ${provider.padEnd(18)}${keys.join(', ')}`;
+  }).join('\n');
+}
+
 const usage = `Usage: glimpse prepare FILE... --provider PROVIDER [--model ID] [--system TEXT] [--no-vision]
                        [--lift-tool-media] [--max-file-bytes N]
 
@@ -27,12 +40,7 @@ Options:
   -h, --help           show this help
 
 Prints one JSON object: "provider", then the provider's request body with the API's own keys:
-  anthropic         system, tools, messages
-  openai-chat       messages (the system prompt first), tools
-  openai-responses  instructions, tools, input
-  gemini            systemInstruction, tools, contents
-  bedrock           system, toolConfig, messages
-  ollama            messages (the system prompt first), tools
+${bodyKeys()}
 Without "provider", plus the model (and max_tokens for anthropic), it is a request the API accepts;
 gemini and bedrock take the model in the URL. Bedrock's media bytes are base64 strings, as in the Converse
 JSON wire format: give the SDK bedrockRequestFromJson(output), never the strings (it would encode them

@@ -37,7 +37,7 @@ export function createAnthropicClient(options: LiveClientOptions): ModelClient {
   const apiKey = options.apiKey ?? credentialFromEnv('anthropic', options.env ?? processEnv());
   let sdk: Promise<Anthropic> | undefined;
   const client = () =>
-    (sdk ??= loadSdk('anthropic', '@anthropic-ai/sdk', () => import('@anthropic-ai/sdk')).then(
+    (sdk ??= loadSdk('anthropic', () => import('@anthropic-ai/sdk')).then(
       ({ default: Sdk }) =>
         new Sdk({
           apiKey: apiKey ?? 'none',

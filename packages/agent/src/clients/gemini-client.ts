@@ -44,7 +44,7 @@ export function createGeminiClient(options: LiveClientOptions): ModelClient {
   const apiKey = options.apiKey ?? credentialFromEnv('gemini', options.env ?? processEnv());
   let sdk: Promise<GoogleGenAI> | undefined;
   const client = () =>
-    (sdk ??= loadSdk('gemini', '@google/genai', () => import('@google/genai')).then(
+    (sdk ??= loadSdk('gemini', () => import('@google/genai')).then(
       ({ GoogleGenAI: Sdk }) =>
         new Sdk({
           apiKey: apiKey ?? 'none',

@@ -49,3 +49,11 @@ export function refuseUndeclared(args: Record<string, unknown>, definition: Tool
     { argument: extra[0] },
   );
 }
+
+/** A tool's arguments as a listing shows them: `{path, offset?, limit?}`, the optional ones marked, in schema order. */
+export function argumentSignature(definition: ToolDefinition): string {
+  const { properties, required } = definition.parameters;
+  const names = typeof properties === 'object' && properties !== null ? Object.keys(properties) : [];
+  const mandatory = Array.isArray(required) ? required : [];
+  return `{${names.map((name) => (mandatory.includes(name) ? name : `${name}?`)).join(', ')}}`;
+}
