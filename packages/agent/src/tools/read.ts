@@ -9,7 +9,7 @@ import { errorResult } from './error-result.js';
 import { DEFAULT_MAX_FILE_BYTES } from './file-limits.js';
 import { formatBytes } from './format-bytes.js';
 import { resolveFilePath } from './resolve-file-path.js';
-import { optionalPositiveInteger, requiredString, refuseUndeclared } from './tool-arguments.js';
+import { optionalPositiveInteger, PATH_ARGUMENT, requiredString, refuseUndeclared } from './tool-arguments.js';
 
 export const READ_TOOL_DEFINITION: ToolDefinition = {
   name: 'read',
@@ -19,10 +19,7 @@ export const READ_TOOL_DEFINITION: ToolDefinition = {
   parameters: {
     type: 'object',
     properties: {
-      path: {
-        type: 'string',
-        description: 'Path of the file: absolute, or relative to the working directory (the root, when one is set).',
-      },
+      path: PATH_ARGUMENT,
       offset: { type: 'integer', minimum: 1, description: 'First line to show, counting from 1. Default 1.' },
       limit: { type: 'integer', minimum: 1, description: 'How many lines to show. Default 2000.' },
     },

@@ -1,6 +1,12 @@
 import { FileError } from '../fs/file-error.js';
 import type { ToolDefinition } from '../types.js';
 
+/** The `path` argument both file tools take, as their JSON schemas declare it. */
+export const PATH_ARGUMENT = {
+  type: 'string',
+  description: 'Path of the file: absolute, or relative to the working directory (the root, when one is set).',
+} as const;
+
 /** Argument checks for tool calls: models send anything, so each value is checked, never cast. */
 export function requiredString(args: Record<string, unknown>, name: string, tool: string): string {
   const value = args[name];

@@ -1,6 +1,6 @@
 import { FileError } from '../fs/file-error.js';
 import type { ToolDefinition } from '../types.js';
-import { optionalString, refuseUndeclared, requiredString } from './tool-arguments.js';
+import { optionalString, PATH_ARGUMENT, refuseUndeclared, requiredString } from './tool-arguments.js';
 
 /** How `as` may ask to show a PDF. */
 export const PDF_FORMS = ['document', 'images', 'text'] as const;
@@ -15,10 +15,7 @@ export const VIEW_FILE_TOOL_DEFINITION: ToolDefinition = {
   parameters: {
     type: 'object',
     properties: {
-      path: {
-        type: 'string',
-        description: 'Path of the file: absolute, or relative to the working directory (the root, when one is set).',
-      },
+      path: PATH_ARGUMENT,
       pages: {
         type: 'string',
         description:
