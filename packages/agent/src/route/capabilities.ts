@@ -78,6 +78,11 @@ export interface CapabilitiesQuery {
   rules?: readonly CapabilityRule[];
   /** Applied last, over whatever the rules found: `{ imageInput: false }` is `--no-vision`. */
   overrides?: Partial<ModelCapabilities>;
+  /**
+   * Never set: it keeps a resolved `ModelRoute` (which has `provider` and `model` too) from being taken for a
+   * query, which would drop its overrides. Where a route is resolved already, read its `capabilities`.
+   */
+  capabilities?: never;
 }
 
 /** The first rule that matches the model on this route, if any. */
