@@ -1,18 +1,14 @@
-import type { PresetName, ProcessOptions } from '@glimpse/media';
+import type { ProcessOptions } from '@glimpse/media';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { ProviderName } from '../route/capabilities.js';
 import type { Tool, ToolResult } from '../types.js';
 import { toolResultFrom, type ToolResultInput } from '../results/tool-result-from.js';
-import { presetOf } from '../route/resolve-route.js';
+import { presetOf, type PresetOptions } from '../route/resolve-route.js';
 
 /** The two calls the adapter needs from a connected MCP `Client` (any server, any transport). */
 export type McpToolClient = Pick<Client, 'listTools' | 'callTool'>;
 
-export interface WrapMcpToolsOptions {
-  /** Fit media for this route (and model); or give `preset` directly. Default preset: `portable`. */
-  provider?: ProviderName;
-  model?: string;
-  preset?: PresetName;
+/** The limits: `preset`, or a `route` resolved already, or `provider` and `model`; default `portable`. */
+export interface WrapMcpToolsOptions extends PresetOptions {
   /** Explicit limits over the preset's. */
   limits?: Omit<ProcessOptions, 'provider'>;
   /** Prepended to every tool name, to keep several servers' tools apart (`"fs_"` → `fs_read`). */
