@@ -10,10 +10,9 @@ export default defineConfig({
     // test/support/checked-media.ts, whose `process` refuses any output the strict oracle refuses.
     alias: [
       { find: /^@glimpse\/media$/, replacement: here('./test/support/checked-media.ts') },
-      { find: /^@glimpse\/agent$/, replacement: here('./packages/agent/src/entries/node.ts') },
-      { find: /^@glimpse\/agent\/node$/, replacement: here('./packages/agent/src/node.ts') },
-      { find: /^@glimpse\/agent\/mcp$/, replacement: here('./packages/agent/src/mcp.ts') },
-      { find: /^@glimpse\/agent\/(ai-sdk|pi|clients)$/, replacement: here('./packages/agent/src/$1/index.ts') },
+      { find: /^@glimpse\/agent$/, replacement: here('./packages/agent/src/entries/index.node.ts') },
+      // Every subpath of the agent is its entries/ file of the same name (package.json "exports").
+      { find: /^@glimpse\/agent\/([\w-]+)$/, replacement: here('./packages/agent/src/entries/$1.ts') },
       { find: /^@glimpse\/heif$/, replacement: here('./packages/heif/src/entries/node.ts') },
     ],
   },

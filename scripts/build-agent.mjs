@@ -3,22 +3,35 @@
 // Chunks sit beside the entries (not in a subfolder): the view-worker pool loads mcp-worker.js from beside
 // whichever file it was bundled into. npm dependencies and @glimpse/media stay external.
 import { build } from 'esbuild';
-import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
 import { removeStale } from './build-runtimes.mjs';
 
-/** dist file → source. One line per entry in package.json's `exports` (plus the CLI and its worker). */
-export const AGENT_ENTRY_POINTS = {
-  index: 'packages/agent/src/index.ts', // `.`: the runtime-neutral core
-  'index.node': 'packages/agent/src/entries/node.ts', // `.` under the `node` condition
-  node: 'packages/agent/src/node.ts', // `./node`
-  mcp: 'packages/agent/src/mcp.ts', // `./mcp`
-  cli: 'packages/agent/src/cli.ts',
-  'mcp-worker': 'packages/agent/src/mcp/view-file-worker.ts',
-  // Adapters, each its own subpath so an app loads only what it uses (package.json "exports").
-  'ai-sdk': 'packages/agent/src/ai-sdk/index.ts',
-  pi: 'packages/agent/src/pi/index.ts',
-  clients: 'packages/agent/src/clients/index.ts',
-};
+const AGENT_PACKAGE = new URL('../packages/agent/package.json', import.meta.url);
+
+/**
+ * dist file → source, read from the package's `exports` (each entry's `@glimpse/source` beside its runtime
+ * file, the `node` condition of `.` included), plus the CLI and the MCP view worker, which no export names.
+ * Adding a subpath is its entries/ file and its `exports` entry; the build, the vitest aliases and the tarball
+ * test follow from them.
+ */
+export function agentEntryPoints(exportsField = JSON.parse(readFileSync(AGENT_PACKAGE, 'utf8')).exports) {
+  const entries = {};
+  const add = (dist, source) => {
+    entries[basename(dist).replace(/\.js$/, '')] = join('packages/agent', source);
+  };
+  for (const target of Object.values(exportsField)) {
+    const source = typeof target === 'object' ? target['@glimpse/source'] : undefined;
+    if (typeof source === 'string') add(target.default, source);
+    else if (source !== undefined)
+      for (const condition of Object.keys(source)) add(target[condition], source[condition]);
+  }
+  return {
+    ...entries,
+    cli: 'packages/agent/src/entries/cli.ts',
+    'mcp-worker': 'packages/agent/src/entries/mcp-worker.ts', // loaded by the view-worker pool from beside its bundle
+  };
+}
 
 /** Keeps every bare import external: npm dependencies and the other workspace packages alike. */
 export const externalDependencies = {
@@ -31,7 +44,7 @@ export const externalDependencies = {
 /** Builds into `outdir` (default packages/agent/dist) and returns esbuild's metafile; `overrides` are esbuild options (tests bundle the media core in). */
 export async function buildAgent({ outdir = resolve('packages/agent/dist'), ...overrides } = {}) {
   const result = await build({
-    entryPoints: AGENT_ENTRY_POINTS,
+    entryPoints: agentEntryPoints(),
     outdir,
     bundle: true,
     splitting: true,

@@ -5,9 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Metafile } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
+import agentPackage from '../packages/agent/package.json';
+import { SDK_PACKAGES } from '../packages/agent/src/clients/load-sdk.js';
 import { buildAgent } from '../scripts/build-agent.mjs';
 
-const SDKS = ['@anthropic-ai/sdk', 'openai', '@google/genai', '@aws-sdk/client-bedrock-runtime', 'ollama'];
+const SDKS = [...new Set(Object.values(SDK_PACKAGES))];
 const FRAMEWORKS = [
   'ai',
   '@ai-sdk/provider',
@@ -49,13 +51,24 @@ function externals(entry: string): { static: Set<string>; dynamic: Set<string> }
 }
 
 describe('the agent entries', () => {
-  it.each(['index', 'ai-sdk', 'pi'])('%s reaches no provider SDK and no agent framework', (entry) => {
-    const { static: statics, dynamic } = externals(entry);
-    for (const name of [...SDKS, ...FRAMEWORKS]) {
-      expect(statics.has(name), `${entry} imports ${name}`).toBe(false);
-      expect(dynamic.has(name), `${entry} may load ${name}`).toBe(false);
+  it('declare every provider SDK an optional peer dependency', () => {
+    expect(SDKS).toHaveLength(5);
+    for (const sdk of SDKS) {
+      expect(Object.keys(agentPackage.peerDependencies), sdk).toContain(sdk);
+      expect(agentPackage.peerDependenciesMeta, sdk).toHaveProperty([sdk, 'optional'], true);
     }
   });
+
+  it.each(['index', 'ai-sdk', 'pi', 'providers', 'compaction', 'session', 'fs', 'tools'])(
+    '%s reaches no provider SDK and no agent framework',
+    (entry) => {
+      const { static: statics, dynamic } = externals(entry);
+      for (const name of [...SDKS, ...FRAMEWORKS]) {
+        expect(statics.has(name), `${entry} imports ${name}`).toBe(false);
+        expect(dynamic.has(name), `${entry} may load ${name}`).toBe(false);
+      }
+    },
+  );
 
   it('clients loads each provider SDK only on use', () => {
     const { static: statics, dynamic } = externals('clients');

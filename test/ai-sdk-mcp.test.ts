@@ -1,18 +1,18 @@
 // Tool results from an MCP server, through the AI SDK's own MCP client (`@ai-sdk/mcp`): its image content and
 // the embedded PDF it writes out as JSON text both reach the model as fitted media.
-import { readFile } from 'node:fs/promises';
 import { createMCPClient } from '@ai-sdk/mcp';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { generateText, stepCountIs, wrapLanguageModel } from 'ai';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fitMediaMiddleware } from '../packages/agent/src/ai-sdk/index.js';
+import { readSample } from './support/read-sample.js';
+import { fitMediaMiddleware } from '../packages/agent/src/entries/ai-sdk.js';
 import { AI_SDK_PROVIDERS } from './support/ai-sdk-providers.js';
+import { at } from './support/json-path.js';
 import { captureFetch } from './support/capture-fetch.js';
 import { decodeStrictly, findWireMedia } from './support/wire-media.js';
 
-const sample = (name: string) =>
-  readFile(new URL(`../samples/${name}`, import.meta.url)).then((b) => b.toString('base64'));
+const sample = async (name: string) => Buffer.from(await readSample(name)).toString('base64');
 const screenshot = await sample('screenshot.png'); // 2400x1500
 const report = await sample('report.pdf');
 
@@ -77,7 +77,3 @@ describe('fitMediaMiddleware with an MCP server', () => {
     expect(request.text).not.toContain('"type":"resource"');
   });
 });
-
-function at(body: unknown, path: string): unknown {
-  return path.split('.').reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], body);
-}

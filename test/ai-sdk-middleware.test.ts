@@ -1,19 +1,19 @@
 // The AI SDK middleware through the real `ai` package and every provider package, on a capturing fetch: what
 // reaches the wire is fitted (dimensions), decodable (strict decoders) and where each API wants it.
-import { readFile } from 'node:fs/promises';
 import { createAmazonBedrock } from '@ai-sdk/amazon-bedrock';
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { generateText, stepCountIs, tool, wrapLanguageModel, jsonSchema, type ModelMessage } from 'ai';
 import { PDFDocument } from 'pdf-lib';
 import { PRESETS } from '@glimpse/media';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fitMediaMiddleware, type FitMediaWarning } from '../packages/agent/src/ai-sdk/index.js';
+import { readSample } from './support/read-sample.js';
+import { fitMediaMiddleware, type FitMediaWarning } from '../packages/agent/src/entries/ai-sdk.js';
 import { AI_SDK_PROVIDERS, type AiSdkProviderCase } from './support/ai-sdk-providers.js';
+import { at } from './support/json-path.js';
 import { captureFetch, type CapturedRequest } from './support/capture-fetch.js';
 import { decodeStrictly, findWireMedia, type WireMedia } from './support/wire-media.js';
 
-const sample = (name: string) =>
-  readFile(new URL(`../samples/${name}`, import.meta.url)).then((b) => new Uint8Array(b));
+const sample = readSample;
 const photo = await sample('photo-exif6.jpg'); // 4000x3000 stored, orientation 6: upright 3000x4000
 const screenshot = await sample('screenshot.png'); // 2400x1500
 const report = await sample('report.pdf'); // 2 pages
@@ -67,9 +67,6 @@ async function run(provider: AiSdkProviderCase, middleware = true) {
 }
 
 /** The value at a JSON path of the body. */
-function at(body: unknown, path: string): unknown {
-  return path.split('.').reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], body);
-}
 
 let sdkWarnings: unknown[] = [];
 beforeAll(() => {

@@ -1,16 +1,17 @@
 // `toAiSdkModelOutput` through the real `ai@7`: `file` items, no deprecation warning, and the very same request
 // bytes the deprecated `image-data`/`file-data` items produce.
-import { readFile } from 'node:fs/promises';
 import type { ToolResultOutput } from '@ai-sdk/provider-utils';
 import { generateText, jsonSchema, stepCountIs, tool } from 'ai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MemoryFileSystem, createFileTools, toAiSdkModelOutput } from '../packages/agent/src/index.js';
-import type { FileToolResult } from '../packages/agent/src/tools/file-tool.js';
+import { readSample } from './support/read-sample.js';
+import { createFileTools, type ToolResult } from '../packages/agent/src/index.js';
+import { toAiSdkModelOutput } from '../packages/agent/src/entries/ai-sdk.js';
+import { MemoryFileSystem } from '../packages/agent/src/entries/fs.js';
 import { AI_SDK_PROVIDERS } from './support/ai-sdk-providers.js';
 import { captureFetch } from './support/capture-fetch.js';
 import { findWireMedia } from './support/wire-media.js';
 
-const read = (name: string) => readFile(new URL(`../samples/${name}`, import.meta.url)).then((b) => new Uint8Array(b));
+const read = readSample;
 const files = createFileTools({
   fileSystem: new MemoryFileSystem({
     files: { '/work/photo.jpg': await read('photo-exif6.jpg'), '/work/report.pdf': await read('report.pdf') },
@@ -20,7 +21,7 @@ const files = createFileTools({
 });
 
 /** The ai@6 mapping, kept here only to compare against. */
-function legacyOutput(result: FileToolResult): ToolResultOutput {
+function legacyOutput(result: ToolResult): ToolResultOutput {
   return {
     type: 'content',
     value: result.parts.map((part) =>
@@ -48,7 +49,7 @@ afterEach(() => {
   delete (globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS;
 });
 
-async function viewBoth(toModelOutput: (result: FileToolResult) => ToolResultOutput) {
+async function viewBoth(toModelOutput: (result: ToolResult) => ToolResultOutput) {
   const anthropic = AI_SDK_PROVIDERS.find((p) => p.route === 'anthropic')!;
   const viewFile = tool({
     description: files.viewFile.definition.description,

@@ -192,7 +192,9 @@ describe('start-up loads only what the command needs', () => {
   /** npm packages a command's start-up imports: the CLI entry's static imports plus its command chunk's. */
   function packagesLoadedBy(command: string | undefined): Set<string> {
     const outputs = metafile.outputs;
-    const entry = Object.keys(outputs).find((path) => outputs[path]?.entryPoint === 'packages/agent/src/cli.ts');
+    const entry = Object.keys(outputs).find(
+      (path) => outputs[path]?.entryPoint === 'packages/agent/src/entries/cli.ts',
+    );
     const chunk = Object.keys(outputs).find(
       (path) => outputs[path]?.entryPoint === `packages/agent/src/cli/${command}.ts`,
     );

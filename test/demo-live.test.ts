@@ -4,6 +4,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { captureOutput } from './support/capture-output.js';
 import { main } from '../packages/agent/src/cli/main.js';
 import { startApiServer, type ApiServer } from './support/api-server.js';
 
@@ -14,20 +15,6 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-function capture() {
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-    stdout.push(String(chunk));
-    return true;
-  });
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
-    stderr.push(String(chunk));
-    return true;
-  });
-  return { stdout, stderr };
-}
 
 describe('glimpse demo --live', () => {
   it.each([
@@ -47,7 +34,7 @@ describe('glimpse demo --live', () => {
       'AWS_BEARER_TOKEN_BEDROCK',
     ])
       vi.stubEnv(name, '');
-    const { stdout, stderr } = capture();
+    const { stdout, stderr } = captureOutput();
     expect(await main(['demo', '--live', '--provider', provider])).toBe(1);
     expect(stdout).toEqual([]);
     const error = JSON.parse(stderr.join(''));
@@ -73,7 +60,7 @@ describe('glimpse demo --live', () => {
     vi.stubEnv('ANTHROPIC_API_KEY', 'test-key');
     vi.stubEnv('ANTHROPIC_BASE_URL', server.url);
     const session = join(await mkdtemp(join(tmpdir(), 'glimpse-live-')), 'live.jsonl');
-    const { stdout, stderr } = capture();
+    const { stdout, stderr } = captureOutput();
     expect(
       await main(['demo', '--live', '--provider', 'anthropic', '--model', 'claude-sonnet-4-6', '--session', session]),
     ).toBe(0);

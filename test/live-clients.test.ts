@@ -3,15 +3,11 @@
 // (and what the API requires), text streams, and failures retry or end in a typed error.
 import { readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  MemoryFileSystem,
-  createFileTools,
-  runAgent,
-  type AgentStep,
-  type ProviderName,
-} from '../packages/agent/src/index.js';
-import { createModelClient, isModelClientError, type ModelClientError } from '../packages/agent/src/clients/index.js';
+import { createFileTools, runAgent, type AgentStep, type ProviderName } from '../packages/agent/src/index.js';
+import { MemoryFileSystem } from '../packages/agent/src/entries/fs.js';
+import { createModelClient, isModelClientError, ModelClientError } from '../packages/agent/src/entries/clients.js';
 import { requestJson } from '../packages/agent/src/providers/request-json.js';
+import { failsWith } from './support/typed-errors.js';
 import { startApiServer, type ApiServer, type ScriptEntry } from './support/api-server.js';
 import { decodeStrictly, findWireMedia } from './support/wire-media.js';
 
@@ -151,12 +147,14 @@ describe.each(PROVIDERS)('the %s client', (provider) => {
 
   it('a 401 is E_AUTH at once, naming where the key comes from', async () => {
     server = await startApiServer([{ status: 401, message: 'invalid key' }]);
-    const error = await runAgent({ model: client(provider, server), provider, tools: [], prompt: 'hi' }).catch(
-      (e: unknown) => e,
+    const error = await failsWith(
+      runAgent({ model: client(provider, server), provider, tools: [], prompt: 'hi' }),
+      ModelClientError,
+      'E_AUTH',
     );
     expect(isModelClientError(error)).toBe(true);
-    expect(error).toMatchObject({ code: 'E_AUTH', details: { status: 401, attempts: 1, provider } });
-    expect((error as ModelClientError).message).toMatch(
+    expect(error).toMatchObject({ details: { status: 401, attempts: 1, provider } });
+    expect(error.message).toMatch(
       provider === 'ollama' ? /OLLAMA_HOST/ : provider === 'bedrock' ? /AWS_ACCESS_KEY_ID/ : /_API_KEY/,
     );
     expect(server.requests).toHaveLength(1);
@@ -169,12 +167,20 @@ describe.each(PROVIDERS)('the %s client', (provider) => {
       { status: 500 },
       { status: 500 },
     ]);
-    await expect(
-      runAgent({ model: client(provider, server), provider, tools: [], prompt: 'hi' }),
-    ).rejects.toMatchObject({ code: 'E_BAD_REQUEST', details: { status: 400 } });
-    await expect(
-      runAgent({ model: client(provider, server, { maxRetries: 2 }), provider, tools: [], prompt: 'hi' }),
-    ).rejects.toMatchObject({ code: 'E_PROVIDER', details: { status: 500, attempts: 3 } });
+    expect(
+      await failsWith(
+        runAgent({ model: client(provider, server), provider, tools: [], prompt: 'hi' }),
+        ModelClientError,
+        'E_BAD_REQUEST',
+      ),
+    ).toMatchObject({ details: { status: 400 } });
+    expect(
+      await failsWith(
+        runAgent({ model: client(provider, server, { maxRetries: 2 }), provider, tools: [], prompt: 'hi' }),
+        ModelClientError,
+        'E_PROVIDER',
+      ),
+    ).toMatchObject({ details: { status: 500, attempts: 3 } });
     expect(server.requests).toHaveLength(4);
   });
 });
@@ -213,7 +219,7 @@ describe('live clients, whatever the route', () => {
     server = await startApiServer([{ status: 429, retryAfter: '30' }]);
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
-    await expect(
+    await failsWith(
       runAgent({
         model: client('anthropic', server),
         provider: 'anthropic',
@@ -221,14 +227,19 @@ describe('live clients, whatever the route', () => {
         prompt: 'hi',
         signal: controller.signal,
       }),
-    ).rejects.toMatchObject({ code: 'E_ABORTED' });
+      ModelClientError,
+      'E_ABORTED',
+    );
   });
 
   it('say which variable is missing when there is no key', async () => {
     const anthropic = createModelClient({ provider: 'anthropic', model: 'claude-sonnet-4-6', env: {} });
-    await expect(runAgent({ model: anthropic, provider: 'anthropic', tools: [], prompt: 'hi' })).rejects.toMatchObject({
-      code: 'E_AUTH',
-      message: expect.stringContaining('ANTHROPIC_API_KEY'),
-    });
+    expect(
+      await failsWith(
+        runAgent({ model: anthropic, provider: 'anthropic', tools: [], prompt: 'hi' }),
+        ModelClientError,
+        'E_AUTH',
+      ),
+    ).toMatchObject({ message: expect.stringContaining('ANTHROPIC_API_KEY') });
   });
 });

@@ -142,10 +142,9 @@ describe('glimpse mcp over stdio, with the SDK client', () => {
   it('renders PDF pages as images when asked (as: "images"), several in one result', async () => {
     const result = await call('view_file', { path: 'report.pdf', as: 'images', pages: '2-3' });
     expect(result.isError).toBeFalsy();
-    const images = result.content.filter((c) => c.type === 'image');
-    expect(images.map((image) => image.type === 'image' && image.mimeType)).toEqual(['image/png', 'image/png']);
+    const images = result.content.flatMap((c) => (c.type === 'image' ? [c] : []));
+    expect(images.map((image) => image.mimeType)).toEqual(['image/png', 'image/png']);
     for (const image of images) {
-      if (image.type !== 'image') continue;
       const meta = await sharp(Buffer.from(image.data, 'base64')).metadata();
       expect(Math.max(meta.width ?? 0, meta.height ?? 0)).toBe(PRESET.maxEdge);
     }
@@ -283,29 +282,25 @@ describe('glimpse mcp --timeout-ms: a slow file blocks nothing', () => {
   });
 
   it('answers E_TIMEOUT at the budget, answers a parallel read meanwhile, and really stops the render', async () => {
-    const started = performance.now();
     let slowSettled = false;
     const slow = call('view_file', SLOW_VIEW, slowClient).then((result) => {
       slowSettled = true;
-      return { result, ms: performance.now() - started };
+      return result;
     });
     await new Promise((resolve) => setTimeout(resolve, 300)); // the worker is painting by now
 
-    const readStarted = performance.now();
     const read = await call('read', { path: 'twelve.txt' }, slowClient);
-    const readMs = performance.now() - readStarted;
     expect(texts(read)).toBe('1\tjust twelve');
     // The order of events, not speed: the read was answered while the slow view was still running.
     expect(slowSettled).toBe(false);
-    expect(readMs).toBeLessThan(BUDGET_MS);
 
-    const { result, ms } = await slow;
+    // The answer is the pool's timeout (its timer is the only source of this text), not the render's end, which
+    // takes minutes: a pool that waited for it would run into the test's own time limit.
+    const result = await slow;
     expect(result.isError).toBe(true);
     expect(result.content.every((c) => c.type === 'text')).toBe(true);
     expect(texts(result)).toMatch(new RegExp(`^E_TIMEOUT: slow\\.pdf took longer than ${BUDGET_MS / 1000} s`));
     expect(texts(result)).toContain('export it to PNG or JPEG');
-    expect(ms).toBeGreaterThanOrEqual(BUDGET_MS - 100); // it ran until the budget, it did not fail early
-    expect(ms).toBeLessThan(BUDGET_MS * 3); // and was stopped there, not when the render ended (minutes)
 
     // Terminating the worker stopped the WASM render: the server burns no CPU afterwards.
     expect(await goesQuiet(serverPid, 2000)).toBe(true);

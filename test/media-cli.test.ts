@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { captureOutput } from './support/capture-output.js';
 import { main } from '../packages/agent/src/cli/main.js';
 import * as make from './fixtures/make.js';
 import { lineOfText, scanPdf, textPdf } from './fixtures/pdf-documents.js';
@@ -23,19 +24,10 @@ beforeAll(async () => {
 afterEach(() => vi.restoreAllMocks());
 
 async function run(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-    out.push(String(chunk));
-    return true;
-  });
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
-    err.push(String(chunk));
-    return true;
-  });
+  const { stdout, stderr } = captureOutput();
   const code = await main(argv);
   vi.restoreAllMocks();
-  return { code, out: out.join(''), err: err.join('') };
+  return { code, out: stdout.join(''), err: stderr.join('') };
 }
 
 function oneErrorLine(stderr: string): { code: string; message: string } {

@@ -1,17 +1,24 @@
 // The pi adapters through the real @mariozechner/pi-ai and pi-agent-core (0.73.1), on a capturing fetch: pi's
 // own agent loop runs, and the test reads what pi would have put on the wire.
-import { readFile } from 'node:fs/promises';
 import { Agent, type AgentTool } from '@mariozechner/pi-agent-core';
 import { complete, getModel, type Model, type Message as PiMessage } from '@mariozechner/pi-ai';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MemoryFileSystem, createFileTools, type Message } from '../packages/agent/src/index.js';
-import { fitPiToolResults, fitPiTool, fromPiMessage, toPiMessages, toPiTool } from '../packages/agent/src/pi/index.js';
+import { readSample } from './support/read-sample.js';
+import { createFileTools, type Message } from '../packages/agent/src/index.js';
+import { MemoryFileSystem } from '../packages/agent/src/entries/fs.js';
+import {
+  fitPiToolResults,
+  fitPiTool,
+  fromPiMessage,
+  toPiMessages,
+  toPiTool,
+} from '../packages/agent/src/entries/pi.js';
+import { at } from './support/json-path.js';
 import { captureFetch, type CaptureFetch } from './support/capture-fetch.js';
 import { anthropicStream, openAIChatStream, sseResponse, type StreamedTurn } from './support/stream-replies.js';
 import { decodeStrictly, findWireMedia } from './support/wire-media.js';
 
-const sample = (name: string) =>
-  readFile(new URL(`../samples/${name}`, import.meta.url)).then((b) => new Uint8Array(b));
+const sample = readSample;
 const photo = await sample('photo-exif6.jpg'); // 4000x3000 stored, orientation 6: upright 3000x4000
 const report = await sample('report.pdf');
 
@@ -228,7 +235,3 @@ describe('toPiMessages: a glimpse conversation replayed through pi-ai', () => {
     expect((await toPiMessages(original)).map(fromPiMessage)).toEqual(unsized);
   });
 });
-
-function at(body: unknown, path: string): unknown {
-  return path.split('.').reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], body);
-}

@@ -14,7 +14,7 @@ import {
   type ToolDefinition,
 } from '@mariozechner/pi-coding-agent';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { glimpsePiExtension } from '../packages/agent/src/pi/index.js';
+import { glimpsePiExtension } from '../packages/agent/src/entries/pi.js';
 import { captureFetch } from './support/capture-fetch.js';
 import { anthropicStream, sseResponse } from './support/stream-replies.js';
 import { decodeStrictly, findWireMedia } from './support/wire-media.js';

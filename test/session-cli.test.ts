@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { captureOutput } from './support/capture-output.js';
 import { main } from '../packages/agent/src/cli/main.js';
-import type { Message } from '../packages/agent/src/parts.js';
+import type { Message } from '../packages/agent/src/types.js';
 import { SessionWriter } from '../packages/agent/src/session/session-writer.js';
 
 let dir: string;
@@ -41,27 +42,13 @@ beforeAll(async () => {
   await writer.close();
 });
 
-function capture() {
-  const out: string[] = [];
-  const err: string[] = [];
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-    out.push(String(chunk));
-    return true;
-  });
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
-    err.push(String(chunk));
-    return true;
-  });
-  return { out: () => out.join(''), err: () => err.join('') };
-}
-
 afterEach(() => vi.restoreAllMocks());
 
 describe('glimpse session', () => {
   it('summarises entries, media and per-provider estimates from pixels', async () => {
-    const io = capture();
+    const io = captureOutput();
     expect(await main(['session', logPath, '--provider', 'anthropic'])).toBe(0);
-    const out = io.out();
+    const out = io.stdout.join('');
     expect(out).toContain('entries: 4 (user 1, assistant 1 with 2 tool calls, tool results 2 of which 0 errors)');
     expect(out).toMatch(/media: 2 images \(1 unique\)/);
     expect(out).toContain('torn tail: none');
@@ -73,10 +60,10 @@ describe('glimpse session', () => {
   it('reports a torn tail and exits 0', async () => {
     const torn = join(dir, 'torn.jsonl');
     await writeFile(torn, `${await readFile(logPath)}{"type":"message","at":"20`);
-    const io = capture();
+    const io = captureOutput();
     expect(await main(['session', torn])).toBe(0);
-    expect(io.out()).toContain('torn tail: line 6, 26 bytes never committed');
-    expect(io.err()).toContain('torn last line 6 dropped');
+    expect(io.stdout.join('')).toContain('torn tail: line 6, 26 bytes never committed');
+    expect(io.stderr.join('')).toContain('torn last line 6 dropped');
   });
 
   it('exits 1 naming the line of a corrupt entry', async () => {
@@ -84,15 +71,15 @@ describe('glimpse session', () => {
     const lines = (await readFile(logPath, 'utf8')).split('\n');
     lines[2] = lines[2]!.replace('"role":"assistant"', '"role":"wizard"');
     await writeFile(corrupt, lines.join('\n'));
-    const io = capture();
+    const io = captureOutput();
     expect(await main(['session', corrupt])).toBe(1);
-    expect(JSON.parse(io.err())).toEqual({
+    expect(JSON.parse(io.stderr.join(''))).toEqual({
       error: { code: 'E_SESSION_CORRUPT', message: 'line 3: unknown message role "wizard"' },
     });
   });
 
   it('exits 2 on usage errors', async () => {
-    capture();
+    captureOutput();
     expect(await main(['session'])).toBe(2);
     expect(await main(['session', logPath, '--provider', 'acme'])).toBe(2);
   });

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PROVIDER_NAMES } from '../packages/agent/src/capabilities.js';
-import type { Message } from '../packages/agent/src/parts.js';
-import { serialize } from '../packages/agent/src/providers/index.js';
+import { PROVIDER_NAMES } from '../packages/agent/src/route/capabilities.js';
+import type { Message } from '../packages/agent/src/types.js';
+import { serialize } from '../packages/agent/src/providers/serialize.js';
 import { loadSession } from '../packages/agent/src/session/load-session.js';
 import { SessionWriter } from '../packages/agent/src/session/session-writer.js';
 import * as make from './fixtures/make.js';
@@ -131,9 +131,11 @@ describe('a session written, reloaded and re-serialized', () => {
       }
       // Not vacuous: the vision routes carry the screenshot and the PDF bytes themselves.
       const anthropic = JSON.stringify(serialize('anthropic', { messages: loaded.messages }));
-      for (const part of [conversation[2], conversation[3]].flatMap((m) => (m?.role === 'toolResult' ? m.parts : []))) {
-        if (part.type !== 'text') expect(anthropic).toContain(part.data);
-      }
+      const media = [conversation[2], conversation[3]]
+        .flatMap((m) => (m?.role === 'toolResult' ? m.parts : []))
+        .flatMap((part) => (part.type === 'text' ? [] : [part]));
+      expect(media.map((part) => part.type)).toEqual(['image', 'document']);
+      for (const part of media) expect(anthropic).toContain(part.data);
     });
   }
 });

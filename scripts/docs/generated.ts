@@ -10,7 +10,15 @@ import {
   ROUTES,
   type RouteLimits,
 } from '@glimpse/media';
-import { DEFAULT_CAPABILITY_RULES, type ModelCapabilities } from '../../packages/agent/src/capabilities.js';
+import { DEFAULT_CAPABILITY_RULES, type ModelCapabilities } from '../../packages/agent/src/route/capabilities.js';
+import { PROVIDER_NAMES } from '../../packages/agent/src/route/capabilities.js';
+import { WIRE_FACTS } from '../../packages/agent/src/route/wire-facts.js';
+import { READ_TOOL_DEFINITION } from '../../packages/agent/src/tools/read.js';
+import { VIEW_FILE_TOOL_DEFINITION } from '../../packages/agent/src/tools/view-file-arguments.js';
+import type { ToolDefinition } from '../../packages/agent/src/types.js';
+import { describeCredentials } from '../../packages/agent/src/clients/credentials.js';
+import { SDK_PACKAGES } from '../../packages/agent/src/clients/load-sdk.js';
+import { MODEL_CLIENT_ERROR_CODES } from '../../packages/agent/src/clients/model-client-error.js';
 import { COMMANDS } from '../../packages/agent/src/cli/commands.js';
 import { overview } from '../../packages/agent/src/cli/main.js';
 import { FILE_ERROR_CODES } from '../../packages/agent/src/fs/file-error.js';
@@ -156,12 +164,13 @@ const routesTable = () =>
     ['route', 'preset', 'image types', 'PDFs', 'media inside tool results', 'limits', 'unknown model reads'],
     ROUTE_NAMES.map((name) => {
       const route = ROUTES[name];
+      const wire = WIRE_FACTS[name];
       const inside =
-        typeof route.mediaInToolResults === 'boolean'
-          ? yesNo(route.mediaInToolResults)
-          : `models matching ${code(route.mediaInToolResults.source)}`;
-      const unknown = route.unknownModel.imageInput
-        ? route.unknownModel.pdfInput
+        typeof wire.mediaInToolResults === 'boolean'
+          ? yesNo(wire.mediaInToolResults)
+          : `models matching ${code(wire.mediaInToolResults.source)}`;
+      const unknown = wire.unknownModel.imageInput
+        ? wire.unknownModel.pdfInput
           ? 'images, PDFs'
           : 'images'
         : 'text only';
@@ -176,6 +185,40 @@ const routesTable = () =>
       ];
     }),
   );
+
+/** One row per argument of each file tool, from its JSON schema: what the model is told it may pass. */
+function toolArgumentsTable(definitions: readonly ToolDefinition[]): string {
+  const field = (schema: unknown, key: string): unknown =>
+    typeof schema === 'object' && schema !== null ? Reflect.get(schema, key) : undefined;
+  const rows = definitions.flatMap(({ name, parameters }) => {
+    const properties = field(parameters, 'properties');
+    const required = field(parameters, 'required');
+    const entries = typeof properties === 'object' && properties !== null ? Object.entries(properties) : [];
+    return entries.map(([argument, schema]) => {
+      const values = field(schema, 'enum');
+      const minimum = field(schema, 'minimum');
+      const type = Array.isArray(values)
+        ? values.map((value) => code(JSON.stringify(value))).join(', ')
+        : String(field(schema, 'type'));
+      return [
+        code(name),
+        code(argument),
+        typeof minimum === 'number' ? `${type} ≥ ${minimum}` : type,
+        Array.isArray(required) && required.includes(argument) ? 'yes' : 'no',
+        String(field(schema, 'description') ?? ''),
+      ];
+    });
+  });
+  return table(['tool', 'argument', 'type', 'required', 'what the model is told'], rows);
+}
+
+/** Each route's live client: the SDK it loads on first use, and where its credentials come from. */
+function clientSdksTable(): string {
+  return table(
+    ['route', 'SDK (optional peer)', 'credentials'],
+    PROVIDER_NAMES.map((provider) => [code(provider), code(SDK_PACKAGES[provider]), describeCredentials(provider)]),
+  );
+}
 
 async function cliUsage(): Promise<string> {
   const sections = ['```text', '$ glimpse --help', overview(), '```'];
@@ -214,6 +257,19 @@ export const GENERATED_BLOCKS: readonly GeneratedBlock[] = [
     page: 'docs/sessions.md',
     name: 'session-errors',
     generate: async () => errorsTable(SESSION_ERROR_CODES),
+    match: 'exact',
+  },
+  {
+    page: 'docs/file-tools.md',
+    name: 'file-tool-arguments',
+    generate: async () => toolArgumentsTable([READ_TOOL_DEFINITION, VIEW_FILE_TOOL_DEFINITION]),
+    match: 'exact',
+  },
+  { page: 'docs/agent-adapters.md', name: 'client-sdks', generate: async () => clientSdksTable(), match: 'exact' },
+  {
+    page: 'docs/agent-adapters.md',
+    name: 'client-errors',
+    generate: async () => errorsTable(MODEL_CLIENT_ERROR_CODES),
     match: 'exact',
   },
   { page: 'docs/providers.md', name: 'routes', generate: async () => routesTable(), match: 'exact' },

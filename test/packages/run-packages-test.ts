@@ -28,6 +28,20 @@ const heic = join(root, 'test/vectors/inputs/grid-3x2-irot.heic');
 /** The versions this repository tests with (root devDependencies): the consumer installs the same ones. */
 const pinned: Record<string, string> = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')).devDependencies;
 
+/** Every file a package's `exports` point a consumer at (types and runtime files of each subpath and condition). */
+async function exportedFiles(packageDir: string): Promise<string[]> {
+  const { exports } = JSON.parse(await readFile(join(root, packageDir, 'package.json'), 'utf8'));
+  const files: string[] = [];
+  const visit = (target: unknown, condition: string) => {
+    if (condition === '@glimpse/source') return; // the sources, which are not shipped
+    if (typeof target === 'string') files.push(posix.normalize(target));
+    else if (typeof target === 'object' && target !== null)
+      for (const [name, inner] of Object.entries(target)) visit(inner, name);
+  };
+  visit(exports, '');
+  return files.filter((file) => file.startsWith('dist/'));
+}
+
 /** Runs a command, returning stdout; a failure carries its stderr. */
 async function sh(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<string> {
   try {
@@ -126,21 +140,7 @@ await step('npm pack (prepack: JS bundles and generated .d.ts)', async () => {
     if (pack.name === '@glimpse/media') must.push(...RUNTIME_ENTRIES, 'wasm/jpeg.wasm');
     if (pack.name === '@glimpse/heif') must.push(...RUNTIME_ENTRIES, 'wasm/heif.wasm');
     if (pack.name === '@glimpse/agent')
-      must.push(
-        'bin/glimpse.js',
-        'dist/index.js',
-        'dist/index.node.js',
-        'dist/node.js',
-        'dist/mcp.js',
-        'dist/cli.js',
-        'dist/mcp-worker.js',
-      );
-    if (pack.name === '@glimpse/agent')
-      for (const subpath of ['node', 'mcp', 'ai-sdk', 'pi', 'clients'])
-        must.push(
-          `dist/${subpath}.js`,
-          `dist/types/${subpath === 'node' || subpath === 'mcp' ? subpath : `${subpath}/index`}.d.ts`,
-        );
+      must.push('bin/glimpse.js', 'dist/cli.js', 'dist/mcp-worker.js', ...(await exportedFiles('packages/agent')));
     for (const path of must) if (!files.includes(path)) problems.push(`${pack.name} lacks ${path}`);
     for (const path of files)
       if (/^src\/|\.map$|\.meta\.json$|tsconfig/.test(path)) problems.push(`${pack.name} ships ${path}`);

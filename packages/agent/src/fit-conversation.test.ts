@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { base64ToBytes } from './base64.js';
 import { createFitCache, fitConversation } from './fit-conversation.js';
-import type { ImagePart, Message } from './parts.js';
+import type { ImagePart, Message } from './types.js';
 import { serializeAnthropic } from './providers/anthropic.js';
 import { serializeGemini } from './providers/gemini.js';
 

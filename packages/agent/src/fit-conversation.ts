@@ -1,7 +1,9 @@
-import { isMediaError, PRESETS, process, probe, ROUTES } from '@glimpse/media';
-import { base64ToBytes, bytesToBase64 } from './base64.js';
-import { capabilitiesFor, type CapabilityRule, type ModelCapabilities, type ProviderName } from './capabilities.js';
-import type { ImagePart, Message, Part } from './parts.js';
+import { isMediaError, PRESETS, process, probe, type PresetName } from '@glimpse/media';
+import { base64ToBytes } from './base64.js';
+import { toMediaPart } from './results/to-media-part.js';
+import type { ProviderName } from './route/capabilities.js';
+import { routeFor, type RouteOptions } from './route/resolve-route.js';
+import type { ImagePart, Message, Part } from './types.js';
 import { omitMedia } from './providers/placeholders.js';
 import type { SerializeWarning } from './providers/types.js';
 
@@ -18,14 +20,10 @@ export function createFitCache(): FitCache {
   return new WeakMap();
 }
 
-export interface FitConversationInput {
+export interface FitConversationInput extends RouteOptions {
   messages: readonly Message[];
-  /** The route the conversation is about to be sent over. */
+  /** The route the conversation is about to be sent over (with the model, as in `serialize`). */
   provider: ProviderName;
-  model?: string;
-  rules?: readonly CapabilityRule[];
-  /** Applied over the registry's answer, as in `serialize`. */
-  capabilities?: Partial<ModelCapabilities>;
   /** Share one between calls (the agent loop keeps one per run). */
   cache?: FitCache;
 }
@@ -37,7 +35,7 @@ export interface FittedConversation {
 }
 
 interface Target {
-  preset: ModelCapabilities['preset'];
+  preset: PresetName;
   maxEdge: number;
   maxBytes: number;
   accepts: readonly string[];
@@ -76,14 +74,8 @@ async function fitImageParts(part: ImagePart, target: Target, warnings: Serializ
   if (fits) return [part];
   try {
     const result = await process(bytes, { preset: target.preset, maxEdge: target.maxEdge, maxBytes: target.maxBytes });
-    if (result.mediaType === 'application/pdf') return [omitMedia(part, 'cannot-fit', messageIndex, warnings)];
-    const fitted: ImagePart = {
-      type: 'image',
-      mediaType: result.mediaType,
-      data: bytesToBase64(result.data),
-      width: result.width,
-      height: result.height,
-    };
+    const fitted = toMediaPart(result);
+    if (fitted.type !== 'image') return [omitMedia(part, 'cannot-fit', messageIndex, warnings)];
     const from = size ?? { width: result.original.width, height: result.original.height };
     const factor = from.width / result.width;
     const resized = from.width !== result.width || from.height !== result.height;
@@ -122,24 +114,18 @@ function countImages(messages: readonly Message[]): number {
  * The session keeps the original parts: fitting is done per request (and cached across a run).
  */
 export async function fitConversation(input: FitConversationInput): Promise<FittedConversation> {
-  const { provider, cache } = input;
-  const capabilities = capabilitiesFor({
-    provider,
-    model: input.model,
-    rules: input.rules,
-    overrides: input.capabilities,
-  });
+  const { cache } = input;
+  const route = routeFor(input.provider, input);
   const warnings: SerializeWarning[] = [];
-  if (!capabilities.imageInput) return { messages: [...input.messages], warnings };
-  const route = ROUTES[provider];
-  const preset = PRESETS[capabilities.preset];
-  const many = route.limits.manyImages;
+  if (!route.capabilities.imageInput) return { messages: [...input.messages], warnings };
+  const preset = PRESETS[route.preset];
+  const many = route.media.limits.manyImages;
   const crowded = many !== undefined && countImages(input.messages) > many.above;
   const target: Target = {
-    preset: capabilities.preset,
+    preset: route.preset,
     maxEdge: crowded ? Math.min(preset.maxEdge, many.maxEdge) : preset.maxEdge,
     maxBytes: preset.maxBytes,
-    accepts: route.imageTypes.filter((type) => preset.accepts.includes(type)),
+    accepts: route.media.imageTypes.filter((type) => preset.accepts.includes(type)),
   };
   const key = `${target.preset}:${target.maxEdge}`;
 

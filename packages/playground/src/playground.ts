@@ -1,12 +1,7 @@
 // The playground page: a file goes through detect → probe → process in this page (the browser entry of
 // @glimpse/media and its WASM codecs), then through every provider serializer of @glimpse/agent.
-import {
-  estimatePartTokens,
-  PROVIDER_NAMES,
-  type DocumentPart,
-  type ImagePart,
-  type ProviderName,
-} from '@glimpse/agent';
+import { PROVIDER_NAMES, type DocumentPart, type ImagePart, type ProviderName } from '@glimpse/agent';
+import { estimatePartTokens } from '@glimpse/agent/compaction';
 import {
   detect,
   isMediaError,

@@ -1,6 +1,7 @@
 // `deno run --allow-read deno-check.ts` in a project that installed the packed tarballs (Deno reads its node_modules).
 import { process } from '@glimpse/media';
-import { MemoryFileSystem, createFileTools } from '@glimpse/agent';
+import { createFileTools } from '@glimpse/agent';
+import { MemoryFileSystem } from '@glimpse/agent/fs';
 import '@glimpse/heif';
 
 const photo = await Deno.readFile('photo-exif6.jpg');

@@ -1,6 +1,6 @@
 // Runs in a project that installed the packed tarballs: the README's main job and one use of every entry point.
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { process as fit } from '@glimpse/media';
 import { createFileTools, serialize, toolResultFrom } from '@glimpse/agent';
 import { loadSession, SessionWriter } from '@glimpse/agent/node';
@@ -8,6 +8,11 @@ import { createGlimpseMcpServer } from '@glimpse/agent/mcp';
 import { fitMediaMiddleware } from '@glimpse/agent/ai-sdk';
 import { fitPiContent } from '@glimpse/agent/pi';
 import { createModelClient, isModelClientError } from '@glimpse/agent/clients';
+import { bedrockRequestFromJson, requestJson, serializeBedrock } from '@glimpse/agent/providers';
+import { estimateImageTokens } from '@glimpse/agent/compaction';
+import { isSessionError, SESSION_FORMAT_NAME } from '@glimpse/agent/session';
+import { MemoryFileSystem } from '@glimpse/agent/fs';
+import { VIEW_FILE_TOOL_DEFINITION, viewFile } from '@glimpse/agent/tools';
 import { probe } from '@glimpse/media';
 import { HEIF_DECODER_NAME } from '@glimpse/heif'; // importing it registers the HEIC decoder with the core
 
@@ -42,10 +47,32 @@ const files = createFileTools({ route: { provider: 'openai-responses', model: 'g
 const viewed = await files.viewFile.execute({ path: 'photo-exif6.jpg' });
 assert.deepEqual([viewed.isError, viewed.parts.map((part) => part.type)], [false, ['text', 'image']]);
 
+// The subpaths beside the core: a serializer and the SDK hand-over, a token rule, the log's format, a file system
+// of one's own, and view_file on its own.
+const bedrock = bedrockRequestFromJson(
+  JSON.parse(requestJson(serializeBedrock({ messages, model: 'amazon.nova-pro-v1:0' }).body)),
+);
+const bedrockImage = bedrock.messages.at(-1).content[0].toolResult.content.find((block) => block.image);
+assert.ok(bedrockImage.image.source.bytes instanceof Uint8Array);
+assert.equal(estimateImageTokens({ width: 1568, height: 1176 }, { provider: 'anthropic' }), 1564);
+const inMemory = {
+  fileSystem: new MemoryFileSystem({ files: { '/photo.jpg': photo } }),
+  capabilities: { imageInput: true, pdfInput: true, mediaInToolResults: true, preset: 'openai' },
+};
+const seen = await viewFile({ path: '/photo.jpg' }, inMemory);
+assert.deepEqual([VIEW_FILE_TOOL_DEFINITION.name, seen.isError, seen.processed?.height], ['view_file', false, 2048]);
+
 const log = await SessionWriter.open('session.jsonl', { app: { name: 'consumer' } });
 for (const message of messages) await log.append(message);
 await log.close();
 assert.equal((await loadSession('session.jsonl')).entries.length, 3);
+const corrupt = await writeFile('corrupt.jsonl', '{"type":"header"}\n').then(() =>
+  loadSession('corrupt.jsonl').catch((error) => error),
+);
+assert.deepEqual(
+  [isSessionError(corrupt), corrupt.code, SESSION_FORMAT_NAME],
+  [true, 'E_SESSION_CORRUPT', 'glimpse-session'],
+);
 assert.equal(typeof createGlimpseMcpServer({ root: '.' }).connect, 'function');
 
 // The adapter subpaths, with none of their optional peers (the AI SDK, pi, the provider SDKs) installed.

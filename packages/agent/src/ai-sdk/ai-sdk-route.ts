@@ -1,12 +1,9 @@
 import type { PresetName } from '@glimpse/media';
-import { capabilitiesFor, type CapabilityRule, type ModelCapabilities, type ProviderName } from '../capabilities.js';
+import type { CapabilityRule, ModelCapabilities, ProviderName } from '../route/capabilities.js';
+import { resolveRoute, type ModelRoute } from '../route/resolve-route.js';
 
-/** What the middleware needs to know about the model it wraps. */
-export interface AiSdkRoute {
-  provider: ProviderName;
-  capabilities: ModelCapabilities;
-  /** The limits media are fitted to. */
-  preset: PresetName;
+/** What the middleware needs to know about the model it wraps: its route, and whether tool-result media move. */
+export interface AiSdkRoute extends ModelRoute {
   /**
    * Tool-result media go into one user message after the tool message: the route (or its AI SDK provider)
    * cannot carry them inside the result and would send them as JSON text, base64 and all.
@@ -55,18 +52,16 @@ export function routeOfProviderId(providerId: string, modelId: string): Provider
 export function aiSdkRoute(query: AiSdkRouteQuery): AiSdkRoute {
   const known = query.provider ?? routeOfProviderId(query.providerId, query.modelId);
   const provider = known ?? 'openai-chat';
-  const capabilities = capabilitiesFor({
+  const preset = query.preset ?? (known === undefined ? 'portable' : undefined);
+  const route = resolveRoute({
     provider,
     model: query.modelId,
     ...(query.rules && { rules: query.rules }),
-    ...(query.overrides && { overrides: query.overrides }),
+    ...((query.overrides !== undefined || preset !== undefined) && {
+      overrides: { ...query.overrides, ...(preset !== undefined && { preset }) },
+    }),
   });
   // The AI SDK's Ollama provider writes a tool result as one JSON string, although Ollama's own API reads images there.
-  const liftToolMedia = known === undefined || provider === 'ollama' || !capabilities.mediaInToolResults;
-  return {
-    provider,
-    capabilities,
-    preset: query.preset ?? (known === undefined ? 'portable' : capabilities.preset),
-    liftToolMedia,
-  };
+  const liftToolMedia = known === undefined || provider === 'ollama' || !route.capabilities.mediaInToolResults;
+  return { ...route, liftToolMedia };
 }

@@ -1,10 +1,9 @@
 import type { SharedV4FileData, SharedV4ProviderOptions } from '@ai-sdk/provider';
 import { detect, type ProcessOptions } from '@glimpse/media';
-import { attach, type AttachedPart } from '../attachments.js';
+import { attach, type AttachedPart } from '../results/attach.js';
 import { base64ToBytes, bytesToBase64 } from '../base64.js';
-import { pdfAsTextAndPages } from '../pdf-as-text-and-pages.js';
-import type { Attachment } from '../tool-output.js';
-import type { DocumentPart, MediaPart, Part } from '../parts.js';
+import { pdfAsTextAndPages } from '../tools/pdf-as-text-and-pages.js';
+import type { Attachment, DocumentPart, MediaPart, Part } from '../types.js';
 import { omitMedia, unreadableReason } from '../providers/placeholders.js';
 import type { OmitReason, SerializeWarning } from '../providers/types.js';
 import type { AiSdkRoute } from './ai-sdk-route.js';
@@ -130,7 +129,7 @@ function pdfWithoutDocuments(parts: readonly Part[], file: AiSdkFile, context: F
 /** The parts as AI SDK items, each one the model cannot read replaced by a placeholder. */
 function readableItems(parts: readonly Part[], file: AiSdkFile, context: FitContext): Array<AiSdkFile | AiSdkText> {
   return parts.map((part) => {
-    const reason = unreadableReason(part, context.route.provider, context.route.capabilities);
+    const reason = unreadableReason(part, context.route);
     return reason === undefined || part.type === 'text' ? toAiSdkItem(part, file) : omit(part, reason, context);
   });
 }

@@ -1,5 +1,5 @@
 import type { LanguageModelV4ToolResultOutput } from '@ai-sdk/provider';
-import { readToolOutput, type OutputItem } from '../tool-output.js';
+import { readToolOutput, type OutputItem } from '../results/read-tool-output.js';
 import { fitAiSdkFile, type AiSdkFile, type AiSdkText, type FitContext } from './fit-ai-sdk-file.js';
 
 export type AiSdkToolOutput = LanguageModelV4ToolResultOutput;

@@ -1,7 +1,7 @@
 import type { LanguageModelV4Middleware } from '@ai-sdk/provider';
 import type { PresetName, ProcessOptions } from '@glimpse/media';
-import type { AttachedPart } from '../attachments.js';
-import type { CapabilityRule, ModelCapabilities, ProviderName } from '../capabilities.js';
+import type { AttachedPart } from '../results/attach.js';
+import type { CapabilityRule, ModelCapabilities, ProviderName } from '../route/capabilities.js';
 import { aiSdkRoute } from './ai-sdk-route.js';
 import { fitAiSdkPrompt } from './fit-ai-sdk-prompt.js';
 import { FitCache } from './fit-cache.js';
@@ -43,6 +43,7 @@ export interface FitMediaMiddlewareOptions {
 export function fitMediaMiddleware(options: FitMediaMiddlewareOptions = {}): LanguageModelV4Middleware {
   const cache = new FitCache<AttachedPart>();
   const warn = options.onWarning ?? (() => {});
+  const presetChoice = options.preset ?? options.limits?.preset;
   return {
     specificationVersion: 'v4',
     ...(options.downloadUrls !== false && { overrideSupportedUrls: () => ({}) }),
@@ -53,9 +54,9 @@ export function fitMediaMiddleware(options: FitMediaMiddlewareOptions = {}): Lan
         ...(options.provider !== undefined && { provider: options.provider }),
         ...(options.rules !== undefined && { rules: options.rules }),
         ...(options.capabilities !== undefined && { overrides: options.capabilities }),
-        ...(options.preset !== undefined && { preset: options.preset }),
+        ...(presetChoice !== undefined && { preset: presetChoice }),
       });
-      const processOptions: ProcessOptions = { ...options.limits, provider: route.preset };
+      const processOptions: ProcessOptions = { ...options.limits, preset: route.preset };
       return {
         ...params,
         prompt: await fitAiSdkPrompt(params.prompt, { route, options: processOptions, cache, warn }),

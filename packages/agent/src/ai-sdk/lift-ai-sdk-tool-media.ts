@@ -1,7 +1,7 @@
 import type { LanguageModelV4Message, LanguageModelV4Prompt } from '@ai-sdk/provider';
-import type { MediaPart, Part, ToolResultMessage } from '../parts.js';
+import type { MediaPart, Part, ToolResultMessage } from '../types.js';
 import { joinText, liftedMediaParts, splitToolResult } from '../providers/lift-media.js';
-import { toAiSdkContentItem } from '../tools/to-ai-sdk-model-output.js';
+import { toAiSdkContentItem } from './to-ai-sdk-model-output.js';
 import type { AiSdkToolContentItem } from './fit-ai-sdk-tool-output.js';
 
 type ToolMessage = Extract<LanguageModelV4Message, { role: 'tool' }>;

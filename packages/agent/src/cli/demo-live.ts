@@ -1,4 +1,4 @@
-import type { ProviderName } from '../capabilities.js';
+import type { ProviderName } from '../route/capabilities.js';
 import { missingCredentials } from '../clients/credentials.js';
 import { ModelClientError } from '../clients/model-client-error.js';
 import type { ModelClient } from '../loop/model-client.js';

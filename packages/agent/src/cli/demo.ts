@@ -2,12 +2,13 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { capabilitiesFor, isProviderName, PROVIDER_NAMES, type ProviderName } from '../capabilities.js';
+import { isProviderName, PROVIDER_NAMES, type ProviderName } from '../route/capabilities.js';
+import { resolveRoute } from '../route/resolve-route.js';
 import { base64Size } from '../compaction/base64-size.js';
 import { estimateMessageTokens } from '../compaction/estimate-tokens.js';
 import type { ModelClient } from '../loop/model-client.js';
 import type { ReplayScript } from '../loop/replay-script.js';
-import type { Message, Part, ToolResultMessage } from '../parts.js';
+import type { Message, Part, ToolResultMessage } from '../types.js';
 import { ReplayModel } from '../loop/replay-model.js';
 import { parseReplayScript } from '../loop/replay-script.js';
 import { runAgent, type AgentStep } from '../loop/run-agent.js';
@@ -139,7 +140,7 @@ export async function runDemo({
   live,
 }: DemoInput): Promise<string> {
   const model = live ?? new ReplayModel(script);
-  const capabilities = capabilitiesFor({
+  const { capabilities } = resolveRoute({
     provider,
     model: modelId,
     overrides: { imageInput: model.inputModalities.includes('image'), pdfInput: model.inputModalities.includes('pdf') },

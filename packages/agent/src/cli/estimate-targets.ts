@@ -1,4 +1,4 @@
-import type { ProviderName } from '../capabilities.js';
+import type { ProviderName } from '../route/capabilities.js';
 import type { EstimateOptions } from '../compaction/estimate-tokens.js';
 
 /** A column of the token tables: one route and model whose rule differs from the others. */

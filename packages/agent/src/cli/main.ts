@@ -1,5 +1,5 @@
 import { version } from '../../package.json';
-import { UsageError } from './command.js';
+import { isUsageError } from './command.js';
 import { COMMANDS } from './commands.js';
 import { isBrokenPipe } from './broken-pipe.js';
 import { printFailure } from './failure.js';
@@ -46,7 +46,7 @@ export async function main(argv: string[]): Promise<number> {
     return await command.run(rest);
   } catch (error) {
     if (isBrokenPipe(error)) return 0;
-    if (error instanceof UsageError) {
+    if (isUsageError(error)) {
       process.stderr.write(`glimpse ${entry.name}: ${error.message}\n\n${command.usage}\n`);
       return 2;
     }

@@ -1,24 +1,31 @@
 import { stat } from 'node:fs/promises';
-import { isPresetName, PRESET_NAMES, ROUTES } from '@glimpse/media';
+import { isPresetName, PRESET_NAMES } from '@glimpse/media';
 import type { PresetName } from '@glimpse/media';
-import { isProviderName, PROVIDER_NAMES } from '../capabilities.js';
+import { isProviderName, PROVIDER_NAMES } from '../route/capabilities.js';
+import { presetOf } from '../route/resolve-route.js';
 import { createGlimpseMcpServer } from '../mcp/glimpse-mcp-server.js';
 import { limitConcurrency } from '../mcp/limit-concurrency.js';
 import { serveMcpOverHttp } from '../mcp/serve-mcp-http.js';
 import { StdioJsonRpcTransport } from '../mcp/stdio-json-rpc-transport.js';
 import { createViewWorkerPool, DEFAULT_VIEW_TIMEOUT_MS } from '../mcp/view-worker-pool.js';
-import { DEFAULT_MAX_FILE_BYTES } from '../tools/file-tool.js';
+import { DEFAULT_MAX_FILE_BYTES } from '../tools/file-limits.js';
+import { READ_TOOL_DEFINITION } from '../tools/read.js';
+import { argumentSignature } from '../tools/tool-arguments.js';
+import { VIEW_FILE_TOOL_DEFINITION } from '../tools/view-file-arguments.js';
+import type { ToolDefinition } from '../types.js';
 import { parseArgs, positiveInteger, stringFlag } from './args.js';
 import { UsageError, type Command } from './command.js';
+
+const signature = (definition: ToolDefinition) => `${definition.name} ${argumentSignature(definition)}`;
 
 const usage = `Usage: glimpse mcp [--root DIR] [--preset NAME] [--max-file-bytes N] [--strict] [--timeout-ms N]
                   [--http PORT]
 
 Runs an MCP server on stdin/stdout (for Claude Desktop, Claude Code, Cursor, VS Code, …) with two tools:
-  view_file {path, pages?, as?}  images, SVGs and PDFs, fitted for the provider: images come back as
+  ${signature(VIEW_FILE_TOOL_DEFINITION)}  images, SVGs and PDFs, fitted for the provider: images come back as
                             MCP image content, PDFs as an embedded application/pdf resource plus a summary
                             (as: "images" or "text" gives a PDF's page images or its text instead)
-  read {path, offset?, limit?}  text files with line numbers; binaries described, never dumped
+  ${signature(READ_TOOL_DEFINITION)}  text files with line numbers; binaries described, never dumped
 
 Options:
   --root DIR           serve only files inside DIR (default: the working directory); paths that leave
@@ -41,7 +48,7 @@ Logs go to stderr; stdout carries only the protocol.`;
 /** A preset name, or a route name mapped to its preset (openai-chat → openai). */
 function presetFor(name: string): PresetName {
   if (isPresetName(name)) return name;
-  if (isProviderName(name)) return ROUTES[name].preset;
+  if (isProviderName(name)) return presetOf({ provider: name });
   throw new UsageError(
     `--preset must be one of ${[...PRESET_NAMES, ...PROVIDER_NAMES.filter((p) => !isPresetName(p))].join(', ')}, got ${JSON.stringify(name)}`,
   );

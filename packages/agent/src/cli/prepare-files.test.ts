@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isFileError } from '../fs/file-error.js';
+import { failsWith } from '../../../../test/support/typed-errors.js';
+import { FileError } from '../fs/file-error.js';
 import { prepareConversation } from './prepare.js';
 
 // prepare reads each FILE through view_file: the name fallback and the bounded read apply.
@@ -31,13 +32,13 @@ describe('prepareConversation', () => {
   });
 
   it('fails on a FILE over --max-file-bytes without reading it', async () => {
-    const error = await prepareConversation(
-      [join(dir, 'Screenshot 2026-11-29 at 10.41.07\u202FPM.png')],
-      'gemini',
-      undefined,
-      { maxFileBytes: 100 },
-    ).catch((e: unknown) => e);
-    expect(isFileError(error) && error.code).toBe('E_FILE_TOO_LARGE');
+    await failsWith(
+      prepareConversation([join(dir, 'Screenshot 2026-11-29 at 10.41.07\u202FPM.png')], 'gemini', undefined, {
+        maxFileBytes: 100,
+      }),
+      FileError,
+      'E_FILE_TOO_LARGE',
+    );
   });
 
   it('keeps bad content as an error note in its result', async () => {

@@ -1,12 +1,26 @@
-import { capabilitiesFor, isProviderName, PROVIDER_NAMES, type ProviderName } from '../capabilities.js';
+import { isProviderName, PROVIDER_NAMES, type ProviderName } from '../route/capabilities.js';
+import { resolveRoute, type ModelRoute } from '../route/resolve-route.js';
 import { isFileError } from '../fs/file-error.js';
-import type { Message, ToolCall } from '../parts.js';
-import { serialize } from '../providers/index.js';
+import type { Message, ToolCall } from '../types.js';
+import { serialize } from '../providers/serialize.js';
 import { requestJson } from '../providers/request-json.js';
-import { DEFAULT_MAX_FILE_BYTES } from '../tools/file-tool.js';
+import { DEFAULT_MAX_FILE_BYTES } from '../tools/file-limits.js';
 import { VIEW_FILE_TOOL_DEFINITION, viewFile } from '../tools/view-file.js';
 import { parseArgs, positiveInteger, stringFlag } from './args.js';
 import { UsageError, type Command } from './command.js';
+
+/** Each route's body keys, as `serialize` writes them for a turn with a system prompt and a tool. */
+function bodyKeys(): string {
+  const example = { system: 'S', tools: [VIEW_FILE_TOOL_DEFINITION], messages: [{ role: 'user' as const, parts: [] }] };
+  return PROVIDER_NAMES.map((provider) => {
+    const { body } = serialize(provider, example);
+    const systemFirst = 'messages' in body && body.messages[0]?.role === 'system';
+    const keys = Object.keys(body).map((key) =>
+      key === 'messages' && systemFirst ? `${key} (the system prompt first)` : key,
+    );
+    return `  ${provider.padEnd(18)}${keys.join(', ')}`;
+  }).join('\n');
+}
 
 const usage = `Usage: glimpse prepare FILE... --provider PROVIDER [--model ID] [--system TEXT] [--no-vision]
                        [--lift-tool-media] [--max-file-bytes N]
@@ -26,12 +40,7 @@ Options:
   -h, --help           show this help
 
 Prints one JSON object: "provider", then the provider's request body with the API's own keys:
-  anthropic         system, tools, messages
-  openai-chat       messages (the system prompt first), tools
-  openai-responses  instructions, tools, input
-  gemini            systemInstruction, tools, contents
-  bedrock           system, toolConfig, messages
-  ollama            messages (the system prompt first), tools
+${bodyKeys()}
 Without "provider", plus the model (and max_tokens for anthropic), it is a request the API accepts;
 gemini and bedrock take the model in the URL. Bedrock's media bytes are base64 strings, as in the Converse
 JSON wire format: give the SDK bedrockRequestFromJson(output), never the strings (it would encode them
@@ -43,12 +52,28 @@ Warnings (media omitted, names changed) go to stderr, one line each.
 Exit codes: 0 ok; 1 a FILE cannot be read (one JSON line on stderr: {"error":{"code":"E_…","message":"…"}});
 2 usage.`;
 
-/** The conversation `prepare` prints: one view_file call per file, in order, all in one assistant turn. */
+/** The route `prepare` serializes for: the model's, or a text-only one with `--no-vision`. */
+function prepareRoute(provider: ProviderName, model: string | undefined, noVision: boolean): ModelRoute {
+  return resolveRoute({
+    provider,
+    ...(model !== undefined && { model }),
+    ...(noVision && { overrides: { imageInput: false, pdfInput: false } }),
+  });
+}
+
+/**
+ * The conversation `prepare` prints: one view_file call per file, in order, all in one assistant turn. `route`
+ * (resolved already) wins over `provider`, `model` and `noVision`.
+ */
 export async function prepareConversation(
   files: readonly string[],
   provider: ProviderName,
   model: string | undefined,
-  { maxFileBytes = DEFAULT_MAX_FILE_BYTES, noVision = false }: { maxFileBytes?: number; noVision?: boolean } = {},
+  {
+    maxFileBytes = DEFAULT_MAX_FILE_BYTES,
+    noVision = false,
+    route = prepareRoute(provider, model, noVision),
+  }: { maxFileBytes?: number; noVision?: boolean; route?: ModelRoute } = {},
 ): Promise<Message[]> {
   const calls: ToolCall[] = files.map((path, i) => ({
     id: `call_${i + 1}`,
@@ -56,11 +81,7 @@ export async function prepareConversation(
     arguments: { path },
   }));
   // The route's real capabilities: a PDF for a model without PDF input comes as text (and page images if it sees).
-  const capabilities = capabilitiesFor({
-    provider,
-    model,
-    ...(noVision ? { overrides: { imageInput: false, pdfInput: false } } : {}),
-  });
+  const { capabilities } = route;
   const results: Message[] = [];
   for (const call of calls) {
     let outcome = await viewFile(call.arguments, { capabilities, maxFileBytes });
@@ -98,17 +119,17 @@ export const prepareCommand: Command = {
     if (!isProviderName(provider))
       throw new UsageError(`--provider must be one of ${PROVIDER_NAMES.join(', ')}, got ${JSON.stringify(provider)}`);
     const model = stringFlag(flags, '--model');
+    const route = prepareRoute(provider, model, flags.has('--no-vision'));
     const messages = await prepareConversation(positionals, provider, model, {
       maxFileBytes: positiveInteger(flags, '--max-file-bytes'),
-      noVision: flags.has('--no-vision'),
+      route,
     });
     const system = stringFlag(flags, '--system');
     const request = serialize(provider, {
       ...(system !== undefined && { system }),
       messages,
       tools: [VIEW_FILE_TOOL_DEFINITION],
-      model,
-      ...(flags.has('--no-vision') ? { capabilities: { imageInput: false, pdfInput: false } } : {}),
+      route,
       ...(flags.has('--lift-tool-media') ? { liftToolMedia: true } : {}),
     });
     for (const warning of request.warnings) process.stderr.write(`glimpse prepare: warning: ${warning.message}\n`);

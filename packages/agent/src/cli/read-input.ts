@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { nodeFileSystem } from '../fs/node-file-system.js';
 import { readStreamBounded } from '../fs/read-stream-bounded.js';
-import { DEFAULT_MAX_FILE_BYTES } from '../tools/file-tool.js';
+import { DEFAULT_MAX_FILE_BYTES } from '../tools/file-limits.js';
 import { resolveFilePath } from '../tools/resolve-file-path.js';
 import { positiveInteger } from './args.js';
 

@@ -1,10 +1,10 @@
 import { stat } from 'node:fs/promises';
 import { probe } from '@glimpse/media';
 import { base64ToBytes } from '../base64.js';
-import { isProviderName, PROVIDER_NAMES } from '../capabilities.js';
+import { isProviderName, PROVIDER_NAMES } from '../route/capabilities.js';
 import { base64Size } from '../compaction/base64-size.js';
 import { estimateMessageTokens } from '../compaction/estimate-tokens.js';
-import type { Message, Part } from '../parts.js';
+import type { Message, Part } from '../types.js';
 import { loadSession } from '../session/load-session.js';
 import type { LoadedSession } from '../session/parse-session.js';
 import { formatBytes } from '../tools/format-bytes.js';

@@ -40,9 +40,7 @@ export const textCommand: Command = {
     }
     // A range like "4-" needs the page count first.
     const pages =
-      range === undefined
-        ? undefined
-        : parsePageRange(range, (await pdfText(bytes, { pages: [] })).pageCount).map((index) => index + 1);
+      range === undefined ? undefined : parsePageRange(range, (await pdfText(bytes, { pages: [] })).pageCount);
     const text = await pdfText(bytes, { ...(pages ? { pages } : {}), ...(timeoutMs ? { timeoutMs } : {}) });
     if (flags.has('--json')) {
       process.stdout.write(`${JSON.stringify(text)}\n`);

@@ -1,6 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ModelClient, ModelRequest, ModelTurn } from '../loop/model-client.js';
-import type { ToolCall } from '../parts.js';
+import type { ToolCall } from '../types.js';
 import { credentialFromEnv, describeCredentials, missingApiKey } from './credentials.js';
 import {
   attemptSignal,
@@ -37,7 +37,7 @@ export function createAnthropicClient(options: LiveClientOptions): ModelClient {
   const apiKey = options.apiKey ?? credentialFromEnv('anthropic', options.env ?? processEnv());
   let sdk: Promise<Anthropic> | undefined;
   const client = () =>
-    (sdk ??= loadSdk('anthropic', '@anthropic-ai/sdk', () => import('@anthropic-ai/sdk')).then(
+    (sdk ??= loadSdk('anthropic', () => import('@anthropic-ai/sdk')).then(
       ({ default: Sdk }) =>
         new Sdk({
           apiKey: apiKey ?? 'none',

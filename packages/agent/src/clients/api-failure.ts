@@ -1,4 +1,4 @@
-import type { ProviderName } from '../capabilities.js';
+import type { ProviderName } from '../route/capabilities.js';
 import { ModelClientError, type ModelClientErrorCode } from './model-client-error.js';
 
 /** What a failed SDK call says about itself, read structurally: each SDK names its fields differently. */

@@ -69,11 +69,7 @@ export function createBedrockClient(options: BedrockClientOptions): ModelClient 
       }>
     | undefined;
   const client = () =>
-    (sdk ??= loadSdk(
-      'bedrock',
-      '@aws-sdk/client-bedrock-runtime',
-      () => import('@aws-sdk/client-bedrock-runtime'),
-    ).then((aws) => ({
+    (sdk ??= loadSdk('bedrock', () => import('@aws-sdk/client-bedrock-runtime')).then((aws) => ({
       client: new aws.BedrockRuntimeClient({
         region,
         maxAttempts: 1,

@@ -1,4 +1,4 @@
-import type { ProviderName } from '../capabilities.js';
+import type { ProviderName } from '../route/capabilities.js';
 import type { ModelClient } from '../loop/model-client.js';
 import { createAnthropicClient } from './anthropic-client.js';
 import { createBedrockClient, type BedrockClientOptions } from './bedrock-client.js';

@@ -1,6 +1,6 @@
 import type { GenerateContentResponse, GoogleGenAI } from '@google/genai';
 import type { ModelClient, ModelRequest, ModelTurn } from '../loop/model-client.js';
-import type { ToolCall } from '../parts.js';
+import type { ToolCall } from '../types.js';
 import { toGeminiParameters } from '../providers/gemini-parameters.js';
 import { credentialFromEnv, describeCredentials, missingApiKey } from './credentials.js';
 import {
@@ -44,7 +44,7 @@ export function createGeminiClient(options: LiveClientOptions): ModelClient {
   const apiKey = options.apiKey ?? credentialFromEnv('gemini', options.env ?? processEnv());
   let sdk: Promise<GoogleGenAI> | undefined;
   const client = () =>
-    (sdk ??= loadSdk('gemini', '@google/genai', () => import('@google/genai')).then(
+    (sdk ??= loadSdk('gemini', () => import('@google/genai')).then(
       ({ GoogleGenAI: Sdk }) =>
         new Sdk({
           apiKey: apiKey ?? 'none',

@@ -1,4 +1,5 @@
-import { capabilitiesFor, type ProviderName } from '../capabilities.js';
+import type { ProviderName } from '../route/capabilities.js';
+import { resolveRoute } from '../route/resolve-route.js';
 import type { InputModality } from '../loop/model-client.js';
 import type { RetryOptions } from './with-retries.js';
 
@@ -30,7 +31,7 @@ export function inputModalitiesFor(
   options: Pick<LiveClientOptions, 'model' | 'inputModalities'>,
 ): readonly InputModality[] {
   if (options.inputModalities !== undefined) return options.inputModalities;
-  const capabilities = capabilitiesFor({ provider, model: options.model });
+  const { capabilities } = resolveRoute({ provider, model: options.model });
   return [
     'text',
     ...(capabilities.imageInput ? ['image' as const] : []),

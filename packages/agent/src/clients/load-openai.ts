@@ -15,7 +15,7 @@ export function loadOpenAI(
       return Promise.reject(missingApiKey(provider, 'OpenAI'));
     }
     // A local OpenAI-compatible server takes any key.
-    return (sdk ??= loadSdk(provider, 'openai', () => import('openai')).then(
+    return (sdk ??= loadSdk(provider, () => import('openai')).then(
       ({ default: Sdk }) =>
         new Sdk({
           apiKey: apiKey ?? 'none',

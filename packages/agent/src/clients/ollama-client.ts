@@ -33,7 +33,7 @@ function collect(part: ChatResponse, turn: ModelTurn, emit: (delta: string) => v
 export function createOllamaClient(options: LiveClientOptions): ModelClient {
   const host = options.baseUrl ?? processEnvHost(options) ?? OLLAMA_DEFAULT_HOST;
   let sdk: Promise<typeof Ollama> | undefined;
-  const Client = () => (sdk ??= loadSdk('ollama', 'ollama', () => import('ollama')).then((module) => module.Ollama));
+  const Client = () => (sdk ??= loadSdk('ollama', () => import('ollama')).then((module) => module.Ollama));
   return {
     inputModalities: inputModalitiesFor('ollama', options),
     async next(request: ModelRequest, signal?: AbortSignal): Promise<ModelTurn> {

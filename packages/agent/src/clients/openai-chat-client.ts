@@ -1,6 +1,6 @@
 import type OpenAI from 'openai';
 import type { ModelClient, ModelRequest, ModelTurn } from '../loop/model-client.js';
-import type { ToolCall } from '../parts.js';
+import type { ToolCall } from '../types.js';
 import { loadOpenAI } from './load-openai.js';
 import {
   attemptSignal,

@@ -1,6 +1,6 @@
-import type { ProviderName } from '../capabilities.js';
+import type { ProviderName } from '../route/capabilities.js';
 import type { ModelRequest } from '../loop/model-client.js';
-import type { SerializedRequest } from '../providers/index.js';
+import type { SerializedRequest } from '../providers/request-bodies.js';
 
 type BodyOf<P extends ProviderName> = Extract<SerializedRequest, { provider: P }>['body'];
 

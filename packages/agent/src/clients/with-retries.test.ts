@@ -1,6 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { readApiFailure } from './api-failure.js';
 import { missingCredentials } from './credentials.js';
+import { failsWith } from '../../../../test/support/typed-errors.js';
+import { ModelClientError } from './model-client-error.js';
 import { withRetries } from './with-retries.js';
 
 const httpError = (status: number, headers: Record<string, string> = {}) =>
@@ -8,16 +10,26 @@ const httpError = (status: number, headers: Record<string, string> = {}) =>
 
 describe('withRetries', () => {
   it('retries retryable failures and honours Retry-After', async () => {
-    const started = Date.now();
-    let calls = 0;
-    const result = await withRetries('anthropic', 'ANTHROPIC_API_KEY', { retryDelayMs: 1 }, async () => {
-      calls++;
-      if (calls === 1) throw httpError(429, { 'retry-after': '0.2' });
-      if (calls === 2) throw new TypeError('fetch failed');
-      return 'ok';
-    });
-    expect([result, calls]).toEqual(['ok', 3]);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+    vi.useFakeTimers();
+    try {
+      let calls = 0;
+      const result = withRetries('anthropic', 'ANTHROPIC_API_KEY', { retryDelayMs: 1 }, async () => {
+        calls++;
+        if (calls === 1) throw httpError(429, { 'retry-after': '0.2' });
+        if (calls === 2) throw new TypeError('fetch failed');
+        return 'ok';
+      });
+      // The 429 said to wait 200 ms: no second attempt before then, one right at it (on the fake clock).
+      await vi.advanceTimersByTimeAsync(199);
+      expect(calls).toBe(1);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(calls).toBe(2);
+      // The dropped connection has no Retry-After: the 1 ms base delay, doubled, with jitter (under 3 ms).
+      await vi.advanceTimersByTimeAsync(3);
+      expect([await result, calls]).toEqual(['ok', 3]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('never retries once text has reached the caller: the retry would show it twice', async () => {
@@ -33,19 +45,29 @@ describe('withRetries', () => {
         throw httpError(503);
       },
     );
-    await expect(failing).rejects.toMatchObject({ code: 'E_PROVIDER', details: { attempts: 1, status: 503 } });
+    expect(await failsWith(failing, ModelClientError, 'E_PROVIDER')).toMatchObject({
+      details: { attempts: 1, status: 503 },
+    });
     expect([seen, calls]).toEqual([['Hel'], 1]);
   });
 
   it('fails at once on a Retry-After longer than a minute, and on a 4xx', async () => {
-    await expect(
-      withRetries('gemini', 'GEMINI_API_KEY', {}, async () =>
-        Promise.reject(httpError(429, { 'retry-after': '3600' })),
+    expect(
+      await failsWith(
+        withRetries('gemini', 'GEMINI_API_KEY', {}, async () =>
+          Promise.reject(httpError(429, { 'retry-after': '3600' })),
+        ),
+        ModelClientError,
+        'E_RATE_LIMITED',
       ),
-    ).rejects.toMatchObject({ code: 'E_RATE_LIMITED', details: { attempts: 1 } });
-    await expect(
-      withRetries('gemini', 'GEMINI_API_KEY', {}, async () => Promise.reject(httpError(404))),
-    ).rejects.toMatchObject({ code: 'E_BAD_REQUEST', message: expect.stringContaining('Gemini answered 404') });
+    ).toMatchObject({ details: { attempts: 1 } });
+    expect(
+      await failsWith(
+        withRetries('gemini', 'GEMINI_API_KEY', {}, async () => Promise.reject(httpError(404))),
+        ModelClientError,
+        'E_BAD_REQUEST',
+      ),
+    ).toMatchObject({ message: expect.stringContaining('Gemini answered 404') });
   });
 });
 
@@ -95,7 +117,7 @@ describe('withRetries, when the API did not answer with a status', () => {
       calls++;
       throw Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } });
     });
-    await expect(failing).rejects.toMatchObject({ code: 'E_NETWORK', details: { attempts: 3 } });
+    expect(await failsWith(failing, ModelClientError, 'E_NETWORK')).toMatchObject({ details: { attempts: 3 } });
     expect(calls).toBe(3);
   });
 
@@ -105,7 +127,7 @@ describe('withRetries, when the API did not answer with a status', () => {
       calls++;
       throw new TypeError('chunk.choices is not iterable');
     });
-    await expect(failing).rejects.toMatchObject({ code: 'E_BAD_RESPONSE', details: { attempts: 1 } });
+    expect(await failsWith(failing, ModelClientError, 'E_BAD_RESPONSE')).toMatchObject({ details: { attempts: 1 } });
     expect(calls).toBe(1);
   });
 
@@ -113,15 +135,15 @@ describe('withRetries, when the API did not answer with a status', () => {
     const missing = Object.assign(new Error('Could not load credentials from any providers'), {
       name: 'CredentialsProviderError',
     });
-    await expect(
-      withRetries('bedrock', 'AWS_REGION, AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY', {}, async () =>
-        Promise.reject(missing),
+    expect(
+      await failsWith(
+        withRetries('bedrock', 'AWS_REGION, AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY', {}, async () =>
+          Promise.reject(missing),
+        ),
+        ModelClientError,
+        'E_AUTH',
       ),
-    ).rejects.toMatchObject({
-      code: 'E_AUTH',
-      details: { attempts: 1 },
-      message: expect.stringContaining('AWS_ACCESS_KEY_ID'),
-    });
+    ).toMatchObject({ details: { attempts: 1 }, message: expect.stringContaining('AWS_ACCESS_KEY_ID') });
   });
 });
 

@@ -1,6 +1,6 @@
-import type { ProviderName } from '../capabilities.js';
+import type { ProviderName } from '../route/capabilities.js';
 import { isRetryable, readApiFailure, toModelClientError } from './api-failure.js';
-import { ModelClientError } from './model-client-error.js';
+import { isModelClientError } from './model-client-error.js';
 
 export interface RetryOptions {
   /** Retries after the first attempt. Default 2. */
@@ -59,7 +59,7 @@ export async function withRetries<T>(
     try {
       return await attempt(emit);
     } catch (error) {
-      if (error instanceof ModelClientError) throw error;
+      if (isModelClientError(error)) throw error;
       const failure = readApiFailure(error);
       if (options.signal?.aborted) failure.aborted = true;
       const wait = retryAfterMs(failure.retryAfter) ?? baseDelay * 2 ** (attempts - 1) * (0.75 + Math.random() / 2);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Message } from '../parts.js';
+import type { Message } from '../types.js';
 import { chooseWindow } from './choose-window.js';
 import { estimateMessageTokens } from './estimate-tokens.js';
 
@@ -67,18 +67,16 @@ describe('chooseWindow', () => {
       role: 'user',
       parts: [{ type: 'text', text: expect.stringMatching(/^\[\d+ earlier messages omitted/) }],
     });
-    for (let i = 0; i < window.messages.length; i++) {
-      const message = window.messages[i]!;
-      if (message.role === 'toolResult')
-        expect(
-          window.messages
-            .slice(0, i)
-            .some((m) => m.role === 'assistant' && m.toolCalls.some((c) => c.id === message.toolCallId)),
-        ).toBe(true);
-      if (message.role === 'assistant')
-        for (const c of message.toolCalls)
-          expect(window.messages.some((m) => m.role === 'toolResult' && m.toolCallId === c.id)).toBe(true);
-    }
+    // Every call kept has its result, every result its call, and the call comes first.
+    const callAt = new Map(
+      window.messages.flatMap((m, i) => (m.role === 'assistant' ? m.toolCalls.map((c) => [c.id, i] as const) : [])),
+    );
+    const resultAt = new Map(
+      window.messages.flatMap((m, i) => (m.role === 'toolResult' ? [[m.toolCallId, i] as const] : [])),
+    );
+    expect(resultAt.size).toBeGreaterThan(0);
+    expect([...resultAt.keys()].sort()).toEqual([...callAt.keys()].sort());
+    for (const [id, index] of resultAt) expect(callAt.get(id)).toBeLessThan(index);
     expect(window.messages.slice(-2)).toEqual(conversation.slice(-2));
     expect(window.droppedMessages).toBe(conversation.length - (window.messages.length - 1));
   });

@@ -1,4 +1,4 @@
-import type { Message, UserMessage } from '../parts.js';
+import type { Message, UserMessage } from '../types.js';
 import { mediaPlaceholder } from './media-placeholder.js';
 
 export interface ChooseWindowInput {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ImagePart, Message } from '../parts.js';
+import type { ImagePart, Message } from '../types.js';
 import { ANTHROPIC_HIGH_RESOLUTION, anthropicImageTokens, anthropicWorkingSize } from './anthropic-image-tokens.js';
 import {
   estimateDocumentTokens,

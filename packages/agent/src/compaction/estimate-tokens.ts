@@ -1,5 +1,6 @@
-import { capabilitiesFor, type ProviderName } from '../capabilities.js';
-import type { DocumentPart, ImagePart, Message, Part } from '../parts.js';
+import type { ProviderName } from '../route/capabilities.js';
+import { routeFor, type ModelRoute } from '../route/resolve-route.js';
+import type { DocumentPart, ImagePart, Message, Part } from '../types.js';
 import { ANTHROPIC_HIGH_RESOLUTION, ANTHROPIC_STANDARD, anthropicImageTokens } from './anthropic-image-tokens.js';
 import {
   GEMINI_MEDIA_RESOLUTION_TOKENS,
@@ -21,6 +22,8 @@ export interface EstimateOptions {
   provider: ProviderName;
   /** Picks the provider's rule family (OpenAI tiles or patches, Gemini 3 media_resolution, capabilities). */
   model?: string;
+  /** The route resolved already (the agent loop passes its own); `model` is then not read. */
+  route?: ModelRoute;
   /** `pixels` (default): each provider's rule from the image's width and height. `fixed`: 4,800 chars per image. */
   images?: 'pixels' | 'fixed';
   /** Anthropic high-resolution models (2576 px, 4784 tokens). */
@@ -41,10 +44,11 @@ export function estimateTextTokens(text: string): number {
  * characters; images a text-only model never sees cost their placeholder.
  */
 export function estimateImageTokens(image: Pick<ImagePart, 'width' | 'height'>, options: EstimateOptions): number {
-  if (!capabilitiesFor({ provider: options.provider, model: options.model }).imageInput) return PLACEHOLDER_TOKENS;
+  const { capabilities, provider, model } = routeFor(options.provider, options);
+  if (!capabilities.imageInput) return PLACEHOLDER_TOKENS;
   const { width, height } = image;
   if (options.images === 'fixed' || width === undefined || height === undefined) return FIXED_IMAGE_CHARS / 4;
-  switch (options.provider) {
+  switch (provider) {
     case 'anthropic':
     case 'bedrock':
       // Bedrock's vision models are mostly Claude; its rule is the one to plan with.
@@ -55,15 +59,15 @@ export function estimateImageTokens(image: Pick<ImagePart, 'width' | 'height'>, 
       );
     case 'openai-chat':
     case 'openai-responses':
-      return openAIImageTokens(width, height, openAIImageRule(options.model), options.detail);
+      return openAIImageTokens(width, height, openAIImageRule(model), options.detail);
     case 'gemini':
-      return usesMediaResolution(options.model)
+      return usesMediaResolution(model)
         ? GEMINI_MEDIA_RESOLUTION_TOKENS[options.mediaResolution ?? 'high']
         : geminiTileTokens(width, height);
     case 'ollama':
       return OLLAMA_IMAGE_TOKENS;
     default: {
-      const exhaustive: never = options.provider;
+      const exhaustive: never = provider;
       return exhaustive;
     }
   }
@@ -79,27 +83,28 @@ const LETTER_PAGE_PX = { width: 1275, height: 1650 };
 
 /** Tokens one PDF costs on the route; `pages` unknown counts as one page. */
 export function estimateDocumentTokens(document: Pick<DocumentPart, 'pages'>, options: EstimateOptions): number {
-  if (!capabilitiesFor({ provider: options.provider, model: options.model }).pdfInput) return PLACEHOLDER_TOKENS;
+  const route = routeFor(options.provider, options);
+  if (!route.capabilities.pdfInput) return PLACEHOLDER_TOKENS;
   const pages = document.pages ?? 1;
-  switch (options.provider) {
+  switch (route.provider) {
     case 'anthropic':
     case 'bedrock':
     case 'openai-chat':
     case 'openai-responses': {
-      const pageImage = estimateImageTokens(LETTER_PAGE_PX, { ...options, images: 'pixels' });
+      const pageImage = estimateImageTokens(LETTER_PAGE_PX, { ...options, route, images: 'pixels' });
       return pages * (PDF_PAGE_TEXT_TOKENS + pageImage);
     }
     case 'gemini':
       return (
         pages *
-        (usesMediaResolution(options.model)
+        (usesMediaResolution(route.model)
           ? GEMINI_MEDIA_RESOLUTION_TOKENS[options.mediaResolution ?? 'medium']
           : GEMINI_TILE_TOKENS)
       );
     case 'ollama':
       return PLACEHOLDER_TOKENS;
     default: {
-      const exhaustive: never = options.provider;
+      const exhaustive: never = route.provider;
       return exhaustive;
     }
   }
@@ -124,8 +129,10 @@ export function estimatePartTokens(part: Part, options: EstimateOptions): number
 export function estimateMessageTokens(message: Message, options: EstimateOptions): number {
   switch (message.role) {
     case 'user':
-    case 'toolResult':
-      return message.parts.reduce((sum, part) => sum + estimatePartTokens(part, options), 0);
+    case 'toolResult': {
+      const resolved = { ...options, route: routeFor(options.provider, options) };
+      return message.parts.reduce((sum, part) => sum + estimatePartTokens(part, resolved), 0);
+    }
     case 'assistant':
       return (
         estimateTextTokens(message.text) +

@@ -1,4 +1,4 @@
-import { GEMINI_3_MODELS } from '@glimpse/media';
+import { isGemini3 } from '../route/wire-facts.js';
 
 /**
  * Gemini's image-token rules:
@@ -23,5 +23,5 @@ export function geminiTileTokens(width: number, height: number): number {
 
 /** Gemini 3 and later price media by `media_resolution` instead of by tiles. */
 export function usesMediaResolution(model: string | undefined): boolean {
-  return model !== undefined && GEMINI_3_MODELS.test(model.toLowerCase());
+  return isGemini3(model);
 }

@@ -1,4 +1,4 @@
-import type { MediaPart, TextPart } from '../parts.js';
+import type { MediaPart, TextPart } from '../types.js';
 import { formatBytes } from '../tools/format-bytes.js';
 import { base64Size } from './base64-size.js';
 

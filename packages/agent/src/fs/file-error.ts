@@ -1,3 +1,5 @@
+import { GlimpseError, isErrorOf } from '../errors.js';
+
 /**
  * Stable codes of the file seam and the file tools, and when each is raised: agents and the CLI branch on
  * these, never on messages. The table in docs/file-tools.md is generated from this (`npm run docs`).
@@ -21,25 +23,19 @@ export const FILE_ERROR_CODES = {
 export type FileErrorCode = keyof typeof FILE_ERROR_CODES;
 
 /** The one error type of the file seam and the file tools: a stable `code` plus a message saying what to do. */
-export class FileError extends Error {
-  readonly code: FileErrorCode;
-  readonly details: Record<string, unknown>;
-
+export class FileError extends GlimpseError<FileErrorCode> {
   constructor(
     code: FileErrorCode,
     message: string,
     details: Record<string, unknown> = {},
     options?: { cause?: unknown },
   ) {
-    super(message, options);
-    this.name = 'FileError';
-    this.code = code;
-    this.details = details;
+    super('FileError', code, message, details, options);
   }
 }
 
 export function isFileError(error: unknown): error is FileError {
-  return error instanceof FileError;
+  return isErrorOf<FileError>(error, 'FileError', FILE_ERROR_CODES);
 }
 
 /** The cap error, shared by every implementation so the message is the same everywhere. */

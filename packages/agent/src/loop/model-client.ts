@@ -1,5 +1,5 @@
-import type { Message, ToolCall, ToolDefinition } from '../parts.js';
-import type { SerializedRequest } from '../providers/index.js';
+import type { Message, ToolCall, ToolDefinition } from '../types.js';
+import type { SerializedRequest } from '../providers/request-bodies.js';
 
 /** What a model reads besides text. Media it cannot read reach it as placeholders, never as bytes. */
 export type InputModality = 'text' | 'image' | 'pdf';

@@ -1,4 +1,5 @@
-import type { ToolCall } from '../parts.js';
+import { GlimpseError } from '../errors.js';
+import type { ToolCall } from '../types.js';
 import type { InputModality } from './model-client.js';
 
 /**
@@ -12,9 +13,10 @@ export interface ReplayScript {
 }
 
 /** Thrown for a script that is not valid; the message names the offending path (`turns[1].toolCalls[0].name`). */
-export class ReplayScriptError extends Error {
-  override name = 'ReplayScriptError';
-  readonly code = 'E_REPLAY_SCRIPT';
+export class ReplayScriptError extends GlimpseError<'E_REPLAY_SCRIPT'> {
+  constructor(message: string) {
+    super('ReplayScriptError', 'E_REPLAY_SCRIPT', message, {});
+  }
 }
 
 const MODALITIES: readonly InputModality[] = ['text', 'image', 'pdf'];

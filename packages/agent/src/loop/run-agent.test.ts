@@ -5,10 +5,10 @@ import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSession } from '../session/load-session.js';
 import { SessionWriter } from '../session/session-writer.js';
-import type { AgentTool } from './agent-tool.js';
 import { ReplayModel } from './replay-model.js';
-import { parseReplayScript } from './replay-script.js';
-import type { Message } from '../parts.js';
+import { parseReplayScript, ReplayScriptError } from './replay-script.js';
+import { throwsWith } from '../../../../test/support/typed-errors.js';
+import type { AgentTool, Message } from '../types.js';
 import { runAgent } from './run-agent.js';
 
 let png: string;
@@ -211,13 +211,13 @@ describe('runAgent with a handler tool', () => {
 
 describe('parseReplayScript', () => {
   it('names the offending path', () => {
-    expect(() => parseReplayScript({ inputModalities: ['text', 'smell'], turns: [{}] })).toThrowError(
-      'inputModalities[1] is "smell"',
-    );
-    expect(() => parseReplayScript({ inputModalities: [], turns: [{ toolCalls: [{ arguments: {} }] }] })).toThrowError(
+    const refused = (script: unknown) =>
+      throwsWith(() => parseReplayScript(script), ReplayScriptError, 'E_REPLAY_SCRIPT').message;
+    expect(refused({ inputModalities: ['text', 'smell'], turns: [{}] })).toContain('inputModalities[1] is "smell"');
+    expect(refused({ inputModalities: [], turns: [{ toolCalls: [{ arguments: {} }] }] })).toContain(
       'turns[0].toolCalls[0].name is not a non-empty string',
     );
-    expect(() => parseReplayScript({ inputModalities: [], turns: [] })).toThrowError('turns is not a non-empty array');
+    expect(refused({ inputModalities: [], turns: [] })).toContain('turns is not a non-empty array');
   });
 });
 

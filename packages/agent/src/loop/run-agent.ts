@@ -1,12 +1,12 @@
-import type { ProviderName } from '../capabilities.js';
+import type { ProviderName } from '../route/capabilities.js';
+import { resolveRoute, type ModelRoute } from '../route/resolve-route.js';
 import { chooseWindow } from '../compaction/choose-window.js';
 import { estimateMessageTokens } from '../compaction/estimate-tokens.js';
-import type { AssistantMessage, Message, Part, ToolCall, ToolResultMessage } from '../parts.js';
+import type { AgentTool, AssistantMessage, Message, Part, ToolCall, ToolResultMessage } from '../types.js';
 import { createFitCache, fitConversation } from '../fit-conversation.js';
-import { serialize } from '../providers/index.js';
+import { serialize } from '../providers/serialize.js';
 import type { SessionWriter } from '../session/session-writer.js';
-import { toolResultFrom } from '../tool.js';
-import type { AgentTool } from './agent-tool.js';
+import { toolResultFrom } from '../results/tool-result-from.js';
 import type { ModelClient, ModelRequest } from './model-client.js';
 
 export interface RunAgentInput {
@@ -68,30 +68,24 @@ export async function runAgent(input: RunAgentInput): Promise<AgentRun> {
   });
 
   const maxSteps = input.maxSteps ?? 20;
-  const capabilities = {
-    imageInput: model.inputModalities.includes('image'),
-    pdfInput: model.inputModalities.includes('pdf'),
-  };
-  const modelId = input.modelId !== undefined ? { model: input.modelId } : {};
+  // The route of the whole run, decided once: what the client reads wins over the registry's guess.
+  const route = resolveRoute({
+    provider,
+    ...(input.modelId !== undefined && { model: input.modelId }),
+    overrides: { imageInput: model.inputModalities.includes('image'), pdfInput: model.inputModalities.includes('pdf') },
+  });
   // History fitted for a roomier route is fitted again for this one, once per image for the whole run.
   const fitCache = createFitCache();
   for (let step = 1; step <= maxSteps; step++) {
     input.signal?.throwIfAborted();
     const fitted = await fitConversation({
-      messages: window(messages, input),
+      messages: window(messages, route, input),
       provider,
-      ...modelId,
-      capabilities,
+      route,
       cache: fitCache,
     });
     const system = input.system ? { system: input.system } : {};
-    const serialized = serialize(provider, {
-      ...system,
-      messages: fitted.messages,
-      tools: definitions,
-      ...modelId,
-      capabilities,
-    });
+    const serialized = serialize(provider, { ...system, messages: fitted.messages, tools: definitions, route });
     const request: ModelRequest = {
       ...system,
       messages: fitted.messages,
@@ -101,7 +95,7 @@ export async function runAgent(input: RunAgentInput): Promise<AgentRun> {
     const turn = await model.next(request, input.signal);
     const assistant: AssistantMessage = { role: 'assistant', text: turn.text, toolCalls: turn.toolCalls };
     await add(assistant);
-    const results = await Promise.all(turn.toolCalls.map((call) => runTool(tools, call, input)));
+    const results = await Promise.all(turn.toolCalls.map((call) => runTool(tools, call, route, input.signal)));
     // Appended together: the writer's queue keeps call order and whole lines.
     messages.push(...results);
     if (session) await Promise.all(results.map((result) => session.append(result)));
@@ -112,10 +106,9 @@ export async function runAgent(input: RunAgentInput): Promise<AgentRun> {
 }
 
 /** The messages a request carries: all of them, or the window within `contextBudget`. */
-function window(messages: readonly Message[], { contextBudget, provider, modelId }: RunAgentInput): Message[] {
+function window(messages: readonly Message[], route: ModelRoute, { contextBudget }: RunAgentInput): Message[] {
   if (contextBudget === undefined) return [...messages];
-  const estimate = (message: Message) =>
-    estimateMessageTokens(message, { provider, ...(modelId !== undefined && { model: modelId }) });
+  const estimate = (message: Message) => estimateMessageTokens(message, { provider: route.provider, route });
   return chooseWindow({ messages, budget: contextBudget, estimate }).messages;
 }
 
@@ -123,7 +116,8 @@ function window(messages: readonly Message[], { contextBudget, provider, modelId
 async function runTool(
   tools: readonly AgentTool[],
   call: ToolCall,
-  { provider, modelId, signal }: RunAgentInput,
+  route: ModelRoute,
+  signal: AbortSignal | undefined,
 ): Promise<ToolResultMessage> {
   const message = (parts: Part[], isError: boolean): ToolResultMessage => ({
     role: 'toolResult',
@@ -144,13 +138,7 @@ async function runTool(
     const context = signal ? { signal } : {};
     if ('handler' in tool) {
       const output = await tool.handler(call.arguments, context);
-      return await toolResultFrom({
-        toolCallId: call.id,
-        toolName: call.name,
-        output,
-        provider,
-        ...(modelId !== undefined && { model: modelId }),
-      });
+      return await toolResultFrom({ toolCallId: call.id, toolName: call.name, output, route });
     }
     const result = await tool.execute(call.arguments, context);
     return message(result.parts, result.isError);

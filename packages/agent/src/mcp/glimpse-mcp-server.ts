@@ -5,10 +5,10 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { FileSystem } from '../fs/file-system.js';
 import { defaultFileSystem } from '../fs/default-file-system.js';
-import { DEFAULT_MAX_FILE_BYTES } from '../tools/file-tool.js';
+import { DEFAULT_MAX_FILE_BYTES } from '../tools/file-limits.js';
 import { READ_TOOL_DEFINITION, createReadTool } from '../tools/read.js';
 import { VIEW_FILE_TOOL_DEFINITION, viewFile } from '../tools/view-file.js';
-import type { Part } from '../parts.js';
+import type { Part } from '../types.js';
 import { hideServerPaths } from './hide-server-paths.js';
 import { limitConcurrency } from './limit-concurrency.js';
 import { partsToMcpContent } from './parts-to-mcp-content.js';

@@ -1,5 +1,5 @@
 import type { ContentBlock } from '@modelcontextprotocol/sdk/types.js';
-import type { Part } from '../parts.js';
+import type { Part } from '../types.js';
 
 /**
  * glimpse parts as MCP tool-result content: text as text, images as `image` content (base64 + mimeType),

@@ -1,7 +1,7 @@
-// The messages between the MCP server and its view_file worker threads (view-worker-pool.ts ↔ view-file-worker.ts).
+// The messages between the MCP server and its view_file worker threads (view-worker-pool.ts ↔ entries/mcp-worker.ts).
 import type { ProcessResult } from '@glimpse/media';
-import type { ModelCapabilities } from '../capabilities.js';
-import type { DocumentPart, ImagePart, Part, TextPart } from '../parts.js';
+import type { ModelCapabilities } from '../route/capabilities.js';
+import type { DocumentPart, ImagePart, Part, TextPart } from '../types.js';
 import type { ViewFileOutcome } from '../tools/view-file.js';
 
 /** The view_file options that can cross a thread: plain data only. A worker reads through Node's file system. */

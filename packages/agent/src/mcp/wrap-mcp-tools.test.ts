@@ -7,12 +7,11 @@ import { PRESETS } from '@glimpse/media';
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Part } from '../parts.js';
+import type { Part, Tool } from '../types.js';
 import { wrapMcpTools } from './wrap-mcp-tools.js';
-import type { WrappedMcpTool } from './wrap-mcp-tools.js';
 
 let client: Client;
-let tools: WrappedMcpTool[];
+let tools: Tool[];
 
 /** A small third-party-style MCP server whose tools return raw, oversized media. */
 async function startRemoteServer(): Promise<Client> {

@@ -1,28 +1,14 @@
-import type { PresetName, ProcessOptions } from '@glimpse/media';
+import type { ProcessOptions } from '@glimpse/media';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { ProviderName } from '../capabilities.js';
-import type { Part, ToolDefinition } from '../parts.js';
-import { toolResultFrom } from '../tool.js';
+import type { Tool, ToolResult } from '../types.js';
+import { toolResultFrom, type ToolResultInput } from '../results/tool-result-from.js';
+import { presetOf, type PresetOptions } from '../route/resolve-route.js';
 
 /** The two calls the adapter needs from a connected MCP `Client` (any server, any transport). */
 export type McpToolClient = Pick<Client, 'listTools' | 'callTool'>;
 
-/** A remote tool as a glimpse tool: the agent loop runs it as it is (its results are already fitted). */
-export interface WrappedMcpTool {
-  definition: ToolDefinition;
-  execute(args: Record<string, unknown>, context?: { signal?: AbortSignal }): Promise<WrappedMcpToolResult>;
-}
-
-export interface WrappedMcpToolResult {
-  parts: Part[];
-  isError: boolean;
-}
-
-export interface WrapMcpToolsOptions {
-  /** Fit media for this route (and model); or give `preset` directly. Default preset: `portable`. */
-  provider?: ProviderName;
-  model?: string;
-  preset?: PresetName;
+/** The limits: `preset`, or a `route` resolved already, or `provider` and `model`; default `portable`. */
+export interface WrapMcpToolsOptions extends PresetOptions {
   /** Explicit limits over the preset's. */
   limits?: Omit<ProcessOptions, 'provider'>;
   /** Prepended to every tool name, to keep several servers' tools apart (`"fs_"` → `fs_read`). */
@@ -30,17 +16,17 @@ export interface WrapMcpToolsOptions {
 }
 
 /**
- * Wraps every tool of a connected MCP client as a glimpse tool. Results go through `toolResultFrom`:
+ * Wraps every tool of a connected MCP client as a glimpse `Tool` (the agent loop runs it as it is: its results are
+ * fitted already). Results go through `toolResultFrom`:
  * `image` content and `resource` blobs (PDFs, images) are processed by the media pipeline — never passed
  * through raw — text stays text, and audio or unknown content becomes a note. A failed call (thrown or
  * `isError`) is an error result the model can read; the turn goes on.
  */
-export async function wrapMcpTools(
-  client: McpToolClient,
-  options: WrapMcpToolsOptions = {},
-): Promise<WrappedMcpTool[]> {
+export async function wrapMcpTools(client: McpToolClient, options: WrapMcpToolsOptions = {}): Promise<Tool[]> {
   const { prefix = '' } = options;
-  const tools: WrappedMcpTool[] = [];
+  // The limits are the same for every call: decided once, here.
+  const preset = presetOf(options);
+  const tools: Tool[] = [];
   let cursor: string | undefined;
   do {
     const page = await client.listTools(cursor === undefined ? undefined : { cursor });
@@ -51,7 +37,8 @@ export async function wrapMcpTools(
           description: tool.description ?? tool.title ?? tool.name,
           parameters: { ...tool.inputSchema },
         },
-        execute: (args, context = {}) => callWrapped(client, tool.name, args, options, context.signal),
+        execute: (args, context = {}) =>
+          callWrapped(client, tool.name, args, { preset, limits: options.limits }, context.signal),
       });
     }
     cursor = page.nextCursor;
@@ -63,10 +50,10 @@ async function callWrapped(
   client: McpToolClient,
   name: string,
   args: Record<string, unknown>,
-  options: WrapMcpToolsOptions,
+  fit: Pick<ToolResultInput, 'preset' | 'limits'>,
   signal: AbortSignal | undefined,
-): Promise<WrappedMcpToolResult> {
-  let output: Parameters<typeof toolResultFrom>[0]['output'];
+): Promise<ToolResult> {
+  let output: ToolResultInput['output'];
   try {
     const result = await client.callTool({ name, arguments: args }, undefined, { signal });
     // Servers on protocol 2024-10-07 and older answer `{ toolResult }` instead of content.
@@ -85,15 +72,6 @@ async function callWrapped(
       isError: true,
     };
   }
-  const message = await toolResultFrom({
-    toolCallId: '',
-    toolName: name,
-    output,
-    provider: options.provider,
-    model: options.model,
-    preset: options.preset,
-    limits: options.limits,
-    truncate: false,
-  });
+  const message = await toolResultFrom({ toolCallId: '', toolName: name, output, ...fit, truncate: false });
   return { parts: message.parts, isError: message.isError };
 }

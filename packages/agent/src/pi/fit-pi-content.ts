@@ -1,5 +1,5 @@
 import type { PresetName, ProcessOptions } from '@glimpse/media';
-import { toolResultFrom } from '../tool.js';
+import { toolResultFrom } from '../results/tool-result-from.js';
 import { toPiContent, type PiContent } from './pi-content.js';
 import { presetForPiModel, type PiModelInfo } from './pi-route.js';
 
@@ -33,5 +33,5 @@ export async function fitPiContent(
     ...(options.limits && { limits: options.limits }),
     truncate: false,
   });
-  return toPiContent(fitted.parts, { ...options.limits, provider: preset });
+  return toPiContent(fitted.parts, { ...options.limits, preset });
 }

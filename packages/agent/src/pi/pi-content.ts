@@ -1,7 +1,7 @@
 import type { ImageContent, TextContent } from '@mariozechner/pi-ai';
 import type { ProcessOptions } from '@glimpse/media';
-import type { Part } from '../parts.js';
-import { pdfAsTextAndPages } from '../pdf-as-text-and-pages.js';
+import type { Part } from '../types.js';
+import { pdfAsTextAndPages } from '../tools/pdf-as-text-and-pages.js';
 
 /** What pi's messages and tool results hold. */
 export type PiContent = TextContent | ImageContent;

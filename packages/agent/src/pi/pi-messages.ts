@@ -1,6 +1,6 @@
 import type { AssistantMessage as PiAssistantMessage, Message as PiMessage, Usage } from '@mariozechner/pi-ai';
 import type { ProcessOptions } from '@glimpse/media';
-import type { AssistantMessage, Message, Part } from '../parts.js';
+import type { AssistantMessage, Message, Part } from '../types.js';
 import { fromPiContent, toPiContent } from './pi-content.js';
 
 /**

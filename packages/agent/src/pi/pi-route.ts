@@ -1,6 +1,7 @@
 import type { Api, Model } from '@mariozechner/pi-ai';
 import type { PresetName } from '@glimpse/media';
-import { capabilitiesFor, type ProviderName } from '../capabilities.js';
+import type { ProviderName } from '../route/capabilities.js';
+import { presetOf } from '../route/resolve-route.js';
 
 /** The part of a pi model glimpse reads: its wire API, provider, id and input modalities. */
 export type PiModelInfo = Pick<Model<Api>, 'api' | 'provider' | 'id' | 'input'>;
@@ -31,5 +32,5 @@ export function routeOfPiModel(model: PiModelInfo): ProviderName | undefined {
 /** The limits media are fitted to for a pi model. */
 export function presetForPiModel(model: PiModelInfo): PresetName {
   const provider = routeOfPiModel(model);
-  return provider === undefined ? 'portable' : capabilitiesFor({ provider, model: model.id }).preset;
+  return presetOf(provider === undefined ? {} : { provider, model: model.id });
 }

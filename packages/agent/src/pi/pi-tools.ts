@@ -1,7 +1,6 @@
 import type { AgentTool as PiAgentTool, AgentToolResult as PiAgentToolResult } from '@mariozechner/pi-agent-core';
 import type { TSchema } from '@mariozechner/pi-ai';
-import type { AgentToolResult as GlimpseToolResult, ToolCallContext } from '../loop/agent-tool.js';
-import type { ToolDefinition } from '../parts.js';
+import type { Tool } from '../types.js';
 import { fitPiContent, type FitPiContentOptions } from './fit-pi-content.js';
 import { toPiContent } from './pi-content.js';
 import { presetForPiModel, type PiModelInfo } from './pi-route.js';
@@ -40,18 +39,12 @@ export function fitPiTool<P extends TSchema, D>(
   };
 }
 
-/** A glimpse tool: `read`, `view_file`, or any tool whose `execute` returns parts. */
-export interface GlimpseTool {
-  definition: ToolDefinition;
-  execute(args: Record<string, unknown>, context?: ToolCallContext): Promise<GlimpseToolResult>;
-}
-
 /**
- * A glimpse tool as a pi tool. Its parts are fitted already; a PDF becomes text and page images (pi has no
+ * A glimpse tool (`read`, `view_file`, a wrapped MCP tool, any `Tool`) as a pi tool. Its parts are fitted already; a PDF becomes text and page images (pi has no
  * document type). A failed call throws its text, which is how pi wants tools to fail.
  */
 export function toPiTool(
-  tool: GlimpseTool,
+  tool: Tool,
   options: PiToolOptions & { label?: string } = {},
 ): PiAgentTool<TSchema, undefined> {
   const { name, description, parameters } = tool.definition;
@@ -68,7 +61,7 @@ export function toPiTool(
         throw new Error(result.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n'));
       const { model } = fitOptionsNow(options);
       const preset = options.preset ?? (model === undefined ? 'portable' : presetForPiModel(model));
-      return { content: await toPiContent(result.parts, { ...options.limits, provider: preset }), details: undefined };
+      return { content: await toPiContent(result.parts, { ...options.limits, preset }), details: undefined };
     },
   };
 }

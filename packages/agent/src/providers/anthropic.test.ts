@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Message } from '../parts.js';
+import type { Message } from '../types.js';
 import {
   CHART,
   CONVERSATION,

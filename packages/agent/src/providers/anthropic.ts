@@ -7,8 +7,8 @@ import type {
   Tool,
   ToolResultBlockParam,
 } from '@anthropic-ai/sdk/resources/messages';
-import { ROUTES } from '@glimpse/media';
-import type { ImagePart, Message, Part, ToolDefinition } from '../parts.js';
+import type { ModelRoute } from '../route/resolve-route.js';
+import type { ImagePart, Message, Part, ToolDefinition } from '../types.js';
 import { EMPTY_RESULT, liftedMediaParts, splitToolResult } from './lift-media.js';
 import { omitMedia, placeholderFor } from './placeholders.js';
 import { prepareConversation, type CallWithResult } from './turns.js';
@@ -28,7 +28,7 @@ function toBlock(part: Part): Block {
     case 'text':
       return { type: 'text', text: part.text };
     case 'image':
-      // The route takes no HEIC/HEIF (ROUTES.anthropic): prepareConversation made such parts placeholders already.
+      // The route takes no HEIC/HEIF (route.media.imageTypes): prepareConversation made such parts placeholders already.
       if (part.mediaType === 'image/heic' || part.mediaType === 'image/heif') {
         return { type: 'text', text: placeholderFor(part, 'format-not-accepted').text };
       }
@@ -50,15 +50,14 @@ function toBlock(part: Part): Block {
 const toBlocks = (parts: readonly Part[]): Block[] =>
   parts.filter((part) => part.type !== 'text' || part.text !== '').map(toBlock);
 
-const { imagesPerRequest = Infinity, manyImages } = ROUTES.anthropic.limits;
-
 /**
  * Anthropic's image limits over the whole request (earlier turns count). Past `imagesPerRequest` the oldest images
  * become placeholders: the newest are the ones the turn is about. Then, once more than 20 remain, any side over
  * 2000 px would fail the whole request: `fitConversation` fits such images again from their bytes, and one that
  * reaches the serializer unfitted becomes a placeholder. Images without a recorded size are let through.
  */
-function applyImageLimits(messages: Message[], warnings: SerializeWarning[]): Message[] {
+function applyImageLimits(messages: Message[], warnings: SerializeWarning[], route: ModelRoute): Message[] {
+  const { imagesPerRequest = Infinity, manyImages } = route.media.limits;
   const total = messages.reduce(
     (sum, message) =>
       sum + (message.role === 'assistant' ? 0 : message.parts.filter((part) => part.type === 'image').length),

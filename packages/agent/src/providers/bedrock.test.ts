@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { base64ToBytes } from '../base64.js';
-import type { ImagePart, Message } from '../parts.js';
+import type { ImagePart, Message } from '../types.js';
 import {
   CHART,
   CONVERSATION,
@@ -11,7 +11,12 @@ import {
   TOOLS,
   USER_IMAGE,
 } from './__golden__/conversation.js';
-import { BEDROCK_MAX_DOCUMENTS, BEDROCK_MAX_IMAGES, serializeBedrock } from './bedrock.js';
+import { resolveRoute } from '../route/resolve-route.js';
+import { serializeBedrock } from './bedrock.js';
+
+// The Converse API's per-message caps, as the route carries them (NaN, and an empty test, if it carried none).
+const { imagesPerMessage: BEDROCK_MAX_IMAGES = Number.NaN, documentsPerMessage: BEDROCK_MAX_DOCUMENTS = Number.NaN } =
+  resolveRoute({ provider: 'bedrock' }).media.limits;
 
 const bytes = (part: { data: string }) => base64ToBytes(part.data)!;
 const image = (part: ImagePart) => ({

@@ -6,9 +6,9 @@ import type {
   ToolResultContentBlock,
   ToolUseBlock,
 } from '@aws-sdk/client-bedrock-runtime';
-import { ROUTES } from '@glimpse/media';
+import type { RouteLimits } from '@glimpse/media';
 import { base64ToBytes } from '../base64.js';
-import type { MediaPart, Part, ToolDefinition } from '../parts.js';
+import type { MediaPart, Part, ToolDefinition } from '../types.js';
 import { sanitizeDocumentName } from './bedrock-names.js';
 import { attachedLine, EMPTY_RESULT, liftedMediaParts, splitToolResult } from './lift-media.js';
 import { omitMedia, placeholderFor } from './placeholders.js';
@@ -24,10 +24,6 @@ export interface BedrockRequestBody {
   toolConfig?: { tools: Tool[] };
   messages: Message[];
 }
-
-/** Per-message caps of the Converse API (the route table's); the oldest media past them become placeholders. */
-export const BEDROCK_MAX_IMAGES = ROUTES.bedrock.limits.imagesPerMessage ?? Infinity;
-export const BEDROCK_MAX_DOCUMENTS = ROUTES.bedrock.limits.documentsPerMessage ?? Infinity;
 
 type JsonDocument = Exclude<ToolUseBlock['input'], undefined>;
 
@@ -65,6 +61,8 @@ class UserMessageBuilder {
     private readonly messageIndex: () => number,
     private readonly names: Set<string>,
     private readonly warnings: SerializeWarning[],
+    /** Per-message caps of the Converse API (the route's media limits); the oldest media past them become placeholders. */
+    private readonly limits: RouteLimits,
   ) {}
 
   /** Bedrock's wire blocks for parts; shared by top-level content and toolResult content (same shapes). */
@@ -77,7 +75,7 @@ class UserMessageBuilder {
           const bytes = base64ToBytes(part.data);
           if (bytes === undefined)
             return [{ text: omitMedia(part, 'invalid-data', this.messageIndex(), this.warnings).text }];
-          // The route takes no HEIC/HEIF (ROUTES.bedrock): prepareConversation made such parts placeholders already.
+          // The route takes no HEIC/HEIF (route.media.imageTypes): prepareConversation made such parts placeholders already.
           if (part.mediaType === 'image/heic' || part.mediaType === 'image/heif')
             return [{ text: placeholderFor(part, 'format-not-accepted').text }];
           return [this.media(part, { image: { format: FORMAT[part.mediaType], source: { bytes } } })];
@@ -154,8 +152,8 @@ class UserMessageBuilder {
 
   build(): Message | undefined {
     if (this.blocks.length === 0) return undefined;
-    this.enforceCap('image', BEDROCK_MAX_IMAGES, 'too-many-images');
-    const documents = this.enforceCap('document', BEDROCK_MAX_DOCUMENTS, 'too-many-documents');
+    this.enforceCap('image', this.limits.imagesPerMessage ?? Infinity, 'too-many-images');
+    const documents = this.enforceCap('document', this.limits.documentsPerMessage ?? Infinity, 'too-many-documents');
     if (documents > 0 && !this.topLevelText)
       this.blocks.push({
         text: documents === 1 ? 'The document is attached above.' : 'The documents are attached above.',
@@ -179,15 +177,16 @@ function toTool(tool: ToolDefinition): Tool {
  * Media bytes are `Uint8Array`s, as the SDK wants them; the CLI prints them as base64, like the JSON wire format.
  */
 export function serializeBedrock(input: SerializeInput): Serialized<BedrockRequestBody> {
-  const { turns, warnings, capabilities } = prepareConversation('bedrock', input);
+  const { turns, warnings, route } = prepareConversation('bedrock', input);
   const names = new Set<string>();
   const messages: Message[] = [];
   let currentIndex = 0;
-  let user = new UserMessageBuilder(() => currentIndex, names, warnings);
+  const newUserMessage = () => new UserMessageBuilder(() => currentIndex, names, warnings, route.media.limits);
+  let user = newUserMessage();
   const flushUser = () => {
     const built = user.build();
     if (built) messages.push(built);
-    user = new UserMessageBuilder(() => currentIndex, names, warnings);
+    user = newUserMessage();
   };
   let previousRole: 'user' | 'assistant' | undefined;
   for (const turn of turns) {
@@ -223,7 +222,7 @@ export function serializeBedrock(input: SerializeInput): Serialized<BedrockReque
           messages.push({ role: 'assistant', content });
         }
         const lifted = turn.results
-          .filter(({ result }) => result.isError || !capabilities.mediaInToolResults)
+          .filter(({ result }) => result.isError || !route.capabilities.mediaInToolResults)
           .map(({ result }) => result);
         for (const { result, messageIndex } of turn.results) {
           currentIndex = messageIndex;

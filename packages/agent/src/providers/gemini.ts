@@ -1,6 +1,6 @@
-import { GEMINI_3_MODELS } from '@glimpse/media';
 import type { Content, FunctionResponsePart, Part as GeminiPart, Tool } from '@google/genai';
-import type { MediaPart, Part, ToolDefinition, ToolResultMessage } from '../parts.js';
+import { isGemini3 } from '../route/wire-facts.js';
+import type { MediaPart, Part, ToolDefinition, ToolResultMessage } from '../types.js';
 import { attachedLine, EMPTY_RESULT, joinText, liftedMediaParts, splitToolResult } from './lift-media.js';
 import { prepareConversation, type CallWithResult } from './turns.js';
 import type { SerializeInput, Serialized } from './types.js';
@@ -101,12 +101,12 @@ function toTool(tools: readonly ToolDefinition[]): Tool[] {
  * as does a result's HEIC/HEIF on Gemini 3 (which takes those in a turn, not in a function response).
  */
 export function serializeGemini(input: SerializeInput): Serialized<GeminiRequestBody> {
-  const { turns, warnings, capabilities } = prepareConversation('gemini', input);
-  // The route table marks Gemini 3 and later as taking media inside tool results; an app may override that.
-  const mediaInside = capabilities.mediaInToolResults;
+  const { turns, warnings, route } = prepareConversation('gemini', input);
+  // The wire facts mark Gemini 3 and later as taking media inside tool results; an app may override that.
+  const mediaInside = route.capabilities.mediaInToolResults;
   // The signature is a fact of the model, not of where media goes: Gemini 3 rejects a call without one. A request
   // that names no model may well go to the current generation, so it gets one too (the field is valid on all).
-  const needsSignature = input.model === undefined || GEMINI_3_MODELS.test(input.model.toLowerCase());
+  const needsSignature = route.model === undefined || isGemini3(route.model);
   const contents: Content[] = [];
   let pending: GeminiPart[] = [];
   for (const turn of turns) {

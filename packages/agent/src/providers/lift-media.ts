@@ -1,4 +1,4 @@
-import type { MediaPart, Part, TextPart, ToolResultMessage } from '../parts.js';
+import type { MediaPart, Part, TextPart, ToolResultMessage } from '../types.js';
 
 /** A tool result split for a route that cannot carry its media inside the result. */
 export interface SplitResult {

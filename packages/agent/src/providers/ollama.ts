@@ -1,5 +1,5 @@
 import type { Message, Tool } from 'ollama';
-import type { Part, ToolDefinition } from '../parts.js';
+import type { Part, ToolDefinition } from '../types.js';
 import { EMPTY_RESULT, liftedMediaParts, markError, splitToolResult } from './lift-media.js';
 import { placeholderFor } from './placeholders.js';
 import { prepareConversation } from './turns.js';
@@ -24,7 +24,7 @@ function flatten(parts: readonly Part[]): { content: string; images: string[] } 
         images.push(part.data);
         break;
       case 'document':
-        // The route takes no PDFs (ROUTES.ollama), so capabilities already projected them to placeholders.
+        // The route takes no PDFs (its media facts), so capabilities already projected them to placeholders.
         text.push(placeholderFor(part, 'no-pdf-input').text);
         break;
       default: {
@@ -86,7 +86,7 @@ function toParameters(tool: ToolDefinition, warnings: SerializeWarning[]): Ollam
  * after the last tool message instead. PDFs become text notes: Ollama has no documents.
  */
 export function serializeOllama(input: SerializeInput): Serialized<OllamaRequestBody> {
-  const { turns, warnings, capabilities } = prepareConversation('ollama', input);
+  const { turns, warnings, route } = prepareConversation('ollama', input);
   const messages: Message[] = input.system ? [{ role: 'system', content: input.system }] : [];
   let lifted: Part[] = [];
   for (const turn of turns) {
@@ -106,7 +106,7 @@ export function serializeOllama(input: SerializeInput): Serialized<OllamaRequest
             : {}),
         });
         for (const { result } of turn.results) {
-          const parts = capabilities.mediaInToolResults ? result.parts : splitToolResult(result).text;
+          const parts = route.capabilities.mediaInToolResults ? result.parts : splitToolResult(result).text;
           const { content, images } = flatten(parts);
           messages.push({
             role: 'tool',
@@ -115,7 +115,9 @@ export function serializeOllama(input: SerializeInput): Serialized<OllamaRequest
             tool_name: result.toolName,
           });
         }
-        lifted = capabilities.mediaInToolResults ? [] : liftedMediaParts(turn.results.map((entry) => entry.result));
+        lifted = route.capabilities.mediaInToolResults
+          ? []
+          : liftedMediaParts(turn.results.map((entry) => entry.result));
         break;
       }
       default: {

@@ -3,7 +3,7 @@ import type {
   ChatCompletionFunctionTool,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
-import type { Part, ToolDefinition } from '../parts.js';
+import type { Part, ToolDefinition } from '../types.js';
 import { joinText, liftedMediaParts, markError, splitToolResult } from './lift-media.js';
 import { prepareConversation } from './turns.js';
 import type { SerializeInput, Serialized } from './types.js';

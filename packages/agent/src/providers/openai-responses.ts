@@ -4,7 +4,7 @@ import type {
   ResponseInputContent,
   ResponseInputItem,
 } from 'openai/resources/responses/responses';
-import type { Part, ToolDefinition, ToolResultMessage } from '../parts.js';
+import type { Part, ToolDefinition, ToolResultMessage } from '../types.js';
 import { flagError, joinText, liftedMediaParts, markError, splitToolResult } from './lift-media.js';
 import { dataUrl } from './openai-chat.js';
 import { prepareConversation } from './turns.js';
@@ -85,8 +85,8 @@ function toTool(tool: ToolDefinition): FunctionTool {
  * the turn follow in one user message, for gateways that drop arrays inside function_call_output.
  */
 export function serializeOpenAIResponses(input: SerializeInput): Serialized<OpenAIResponsesRequestBody> {
-  const { turns, warnings, capabilities } = prepareConversation('openai-responses', input);
-  const liftMedia = input.liftToolMedia === true || !capabilities.mediaInToolResults;
+  const { turns, warnings, route } = prepareConversation('openai-responses', input);
+  const liftMedia = input.liftToolMedia === true || !route.capabilities.mediaInToolResults;
   const items: ResponseInputItem[] = [];
   let lifted: Part[] = [];
   for (const turn of turns) {

@@ -1,6 +1,5 @@
-import { ROUTES } from '@glimpse/media';
-import type { ModelCapabilities, ProviderName } from '../capabilities.js';
-import type { MediaPart, Message, Part, TextPart } from '../parts.js';
+import type { ModelRoute } from '../route/resolve-route.js';
+import type { MediaPart, Message, Part, TextPart } from '../types.js';
 import type { OmitReason, SerializeWarning } from './types.js';
 
 const WHY: Readonly<Record<OmitReason, string>> = {
@@ -62,15 +61,14 @@ export function omitMedia(
 /** Why this model on this route cannot take this part, or undefined when it can. */
 export function unreadableReason(
   part: Part,
-  provider: ProviderName,
-  capabilities: ModelCapabilities,
+  { capabilities, media }: Pick<ModelRoute, 'capabilities' | 'media'>,
 ): OmitReason | undefined {
   switch (part.type) {
     case 'text':
       return undefined;
     case 'image':
       if (!capabilities.imageInput) return 'no-image-input';
-      return ROUTES[provider].imageTypes.includes(part.mediaType) ? undefined : 'format-not-accepted';
+      return media.imageTypes.includes(part.mediaType) ? undefined : 'format-not-accepted';
     case 'document':
       return capabilities.pdfInput ? undefined : 'no-pdf-input';
     default: {
@@ -86,13 +84,12 @@ export function unreadableReason(
  */
 export function projectForModel(
   messages: readonly Message[],
-  provider: ProviderName,
-  capabilities: ModelCapabilities,
+  route: Pick<ModelRoute, 'capabilities' | 'media'>,
   warnings: SerializeWarning[],
 ): Message[] {
   const project = (parts: Part[], index: number): Part[] =>
     parts.map((part) => {
-      const reason = unreadableReason(part, provider, capabilities);
+      const reason = unreadableReason(part, route);
       return reason === undefined || part.type === 'text' ? part : omitMedia(part, reason, index, warnings);
     });
   return messages.map((message, index) => {

@@ -1,5 +1,6 @@
-import { capabilitiesFor, type ModelCapabilities, type ProviderName } from '../capabilities.js';
-import type { AssistantMessage, Message, ToolCall, ToolResultMessage, UserMessage } from '../parts.js';
+import type { ProviderName } from '../route/capabilities.js';
+import { routeFor, type ModelRoute } from '../route/resolve-route.js';
+import type { AssistantMessage, Message, ToolCall, ToolResultMessage, UserMessage } from '../types.js';
 import { projectForModel } from './placeholders.js';
 import type { SerializeInput, SerializeWarning } from './types.js';
 
@@ -86,21 +87,19 @@ function orphan(result: ToolResultMessage, messageIndex: number): SerializeWarni
   };
 }
 
-/** The steps every serializer starts with: resolve capabilities, project media the model cannot read, group turns. */
+/**
+ * The steps every serializer starts with: take the route (the one passed in, or the model's, resolved here once),
+ * project media the model cannot read, group turns.
+ */
 export function prepareConversation(
   provider: ProviderName,
   input: SerializeInput,
   /** A route's own whole-request rule, applied after the capability projection. */
-  routeRule?: (messages: Message[], warnings: SerializeWarning[]) => Message[],
-): { capabilities: ModelCapabilities; turns: Turn[]; warnings: SerializeWarning[] } {
+  routeRule?: (messages: Message[], warnings: SerializeWarning[], route: ModelRoute) => Message[],
+): { route: ModelRoute; turns: Turn[]; warnings: SerializeWarning[] } {
   const warnings: SerializeWarning[] = [];
-  const capabilities = capabilitiesFor({
-    provider,
-    model: input.model,
-    rules: input.rules,
-    overrides: input.capabilities,
-  });
-  const projected = projectForModel(input.messages, provider, capabilities, warnings);
-  const turns = groupTurns(routeRule ? routeRule(projected, warnings) : projected, warnings);
-  return { capabilities, turns, warnings };
+  const route = routeFor(provider, input);
+  const projected = projectForModel(input.messages, route, warnings);
+  const turns = groupTurns(routeRule ? routeRule(projected, warnings, route) : projected, warnings);
+  return { route, turns, warnings };
 }

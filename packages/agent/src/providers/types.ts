@@ -1,14 +1,11 @@
-import type { CapabilityRule, ModelCapabilities } from '../capabilities.js';
-import type { Conversation } from '../parts.js';
+import type { RouteOptions } from '../route/resolve-route.js';
+import type { Conversation } from '../types.js';
 
-/** What every serializer takes: the whole conversation, because ordering rules span messages. */
-export interface SerializeInput extends Conversation {
-  /** The model id; picks capabilities (and, for Gemini, the tool-result shape). */
-  model?: string;
-  /** App capability rules, tried before the built-in registry. */
-  rules?: readonly CapabilityRule[];
-  /** Applied over the registry's answer; `{ imageInput: false, pdfInput: false }` makes any model text-only. */
-  capabilities?: Partial<ModelCapabilities>;
+/**
+ * What every serializer takes: the whole conversation, because ordering rules span messages, and the model it
+ * goes to (its id, or the route resolved already).
+ */
+export interface SerializeInput extends Conversation, RouteOptions {
   /**
    * OpenAI Responses only: put tool-result media in a user message after the outputs instead of inside
    * `function_call_output.output`, for OpenAI-compatible gateways that drop arrays there.

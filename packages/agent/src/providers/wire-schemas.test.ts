@@ -8,8 +8,8 @@ import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { z } from 'zod';
-import type { ProviderName } from '../capabilities.js';
-import type { ImagePart, Message } from '../parts.js';
+import type { ProviderName } from '../route/capabilities.js';
+import type { ImagePart, Message } from '../types.js';
 import { main } from '../cli/main.js';
 import { CONVERSATION, TOOLS } from './__golden__/conversation.js';
 import {
@@ -20,7 +20,7 @@ import {
   openAIChatRequest,
   openAIResponsesRequest,
 } from './__wire__/request-schemas.js';
-import { serialize } from './index.js';
+import { serialize } from './serialize.js';
 import { requestJson } from './request-json.js';
 import type { SerializeInput } from './types.js';
 

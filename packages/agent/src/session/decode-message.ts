@@ -1,9 +1,10 @@
-import type { DocumentPart, ImagePart, Message, Part, ToolCall } from '../parts.js';
+import type { DocumentPart, ImagePart, Message, Part, ToolCall } from '../types.js';
 import { sha256OfBase64 } from './content-address.js';
+import { SessionError } from './session-error.js';
 
-/** A line whose JSON does not have the shape of an entry; the parser adds the line number. */
-export class EntryShapeError extends Error {
-  override name = 'EntryShapeError';
+/** A line whose JSON does not have the shape of an entry: `E_SESSION_CORRUPT`, to which the parser adds the line. */
+function shapeError(message: string): SessionError {
+  return new SessionError('E_SESSION_CORRUPT', message);
 }
 
 const IMAGE_TYPES: readonly ImagePart['mediaType'][] = [
@@ -38,12 +39,12 @@ export function decodeMessage(value: unknown, media: Map<string, string>): Messa
         isError: boolean(record.isError, 'isError'),
       };
     default:
-      throw new EntryShapeError(`unknown message role ${JSON.stringify(role)}`);
+      throw shapeError(`unknown message role ${JSON.stringify(role)}`);
   }
 }
 
 function toolCalls(value: unknown): ToolCall[] {
-  if (!Array.isArray(value)) throw new EntryShapeError('assistant toolCalls is not an array');
+  if (!Array.isArray(value)) throw shapeError('assistant toolCalls is not an array');
   return value.map((item) => {
     const call = object(item, 'tool call');
     const decoded: ToolCall = {
@@ -57,7 +58,7 @@ function toolCalls(value: unknown): ToolCall[] {
 }
 
 function parts(value: unknown, media: Map<string, string>): Part[] {
-  if (!Array.isArray(value)) throw new EntryShapeError('message content is not an array');
+  if (!Array.isArray(value)) throw shapeError('message content is not an array');
   return value.map((item) => part(item, media));
 }
 
@@ -70,7 +71,7 @@ function part(value: unknown, media: Map<string, string>): Part {
       const mimeType = record.mimeType;
       const mediaType = IMAGE_TYPES.find((type) => type === mimeType);
       if (mediaType === undefined)
-        throw new EntryShapeError(`image mimeType ${JSON.stringify(mimeType)} is not png, jpeg, gif or webp`);
+        throw shapeError(`image mimeType ${JSON.stringify(mimeType)} is not png, jpeg, gif or webp`);
       const image: ImagePart = { type: 'image', mediaType, data: mediaData(record, media) };
       if (record.width !== undefined) image.width = positiveInteger(record.width, 'image width');
       if (record.height !== undefined) image.height = positiveInteger(record.height, 'image height');
@@ -78,14 +79,14 @@ function part(value: unknown, media: Map<string, string>): Part {
     }
     case 'document': {
       if (record.mimeType !== 'application/pdf')
-        throw new EntryShapeError(`document mimeType ${JSON.stringify(record.mimeType)} is not application/pdf`);
+        throw shapeError(`document mimeType ${JSON.stringify(record.mimeType)} is not application/pdf`);
       const document: DocumentPart = { type: 'document', mediaType: 'application/pdf', data: mediaData(record, media) };
       if (record.filename !== undefined) document.filename = string(record.filename, 'document filename');
       if (record.pages !== undefined) document.pages = positiveInteger(record.pages, 'document pages');
       return document;
     }
     default:
-      throw new EntryShapeError(`unknown part type ${JSON.stringify(record.type)}`);
+      throw shapeError(`unknown part type ${JSON.stringify(record.type)}`);
   }
 }
 
@@ -93,21 +94,20 @@ function part(value: unknown, media: Map<string, string>): Part {
 function mediaData(record: Record<string, unknown>, media: Map<string, string>): string {
   const sha256 = record.sha256 === undefined ? undefined : string(record.sha256, 'sha256');
   if (sha256 !== undefined && !SHA256_HEX.test(sha256))
-    throw new EntryShapeError(`sha256 ${JSON.stringify(sha256)} is not 64 lowercase hex digits`);
+    throw shapeError(`sha256 ${JSON.stringify(sha256)} is not 64 lowercase hex digits`);
   if (record.data === undefined) {
-    if (sha256 === undefined) throw new EntryShapeError(`${String(record.type)} part has neither data nor sha256`);
+    if (sha256 === undefined) throw shapeError(`${String(record.type)} part has neither data nor sha256`);
     const stored = media.get(sha256);
     if (stored === undefined)
-      throw new EntryShapeError(`${String(record.type)} part refers to sha256 ${sha256}, which no earlier line stores`);
+      throw shapeError(`${String(record.type)} part refers to sha256 ${sha256}, which no earlier line stores`);
     return stored;
   }
   const data = string(record.data, 'media data');
-  if (data.length % 4 !== 0 || !BASE64.test(data))
-    throw new EntryShapeError(`${String(record.type)} data is not base64`);
+  if (data.length % 4 !== 0 || !BASE64.test(data)) throw shapeError(`${String(record.type)} data is not base64`);
   if (sha256 !== undefined) {
     const actual = sha256OfBase64(data);
     if (actual !== sha256)
-      throw new EntryShapeError(`${String(record.type)} data hashes to ${actual}, not the sha256 ${sha256} it claims`);
+      throw shapeError(`${String(record.type)} data hashes to ${actual}, not the sha256 ${sha256} it claims`);
     media.set(sha256, data);
   }
   return data;
@@ -115,22 +115,22 @@ function mediaData(record: Record<string, unknown>, media: Map<string, string>):
 
 export function object(value: unknown, what: string): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
-    throw new EntryShapeError(`${what} is not a JSON object`);
+    throw shapeError(`${what} is not a JSON object`);
   return value as Record<string, unknown>;
 }
 
 function string(value: unknown, what: string): string {
-  if (typeof value !== 'string') throw new EntryShapeError(`${what} is not a string`);
+  if (typeof value !== 'string') throw shapeError(`${what} is not a string`);
   return value;
 }
 
 function boolean(value: unknown, what: string): boolean {
-  if (typeof value !== 'boolean') throw new EntryShapeError(`${what} is not true or false`);
+  if (typeof value !== 'boolean') throw shapeError(`${what} is not true or false`);
   return value;
 }
 
 function positiveInteger(value: unknown, what: string): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0)
-    throw new EntryShapeError(`${what} is not a positive integer`);
+    throw shapeError(`${what} is not a positive integer`);
   return value;
 }

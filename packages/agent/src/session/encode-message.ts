@@ -1,4 +1,4 @@
-import type { Message, Part } from '../parts.js';
+import type { Message, Part } from '../types.js';
 import type { LoggedMessage, LoggedPart } from './session-format.js';
 
 /** Maps the part model to the log's shapes (`mediaType` → `mimeType`); optional fields only when set. */

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { throwsWith } from '../../../../test/support/typed-errors.js';
 import { parseSession } from './parse-session.js';
+import { SessionError } from './session-error.js';
 
 const header = JSON.stringify({
   type: 'header',
@@ -57,18 +59,21 @@ describe('parseSession', () => {
       [``, /line 1: not a glimpse session: the header is missing/],
     ];
     for (const [text, message] of cases) {
-      expect(() => parseSession(bytes(text))).toThrowError(message);
+      expect(throwsWith(() => parseSession(bytes(text)), SessionError, 'E_SESSION_CORRUPT').message).toMatch(message);
     }
   });
 
   it('a bad line in the middle is corruption even when the tail is torn', () => {
-    expect(() => parseSession(bytes(`${header}\nnope\n${user('b').slice(0, 10)}`))).toThrowError(/line 2/);
+    const error = throwsWith(
+      () => parseSession(bytes(`${header}\nnope\n${user('b').slice(0, 10)}`)),
+      SessionError,
+      'E_SESSION_CORRUPT',
+    );
+    expect([error.line, error.message]).toEqual([2, expect.stringMatching(/^line 2: /)]);
   });
 
   it('refuses logs from a newer format version', () => {
     const newer = JSON.stringify({ type: 'header', format: 'glimpse-session', version: 99, created: 'x', app: {} });
-    expect(() => parseSession(bytes(`${newer}\n`))).toThrowError(
-      expect.objectContaining({ code: 'E_SESSION_VERSION', line: 1 }),
-    );
+    expect(throwsWith(() => parseSession(bytes(`${newer}\n`)), SessionError, 'E_SESSION_VERSION').line).toBe(1);
   });
 });

@@ -1,6 +1,6 @@
-import type { Message } from '../parts.js';
-import { decodeMessage, EntryShapeError, object } from './decode-message.js';
-import { SessionError } from './session-error.js';
+import type { Message } from '../types.js';
+import { decodeMessage, object } from './decode-message.js';
+import { isSessionError, SessionError } from './session-error.js';
 import { SESSION_FORMAT_NAME, SESSION_FORMAT_VERSION, type SessionHeader } from './session-format.js';
 
 /** One committed entry with the 1-based line it came from. */
@@ -109,12 +109,14 @@ function parseHeader(value: unknown): SessionHeader {
 function parseEntry(value: unknown, media: Map<string, string>, line: number): LoadedEntry {
   try {
     const record = object(value, 'entry');
-    if (record.type !== 'message') throw new EntryShapeError(`unknown entry type ${JSON.stringify(record.type)}`);
-    if (typeof record.at !== 'string') throw new EntryShapeError('entry time "at" is not a string');
+    if (record.type !== 'message')
+      throw new SessionError('E_SESSION_CORRUPT', `unknown entry type ${JSON.stringify(record.type)}`);
+    if (typeof record.at !== 'string') throw new SessionError('E_SESSION_CORRUPT', 'entry time "at" is not a string');
     return { line, at: record.at, message: decodeMessage(record.message, media) };
   } catch (error) {
-    if (error instanceof EntryShapeError)
-      throw new SessionError('E_SESSION_CORRUPT', error.message, line, { cause: error });
+    // The shape checks know the value, not the line it came from.
+    if (isSessionError(error) && error.line === undefined)
+      throw new SessionError(error.code, error.message, line, { cause: error });
     throw error;
   }
 }

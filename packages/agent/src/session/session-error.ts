@@ -1,3 +1,5 @@
+import { GlimpseError, isErrorOf } from '../errors.js';
+
 /**
  * Stable codes of session errors, and when each is raised; the CLI prints them as `{"error":{"code", "message"}}`.
  * The table in docs/sessions.md is generated from this (`npm run docs`).
@@ -10,19 +12,22 @@ export const SESSION_ERROR_CODES = {
 
 export type SessionErrorCode = keyof typeof SESSION_ERROR_CODES;
 
-/** The one error type of the session log. `line` names the offending line when there is one. */
-export class SessionError extends Error {
-  readonly code: SessionErrorCode;
+/** The one error type of the session log. `line` (also in `details`) names the offending line when there is one. */
+export class SessionError extends GlimpseError<SessionErrorCode, { line?: number }> {
   readonly line: number | undefined;
 
   constructor(code: SessionErrorCode, message: string, line?: number, options?: { cause?: unknown }) {
-    super(line === undefined ? message : `line ${line}: ${message}`, options);
-    this.name = 'SessionError';
-    this.code = code;
+    super(
+      'SessionError',
+      code,
+      line === undefined ? message : `line ${line}: ${message}`,
+      line === undefined ? {} : { line },
+      options,
+    );
     this.line = line;
   }
 }
 
 export function isSessionError(error: unknown): error is SessionError {
-  return error instanceof SessionError;
+  return isErrorOf<SessionError>(error, 'SessionError', SESSION_ERROR_CODES);
 }

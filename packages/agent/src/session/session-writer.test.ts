@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Message } from '../parts.js';
+import { failsWith } from '../../../../test/support/typed-errors.js';
+import type { Message } from '../types.js';
+import { SessionError } from './session-error.js';
 import { loadSession } from './load-session.js';
 import { SessionWriter } from './session-writer.js';
 
@@ -160,8 +162,8 @@ describe('SessionWriter', () => {
     const writer = await SessionWriter.open(path);
     await Promise.all([writer.close(), writer.close()]);
     await writer.close();
-    await expect(writer.append({ role: 'user', parts: [] })).rejects.toMatchObject({ code: 'E_SESSION_CLOSED' });
+    await failsWith(writer.append({ role: 'user', parts: [] }), SessionError, 'E_SESSION_CLOSED');
     await appendFile(path, 'garbage\n');
-    await expect(SessionWriter.open(path)).rejects.toMatchObject({ code: 'E_SESSION_CORRUPT', line: 2 });
+    expect(await failsWith(SessionWriter.open(path), SessionError, 'E_SESSION_CORRUPT')).toMatchObject({ line: 2 });
   });
 });

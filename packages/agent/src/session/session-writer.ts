@@ -1,5 +1,5 @@
 import { open, type FileHandle } from 'node:fs/promises';
-import type { Message } from '../parts.js';
+import type { Message } from '../types.js';
 import { addressMedia } from './content-address.js';
 import { encodeMessage } from './encode-message.js';
 import { parseSession, type LoadedSession } from './parse-session.js';

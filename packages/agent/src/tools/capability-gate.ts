@@ -1,5 +1,6 @@
-import type { CapabilitiesQuery, ModelCapabilities } from '../capabilities.js';
-import { capabilitiesFor, matchCapabilityRule } from '../capabilities.js';
+import type { CapabilitiesQuery, ModelCapabilities } from '../route/capabilities.js';
+import { matchCapabilityRule } from '../route/capabilities.js';
+import { resolveRoute } from '../route/resolve-route.js';
 import { FileError } from '../fs/file-error.js';
 
 /**
@@ -27,7 +28,7 @@ export function currentCapabilities({ route, capabilities }: CapabilitySource): 
   const rule = matchCapabilityRule(query);
   if (rule?.capabilities.imageInput === undefined && query.overrides?.imageInput === undefined)
     return { known: false, model: query.model };
-  return { known: true, capabilities: capabilitiesFor(query) };
+  return { known: true, capabilities: resolveRoute(query).capabilities };
 }
 
 /** Whether to offer `view_file` at all: only to models known to take images. */

@@ -46,6 +46,11 @@ export function mediaLabel(type: MediaType): string {
   return MEDIA_LABELS[type];
 }
 
+/** The human name of a value that may be a media type glimpse knows (an error's details), or undefined. */
+export function mediaLabelOf(type: unknown): string | undefined {
+  return Object.entries(MEDIA_LABELS).find(([known]) => known === type)?.[1];
+}
+
 /** A human name for a non-media binary, or `undefined` when no signature matches. */
 export function describeBinary(bytes: Uint8Array): string | undefined {
   return SIGNATURES.find(({ offset, bytes: signature }) => signature.every((value, i) => bytes[offset + i] === value))

@@ -1,6 +1,5 @@
-import type { ToolDefinition } from '../parts.js';
+import type { Tool, ToolDefinition } from '../types.js';
 import { offersViewFile } from './capability-gate.js';
-import type { FileTool } from './file-tool.js';
 import { createReadTool } from './read.js';
 import type { ReadToolOptions } from './read.js';
 import { createViewFileTool } from './view-file.js';
@@ -9,10 +8,10 @@ import type { ViewFileToolOptions } from './view-file.js';
 export type FileToolsOptions = ReadToolOptions & ViewFileToolOptions;
 
 export interface FileTools {
-  read: FileTool;
-  viewFile: FileTool;
+  read: Tool;
+  viewFile: Tool;
   /** The tools to offer the current model: `read` always, `view_file` only when the model is known to take images. */
-  offered(): FileTool[];
+  offered(): Tool[];
   /** Their definitions, for a serializer's `tools`. */
   definitions(): ToolDefinition[];
 }

@@ -2,11 +2,11 @@ import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MemoryFileSystem } from '../fs/memory-file-system.js';
-import type { FileToolResult } from './file-tool.js';
+import type { ToolResult } from '../types.js';
 import { createReadTool } from './read.js';
 import { textPdf, lineOfText } from '../../../../test/fixtures/pdf-documents.js';
 
-function textOf(result: FileToolResult): string {
+function textOf(result: ToolResult): string {
   return result.parts.map((part) => (part.type === 'text' ? part.text : `<${part.type}>`)).join('\n');
 }
 

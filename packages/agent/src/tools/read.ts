@@ -2,15 +2,14 @@ import { detect, pdfText } from '@glimpse/media';
 import type { MediaType } from '@glimpse/media';
 import type { FileSystem } from '../fs/file-system.js';
 import { defaultFileSystem } from '../fs/default-file-system.js';
-import type { ToolDefinition } from '../parts.js';
+import type { Tool, ToolDefinition, ToolResult } from '../types.js';
 import { decodeText } from './decode-text.js';
 import { describeBinary, mediaLabel } from './describe-binary.js';
 import { errorResult } from './error-result.js';
-import { DEFAULT_MAX_FILE_BYTES } from './file-tool.js';
-import type { FileTool, FileToolResult } from './file-tool.js';
+import { DEFAULT_MAX_FILE_BYTES } from './file-limits.js';
 import { formatBytes } from './format-bytes.js';
 import { resolveFilePath } from './resolve-file-path.js';
-import { optionalPositiveInteger, requiredString, refuseUndeclared } from './tool-arguments.js';
+import { optionalPositiveInteger, PATH_ARGUMENT, requiredString, refuseUndeclared } from './tool-arguments.js';
 
 export const READ_TOOL_DEFINITION: ToolDefinition = {
   name: 'read',
@@ -20,10 +19,7 @@ export const READ_TOOL_DEFINITION: ToolDefinition = {
   parameters: {
     type: 'object',
     properties: {
-      path: {
-        type: 'string',
-        description: 'Path of the file: absolute, or relative to the working directory (the root, when one is set).',
-      },
+      path: PATH_ARGUMENT,
       offset: { type: 'integer', minimum: 1, description: 'First line to show, counting from 1. Default 1.' },
       limit: { type: 'integer', minimum: 1, description: 'How many lines to show. Default 2000.' },
     },
@@ -105,7 +101,7 @@ function formatLines(
 }
 
 /** The `read` tool: numbered text, paged; binaries described in one line, never dumped. */
-export function createReadTool(options: ReadToolOptions = {}): FileTool {
+export function createReadTool(options: ReadToolOptions = {}): Tool {
   const {
     fileSystem = defaultFileSystem(),
     root,
@@ -116,7 +112,7 @@ export function createReadTool(options: ReadToolOptions = {}): FileTool {
   } = options;
   return {
     definition: READ_TOOL_DEFINITION,
-    async execute(args, context = {}): Promise<FileToolResult> {
+    async execute(args, context = {}): Promise<ToolResult> {
       let resolvedNote: string[] = [];
       try {
         refuseUndeclared(args, READ_TOOL_DEFINITION);
@@ -170,6 +166,6 @@ async function pdfAsText(bytes: Uint8Array): Promise<string> {
     .join('\n');
 }
 
-function text(lines: string[]): FileToolResult {
+function text(lines: string[]): ToolResult {
   return { parts: [{ type: 'text', text: lines.join('\n') }], isError: false };
 }

@@ -2,7 +2,8 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isFileError } from '../fs/file-error.js';
+import { failsWith } from '../../../../test/support/typed-errors.js';
+import { FileError } from '../fs/file-error.js';
 import { MemoryFileSystem } from '../fs/memory-file-system.js';
 import { nodeFileSystem } from '../fs/node-file-system.js';
 import { resolveFilePath } from './resolve-file-path.js';
@@ -10,15 +11,6 @@ import { foldUnicodeSpaces } from './unicode-spaces.js';
 
 const NNBSP = '\u202F';
 const screenshot = `Screenshot 2026-11-29 at 10.41.07${NNBSP}PM.png`;
-
-async function failure(promise: Promise<unknown>) {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!isFileError(error)) throw new Error(`expected a FileError, got ${String(error)}`);
-  return error;
-}
 
 describe('foldUnicodeSpaces', () => {
   it('folds every space separator and nothing else', () => {
@@ -57,7 +49,7 @@ describe('resolveFilePath', () => {
   });
 
   it('refuses an ambiguous match and lists the candidates', async () => {
-    const error = await failure(resolveFilePath(fs, '/twins/a b.txt'));
+    const error = await failsWith(resolveFilePath(fs, '/twins/a b.txt'), FileError);
     expect(error.code).toBe('E_AMBIGUOUS_NAME');
     expect(error.details.candidates).toEqual(['a\u00A0b.txt', 'a\u2009b.txt']);
     expect(error.message).toContain('a\\u{A0}b.txt');
@@ -65,7 +57,7 @@ describe('resolveFilePath', () => {
   });
 
   it('reports a missing file when nothing matches', async () => {
-    expect((await failure(resolveFilePath(fs, 'nothing.png'))).code).toBe('E_FILE_NOT_FOUND');
+    expect((await failsWith(resolveFilePath(fs, 'nothing.png'), FileError)).code).toBe('E_FILE_NOT_FOUND');
   });
 
   it('refuses .. out of the root, and resolves relative paths against it', async () => {
@@ -73,10 +65,12 @@ describe('resolveFilePath', () => {
       files: { '/work/a.txt': new Uint8Array(1), '/secret.txt': new Uint8Array(1) },
     });
     expect(await resolveFilePath(rooted, 'a.txt', { root: '/work' })).toEqual({ path: '/work/a.txt' });
-    expect((await failure(resolveFilePath(rooted, '../secret.txt', { root: '/work' }))).code).toBe(
+    expect((await failsWith(resolveFilePath(rooted, '../secret.txt', { root: '/work' }), FileError)).code).toBe(
       'E_PATH_OUTSIDE_ROOT',
     );
-    expect((await failure(resolveFilePath(rooted, '/secret.txt', { root: '/work' }))).code).toBe('E_PATH_OUTSIDE_ROOT');
+    expect((await failsWith(resolveFilePath(rooted, '/secret.txt', { root: '/work' }), FileError)).code).toBe(
+      'E_PATH_OUTSIDE_ROOT',
+    );
   });
 });
 
@@ -94,15 +88,18 @@ describe('resolveFilePath on a real disk', () => {
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
   it('refuses a symlink that leads out of the root', async () => {
-    const error = await failure(resolveFilePath(nodeFileSystem, 'escape.txt', { root: join(dir, 'root') }));
+    const error = await failsWith(
+      resolveFilePath(nodeFileSystem, 'escape.txt', { root: join(dir, 'root') }),
+      FileError,
+    );
     expect(error.code).toBe('E_PATH_OUTSIDE_ROOT');
     expect(error.message).toContain('symlink');
   });
 
   it('refuses a symlinked directory that leads out of the root', async () => {
-    expect((await failure(resolveFilePath(nodeFileSystem, 'up/outside.txt', { root: join(dir, 'root') }))).code).toBe(
-      'E_PATH_OUTSIDE_ROOT',
-    );
+    expect(
+      (await failsWith(resolveFilePath(nodeFileSystem, 'up/outside.txt', { root: join(dir, 'root') }), FileError)).code,
+    ).toBe('E_PATH_OUTSIDE_ROOT');
   });
 
   it('allows a symlink that stays inside', async () => {

@@ -2,7 +2,8 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isFileError } from '../fs/file-error.js';
+import { failsWith } from '../../../../test/support/typed-errors.js';
+import { FileError } from '../fs/file-error.js';
 import { MemoryFileSystem } from '../fs/memory-file-system.js';
 import { stageFile } from './stage-file.js';
 
@@ -22,8 +23,7 @@ describe('stageFile', () => {
   it('refuses names that would leave the directory', async () => {
     const fileSystem = new MemoryFileSystem({ files: { '/uploads/keep': new Uint8Array(0) } });
     for (const name of ['../evil.png', 'a/b.png', '..', '', 'a\\b.png', 'bell\u0007.png']) {
-      const error = await stageFile('/uploads', name, new Uint8Array(1), { fileSystem }).catch((e: unknown) => e);
-      expect(isFileError(error) && error.code).toBe('E_INVALID_NAME');
+      await failsWith(stageFile('/uploads', name, new Uint8Array(1), { fileSystem }), FileError, 'E_INVALID_NAME');
     }
     expect(await stageFile('/uploads', 'a\u00A0b.png', new Uint8Array(1), { fileSystem })).toBe('/uploads/a b.png');
   });

@@ -1,5 +1,11 @@
 import { FileError } from '../fs/file-error.js';
-import type { ToolDefinition } from '../parts.js';
+import type { ToolDefinition } from '../types.js';
+
+/** The `path` argument both file tools take, as their JSON schemas declare it. */
+export const PATH_ARGUMENT = {
+  type: 'string',
+  description: 'Path of the file: absolute, or relative to the working directory (the root, when one is set).',
+} as const;
 
 /** Argument checks for tool calls: models send anything, so each value is checked, never cast. */
 export function requiredString(args: Record<string, unknown>, name: string, tool: string): string {
@@ -48,4 +54,12 @@ export function refuseUndeclared(args: Record<string, unknown>, definition: Tool
     `${definition.name} takes only ${list(declared)}; it does not know ${list(extra)}. Call it again without ${extra.length === 1 ? 'it' : 'them'}.`,
     { argument: extra[0] },
   );
+}
+
+/** A tool's arguments as a listing shows them: `{path, offset?, limit?}`, the optional ones marked, in schema order. */
+export function argumentSignature(definition: ToolDefinition): string {
+  const { properties, required } = definition.parameters;
+  const names = typeof properties === 'object' && properties !== null ? Object.keys(properties) : [];
+  const mandatory = Array.isArray(required) ? required : [];
+  return `{${names.map((name) => (mandatory.includes(name) ? name : `${name}?`)).join(', ')}}`;
 }

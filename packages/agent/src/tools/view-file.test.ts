@@ -2,10 +2,10 @@ import { PRESETS } from '@glimpse/media';
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { CapabilitiesQuery } from '../capabilities.js';
+import type { CapabilitiesQuery } from '../route/capabilities.js';
 import { MemoryFileSystem } from '../fs/memory-file-system.js';
-import type { Part } from '../parts.js';
-import type { FileToolResult } from './file-tool.js';
+import type { Part } from '../types.js';
+import type { ToolResult } from '../types.js';
 import { createFileTools } from './file-tools.js';
 import { viewFile } from './view-file.js';
 import { heifEnc } from '../../../../test/fixtures/heif-writer.js';
@@ -15,8 +15,8 @@ import { lineOfText, scanPdf, textPdf } from '../../../../test/fixtures/pdf-docu
 const CLAUDE: CapabilitiesQuery = { provider: 'anthropic', model: 'claude-sonnet-4-5' };
 const SCREENSHOT = 'Screenshot 2026-11-29 at 10.41.07\u202FPM.png';
 
-const textOf = (result: FileToolResult) => result.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
-const media = (result: FileToolResult) =>
+const textOf = (result: ToolResult) => result.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
+const media = (result: ToolResult) =>
   result.parts.filter((p): p is Exclude<Part, { type: 'text' }> => p.type !== 'text');
 const decoded = (part: Part) => sharp(Buffer.from(part.type === 'text' ? '' : part.data, 'base64')).metadata();
 

@@ -1,6 +1,6 @@
 import { pdfText, renderPdfPage, type PresetName } from '@glimpse/media';
-import { bytesToBase64 } from '../base64.js';
-import type { Part } from '../parts.js';
+import { toMediaPart } from '../results/to-media-part.js';
+import type { Part } from '../types.js';
 import { formatBytes } from './format-bytes.js';
 import { parsePageRange } from './pdf-pages.js';
 
@@ -33,8 +33,7 @@ export interface PdfPagesRequest {
  */
 export async function viewPdfPages(bytes: Uint8Array, request: PdfPagesRequest): Promise<Part[]> {
   const { pageCount } = await pdfText(bytes, { pages: [] });
-  const named =
-    request.pages === undefined ? undefined : parsePageRange(request.pages, pageCount).map((index) => index + 1);
+  const named = request.pages === undefined ? undefined : parsePageRange(request.pages, pageCount);
   const chosen = named ?? Array.from({ length: pageCount }, (_, i) => i + 1);
   const notes: string[] = [];
   const lines: string[] = [];
@@ -58,14 +57,7 @@ export async function viewPdfPages(bytes: Uint8Array, request: PdfPagesRequest):
     : [];
   const images: Part[] = [];
   for (const page of imagePages) {
-    const result = await renderPdfPage(bytes, page, { provider: request.preset });
-    images.push({
-      type: 'image',
-      mediaType: result.mediaType,
-      data: bytesToBase64(result.data),
-      width: result.width,
-      height: result.height,
-    });
+    images.push(toMediaPart(await renderPdfPage(bytes, page, { preset: request.preset })));
   }
 
   const what = [

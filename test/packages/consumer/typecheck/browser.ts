@@ -1,9 +1,9 @@
 import { detect, probe, process, isMediaError, PRESETS, type ProcessResult } from '@glimpse/media';
 import { fitMediaMiddleware } from '@glimpse/agent/ai-sdk';
 import { HEIF_DECODER_NAME, registerHeif } from '@glimpse/heif';
+import { MemoryFileSystem } from '@glimpse/agent/fs';
 import {
   createFileTools,
-  MemoryFileSystem,
   serialize,
   toolResultFrom,
   capabilitiesFor,

@@ -7,6 +7,11 @@ import { createGlimpseMcpServer, createViewWorkerPool } from '@glimpse/agent/mcp
 import { fitMediaMiddleware, toAiSdkModelOutput, type FitMediaWarning } from '@glimpse/agent/ai-sdk';
 import { fitPiContent, glimpsePiExtension, toPiMessages, type PiContent } from '@glimpse/agent/pi';
 import { createModelClient, isModelClientError, type LiveClientOptions } from '@glimpse/agent/clients';
+import { serializeAnthropic, type AnthropicRequestBody } from '@glimpse/agent/providers';
+import { anthropicImageTokens } from '@glimpse/agent/compaction';
+import type { SessionHeader } from '@glimpse/agent/session';
+import { MemoryFileSystem, type FileSystem } from '@glimpse/agent/fs';
+import { createViewFileTool, type ViewFileOutcome } from '@glimpse/agent/tools';
 
 const bytes = new Uint8Array(await readFile('photo.jpg'));
 const fitted = await process(bytes, { provider: 'bedrock' });
@@ -32,7 +37,17 @@ try {
 } catch (error) {
   if (isModelClientError(error)) console.log(error.code, error.details.provider);
 }
+const anthropicBody: AnthropicRequestBody = serializeAnthropic({ messages: [] }).body;
+const header: SessionHeader['format'] = 'glimpse-session';
+const memory: FileSystem = new MemoryFileSystem({ files: {} });
+const outcome: ViewFileOutcome = { parts: [], isError: false };
 console.log(
+  anthropicBody.messages.length,
+  anthropicImageTokens(100, 100),
+  header,
+  typeof memory.readBytes,
+  outcome.isError,
+  typeof createViewFileTool,
   typeof middleware.transformParams,
   piContent.length,
   typeof glimpsePiExtension,

@@ -1,6 +1,7 @@
 // A Vite app built from the packed tarballs: fits the sample photo and views it through the file tools, in the page.
 import { process } from '@glimpse/media';
-import { MemoryFileSystem, createFileTools, serialize, toolResultFrom } from '@glimpse/agent';
+import { createFileTools, serialize, toolResultFrom } from '@glimpse/agent';
+import { MemoryFileSystem } from '@glimpse/agent/fs';
 import '@glimpse/heif';
 
 async function run() {

@@ -1,7 +1,7 @@
 // The conversation every provider's golden test serializes: a user image, one assistant turn with three
 // parallel calls (an image result, a PDF-only result, an error result that also carries an image), a reply,
 // and a follow-up question. Media data is short base64 of readable words so expectations stay legible.
-import type { DocumentPart, ImagePart, Message, ToolDefinition } from '../../parts.js';
+import type { DocumentPart, ImagePart, Message, ToolDefinition } from '../../types.js';
 
 const b64 = (text: string): string => btoa(text);
 

@@ -70,7 +70,9 @@ describe('GIF: a 40 MP first frame decodes with bounded memory', () => {
       outfile: script,
       logLevel: 'silent',
     });
-    const report: unknown = JSON.parse(execFileSync(process.execPath, [script, gifPath, warmPath], { encoding: 'utf8' }));
+    const report: unknown = JSON.parse(
+      execFileSync(process.execPath, [script, gifPath, warmPath], { encoding: 'utf8' }),
+    );
     expect(report).toMatchObject({ width: WIDTH, height: HEIGHT, rows: HEIGHT, hasAlpha: false, mismatches: 0 });
     // gifuct-js grew the peak by ~17 bytes per pixel here, the whole-frame decoder by 5 (indices + RGBA
     // canvas); rows in bands need a 256 KB band and the LZW dictionary: allow a tenth of a byte per pixel.

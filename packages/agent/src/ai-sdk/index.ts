@@ -1,8 +1,0 @@
-// The Vercel AI SDK adapter (`@glimpse/agent/ai-sdk`): needs only the types of `@ai-sdk/provider` at build time.
-export { fitMediaMiddleware } from './fit-media-middleware.js';
-export type { FitMediaMiddlewareOptions } from './fit-media-middleware.js';
-export type { FitMediaWarning } from './fit-media-warning.js';
-export { aiSdkRoute, routeOfProviderId } from './ai-sdk-route.js';
-export type { AiSdkRoute, AiSdkRouteQuery } from './ai-sdk-route.js';
-export { toAiSdkModelOutput } from '../tools/to-ai-sdk-model-output.js';
-export type { AiSdkContentItem, AiSdkModelOutput } from '../tools/to-ai-sdk-model-output.js';

@@ -1,0 +1,53 @@
+import { MediaError } from '@glimpse/media';
+import { PDFDocument } from 'pdf-lib';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { failsWith, throwsWith } from '../../../../test/support/typed-errors.js';
+import { FileError } from '../fs/file-error.js';
+import { parsePageRange, pdfPageCount, processPdfPages } from './pdf-pages.js';
+
+let fivePages: Uint8Array;
+beforeAll(async () => {
+  const pdf = await PDFDocument.create();
+  for (let i = 1; i <= 5; i++) pdf.addPage([100 + i, 200]);
+  fivePages = await pdf.save();
+});
+
+describe('parsePageRange', () => {
+  it('reads single pages, ranges and open ranges as page numbers from 1, in order, once each', () => {
+    expect(parsePageRange('2, 4-', 5)).toEqual([2, 4, 5]);
+    expect(parsePageRange('3,1-3', 5)).toEqual([3, 1, 2]);
+  });
+
+  it('refuses what is not a range, and pages past the end, saying what to give', () => {
+    const past = throwsWith(() => parsePageRange('4-9', 5), FileError, 'E_INVALID_ARGUMENTS');
+    expect(past.message).toBe(
+      'pages "4-9" asks for page 9, but the PDF has 5 pages. Give pages like "1-3" or "2,5-7" within 1-5.',
+    );
+    throwsWith(() => parsePageRange('two', 5), FileError, 'E_INVALID_ARGUMENTS');
+    throwsWith(() => parsePageRange('3-1', 5), FileError, 'E_INVALID_ARGUMENTS');
+  });
+});
+
+describe('processPdfPages (the stand-in for process(bytes, { preset, pages }))', () => {
+  it('sends the chosen pages as one PDF, in the order asked', async () => {
+    const result = await processPdfPages(fivePages, { preset: 'anthropic', pages: [4, 2] });
+    expect([result.mediaType, result.pages]).toEqual(['application/pdf', 2]);
+    const sent = await PDFDocument.load(result.data);
+    expect(sent.getPages().map((page) => page.getWidth())).toEqual([104, 102]);
+  });
+
+  it('answers a page out of range with E_INVALID_OPTIONS and the page count', async () => {
+    const error = await failsWith(
+      processPdfPages(fivePages, { preset: 'anthropic', pages: [6] }),
+      MediaError,
+      'E_INVALID_OPTIONS',
+    );
+    expect(error.details.pageCount).toBe(5);
+    await failsWith(processPdfPages(fivePages, { preset: 'anthropic', pages: [] }), MediaError, 'E_INVALID_OPTIONS');
+  });
+
+  it('counts pages, and has no count for bytes pdf-lib cannot open', async () => {
+    expect(await pdfPageCount(fivePages)).toBe(5);
+    expect(await pdfPageCount(fivePages.slice(0, 40))).toBeUndefined();
+  });
+});
