@@ -19,6 +19,12 @@ esac
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
 status=0
+# The Neon intrinsics the JPEG and PNG kernels are compiled against (wasm/neon/arm_neon.h), each checked
+# against SIMDe's definition of it.
+if ! node --no-warnings wasm/neon/check.mjs; then
+  echo "check-wasm: wasm/neon/arm_neon.h FAILED its check against SIMDe"
+  status=1
+fi
 for script in wasm/*/build.sh; do
   module="$(basename "$(dirname "$script")")"
   if ! scripts/build-wasm.sh --out "$scratch/$module" "$module" > "$scratch/$module.log" 2>&1; then
