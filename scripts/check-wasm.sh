@@ -25,6 +25,11 @@ if ! node --no-warnings wasm/neon/check.mjs; then
   echo "check-wasm: wasm/neon/arm_neon.h FAILED its check against SIMDe"
   status=1
 fi
+# zlib's Adler-32 in SIMD128 (wasm/zlib/adler32-simd.c, in png.wasm and tiff.wasm) against zlib's own.
+if ! node --no-warnings wasm/zlib/check.mjs; then
+  echo "check-wasm: wasm/zlib/adler32-simd.c FAILED its check against zlib's Adler-32"
+  status=1
+fi
 for script in wasm/*/build.sh; do
   module="$(basename "$(dirname "$script")")"
   if ! scripts/build-wasm.sh --out "$scratch/$module" "$module" > "$scratch/$module.log" 2>&1; then

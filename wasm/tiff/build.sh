@@ -20,7 +20,7 @@ for f in aux close codec color compress dir dirinfo dirread dirwrite dumpmode er
   hash_set jpeg luv lzw next ojpeg open packbits predict read strip swab thunder tile unix version warning write zip; do
   library+=("$tiff/libtiff/tif_$f.c")
 done
-for f in adler32 crc32 inffast inflate inftrees zutil; do library+=("$zlib/$f.c"); done
+for f in crc32 inffast inflate inftrees zutil; do library+=("$zlib/$f.c"); done
 # libjpeg-turbo's decoder only (libtiff reads JPEG, never writes it here), as wasm/jpeg builds it.
 for f in jcomapi jdapimin jdapistd jdatasrc jdcoefct jdcolor jddctmgr jdhuff jdinput jdmainct jdmarker jdmaster \
   jdmerge jdphuff jdpostct jdsample jerror jidctflt jidctfst jidctint jidctred jquant1 jquant2 jutils jmemmgr \
@@ -33,6 +33,6 @@ done
 # -ftls-model=local-exec: tif_unix names errno, which wasi-libc declares thread-local.
 flags="${WASI_FLAGS[*]} -ftls-model=local-exec -Os -DNDEBUG -DUSE_CLZ_INTRINSIC -DNO_GETENV -DNO_PUTENV -ffile-prefix-map=$tiff=libtiff
   -ffile-prefix-map=$zlib=zlib -ffile-prefix-map=$jpeg=libjpeg-turbo -I $here -I $WORK -I $ROOT/wasm/jpeg -I $tiff/libtiff -I $zlib -I $jpeg"
-compile "$WORK/own" "$flags ${STRICT[*]}" "$here/decode.c" "$here/no-encoders.c"
+compile "$WORK/own" "$flags ${STRICT[*]}" "$here/decode.c" "$here/no-encoders.c" "$ROOT/wasm/zlib/adler32-simd.c"
 compile_library "$WORK/lib" "$flags" "${library[@]}"
 link "$OUT/tiff.wasm" "-Os -Wl,-z,stack-size=262144" "$WORK/own" "$WORK/lib"
