@@ -1,5 +1,6 @@
-// <arm_neon.h> for wasm32: the Arm Neon intrinsics that libjpeg-turbo's kernels (simd/arm/*-neon.c) use,
-// each written on WASM SIMD128 with Neon's exact semantics (wrapping, saturation, rounding, lane order).
+// <arm_neon.h> for wasm32: the Arm Neon intrinsics that libjpeg-turbo's kernels (simd/arm/*-neon.c) and
+// libpng's (arm/filter_neon_intrinsics.c, arm/palette_neon_intrinsics.c) use, each written on WASM SIMD128 with Neon's exact
+// semantics (wrapping, saturation, rounding, lane order).
 //
 // Why not SIMDe's <simde/arm/neon.h> (Debian's libsimde-dev 0.7.4), as wasm/heif does for x86 SSE: its
 // 64-bit Neon vectors are 8-byte vector types, which clang 14's wasm backend legalises by promoting each
@@ -10,7 +11,10 @@
 //
 // Here every Neon vector type is a v128_t: a 128-bit ("q") vector uses all of it, a 64-bit ("d") vector its
 // low 8 bytes, with the high 8 bytes left undefined (no intrinsic below reads them from a d operand).
-// All the types being one type is harmless in C: Neon intrinsics are named per element type.
+// All the types being one type is harmless in C: Neon intrinsics are named per element type. What this
+// cannot give is Neon's memory layout of d vectors: a pair of them (uint8x8x2_t) is 32 bytes here, not 16,
+// so code that reads a q vector's bytes as a pair of d vectors through a pointer must take its halves
+// instead (wasm/png/neon-halves.patch does so for libpng).
 #pragma once
 #include <stdint.h>
 #include <wasm_simd128.h>
@@ -35,6 +39,7 @@ typedef struct { v128_t val[3]; } int8x16x3_t;
 typedef struct { v128_t val[2]; } uint16x4x2_t;
 typedef struct { v128_t val[4]; } uint16x4x4_t;
 typedef struct { v128_t val[2]; } uint16x8x2_t;
+typedef struct { v128_t val[4]; } uint32x2x4_t;
 
 #define NEON_INLINE static inline __attribute__((always_inline))
 
@@ -104,6 +109,15 @@ typedef struct { v128_t val[2]; } uint16x8x2_t;
 #define vld1q_u8(p) wasm_v128_load(p)
 #define vld1q_dup_s16(p) wasm_v128_load16_splat(p)
 #define vld1q_lane_s16(p, a, lane) wasm_v128_load16_lane((p), (a), (lane))
+#define vld1q_dup_u32(p) wasm_v128_load32_splat(p)
+#define vld1q_lane_u32(p, a, lane) wasm_v128_load32_lane((p), (a), (lane))
+NEON_INLINE uint8x8x3_t vld3_dup_u8(const uint8_t *p) {
+  return (uint8x8x3_t){{wasm_v128_load8_splat(p), wasm_v128_load8_splat(p + 1), wasm_v128_load8_splat(p + 2)}};
+}
+#define vld3_lane_u8(p, v, lane) \
+  ((uint8x8x3_t){{wasm_v128_load8_lane((const uint8_t *)(p), (v).val[0], (lane)), \
+      wasm_v128_load8_lane((const uint8_t *)(p) + 1, (v).val[1], (lane)), \
+      wasm_v128_load8_lane((const uint8_t *)(p) + 2, (v).val[2], (lane))}})
 NEON_INLINE int16x4x3_t vld1_s16_x3(const int16_t *p) {
   return (int16x4x3_t){{wasm_v128_load64_zero(p), wasm_v128_load64_zero(p + 4), wasm_v128_load64_zero(p + 8)}};
 }
@@ -161,26 +175,46 @@ NEON_INLINE int16x8x4_t vld4q_s16(const int16_t *p) {
       wasm_i64x2_shuffle(ab23, cd23, 0, 2), wasm_i64x2_shuffle(ab23, cd23, 1, 3)}};
 }
 
+NEON_INLINE uint32x2x4_t vld4_u32(const uint32_t *p) {
+  v128_t a = wasm_v128_load(p), b = wasm_v128_load(p + 4);
+  return (uint32x2x4_t){{wasm_i32x4_shuffle(a, b, 0, 4, 0, 0), wasm_i32x4_shuffle(a, b, 1, 5, 0, 0),
+      wasm_i32x4_shuffle(a, b, 2, 6, 0, 0), wasm_i32x4_shuffle(a, b, 3, 7, 0, 0)}};
+}
+
 // Stores. A d store writes the low 8 bytes.
 #define vst1_u8(p, a) wasm_v128_store64_lane((p), (a), 0)
 #define vst1q_s16(p, a) wasm_v128_store((p), (a))
 #define vst1q_u16(p, a) wasm_v128_store((p), (a))
 #define vst1q_u8(p, a) wasm_v128_store((p), (a))
+#define vst1q_u32(p, a) wasm_v128_store((p), (a))
 #define vst1_lane_u8(p, a, lane) wasm_v128_store8_lane((p), (a), (lane))
 #define vst1q_lane_u16(p, a, lane) wasm_v128_store16_lane((p), (a), (lane))
 #define vst1q_lane_u64(p, a, lane) wasm_v128_store64_lane((p), (a), (lane))
-// Interleaving stores of one lane of each vector: element k at p[k].
+#define vst1_lane_u32(p, a, lane) wasm_v128_store32_lane((p), (a), (lane))
+// Interleaving stores of one lane of each vector: element k at p[k] (p converted to the element type, as
+// the intrinsics' prototypes would: libpng passes void pointers).
 #define vst2_lane_u16(p, v, lane) \
-  (wasm_v128_store16_lane((p), (v).val[0], (lane)), wasm_v128_store16_lane((p) + 1, (v).val[1], (lane)))
+  (wasm_v128_store16_lane((uint16_t *)(p), (v).val[0], (lane)), \
+      wasm_v128_store16_lane((uint16_t *)(p) + 1, (v).val[1], (lane)))
 #define vst3_lane_u8(p, v, lane) \
-  (wasm_v128_store8_lane((p), (v).val[0], (lane)), wasm_v128_store8_lane((p) + 1, (v).val[1], (lane)), \
-      wasm_v128_store8_lane((p) + 2, (v).val[2], (lane)))
+  (wasm_v128_store8_lane((uint8_t *)(p), (v).val[0], (lane)), \
+      wasm_v128_store8_lane((uint8_t *)(p) + 1, (v).val[1], (lane)), \
+      wasm_v128_store8_lane((uint8_t *)(p) + 2, (v).val[2], (lane)))
 #define vst4_lane_u8(p, v, lane) \
-  (wasm_v128_store8_lane((p), (v).val[0], (lane)), wasm_v128_store8_lane((p) + 1, (v).val[1], (lane)), \
-      wasm_v128_store8_lane((p) + 2, (v).val[2], (lane)), wasm_v128_store8_lane((p) + 3, (v).val[3], (lane)))
+  (wasm_v128_store8_lane((uint8_t *)(p), (v).val[0], (lane)), \
+      wasm_v128_store8_lane((uint8_t *)(p) + 1, (v).val[1], (lane)), \
+      wasm_v128_store8_lane((uint8_t *)(p) + 2, (v).val[2], (lane)), \
+      wasm_v128_store8_lane((uint8_t *)(p) + 3, (v).val[3], (lane)))
 #define vst4_lane_u16(p, v, lane) \
-  (wasm_v128_store16_lane((p), (v).val[0], (lane)), wasm_v128_store16_lane((p) + 1, (v).val[1], (lane)), \
-      wasm_v128_store16_lane((p) + 2, (v).val[2], (lane)), wasm_v128_store16_lane((p) + 3, (v).val[3], (lane)))
+  (wasm_v128_store16_lane((uint16_t *)(p), (v).val[0], (lane)), \
+      wasm_v128_store16_lane((uint16_t *)(p) + 1, (v).val[1], (lane)), \
+      wasm_v128_store16_lane((uint16_t *)(p) + 2, (v).val[2], (lane)), \
+      wasm_v128_store16_lane((uint16_t *)(p) + 3, (v).val[3], (lane)))
+#define vst4_lane_u32(p, v, lane) \
+  (wasm_v128_store32_lane((uint32_t *)(p), (v).val[0], (lane)), \
+      wasm_v128_store32_lane((uint32_t *)(p) + 1, (v).val[1], (lane)), \
+      wasm_v128_store32_lane((uint32_t *)(p) + 2, (v).val[2], (lane)), \
+      wasm_v128_store32_lane((uint32_t *)(p) + 3, (v).val[3], (lane)))
 // Interleaving stores: element n·i + k is lane i of val[k].
 NEON_INLINE void vst2q_u8(uint8_t *p, uint8x16x2_t v) {
   wasm_v128_store(p, wasm_i8x16_shuffle(v.val[0], v.val[1], 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23));
@@ -230,6 +264,9 @@ NEON_INLINE void vst4_s16(int16_t *p, int16x4x4_t v) {
 // Bitwise and comparisons.
 #define vand_u8(a, b) wasm_v128_and((a), (b))
 #define vandq_u8(a, b) wasm_v128_and((a), (b))
+#define vandq_u16(a, b) wasm_v128_and((a), (b))
+#define vbsl_u8(mask, a, b) wasm_v128_bitselect((a), (b), (mask))
+#define vcleq_u16(a, b) wasm_u16x8_le((a), (b))
 #define veorq_s16(a, b) wasm_v128_xor((a), (b))
 #define veorq_u16(a, b) wasm_v128_xor((a), (b))
 #define vorr_s16(a, b) wasm_v128_or((a), (b))
@@ -252,6 +289,13 @@ NEON_INLINE int16x8_t vclzq_s16(int16x8_t a) {
 #define vaddq_s16(a, b) wasm_i16x8_add((a), (b))
 #define vaddq_u16(a, b) wasm_i16x8_add((a), (b))
 #define vadd_u8(a, b) wasm_i8x16_add((a), (b))
+#define vaddq_u8(a, b) wasm_i8x16_add((a), (b))
+#define vaddl_u8(a, b) wasm_i16x8_add(wasm_u16x8_extend_low_u8x16(a), wasm_u16x8_extend_low_u8x16(b))
+// Halving add, truncating: (a + b) >> 1 without the carry out of 8 bits.
+#define vhadd_u8(a, b) wasm_i8x16_add(wasm_v128_and((a), (b)), wasm_u8x16_shr(wasm_v128_xor((a), (b)), 1))
+// Absolute differences.
+#define vabdq_u16(a, b) wasm_i16x8_sub(wasm_u16x8_max((a), (b)), wasm_u16x8_min((a), (b)))
+#define vabdl_u8(a, b) wasm_u16x8_extend_low_u8x16(wasm_i8x16_sub(wasm_u8x16_max((a), (b)), wasm_u8x16_min((a), (b))))
 #define vaddq_s8(a, b) wasm_i8x16_add((a), (b))
 #define vaddq_s32(a, b) wasm_i32x4_add((a), (b))
 #define vsub_s16(a, b) wasm_i16x8_sub((a), (b))
@@ -386,6 +430,11 @@ NEON_INLINE uint16x8_t vshlq_u16(uint16x8_t a, int16x8_t b) {
 #define vtrnq_u8(a, b) \
   ((uint8x16x2_t){{wasm_i8x16_shuffle((a), (b), 0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30), \
       wasm_i8x16_shuffle((a), (b), 1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 11, 27, 13, 29, 15, 31)}})
+// Bytes n… of a, then the first n of b (d vectors).
+#define NEON_EXT8(n, i) ((n) + (i) < 8 ? (n) + (i) : 8 + (n) + (i))
+#define vext_u8(a, b, n) \
+  wasm_i8x16_shuffle((a), (b), NEON_EXT8(n, 0), NEON_EXT8(n, 1), NEON_EXT8(n, 2), NEON_EXT8(n, 3), NEON_EXT8(n, 4), \
+      NEON_EXT8(n, 5), NEON_EXT8(n, 6), NEON_EXT8(n, 7), 0, 0, 0, 0, 0, 0, 0, 0)
 #define vuzp1q_u8(a, b) \
   wasm_i8x16_shuffle((a), (b), 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30)
 #define vuzpq_s16(a, b) \

@@ -17,7 +17,24 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 // name: [result, ...arguments]. Types are Neon's; `const T*` and `T*` are input and output buffers;
 // `imm a-b` is an immediate tried at every value from a to b.
 const SPEC = {
+  vabdl_u8: ['uint16x8_t', 'uint8x8_t', 'uint8x8_t'],
+  vabdq_u16: ['uint16x8_t', 'uint16x8_t', 'uint16x8_t'],
   vabsq_s16: ['int16x8_t', 'int16x8_t'],
+  vaddl_u8: ['uint16x8_t', 'uint8x8_t', 'uint8x8_t'],
+  vaddq_u8: ['uint8x16_t', 'uint8x16_t', 'uint8x16_t'],
+  vandq_u16: ['uint16x8_t', 'uint16x8_t', 'uint16x8_t'],
+  vbsl_u8: ['uint8x8_t', 'uint8x8_t', 'uint8x8_t', 'uint8x8_t'],
+  vcleq_u16: ['uint16x8_t', 'uint16x8_t', 'uint16x8_t'],
+  vext_u8: ['uint8x8_t', 'uint8x8_t', 'uint8x8_t', 'imm 0-7'],
+  vhadd_u8: ['uint8x8_t', 'uint8x8_t', 'uint8x8_t'],
+  vld4_u32: ['uint32x2x4_t', 'const uint32_t*'],
+  vld1q_dup_u32: ['uint32x4_t', 'const uint32_t*'],
+  vld1q_lane_u32: ['uint32x4_t', 'const uint32_t*', 'uint32x4_t', 'imm 0-3'],
+  vld3_dup_u8: ['uint8x8x3_t', 'const uint8_t*'],
+  vld3_lane_u8: ['uint8x8x3_t', 'const uint8_t*', 'uint8x8x3_t', 'imm 0-7'],
+  vst1q_u32: ['void', 'uint32_t*', 'uint32x4_t'],
+  vst1_lane_u32: ['void', 'uint32_t*', 'uint32x2_t', 'imm 0-1'],
+  vst4_lane_u32: ['void', 'uint32_t*', 'uint32x2x4_t', 'imm 0-1'],
   vadd_s16: ['int16x4_t', 'int16x4_t', 'int16x4_t'],
   vadd_u8: ['uint8x8_t', 'uint8x8_t', 'uint8x8_t'],
   vaddhn_s32: ['int16x4_t', 'int32x4_t', 'int32x4_t'],
@@ -160,9 +177,24 @@ const SPEC = {
   vzipq_u32: ['uint32x4x2_t', 'uint32x4_t', 'uint32x4_t'],
 };
 
-// Where SIMDe 0.7.4 itself departs from Arm's definition, the test compares with that definition, written
-// out lane by lane. vqrdmulh saturates 2·(−32768)·(−32768) + 2^15 >> 16 to 32767; SIMDe returns −32768.
+// Where SIMDe 0.7.4 departs from Arm's definition or lacks an intrinsic, the test compares with that
+// definition, written out lane by lane. vqrdmulh saturates 2·(−32768)·(−32768) + 2^15 >> 16 to 32767; SIMDe
+// returns −32768. SIMDe has no vld3_dup_u8 or vld3_lane_u8.
 const REFERENCES = {
+  vld3_dup_u8: `static simde_uint8x8x3_t ref_vld3_dup_u8(const uint8_t *p) {
+  simde_uint8x8x3_t r;
+  for (int k = 0; k < 3; k++) r.val[k] = simde_vdup_n_u8(p[k]);
+  return r;
+}`,
+  vld3_lane_u8: `static simde_uint8x8x3_t ref_vld3_lane_u8(const uint8_t *p, simde_uint8x8x3_t v, int lane) {
+  for (int k = 0; k < 3; k++) {
+    uint8_t bytes[8];
+    memcpy(bytes, &v.val[k], sizeof bytes);
+    bytes[lane] = p[k];
+    memcpy(&v.val[k], bytes, sizeof bytes);
+  }
+  return v;
+}`,
   vqrdmulhq_lane_s16: `static simde_int16x8_t ref_vqrdmulhq_lane_s16(simde_int16x8_t a, simde_int16x4_t v, int lane) {
   int16_t x[8], y[4];
   memcpy(x, &a, sizeof x);
