@@ -302,7 +302,9 @@ function caseSource(name, [result, ...args], imm) {
 }
 
 function testSource() {
-  const header = readFileSync(path.join(HERE, 'arm_neon.h'), 'utf8');
+  const header = ['arm_neon.h', 'neon-memory.h', 'neon-compute.h']
+    .map((file) => readFileSync(path.join(HERE, file), 'utf8'))
+    .join('\n');
   const unspecified = definedIntrinsics(header).filter((name) => !SPEC[name]);
   if (unspecified.length > 0)
     throw new Error(`wasm/neon/check.mjs: no test for ${unspecified.join(', ')}: add it to SPEC`);
