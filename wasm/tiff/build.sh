@@ -30,6 +30,8 @@ done
 # Only reading is used; tif_write and tif_dirwrite are linked because tif_close names them, and
 # gc-sections drops what is never reached. tif_unix gives the memory functions; its file functions go
 # unused (libtiff reads the file through the host) and are dropped too.
+# -Os: at -O2 the bench's 12 MP LZW TIFF → 2000 px job takes 0.15 % fewer instructions (3,974 M against
+# 3,980 M; callgrind, node --no-liftoff) and the module is 95 KB larger.
 # -ftls-model=local-exec: tif_unix names errno, which wasi-libc declares thread-local.
 flags="${WASI_FLAGS[*]} -ftls-model=local-exec -Os -DNDEBUG -DUSE_CLZ_INTRINSIC -DNO_GETENV -DNO_PUTENV -ffile-prefix-map=$tiff=libtiff
   -ffile-prefix-map=$zlib=zlib -ffile-prefix-map=$jpeg=libjpeg-turbo -I $here -I $WORK -I $ROOT/wasm/jpeg -I $tiff/libtiff -I $zlib -I $jpeg"
