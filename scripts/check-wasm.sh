@@ -19,6 +19,22 @@ esac
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
 status=0
+# The Neon intrinsics the JPEG and PNG kernels are compiled against (wasm/neon/arm_neon.h), each checked
+# against SIMDe's definition of it.
+if ! node --no-warnings wasm/neon/check.mjs; then
+  echo "check-wasm: wasm/neon/arm_neon.h FAILED its check against SIMDe"
+  status=1
+fi
+# libpng's Neon filters as png.wasm builds them, against the PNG specification's unfiltering.
+if ! node --no-warnings wasm/png/check.mjs; then
+  echo "check-wasm: libpng's Neon filters (wasm/png) FAILED their check against the PNG specification"
+  status=1
+fi
+# zlib's Adler-32 in SIMD128 (wasm/zlib/adler32-simd.c, in png.wasm and tiff.wasm) against zlib's own.
+if ! node --no-warnings wasm/zlib/check.mjs; then
+  echo "check-wasm: wasm/zlib/adler32-simd.c FAILED its check against zlib's Adler-32"
+  status=1
+fi
 for script in wasm/*/build.sh; do
   module="$(basename "$(dirname "$script")")"
   if ! scripts/build-wasm.sh --out "$scratch/$module" "$module" > "$scratch/$module.log" 2>&1; then

@@ -43,12 +43,15 @@ compile_library() {
 }
 
 # link OUTPUT "LINK-FLAG..." OBJECT-FOLDER...
+# GLIMPSE_WASM_NAMES=1 keeps the function names (for profiles: node --cpu-prof, callgrind); never committed.
 link() {
   local output="$1" flags="$2"
   shift 2
   local objects=() folder
   for folder in "$@"; do objects+=("$folder"/*.o); done
+  local strip=-Wl,--strip-all
+  if [[ "${GLIMPSE_WASM_NAMES:-0}" == 1 ]]; then strip=-Wl,--strip-debug; fi
   # shellcheck disable=SC2086
-  "$CLANG" "${WASI_FLAGS[@]}" -mexec-model=reactor $flags -Wl,--no-entry -Wl,--strip-all -Wl,--gc-sections -o "$output" "${objects[@]}"
+  "$CLANG" "${WASI_FLAGS[@]}" -mexec-model=reactor $flags -Wl,--no-entry $strip -Wl,--gc-sections -o "$output" "${objects[@]}"
   echo "built $output ($(wc -c < "$output") bytes)"
 }

@@ -3,7 +3,10 @@
 # codec.c over libpng 1.6.39 and zlib 1.2.13 with Debian's patches: decoding of every PNG kind to RGBA8
 # (libpng's reader), RGB/RGBA encoding (codec.c's own filtering over zlib).
 source "$(dirname "$0")/../build-lib.sh"
-png="${LIBPNG_SRC:-$(source_tree libpng1.6)}"
+debian_png="${LIBPNG_SRC:-$(source_tree libpng1.6)}"
+png="$WORK/libpng"
+cp -r "$debian_png" "$png"
+patch --quiet --directory="$png" -p1 < "$ROOT/wasm/png/neon-halves.patch"
 zlib="${ZLIB_SRC:-$(source_tree zlib)}"
 # libpng in its stock configuration minus what a wasm32 reactor cannot or need not have: setjmp (errors
 # unwind through the host's `fail` instead), stdio and console output, and the simplified API.
@@ -11,9 +14,15 @@ sed -E 's@^#define (PNG_(SETJMP|STDIO|CONSOLE_IO|SIMPLIFIED_[A-Z_]+)_SUPPORTED)$
   "$png/scripts/pnglibconf.h.prebuilt" > "$WORK/pnglibconf.h"
 library=()
 for f in png pngerror pngget pngmem pngpread pngread pngrio pngrtran pngrutil pngset pngtrans; do library+=("$png/$f.c"); done
-for f in adler32 crc32 deflate inffast inflate inftrees trees zutil; do library+=("$zlib/$f.c"); done
+# libpng's Arm Neon code compiled against wasm/neon/arm_neon.h: the filters (arm/filter_neon_intrinsics.c:
+# Up, and Sub, Average, Paeth for 3- and 4-byte pixels), installed by arm_init.c with no run-time check
+# (every runtime glimpse supports runs SIMD128), and the palette expansion (palette_neon_intrinsics.c).
+library+=("$png/arm/arm_init.c" "$png/arm/filter_neon_intrinsics.c" "$png/arm/palette_neon_intrinsics.c")
+for f in crc32 deflate inffast inflate inftrees trees zutil; do library+=("$zlib/$f.c"); done
 # -O2: encoding at -Os took 1.5x as long (measured).
-flags="${WASI_FLAGS[*]} -O2 -DNDEBUG -ffile-prefix-map=$png=libpng -ffile-prefix-map=$zlib=zlib -I $WORK -I $png -I $zlib"
-compile "$WORK/own" "$flags ${STRICT[*]}" "$ROOT/wasm/png/codec.c"
+flags="${WASI_FLAGS[*]} -O2 -DNDEBUG -DPNG_ARM_NEON_OPT=2 -DPNG_ARM_NEON_IMPLEMENTATION=1 -ffile-prefix-map=$png=libpng
+  -ffile-prefix-map=$zlib=zlib -I $WORK -I $png -I $zlib -I $ROOT/wasm/neon"
+# wasm/zlib/adler32-simd.c: zlib's Adler-32 in SIMD128 (same checksums), in place of zlib's adler32.c.
+compile "$WORK/own" "$flags ${STRICT[*]}" "$ROOT/wasm/png/codec.c" "$ROOT/wasm/zlib/adler32-simd.c"
 compile_library "$WORK/lib" "$flags" "${library[@]}"
 link "$OUT/png.wasm" "-O2 -Wl,-z,stack-size=262144" "$WORK/own" "$WORK/lib"
