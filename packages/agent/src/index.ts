@@ -28,6 +28,8 @@ export type { TruncateOptions } from './results/truncate.js';
 
 // The route: one model on one wire API, and the capability registry behind it.
 export { resolveRoute } from './route/resolve-route.js';
+export { GEMINI_3_MODELS, WIRE_FACTS, takesMediaInToolResults } from './route/wire-facts.js';
+export type { WireFacts } from './route/wire-facts.js';
 export type { ModelRoute, PresetOptions, RouteOptions } from './route/resolve-route.js';
 export {
   capabilitiesFor,

@@ -10,7 +10,7 @@ export { MediaError, isMediaError, MEDIA_ERROR_CODES } from './errors.js';
 export type { MediaErrorCode } from './errors.js';
 export { PRESETS, PRESET_NAMES, isPresetName } from './presets/presets.js';
 export type { Preset, PresetName } from './presets/presets.js';
-export { ROUTES, ROUTE_NAMES, GEMINI_3_MODELS, isRouteName, routeTakesMediaInToolResults } from './presets/routes.js';
+export { ROUTES, ROUTE_NAMES, isRouteName } from './presets/routes.js';
 export type { Route, RouteLimits, RouteName } from './presets/routes.js';
 export { setWasmLoader } from './runtime/wasm.js';
 // For a decoder package (@glimpse/heif): its module, registered with and obtained through the runtime entry's loader.

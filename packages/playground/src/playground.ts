@@ -1,6 +1,6 @@
 // The playground page: a file goes through detect → probe → process in this page (the browser entry of
 // @glimpse/media and its WASM codecs), then through every provider serializer of @glimpse/agent.
-import { PROVIDER_NAMES, type DocumentPart, type ImagePart, type ProviderName } from '@glimpse/agent';
+import { PROVIDER_NAMES, toMediaPart, type DocumentPart, type ImagePart, type ProviderName } from '@glimpse/agent';
 import { estimatePartTokens } from '@glimpse/agent/compaction';
 import {
   detect,
@@ -11,7 +11,6 @@ import {
   type PresetName,
   type ProcessResult,
 } from '@glimpse/media';
-import { mediaPartFrom } from './media-part.js';
 import { providerPayload, type ProviderPayload } from './provider-payload.js';
 import { watchFileInput } from './watch-file-input.js';
 
@@ -147,7 +146,7 @@ async function run(): Promise<void> {
   setStatus(`Processing ${file.name} for the ${preset} preset…`);
   const started = performance.now();
   try {
-    const result = await process(bytes, { provider: preset });
+    const result = await process(bytes, { preset });
     preview(
       page.processed,
       result.data,
@@ -155,7 +154,7 @@ async function run(): Promise<void> {
       `${result.mediaType}${result.pages ? `, ${result.pages} pages` : ''}, ${kilobytes(result.bytes)}`,
     );
     showFacts(file, detected, result);
-    showProviders(mediaPartFrom(result, file.name));
+    showProviders(toMediaPart(result, file.name));
     setStatus(`Done in ${Math.round(performance.now() - started)} ms.`);
     document.body.dataset.state = 'processed';
   } catch (error) {

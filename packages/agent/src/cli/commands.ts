@@ -9,7 +9,7 @@ export interface CommandEntry {
 }
 
 // Every subcommand, in the order `glimpse --help` lists them. Adding one is a module plus one line here;
-// the dynamic imports keep each command's dependencies (the MCP SDK, zod, pdf-lib) out of the others' start-up.
+// the dynamic imports keep each command's dependencies (the MCP SDK, zod) out of the others' start-up.
 export const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'inspect',

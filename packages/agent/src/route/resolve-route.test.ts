@@ -4,7 +4,7 @@ import { serialize } from '../providers/serialize.js';
 import type { Message } from '../types.js';
 import { capabilitiesFor } from './capabilities.js';
 import { presetOf, resolveRoute, routeFor } from './resolve-route.js';
-import { takesMediaInToolResults, WIRE_FACTS } from './wire-facts.js';
+import { GEMINI_3_MODELS, takesMediaInToolResults, WIRE_FACTS } from './wire-facts.js';
 
 describe('resolveRoute', () => {
   it("holds the model's capabilities and the wire API's media facts, decided once", () => {
@@ -23,6 +23,12 @@ describe('resolveRoute', () => {
     expect(takesMediaInToolResults('gemini', 'gemini-3.1-pro-preview')).toBe(true);
     expect(takesMediaInToolResults('gemini', 'gemini-2.5-flash')).toBe(false);
     expect(takesMediaInToolResults('openai-chat', 'gpt-5.5')).toBe(false);
+    expect(takesMediaInToolResults('gemini', 'models/gemini-4-carbon')).toBe(true);
+    expect(takesMediaInToolResults('gemini', undefined)).toBe(false);
+    expect(takesMediaInToolResults('bedrock', 'global.anthropic.claude-sonnet-5-5')).toBe(true);
+    expect(takesMediaInToolResults('bedrock', 'amazon.nova-micro-v1:0')).toBe(false);
+    expect(takesMediaInToolResults('bedrock', 'meta.llama4-maverick-17b-instruct-v1:0')).toBe(false);
+    expect(GEMINI_3_MODELS.test('gemini-2.0-flash')).toBe(false);
     expect(resolveRoute({ provider: 'ollama', model: 'some-local-model' }).capabilities).toMatchObject(
       WIRE_FACTS.ollama.unknownModel,
     );

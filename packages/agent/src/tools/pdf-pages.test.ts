@@ -1,9 +1,8 @@
-import { MediaError } from '@glimpse/media';
 import { PDFDocument } from 'pdf-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { failsWith, throwsWith } from '../../../../test/support/typed-errors.js';
+import { throwsWith } from '../../../../test/support/typed-errors.js';
 import { FileError } from '../fs/file-error.js';
-import { parsePageRange, pdfPageCount, processPdfPages } from './pdf-pages.js';
+import { parsePageRange, pdfPageCount } from './pdf-pages.js';
 
 let fivePages: Uint8Array;
 beforeAll(async () => {
@@ -28,25 +27,8 @@ describe('parsePageRange', () => {
   });
 });
 
-describe('processPdfPages (the stand-in for process(bytes, { preset, pages }))', () => {
-  it('sends the chosen pages as one PDF, in the order asked', async () => {
-    const result = await processPdfPages(fivePages, { preset: 'anthropic', pages: [4, 2] });
-    expect([result.mediaType, result.pages]).toEqual(['application/pdf', 2]);
-    const sent = await PDFDocument.load(result.data);
-    expect(sent.getPages().map((page) => page.getWidth())).toEqual([104, 102]);
-  });
-
-  it('answers a page out of range with E_INVALID_OPTIONS and the page count', async () => {
-    const error = await failsWith(
-      processPdfPages(fivePages, { preset: 'anthropic', pages: [6] }),
-      MediaError,
-      'E_INVALID_OPTIONS',
-    );
-    expect(error.details.pageCount).toBe(5);
-    await failsWith(processPdfPages(fivePages, { preset: 'anthropic', pages: [] }), MediaError, 'E_INVALID_OPTIONS');
-  });
-
-  it('counts pages, and has no count for bytes pdf-lib cannot open', async () => {
+describe('pdfPageCount', () => {
+  it('counts pages, and has no count for bytes that are not a whole PDF', async () => {
     expect(await pdfPageCount(fivePages)).toBe(5);
     expect(await pdfPageCount(fivePages.slice(0, 40))).toBeUndefined();
   });

@@ -1,4 +1,4 @@
-import { MediaError, process, type PresetName, type ProcessResult } from '@glimpse/media';
+import { probe } from '@glimpse/media';
 import { FileError } from '../fs/file-error.js';
 
 /**
@@ -26,40 +26,8 @@ export function parsePageRange(spec: string, pageCount: number): number[] {
   return pages;
 }
 
-/** The page count as pdf-lib reads it, or undefined for a PDF it cannot open (encrypted, damaged). */
+/** The page count from the PDF's header facts, or undefined for a PDF whose pages cannot be read (encrypted, damaged). */
 export async function pdfPageCount(bytes: Uint8Array): Promise<number | undefined> {
-  const { PDFDocument } = await import('pdf-lib');
-  return PDFDocument.load(bytes, { updateMetadata: false }).then(
-    (document) => document.getPageCount(),
-    () => undefined,
-  );
-}
-
-/**
- * The chosen pages (counted from 1) of a PDF, sent as one PDF fitted to the preset: what `@glimpse/media`'s
- * `process(bytes, { preset, pages })` does, with the same contract (a page out of range is `E_INVALID_OPTIONS`
- * with `details.pageCount`). Until the core has it, pdf-lib cuts the pages out here and `process` checks the
- * result; then this body becomes that one call. pdf-lib is imported on first use: it is ~400 KB of JS.
- */
-export async function processPdfPages(
-  bytes: Uint8Array,
-  { preset, pages }: { preset: PresetName; pages: readonly number[] },
-): Promise<ProcessResult> {
-  const { PDFDocument } = await import('pdf-lib');
-  const source = await PDFDocument.load(bytes, { updateMetadata: false });
-  const pageCount = source.getPageCount();
-  const outside = pages.find((page) => !Number.isSafeInteger(page) || page < 1 || page > pageCount);
-  if (outside !== undefined || pages.length === 0)
-    throw new MediaError(
-      'E_INVALID_OPTIONS',
-      `pages must name pages 1-${pageCount} of this PDF; got ${JSON.stringify(pages)}.`,
-      { pageCount, pages: [...pages] },
-    );
-  const target = await PDFDocument.create({ updateMetadata: false });
-  const copied = await target.copyPages(
-    source,
-    pages.map((page) => page - 1),
-  );
-  for (const page of copied) target.addPage(page);
-  return process(await target.save(), { preset });
+  const info = await probe(bytes).catch(() => undefined);
+  return info?.mediaType === 'application/pdf' && !info.encrypted ? info.pages : undefined;
 }

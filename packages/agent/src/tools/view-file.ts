@@ -11,7 +11,7 @@ import { decodeText } from './decode-text.js';
 import { mediaLabel } from './describe-binary.js';
 import { DEFAULT_MAX_FILE_BYTES } from './file-limits.js';
 import { formatBytes } from './format-bytes.js';
-import { parsePageRange, pdfPageCount, processPdfPages } from './pdf-pages.js';
+import { parsePageRange, pdfPageCount } from './pdf-pages.js';
 import { readMediaFile, type MediaFile } from './read-media-file.js';
 import { readViewArguments, VIEW_FILE_TOOL_DEFINITION, type ViewArguments } from './view-file-arguments.js';
 import { attachedSummary, describeSentPages } from './view-file-summary.js';
@@ -126,12 +126,12 @@ async function viewPdf(
       isError: false,
     };
   }
-  // A PDF pdf-lib cannot open (encrypted, damaged) goes to the pipeline whole, which names the problem.
+  // A PDF whose pages cannot be counted (encrypted, damaged) goes to the pipeline whole, which names the problem.
   const total = request.pages === undefined ? undefined : await pdfPageCount(file.bytes);
   if (request.pages === undefined || total === undefined)
     return attached(file, notes, await process(file.bytes, { preset: capabilities.preset }));
   const pages = parsePageRange(request.pages, total);
-  const processed = await processPdfPages(file.bytes, { preset: capabilities.preset, pages });
+  const processed = await process(file.bytes, { preset: capabilities.preset, pages });
   return attached(file, notes, processed, describeSentPages(pages, total));
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isMediaError } from '../errors.js';
 import { resolveLimits } from './limits.js';
 import { PRESETS } from './presets.js';
-import { GEMINI_3_MODELS, ROUTES, ROUTE_NAMES, routeTakesMediaInToolResults } from './routes.js';
+import { ROUTES, ROUTE_NAMES } from './routes.js';
 
 describe('the route table', () => {
   it('is what the presets read: image types and PDF support come from each preset’s route', () => {
@@ -13,18 +13,6 @@ describe('the route table', () => {
     }
     // portable takes what every hosted route takes: no GIF (Gemini), no route left out.
     expect(PRESETS.portable.accepts).toEqual(['image/png', 'image/jpeg', 'image/webp']);
-  });
-
-  it('says which models carry media inside tool results', () => {
-    expect(routeTakesMediaInToolResults('gemini', 'gemini-3.1-pro-preview')).toBe(true);
-    expect(routeTakesMediaInToolResults('gemini', 'models/gemini-4-carbon')).toBe(true);
-    expect(routeTakesMediaInToolResults('gemini', 'gemini-2.5-flash')).toBe(false);
-    expect(routeTakesMediaInToolResults('gemini', undefined)).toBe(false);
-    expect(routeTakesMediaInToolResults('bedrock', 'global.anthropic.claude-sonnet-5-5')).toBe(true);
-    expect(routeTakesMediaInToolResults('bedrock', 'amazon.nova-micro-v1:0')).toBe(false);
-    expect(routeTakesMediaInToolResults('bedrock', 'meta.llama4-maverick-17b-instruct-v1:0')).toBe(false);
-    expect(routeTakesMediaInToolResults('openai-chat', 'gpt-5.5')).toBe(false);
-    expect(GEMINI_3_MODELS.test('gemini-2.0-flash')).toBe(false);
   });
 });
 
