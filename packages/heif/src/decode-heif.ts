@@ -5,6 +5,7 @@
 // (3 MB for a phone) and a band of 256 KB of RGBA, never the whole picture. Each call runs in a fresh
 // instance, so its memory is released when the call ends.
 import {
+  assertHeifDecodeBudget,
   isMediaError,
   MediaError,
   heifPartsPresent,
@@ -99,7 +100,7 @@ export async function decodeHeif(
       { format },
     );
   }
-  assertDecodeBudget(layout, maxInputPixels);
+  assertHeifDecodeBudget(layout, maxInputPixels);
   assertCodedImages(layout, format);
   const codec = await instantiate(module);
   try {
@@ -206,21 +207,6 @@ export async function decodeHeif(
     return { hasAlpha: alphaPlane && sawTransparent };
   } catch (cause) {
     throw typedError(cause, format);
-  }
-}
-
-/** The probe's size is the clean aperture; the decoder also builds the whole stored image and its tiles. */
-function assertDecodeBudget(layout: HeifLayout, maxInputPixels: number): void {
-  const grid = layout.grid;
-  const stored = grid
-    ? Math.max(grid.outputWidth * grid.outputHeight, grid.tileWidth * grid.tileHeight)
-    : layout.width * layout.height;
-  if (stored > maxInputPixels) {
-    throw new MediaError(
-      'E_TOO_MANY_PIXELS',
-      `The image stores ${stored} pixels (${layout.width}×${layout.height}${grid ? ` in ${grid.columns}×${grid.rows} tiles of ${grid.tileWidth}×${grid.tileHeight}` : ''}); the limit is ${maxInputPixels}. Downscale it first, or raise maxInputPixels if it is trusted.`,
-      { width: layout.width, height: layout.height, maxInputPixels },
-    );
   }
 }
 

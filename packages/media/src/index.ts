@@ -18,6 +18,7 @@ export { registerWasmModule, wasmModule } from './runtime/wasm.js';
 export { registerDecoder } from './formats/registered-decoders.js';
 export type { DecodeRequest, DecodedImage, ImageDecoder } from './formats/registered-decoders.js';
 export { heifPartsPresent, readHeifLayout } from './formats/heif/layout.js';
+export { assertHeifDecodeBudget } from './formats/heif/decode-budget.js';
 export type { HeifCrop, HeifGrid, HeifItem, HeifLayout } from './formats/heif/layout.js';
 // For a decoder package's own WASM module (@glimpse/heif): the same host stand-ins glimpse's kernels get.
 export { wasiStandIns } from './runtime/wasi-stand-ins.js';

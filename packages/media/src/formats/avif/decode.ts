@@ -11,6 +11,7 @@ import { alphaWatch, rasterSink } from '../../raster/raster-rows.js';
 import type { Raster } from '../../types.js';
 import { heifPartsPresent, readHeifLayout, type HeifGrid, type HeifLayout } from '../heif/layout.js';
 import { AvifFailure, type ItemDecoder, openAvifDecoder, typedError } from './kernel.js';
+import { assertHeifDecodeBudget } from '../heif/decode-budget.js';
 
 /** Rows of a single-item image are converted this many bytes at a time. */
 const BAND_BYTES = 1024 * 1024;
@@ -90,17 +91,8 @@ function assertDecodable(layout: HeifLayout, maxInputPixels: number): void {
       );
     }
   }
+  assertHeifDecodeBudget(layout, maxInputPixels);
   const grid = layout.grid;
-  const stored = grid
-    ? Math.max(grid.outputWidth * grid.outputHeight, grid.tileWidth * grid.tileHeight)
-    : layout.width * layout.height;
-  if (stored > maxInputPixels) {
-    throw new MediaError(
-      'E_TOO_MANY_PIXELS',
-      `The image stores ${stored} pixels (${layout.width}×${layout.height}${grid ? ` in ${grid.columns}×${grid.rows} tiles of ${grid.tileWidth}×${grid.tileHeight}` : ''}); the limit is ${maxInputPixels}. Downscale it first, or raise maxInputPixels if it is trusted.`,
-      { width: layout.width, height: layout.height, maxInputPixels },
-    );
-  }
   const alphaGrid = layout.alpha?.grid;
   if (
     grid &&
