@@ -26,7 +26,10 @@ export interface SessionStore {
 export interface OpenSessionOptions {
   /** Free-form metadata for the header of a new session (app name, version, model…). */
   app?: Record<string, unknown>;
-  /** Clock for `created` and each entry's `at`; tests pin it. */
+  /**
+   * Clock for `created` and each entry's `at`: called once for the header when the session is created, then
+   * once per append, in order (what an import relies on to keep a log's times). Tests pin it.
+   */
   now?: () => Date;
 }
 
