@@ -20,3 +20,5 @@ export { SESSION_MIGRATIONS, SESSION_SCHEMA_VERSION } from '../session/session-s
 export type { Migration } from '../session/session-schema.js';
 export { parseSessionLocation } from '../session/session-location.js';
 export type { SessionLocation } from '../session/session-location.js';
+export { D1SessionStore, D1_SESSION_SCHEMA } from '../session/d1-session-store.js';
+export type { D1Like, D1StatementLike, R2Like } from '../session/d1-session-store.js';
