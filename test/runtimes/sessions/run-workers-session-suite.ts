@@ -3,33 +3,10 @@
 // medium once in R2 as its bytes, entries in D1 holding references only.
 import { deepStrictEqual, strictEqual } from 'node:assert';
 import { createHash } from 'node:crypto';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
-import { Miniflare } from 'miniflare';
 import { SESSION_RUNS, UNIQUE_MEDIA } from './session-case.js';
+import { startSessionWorker } from './session-worker-server.js';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const workerFile = resolve(root, 'node_modules/.cache/glimpse/workers/session-worker.js');
-await build({
-  entryPoints: [resolve(root, 'test/runtimes/sessions/session-worker.ts')],
-  outfile: workerFile,
-  bundle: true,
-  format: 'esm',
-  platform: 'browser',
-  target: 'es2022',
-  logLevel: 'warning',
-});
-
-const miniflare = new Miniflare({
-  modules: true,
-  scriptPath: workerFile,
-  compatibilityDate: '2025-09-01',
-  d1Databases: ['DB'],
-  r2Buckets: ['MEDIA'],
-  host: '127.0.0.1',
-  port: 0,
-});
+const { miniflare, url: base } = await startSessionWorker();
 
 /** The R2 and D1 calls the checks make; miniflare's own types for them need @cloudflare/workers-types. */
 interface Bucket {
@@ -45,7 +22,6 @@ const database = async () => (await miniflare.getD1Database('DB')) as unknown as
 const checks: [string, () => Promise<void>][] = [];
 const check = (name: string, run: () => Promise<void>) => checks.push([name, run]);
 
-let base: URL;
 const call = async (path: string, body?: unknown) => {
   const response = await fetch(
     new URL(path, base),
@@ -96,7 +72,6 @@ check('a second session refers to the media already stored, adding none', async 
 
 let failed = 0;
 try {
-  base = await miniflare.ready;
   for (const [name, run] of checks) {
     try {
       await run();
