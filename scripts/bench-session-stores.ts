@@ -4,6 +4,7 @@
 // (the appends timed inside the Worker, where workerd's clock moves across D1 and R2 calls, in whole ms).
 // A script, not a test: the numbers go to the report and docs/sessions.md.
 // Usage: bash scripts/with-postgres.sh node scripts/run-ts.mjs scripts/bench-session-stores.ts [--entries N]
+//          [--stores jsonl,pglite,postgres,d1]
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +18,8 @@ import { startSessionWorker } from '../test/runtimes/sessions/session-worker-ser
 
 const entriesFlag = process.argv.indexOf('--entries');
 const ENTRIES = entriesFlag === -1 ? 1_000 : Number(process.argv[entriesFlag + 1]);
+const storesFlag = process.argv.indexOf('--stores');
+const STORES = new Set((storesFlag === -1 ? 'jsonl,pglite,postgres,d1' : process.argv[storesFlag + 1]!).split(','));
 const IMAGE_EVERY = 5;
 const IMAGE_BYTES = 64 * 1024;
 
@@ -129,16 +132,19 @@ const done = (row: Row) => {
 };
 const dir = await mkdtemp(join(tmpdir(), 'glimpse-bench-stores-'));
 try {
-  done(await measure('JSONL (content-addressed, no fsync)', new JsonlSessionStore(dir)));
-  const pglite = await PostgresSessionStore.open(await openPGliteClient(join(dir, 'pglite')), 'pglite');
-  done(await measure('PGlite (directory)', pglite));
-  await pglite.close();
-  if (process.env.DATABASE_URL) {
+  if (STORES.has('jsonl')) done(await measure('JSONL (content-addressed, no fsync)', new JsonlSessionStore(dir)));
+  if (STORES.has('pglite')) {
+    const pglite = await PostgresSessionStore.open(await openPGliteClient(join(dir, 'pglite')), 'pglite');
+    done(await measure('PGlite (directory)', pglite));
+    await pglite.close();
+  }
+  if (STORES.has('postgres') && process.env.DATABASE_URL) {
     const server = await PostgresSessionStore.open(await openPgClient(process.env.DATABASE_URL, 'server'), 'server');
     done(await measure('Postgres 15 server (pg, 127.0.0.1, fsync on)', server));
     await server.close();
-  } else console.log('Postgres skipped: DATABASE_URL is not set (run under scripts/with-postgres.sh)');
-  if (!process.argv.includes('--no-d1')) done(await measureD1());
+  } else if (STORES.has('postgres'))
+    console.log('Postgres skipped: DATABASE_URL is not set (run under scripts/with-postgres.sh)');
+  if (STORES.has('d1')) done(await measureD1());
 } finally {
   await rm(dir, { recursive: true, force: true });
 }

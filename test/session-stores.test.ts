@@ -133,6 +133,16 @@ describe('session stores, end to end through the CLI', () => {
       const second = await cli(['demo', '--session', location]);
       expect(second, store.name).not.toContain(DATABASE_URL ?? '\0');
       summaries.push(summaryFacts(await cli(['session', location])));
+      // The store lists it, with both runs' entries: the location without its #ID names the store.
+      const parsed = parseSessionLocation(location);
+      const [storeName, id] =
+        parsed.kind === 'jsonl' ? [dir, 'demo.jsonl'] : [location.slice(0, location.lastIndexOf('#')), parsed.id];
+      const listed = (await cli(['session', 'list', storeName])).split('\n');
+      expect(listed[0], store.name).toMatch(/^id\s+created\s+entries$/);
+      expect(
+        listed.find((row) => row.startsWith(`${id} `)),
+        store.name,
+      ).toMatch(/\s14$/);
     }
     // Two runs of the demo: 2 × (prompt, call turn, 4 results, answer).
     expect(summaries[0]![0]).toBe(

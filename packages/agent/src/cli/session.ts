@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { probe } from '@glimpse/media';
 import { base64ToBytes } from '../base64.js';
 import { isProviderName, PROVIDER_NAMES } from '../route/capabilities.js';
@@ -6,7 +5,7 @@ import { base64Size } from '../compaction/base64-size.js';
 import { estimateMessageTokens } from '../compaction/estimate-tokens.js';
 import type { Message, Part } from '../types.js';
 import { openSessionStore } from '../session/open-session-store.js';
-import { parseSessionLocation } from '../session/session-location.js';
+import { parseSessionLocation, parseStoreLocation } from '../session/session-location.js';
 import type { SessionStore, StoredSession } from '../session/session-store.js';
 import { copySession } from '../session/copy-session.js';
 import { formatBytes } from '../tools/format-bytes.js';
@@ -161,13 +160,7 @@ async function importSession(args: string[]): Promise<number> {
 async function listSessions(args: string[]): Promise<number> {
   const { positionals } = parseArgs(args, {});
   if (positionals.length !== 1) throw new UsageError('list: expected exactly one STORE');
-  const named = positionals[0]!;
-  // A store is a location without a session: list takes `pglite:DIR` and a server URL as they are.
-  const location = parseSessionLocation(
-    named.startsWith('pglite:') || /^postgres(ql)?:\/\//.test(named)
-      ? `${named.replace(/#.*$/, '')}#-`
-      : join(named, '-'),
-  );
+  const location = parseStoreLocation(positionals[0]!);
   const sessions = await withStore(location, (store) => store.listSessions());
   process.stdout.write(
     `${textTable([['id', 'created', 'entries'], ...sessions.map((s) => [s.id, s.created, formatCount(s.entries)])], '')}\n`,

@@ -6,6 +6,8 @@ export type SessionLocation =
   | { kind: 'pglite'; dataDir: string; id: string; location: string }
   | { kind: 'postgres'; connectionString: string; id: string; location: string };
 
+const POSTGRES_URL = /^postgres(ql)?:\/\//;
+
 export const SESSION_LOCATION_FORMS = 'a JSONL file path, pglite:DIR#ID, or postgres://USER:PASS@HOST:PORT/DB#ID';
 
 /**
@@ -18,7 +20,7 @@ export function parseSessionLocation(value: string): SessionLocation {
     if (dataDir === '') throw badLocation(value, 'the PGlite directory is empty');
     return { kind: 'pglite', dataDir, id, location: `pglite:${dataDir}` };
   }
-  if (/^postgres(ql)?:\/\//.test(value)) {
+  if (POSTGRES_URL.test(value)) {
     const { before: connectionString, id } = splitId(value, value);
     let url: URL;
     try {
@@ -32,6 +34,16 @@ export function parseSessionLocation(value: string): SessionLocation {
     return { kind: 'postgres', connectionString, id, location: url.href };
   }
   return { kind: 'jsonl', path: value };
+}
+
+/**
+ * A store rather than one session, as `glimpse session list` takes it: a directory of JSONL logs, `pglite:DIR`
+ * or a server URL (a `#ID` is ignored). The location's `id` is `*`, which no listing uses.
+ */
+export function parseStoreLocation(value: string): SessionLocation {
+  if (value.startsWith('pglite:') || POSTGRES_URL.test(value))
+    return parseSessionLocation(`${value.replace(/#.*$/, '')}#*`);
+  return { kind: 'jsonl', path: `${value.replace(/\/+$/, '')}/*` };
 }
 
 function splitId(text: string, value: string): { before: string; id: string } {
