@@ -2,12 +2,9 @@
 // (GPS), XMP, IPTC, text and comments, cut out whole; the colour profile stays, the pixels are the same bytes;
 // keepMetadata: true sends it untouched. exiftool (Debian's libimage-exiftool-perl) is the oracle of what
 // a file carries, the strict oracle (djpeg -strict, pngcheck, webpinfo + dwebp) of whether it still reads.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
+import { exifTags, exiftool, LOCATION_TAGS, METADATA_TAG } from '../../../../test/support/exiftool.js';
 import { assertStrictlyValid } from '../../../../test/support/strict-oracle.js';
 import { failsWith } from '../../../../test/support/typed-errors.js';
 import '../entries/node.js';
@@ -17,33 +14,7 @@ import { process } from '../process.js';
 
 type Kind = 'jpg' | 'png' | 'webp';
 
-/** Runs exiftool on `bytes` (written as file.`kind`) with `args` and returns its output. */
-function exiftool(bytes: Uint8Array, kind: Kind, args: string[]): { output: string; file: Uint8Array } {
-  const folder = mkdtempSync(join(tmpdir(), 'glimpse-exif-'));
-  try {
-    const path = join(folder, `file.${kind}`);
-    writeFileSync(path, bytes);
-    const output = execFileSync('exiftool', [...args, path], { encoding: 'utf8' });
-    return { output, file: new Uint8Array(readFileSync(path)) };
-  } finally {
-    rmSync(folder, { recursive: true, force: true });
-  }
-}
-
-/** What exiftool finds in a file, as group:tag → value. */
-function tags(bytes: Uint8Array, kind: Kind): Record<string, unknown> {
-  return JSON.parse(exiftool(bytes, kind, ['-j', '-G', '-a']).output)[0] as Record<string, unknown>;
-}
-
-const LOCATION = [
-  '-GPSLatitude=48.8584',
-  '-GPSLatitudeRef=N',
-  '-GPSLongitude=2.2945',
-  '-GPSLongitudeRef=E',
-  '-XMP:Creator=A. Photographer',
-  '-XMP:GPSLatitude=48.8584',
-  '-Comment=taken at home',
-];
+const tags = exifTags;
 
 /** A small photo-like image in `kind`, with an ICC profile where the format carries one, and the metadata above written by exiftool. */
 async function photoWithLocation(kind: Kind, extra: string[] = []): Promise<Uint8Array> {
@@ -64,14 +35,13 @@ async function photoWithLocation(kind: Kind, extra: string[] = []): Promise<Uint
   return exiftool(plain, kind, [
     '-q',
     '-overwrite_original',
-    ...LOCATION,
+    ...LOCATION_TAGS,
     ...(kind === 'jpg' ? ['-IPTC:Keywords=home'] : []),
     ...extra,
   ]).file;
 }
 
 const MEDIA_TYPES: Record<Kind, string> = { jpg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
-const METADATA_TAG = /^(EXIF|XMP(-\w+)?|IPTC|Photoshop|MPF):|GPS|Comment/;
 
 /** Whether `part` is `whole` with some bytes left out: every byte of it in order (the rest unchanged). */
 function isSubsequence(part: Uint8Array, whole: Uint8Array): boolean {
