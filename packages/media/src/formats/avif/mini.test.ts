@@ -74,6 +74,10 @@ describe('AVIF compact form (mini)', () => {
     60_000,
   );
 
+  it('reads past HDR fields (content light level, mastering display) with no gain map', async () => {
+    await sameDecode(photo, miniAvif(photo, { hdr: true, xmp: new TextEncoder().encode('<x/>') }));
+  });
+
   it('keeps the ICC profile it carries, and skips its Exif and XMP chunks', async () => {
     const tagged = await sharp({ create: { width: 2, height: 2, channels: 3, background: 'red' } })
       .withIccProfile('p3')
