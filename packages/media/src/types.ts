@@ -197,9 +197,10 @@ export interface ProcessOptions {
   /** Extra fonts (TTF/OTF/TTC bytes) for SVG text, tried before the bundled DejaVu Sans subset. */
   fonts?: readonly Uint8Array[];
   /**
-   * Send a JPEG, PNG or WebP that goes as it is with its metadata: Exif (GPS position, camera, dates), XMP,
-   * IPTC, text chunks and comments. Default false: they are cut out whole (no pixel is re-encoded; the colour
-   * profile stays) and the step `metadata-removed` says so. A re-encoded image never carries them.
+   * Send a JPEG, PNG, WebP, GIF or HEIC/HEIF that goes as it is with its metadata: Exif (GPS position,
+   * camera, dates), XMP, IPTC, text chunks and comments. Default false: they are cut out whole (HEIF's
+   * blanked in place; no pixel is re-encoded, the colour profile stays) and the step `metadata-removed` says
+   * so. A re-encoded image never carries them.
    */
   keepMetadata?: boolean;
 }

@@ -94,6 +94,30 @@ describe('metadata in files sent as they are', () => {
     60_000,
   );
 
+  it('gif: comments and XMP are cut out, the other blocks and the pixels kept', async () => {
+    const plain = new Uint8Array(
+      await sharp({ create: { width: 40, height: 30, channels: 3, background: { r: 10, g: 200, b: 90 } } })
+        .gif()
+        .toBuffer(),
+    );
+    const input = exiftool(plain, 'gif', [
+      '-q',
+      '-overwrite_original',
+      '-XMP:Creator=A. Photographer',
+      '-XMP:GPSLatitude=48.8584',
+      '-Comment=taken at home',
+    ]).file;
+    expect(Object.keys(tags(input, 'gif')).filter((tag) => METADATA_TAG.test(tag)).length).toBeGreaterThan(0);
+    const withTrailing = new Uint8Array([...input, ...new TextEncoder().encode('GPS 48.8584 2.2945')]);
+    const result = await process(withTrailing, { preset: 'anthropic' });
+    expect(result).toMatchObject({ mediaType: 'image/gif', reencoded: false, steps: ['metadata-removed'] });
+    expect(Object.keys(tags(result.data, 'gif')).filter((tag) => METADATA_TAG.test(tag))).toEqual([]);
+    expect(Buffer.from(result.data).indexOf(Buffer.from('GPS'))).toBe(-1);
+    assertStrictlyValid(result.data, 'image/gif');
+    expect(isSubsequence(result.data, input)).toBe(true);
+    expect((await pixels(result.data)).equals(await pixels(input))).toBe(true);
+  });
+
   it('a PNG keeps its iCCP chunk (its profile) while its text chunks go', async () => {
     const input = await photoWithLocation('png');
     const profile = (bytes: Uint8Array) =>

@@ -5,6 +5,7 @@
 // profile (APP2 ICC_PROFILE), Adobe's colour transform (APP14), the tables, frame and scans; so the pixels
 // are the same bytes, with no re-encoding. The file is sent as it is only when it is upright (orientation
 // 1), so dropping Exif's orientation never turns the picture.
+import { joinRanges } from '../bytes.js';
 import type { MetadataRemoval } from '../format.js';
 import { APP0, APP2, EOI, jpegHeader, type JpegSegment, SOS } from './segments.js';
 
@@ -67,11 +68,5 @@ export function jpegWithoutMetadata(bytes: Uint8Array): MetadataRemoval {
     at = end;
   }
   if (removed.size === 0) return { data: bytes, removed: [] };
-  const data = new Uint8Array(kept.reduce((sum, [start, end]) => sum + end - start, 0));
-  let offset = 0;
-  for (const [start, end] of kept) {
-    data.set(bytes.subarray(start, end), offset);
-    offset += end - start;
-  }
-  return { data, removed: [...removed] };
+  return { data: joinRanges(bytes, kept), removed: [...removed] };
 }

@@ -3,6 +3,7 @@
 // follows IEND. Each chunk carries its own CRC, so the rest is copied byte for byte: IHDR, PLTE, tRNS, the
 // colour chunks (iCCP, sRGB, gAMA, cHRM), pHYs, the image data. Sent as it is only when upright, so
 // dropping eXIf's orientation never turns the picture.
+import { joinRanges } from '../bytes.js';
 import type { MetadataRemoval } from '../format.js';
 import { PNG_SIGNATURE, pngChunkList } from './chunks.js';
 
@@ -17,13 +18,6 @@ export function pngWithoutMetadata(bytes: Uint8Array): MetadataRemoval {
   const end = chunks[chunks.length - 1]?.end ?? bytes.length;
   if (end < bytes.length) removed.add('data after IEND');
   if (removed.size === 0) return { data: bytes, removed: [] };
-  const kept = chunks.filter((chunk) => !METADATA.has(chunk.type));
-  const data = new Uint8Array(PNG_SIGNATURE.length + kept.reduce((sum, chunk) => sum + chunk.end - chunk.start, 0));
-  data.set(bytes.subarray(0, PNG_SIGNATURE.length));
-  let offset = PNG_SIGNATURE.length;
-  for (const chunk of kept) {
-    data.set(bytes.subarray(chunk.start, chunk.end), offset);
-    offset += chunk.end - chunk.start;
-  }
-  return { data, removed: [...removed] };
+  const kept = chunks.filter((chunk) => !METADATA.has(chunk.type)).map(({ start, end }) => [start, end] as const);
+  return { data: joinRanges(bytes, [[0, PNG_SIGNATURE.length], ...kept]), removed: [...removed] };
 }
