@@ -1,22 +1,26 @@
 // Drives `glimpse mcp` as an MCP client would: the SDK's own Client over stdio, against a CLI bundled
 // fresh from the TypeScript sources (so the test never runs a stale dist/), with its view_file worker beside it.
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { PRESETS } from '@glimpse/media';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { buildCliForTests } from './support/build-cli.js';
+import { decodeIndependently, meanAbsDiff } from './support/pixels.js';
+import { assertStrictlyValid } from './support/strict-oracle.js';
 import { PDFDocument, PDFName } from 'pdf-lib';
 import sharp from 'sharp';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let BUNDLE: string;
 const SCREENSHOT = 'Screenshot 2026-11-29 at 10.41.07\u202FPM.png';
 const PRESET = PRESETS.anthropic;
+const VECTORS = fileURLToPath(new URL('./vectors/inputs/', import.meta.url));
 
 let dir: string;
 let root: string;
@@ -30,6 +34,13 @@ async function call(name: string, args: Record<string, unknown>, on: Client = cl
 }
 
 const texts = (result: CallToolResult) => result.content.flatMap((c) => (c.type === 'text' ? [c.text] : [])).join('\n');
+
+/** The HEIC file decoded by libheif's heif-convert, to RGBA. */
+async function heifConvert(path: string) {
+  const png = join(dir, `${Math.random().toString(36).slice(2)}.png`);
+  execFileSync('heif-convert', [path, png], { stdio: 'pipe' });
+  return decodeIndependently(await readFile(png));
+}
 
 async function imageOf(result: CallToolResult) {
   const images = result.content.filter((c) => c.type === 'image');
@@ -74,6 +85,7 @@ beforeAll(async () => {
     Uint8Array.from({ length: 5000 }, (_, i) => (i * 7919 + 13) % 251),
   );
   await writeFile(join(root, 'notes.txt'), 'first line\nsecond line\n');
+  await copyFile(join(VECTORS, 'grid-3x2-irot.heic'), join(root, 'phone.heic'));
 
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -155,6 +167,21 @@ describe('glimpse mcp over stdio, with the SDK client', () => {
   it('rasterizes an SVG to PNG image content', async () => {
     const image = await imageOf(await call('view_file', { path: 'diagram.svg' }));
     expect(image).toMatchObject({ mimeType: 'image/png', width: 800, height: 400 });
+  });
+
+  it('decodes a HEIC photo in its view worker, as the CLI does (@glimpse/heif installed)', async () => {
+    const result = await call('view_file', { path: 'phone.heic' });
+    expect(result.isError, texts(result)).toBe(false);
+    const image = result.content.find((c) => c.type === 'image');
+    if (image?.type !== 'image') throw new Error(`expected an image, got ${texts(result)}`);
+    expect(['image/jpeg', 'image/png']).toContain(image.mimeType);
+    const bytes = new Uint8Array(Buffer.from(image.data, 'base64'));
+    assertStrictlyValid(bytes, image.mimeType, 'view_file of phone.heic');
+    // libheif's own decoder (heif-convert) is the reference: same upright size (the 3×2 grid turned by irot).
+    const sent = await decodeIndependently(bytes);
+    const expected = await heifConvert(join(root, 'phone.heic'));
+    expect({ width: sent.width, height: sent.height }).toEqual({ width: expected.width, height: expected.height });
+    expect(meanAbsDiff(sent.data, expected.data)).toBeLessThan(8);
   });
 
   it('answers a garbage file with a text note and isError', async () => {

@@ -2,6 +2,7 @@
 // the MCP server's pool, so a file that takes the media pipeline a minute blocks this thread, not the server,
 // and the pool can stop it with worker.terminate() (which also stops WASM mid-run).
 import { parentPort } from 'node:worker_threads';
+import { loadOptionalDecoders } from '../cli/load-optional-decoders.js';
 import { setDefaultFileSystem } from '../fs/default-file-system.js';
 import { nodeFileSystem } from '../fs/node-file-system.js';
 import { viewFile } from '../tools/view-file.js';
@@ -9,6 +10,8 @@ import { isViewRequest, replyFromOutcome } from '../mcp/view-worker-protocol.js'
 import type { ViewReply } from '../mcp/view-worker-protocol.js';
 
 setDefaultFileSystem(nodeFileSystem);
+// The same decoders as the CLI's main thread: a worker shares no modules, so HEIC needs registering here too.
+const decodersLoaded = loadOptionalDecoders();
 if (parentPort === null) throw new Error('mcp-worker runs as a worker thread of `glimpse mcp`, not on its own.');
 const port = parentPort;
 
@@ -25,6 +28,7 @@ async function answer(message: unknown): Promise<void> {
     return;
   }
   try {
+    await decodersLoaded;
     const { reply, transfer } = replyFromOutcome(await viewFile(message.args, message.options));
     try {
       port.postMessage(reply, transfer);
