@@ -86,6 +86,8 @@ beforeAll(async () => {
   );
   await writeFile(join(root, 'notes.txt'), 'first line\nsecond line\n');
   await copyFile(join(VECTORS, 'grid-3x2-irot.heic'), join(root, 'phone.heic'));
+  await symlink('loop-b.png', join(root, 'loop-a.png'));
+  await symlink('loop-a.png', join(root, 'loop-b.png'));
 
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -200,6 +202,16 @@ describe('glimpse mcp over stdio, with the SDK client', () => {
         expect(texts(result)).not.toContain('outside the root'); // the secret's content
       }
     }
+  });
+
+  it('answers a symlink loop with E_SYMLINK_LOOP from both tools, not a server failure', async () => {
+    for (const tool of ['view_file', 'read']) {
+      const result = await call(tool, { path: 'loop-a.png' });
+      expect(result.isError).toBe(true);
+      expect(texts(result)).toMatch(/^E_SYMLINK_LOOP: loop-a\.png cannot be opened: its symlinks form a loop/);
+      expect(texts(result)).not.toContain(dir);
+    }
+    expect(stderr).toBe('');
   });
 
   it('reads text with line numbers', async () => {
