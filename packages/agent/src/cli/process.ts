@@ -1,8 +1,8 @@
 import { detect, isPresetName, PRESET_NAMES, process as processMedia, renderPdfPage } from '@glimpse/media';
 import { parseArgs, positiveInteger, stringFlag } from './args.js';
 import { UsageError, type Command } from './command.js';
-import { nodeFileSystem } from '../fs/node-file-system.js';
-import { FILE_USAGE, MAX_FILE_BYTES_USAGE, readInputFile, resolveInputPath } from './read-input.js';
+import { readFonts } from './read-fonts.js';
+import { FILE_USAGE, MAX_FILE_BYTES_USAGE, readInputFile } from './read-input.js';
 import { extensionWarning, outputTarget, writeOutput } from './write-output.js';
 
 const usage = `Usage: glimpse process FILE [-o OUT] [--page N] [--max-edge N] [--max-bytes N] [--preset NAME]
@@ -102,20 +102,3 @@ export const processCommand: Command = {
     return 0;
   },
 };
-
-/** A font file is read whole; a CJK collection is 20–30 MB, so the cap is well above that. */
-const MAX_FONT_BYTES = 64 * 2 ** 20;
-
-/** The first four bytes of the font files resvg reads: TrueType (0001 0000, 'true'), OpenType CFF ('OTTO'), collections ('ttcf'). */
-const FONT_SIGNATURES = ['\x00\x01\x00\x00', 'true', 'OTTO', 'ttcf'];
-
-async function readFonts(paths: readonly string[]): Promise<Uint8Array[]> {
-  const fonts: Uint8Array[] = [];
-  for (const path of paths) {
-    const font = await nodeFileSystem.readBytes(await resolveInputPath(path), { maxBytes: MAX_FONT_BYTES });
-    if (!FONT_SIGNATURES.includes(String.fromCharCode(...font.subarray(0, 4))))
-      throw new UsageError(`--font ${path} is not a TTF, OTF or TTC font file (WOFF and WOFF2 are not read)`);
-    fonts.push(font);
-  }
-  return fonts;
-}
