@@ -166,6 +166,29 @@ describe('names typed with plain spaces', () => {
   });
 });
 
+describe("the README's main job", () => {
+  it('prints the fields the README shows, warnings included, with the same facts', async () => {
+    const readme = await readFile('README.md', 'utf8');
+    const shown = /npx glimpse process samples\/photo-exif6\.jpg -o \/tmp\/photo\.jpg[\s\S]*?```json\n(.*)\n```/.exec(
+      readme,
+    );
+    expect(shown, 'README.md has the main-job command and its JSON').not.toBeNull();
+    const documented = json(shown![1]!);
+    const { code, stdout } = await runCli(['process', PHOTO, '-o', join(dir, 'photo.jpg')]);
+    expect(code).toBe(0);
+    const printed = json(stdout);
+    expect(Object.keys(printed)).toEqual(Object.keys(documented));
+    const facts = ({ mediaType, width, height, steps, warnings }: Record<string, unknown>) => ({
+      mediaType,
+      width,
+      height,
+      steps,
+      warnings,
+    });
+    expect(facts(printed)).toEqual(facts(documented));
+  });
+});
+
 describe('OS errors are FileError codes, never E_INTERNAL', () => {
   it.each([
     ['a symlink loop', 'loop-a.png', 'E_SYMLINK_LOOP'],

@@ -202,6 +202,10 @@ describe('glimpse mcp over stdio, with the SDK client', () => {
         expect(texts(result)).not.toContain('outside the root'); // the secret's content
       }
     }
+    // The root, hidden from the client, is named in words a model reads as a place (it was "directory .").
+    expect(texts(await call('read', { path: '../secret.txt' }))).toBe(
+      "E_PATH_OUTSIDE_ROOT: ../secret.txt is outside the server's root directory, the only directory these tools may read (the path leads out of it). Use a path inside it; relative paths start there.",
+    );
   });
 
   it('answers a symlink loop with E_SYMLINK_LOOP from both tools, not a server failure', async () => {
