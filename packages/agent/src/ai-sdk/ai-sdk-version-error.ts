@@ -1,0 +1,23 @@
+import { GlimpseError, isErrorOf } from '../errors.js';
+
+export const AI_SDK_VERSION_ERROR_CODES = {
+  E_AI_SDK_VERSION: 'the wrapped model speaks a specification version glimpse does not read',
+} as const;
+
+/**
+ * Thrown by `fitMediaMiddleware` for a model of a specification version other than V3 (AI SDK 6) and V4 (AI SDK
+ * 7): its prompt's shapes are unknown, and a prompt passed on unread could carry an unfitted original.
+ */
+export class AiSdkVersionError extends GlimpseError<'E_AI_SDK_VERSION', { specificationVersion: string }> {
+  constructor(specificationVersion: string, model: string) {
+    super(
+      'AiSdkVersionError',
+      'E_AI_SDK_VERSION',
+      `fitMediaMiddleware reads AI SDK 6 (LanguageModelV3) and AI SDK 7 (LanguageModelV4) prompts, but ${model} is a LanguageModel${specificationVersion.toUpperCase()} model${specificationVersion === 'v2' ? ' (AI SDK 5)' : ''}: upgrade to ai@6 or ai@7 and its provider packages.`,
+      { specificationVersion },
+    );
+  }
+}
+
+export const isAiSdkVersionError = (error: unknown): error is AiSdkVersionError =>
+  isErrorOf<AiSdkVersionError>(error, 'AiSdkVersionError', AI_SDK_VERSION_ERROR_CODES);
