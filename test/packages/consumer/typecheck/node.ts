@@ -1,6 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import Anthropic from '@anthropic-ai/sdk';
-import OpenAI from 'openai';
 import { process } from '@glimpse/media';
 import '@glimpse/heif';
 import { createFileTools, serialize } from '@glimpse/agent';
@@ -39,20 +37,6 @@ try {
 } catch (error) {
   if (isModelClientError(error)) console.log(error.code, error.details.provider);
 }
-// serialize is typed per route: the documented spreads into the SDKs' own calls compile against the shipped .d.ts.
-const sdkCalls = [
-  () =>
-    new Anthropic({ apiKey: 'k' }).messages.create({
-      model: 'claude-sonnet-5-5',
-      max_tokens: 1024,
-      ...serialize('anthropic', { messages: [] }).body,
-    }),
-  () =>
-    new OpenAI({ apiKey: 'k' }).chat.completions.create({
-      model: 'gpt-5.1',
-      ...serialize('openai-chat', { messages: [] }).body,
-    }),
-];
 const anthropicBody: AnthropicRequestBody = serializeAnthropic({ messages: [] }).body;
 const header: SessionHeader['format'] = 'glimpse-session';
 const memory: FileSystem = new MemoryFileSystem({ files: {} });
@@ -70,5 +54,4 @@ console.log(
   typeof toPiMessages,
   typeof toAiSdkModelOutput,
   warnings.length,
-  sdkCalls.length,
 );
