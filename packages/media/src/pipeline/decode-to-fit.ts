@@ -70,6 +70,7 @@ export async function decodeToFit({
   };
   const result = await decode({ bytes, cover: fitted, sink });
   inner?.end?.();
+  kernel?.unused();
   if (!output) throw new Error('the decoder delivered no rows');
   return { ...result, raster: output.raster() };
 }

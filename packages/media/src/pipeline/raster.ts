@@ -2,11 +2,11 @@
 // probe, then sent untouched when its route takes it as it is and a strict read finds nothing wrong, or
 // decoded, turned upright, resized and re-encoded within the limits.
 import type { Limits } from '../presets/limits.js';
-import type { Size } from '../raster/contract.js';
 import type { Deadline } from '../runtime/deadline.js';
 import type { ProcessResult, ProcessStep, ProcessWarning, SendableImageType } from '../types.js';
 import { profileToCarry, withProfile } from './colour-profile.js';
 import { decodeToFit } from './decode-to-fit.js';
+import { fitEdge } from './fit-edge.js';
 import { fitWithinLimits } from './fit.js';
 import { chooseEncoding } from './output-encoding.js';
 import { integrityWarning, noDecoder } from './refusals.js';
@@ -119,15 +119,4 @@ async function converted(
     deadline,
   });
   return reencodedResult(withProfile(output, profile), info, steps, resized, warnings);
-}
-
-/** Longest side at most `maxEdge`, aspect kept, never upscaled (either axis first: the rounding is the same). */
-function fitEdge(size: Size, maxEdge: number): Size {
-  const longest = Math.max(size.width, size.height);
-  if (longest <= maxEdge) return { width: size.width, height: size.height };
-  const scale = maxEdge / longest;
-  return {
-    width: Math.max(1, Math.round(size.width * scale)),
-    height: Math.max(1, Math.round(size.height * scale)),
-  };
 }
