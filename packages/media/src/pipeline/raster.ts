@@ -8,6 +8,7 @@ import { profileToCarry, withProfile } from './colour-profile.js';
 import { decodeToFit } from './decode-to-fit.js';
 import { fitEdge } from './fit-edge.js';
 import { fitWithinLimits } from './fit.js';
+import { releaseRasterBuffer } from '../raster/raster-buffers.js';
 import { chooseEncoding } from './output-encoding.js';
 import { integrityWarning, noDecoder } from './refusals.js';
 import type { RasterSource } from './raster-source.js';
@@ -107,16 +108,21 @@ async function converted(
     limits.accepts,
   );
   if (preferred.type !== format.mediaType || mustConvert) steps.push('converted');
-  // The pixels are still in the source's colour space: its ICC profile goes with them, in room the fit leaves.
-  const profile = await profileToCarry(source.probed, limits.maxBytes);
-  const output = await fitWithinLimits({
-    raster: decoded.raster,
-    hasAlpha: decoded.hasAlpha,
-    preferred,
-    maxBytes: limits.maxBytes,
-    accepts: limits.accepts,
-    ...(profile && { reserve: profile.reserve }),
-    deadline,
-  });
-  return reencodedResult(withProfile(output, profile), info, steps, resized, warnings);
+  try {
+    // The pixels are still in the source's colour space: its ICC profile goes with them, in room the fit leaves.
+    const profile = await profileToCarry(source.probed, limits.maxBytes);
+    const output = await fitWithinLimits({
+      raster: decoded.raster,
+      hasAlpha: decoded.hasAlpha,
+      preferred,
+      maxBytes: limits.maxBytes,
+      accepts: limits.accepts,
+      ...(profile && { reserve: profile.reserve }),
+      deadline,
+    });
+    return reencodedResult(withProfile(output, profile), info, steps, resized, warnings);
+  } finally {
+    // The output is encoded bytes, never a view of the raster: the next job may have its buffer.
+    releaseRasterBuffer(decoded.raster.data);
+  }
 }
