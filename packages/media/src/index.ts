@@ -14,7 +14,7 @@ export { ROUTES, ROUTE_NAMES, isRouteName } from './presets/routes.js';
 export type { Route, RouteLimits, RouteName } from './presets/routes.js';
 export { setWasmLoader } from './runtime/wasm.js';
 export { configureMemoryGovernor, memoryGovernor, MemoryGovernor } from './runtime/memory-governor.js';
-export type { Admission, GovernorState, MemoryGovernorOptions } from './runtime/memory-governor.js';
+export type { Admission, GovernorState, JobMemory, MemoryGovernorOptions } from './runtime/memory-governor.js';
 // For a decoder package (@glimpse/heif): its module, registered with and obtained through the runtime entry's loader.
 export { registerWasmModule, wasmModule } from './runtime/wasm.js';
 export { registerDecoder } from './formats/registered-decoders.js';

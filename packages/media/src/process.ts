@@ -41,16 +41,22 @@ export async function process(bytes: Uint8Array, options: ProcessOptions = {}): 
   }
   switch (format.kind) {
     case 'pdf':
-      return governed(pdfJobMemory(bytes), () => processPdf(bytes, format, limits, pages, deadline));
+      return governed({ estimateBytes: pdfJobMemory(bytes), inputBytes: bytes.byteLength }, () =>
+        processPdf(bytes, format, limits, pages, deadline),
+      );
     case 'svg': {
       const { info } = await format.probe(bytes);
       deadline.check("Reading the file's header");
-      return governed(svgJobMemory(bytes, limits), () => processSvg(bytes, info, limits, fonts, deadline));
+      return governed({ estimateBytes: svgJobMemory(bytes, limits), inputBytes: bytes.byteLength }, () =>
+        processSvg(bytes, info, limits, fonts, deadline),
+      );
     }
     case 'raster': {
       const source = await readRasterSource(bytes, format, limits);
       deadline.check("Reading the file's header");
-      return governed(rasterJobMemory(source, limits), () => processRaster(source, limits, deadline));
+      return governed({ estimateBytes: rasterJobMemory(source, limits), inputBytes: bytes.byteLength }, () =>
+        processRaster(source, limits, deadline),
+      );
     }
     case 'refused': {
       const { info } = await format.probe(bytes);

@@ -47,7 +47,17 @@ setAvifMemoryLimit(WORKERS_AVIF_MAX_MEMORY);
  * undefined, turns it off).
  */
 export const WORKERS_MAX_CONCURRENT_MEMORY = 80 * 1024 * 1024;
-configureMemoryGovernor({ maxConcurrentMemory: WORKERS_MAX_CONCURRENT_MEMORY });
+
+/**
+ * Most input the requests waiting in a Worker may hold (their bodies, read before `process` is called):
+ * 16 MiB, half a dozen photos. V8 leaves up to about 64 MB of dead ArrayBuffers before it collects, and
+ * 20 mixed requests at once grew the isolate by 126 MB with 40 MiB allowed here, 95 MB one by one.
+ */
+export const WORKERS_MAX_QUEUED_BYTES = 16 * 1024 * 1024;
+configureMemoryGovernor({
+  maxConcurrentMemory: WORKERS_MAX_CONCURRENT_MEMORY,
+  maxQueuedBytes: WORKERS_MAX_QUEUED_BYTES,
+});
 
 /**
  * Most WASM memory PDFium may use per call in a Worker (the `maxMemory` option's default here). Measured

@@ -40,7 +40,11 @@ describe('MemoryGovernor', () => {
     const a = heldJob(started, 'a 60');
     const b = heldJob(started, 'b 60');
     const c = heldJob(started, 'c 10');
-    const runs = [governor.run(60 * MB, a.run), governor.run(60 * MB, b.run), governor.run(10 * MB, c.run)];
+    const runs = [
+      governor.run({ estimateBytes: 60 * MB }, a.run),
+      governor.run({ estimateBytes: 60 * MB }, b.run),
+      governor.run({ estimateBytes: 10 * MB }, c.run),
+    ];
     await settle();
     // c would fit beside a, but b came first and does not.
     expect(started).toEqual(['a 60']);
@@ -51,7 +55,13 @@ describe('MemoryGovernor', () => {
     b.finish();
     c.finish();
     expect(await Promise.all(runs)).toEqual(['a 60', 'b 60', 'c 10']);
-    expect(governor.state()).toEqual({ runningJobs: 0, queuedJobs: 0, admittedBytes: 0, peakAdmittedBytes: 70 * MB });
+    expect(governor.state()).toEqual({
+      runningJobs: 0,
+      queuedJobs: 0,
+      queuedBytes: 0,
+      admittedBytes: 0,
+      peakAdmittedBytes: 70 * MB,
+    });
   });
 
   it('never lets the running estimates add up past the budget (200 jobs of random sizes, instrumented)', async () => {
@@ -67,7 +77,7 @@ describe('MemoryGovernor', () => {
     };
     const jobs = Array.from({ length: 200 }, () => {
       const estimate = Math.round((5 + random() * 50) * MB);
-      return governor.run(estimate, async () => {
+      return governor.run({ estimateBytes: estimate }, async () => {
         running += estimate;
         most = Math.max(most, running);
         mostRunning = Math.max(mostRunning, governor.state().runningJobs);
@@ -88,7 +98,11 @@ describe('MemoryGovernor', () => {
     const small = heldJob(started, 'small');
     const huge = heldJob(started, 'huge');
     const after = heldJob(started, 'after');
-    const runs = [governor.run(10 * MB, small.run), governor.run(120 * MB, huge.run), governor.run(1 * MB, after.run)];
+    const runs = [
+      governor.run({ estimateBytes: 10 * MB }, small.run),
+      governor.run({ estimateBytes: 120 * MB }, huge.run),
+      governor.run({ estimateBytes: 1 * MB }, after.run),
+    ];
     await settle();
     expect(started).toEqual(['small']);
     small.finish();
@@ -105,10 +119,10 @@ describe('MemoryGovernor', () => {
     const governor = new MemoryGovernor({ maxConcurrentMemory: 10 * MB, maxQueuedJobs: 1 });
     const started: string[] = [];
     const first = heldJob(started, 'first');
-    const running = governor.run(10 * MB, first.run);
-    const queued = governor.run(10 * MB, async () => 'queued');
+    const running = governor.run({ estimateBytes: 10 * MB }, first.run);
+    const queued = governor.run({ estimateBytes: 10 * MB }, async () => 'queued');
     const error = await failsWith(
-      governor.run(10 * MB, async () => 'never'),
+      governor.run({ estimateBytes: 10 * MB }, async () => 'never'),
       MediaError,
       'E_BUSY',
     );
@@ -120,13 +134,34 @@ describe('MemoryGovernor', () => {
     expect(await queued).toBe('queued');
   });
 
+  it('refuses with E_BUSY at once a job whose input would pass what the waiting jobs may hold', async () => {
+    const governor = new MemoryGovernor({ maxConcurrentMemory: 20 * MB });
+    expect(governor.maxQueuedBytes).toBe(10 * MB);
+    const started: string[] = [];
+    const first = heldJob(started, 'first');
+    const running = governor.run({ estimateBytes: 20 * MB, inputBytes: 8 * MB }, first.run);
+    const queued = governor.run({ estimateBytes: 20 * MB, inputBytes: 6 * MB }, async () => 'queued');
+    expect(governor.state()).toMatchObject({ queuedJobs: 1, queuedBytes: 6 * MB });
+    const error = await failsWith(
+      governor.run({ estimateBytes: 1 * MB, inputBytes: 5 * MB }, async () => 'never'),
+      MediaError,
+      'E_BUSY',
+    );
+    expect(error.message).toMatch(/the 1 jobs waiting hold 6 MB of input, and this one's 5 MB would pass the 10 MB/);
+    // A smaller one still fits in what is left.
+    const small = governor.run({ estimateBytes: 1 * MB, inputBytes: 4 * MB }, async () => 'small');
+    first.finish();
+    expect(await Promise.all([running, queued, small])).toEqual(['first', 'queued', 'small']);
+    expect(governor.state()).toMatchObject({ queuedJobs: 0, queuedBytes: 0, admittedBytes: 0 });
+  });
+
   it('refuses with E_BUSY a job that waited maxWaitMs, and the jobs behind it move up', async () => {
     vi.useFakeTimers();
     const governor = new MemoryGovernor({ maxConcurrentMemory: 10 * MB, maxWaitMs: 5000 });
     const started: string[] = [];
     const first = heldJob(started, 'first');
-    const running = governor.run(10 * MB, first.run);
-    const waiting = governor.run(10 * MB, async () => 'waited').catch((error: unknown) => error);
+    const running = governor.run({ estimateBytes: 10 * MB }, first.run);
+    const waiting = governor.run({ estimateBytes: 10 * MB }, async () => 'waited').catch((error: unknown) => error);
     await vi.advanceTimersByTimeAsync(4999);
     expect(governor.state().queuedJobs).toBe(1);
     await vi.advanceTimersByTimeAsync(1);
@@ -141,11 +176,11 @@ describe('MemoryGovernor', () => {
 
   it('releases the admission of a job that fails, and starts the next', async () => {
     const governor = new MemoryGovernor({ maxConcurrentMemory: 10 * MB });
-    const failing = governor.run(10 * MB, async () => {
+    const failing = governor.run({ estimateBytes: 10 * MB }, async () => {
       await settle();
       throw new MediaError('E_CORRUPT', 'damaged');
     });
-    const next = governor.run(10 * MB, async () => 'next');
+    const next = governor.run({ estimateBytes: 10 * MB }, async () => 'next');
     await failsWith(failing, MediaError, 'E_CORRUPT');
     expect(await next).toBe('next');
     expect(governor.state()).toMatchObject({ runningJobs: 0, queuedJobs: 0, admittedBytes: 0 });
@@ -155,6 +190,7 @@ describe('MemoryGovernor', () => {
     expect(() => new MemoryGovernor({ maxConcurrentMemory: 0 })).toThrow(/maxConcurrentMemory/);
     expect(() => new MemoryGovernor({ maxConcurrentMemory: 1, maxQueuedJobs: -1 })).toThrow(/maxQueuedJobs/);
     expect(() => new MemoryGovernor({ maxConcurrentMemory: 1, maxWaitMs: 1.5 })).toThrow(/maxWaitMs/);
+    expect(() => new MemoryGovernor({ maxConcurrentMemory: 1, maxQueuedBytes: -2 })).toThrow(/maxQueuedBytes/);
   });
 });
 

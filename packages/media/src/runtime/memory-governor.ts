@@ -14,6 +14,19 @@ export interface MemoryGovernorOptions {
   maxQueuedJobs?: number;
   /** Longest a job waits to start before it is refused with E_BUSY, in ms. Default 30,000. */
   maxWaitMs?: number;
+  /**
+   * Most bytes of input the jobs waiting may hold (a waiting job's input is in memory already: in a
+   * Worker, its request body); one more is refused at once with E_BUSY. Default half maxConcurrentMemory.
+   */
+  maxQueuedBytes?: number;
+}
+
+/** What the governor is told of a job before it starts. */
+export interface JobMemory {
+  /** The most memory the job may take at its peak (pipeline/job-memory.ts). */
+  estimateBytes: number;
+  /** What it holds while it waits: its input. */
+  inputBytes?: number;
 }
 
 /** A job's right to run; `release` (idempotent) gives its memory back and starts the jobs waiting that now fit. */
@@ -25,14 +38,15 @@ export interface Admission {
 export interface GovernorState {
   runningJobs: number;
   queuedJobs: number;
+  queuedBytes: number;
   admittedBytes: number;
   peakAdmittedBytes: number;
 }
 
 interface Waiting {
   estimateBytes: number;
+  inputBytes: number;
   admit(admission: Admission): void;
-  refuse(error: MediaError): void;
   timer: ReturnType<typeof setTimeout> | undefined;
 }
 
@@ -51,7 +65,9 @@ export class MemoryGovernor {
   readonly maxConcurrentMemory: number;
   readonly maxQueuedJobs: number;
   readonly maxWaitMs: number;
+  readonly maxQueuedBytes: number;
   private admittedBytes = 0;
+  private queuedBytes = 0;
   private peakAdmittedBytes = 0;
   private running = 0;
   private readonly queue: Waiting[] = [];
@@ -66,31 +82,42 @@ export class MemoryGovernor {
         : nonNegativeOption('maxQueuedJobs', options.maxQueuedJobs);
     this.maxWaitMs =
       options.maxWaitMs === undefined ? DEFAULT_MAX_WAIT_MS : nonNegativeOption('maxWaitMs', options.maxWaitMs);
+    this.maxQueuedBytes =
+      options.maxQueuedBytes === undefined
+        ? Math.floor(this.maxConcurrentMemory / 2)
+        : nonNegativeOption('maxQueuedBytes', options.maxQueuedBytes);
   }
 
-  /** Resolves when a job of `estimateBytes` may start; rejects with E_BUSY when it cannot start within the bounds. */
-  admit(estimateBytes: number): Promise<Admission> {
+  /** Resolves when the job may start; rejects with E_BUSY when it cannot start within the bounds. */
+  admit({ estimateBytes, inputBytes = 0 }: JobMemory): Promise<Admission> {
     const estimate = Math.max(0, Math.ceil(estimateBytes));
+    const input = Math.max(0, Math.ceil(inputBytes));
     if (this.queue.length === 0 && this.fits(estimate)) return Promise.resolve(this.start(estimate));
     if (this.queue.length >= this.maxQueuedJobs) {
       return Promise.reject(this.busy(`${this.queue.length} jobs are waiting already, the most this isolate queues`));
     }
+    if (this.queuedBytes + input > this.maxQueuedBytes) {
+      return Promise.reject(
+        this.busy(
+          `the ${this.queue.length} jobs waiting hold ${megabytes(this.queuedBytes)} of input, and this one's ${megabytes(input)} would pass the ${megabytes(this.maxQueuedBytes)} they may`,
+        ),
+      );
+    }
     return new Promise<Admission>((resolve, reject) => {
-      const waiting: Waiting = { estimateBytes: estimate, admit: resolve, refuse: reject, timer: undefined };
+      const waiting: Waiting = { estimateBytes: estimate, inputBytes: input, admit: resolve, timer: undefined };
       waiting.timer = setTimeout(() => {
-        const at = this.queue.indexOf(waiting);
-        if (at < 0) return;
-        this.queue.splice(at, 1);
+        if (!this.dequeue(waiting)) return;
         reject(this.busy(`it waited ${this.maxWaitMs} ms for memory to start in`));
         this.pump(); // the head may have changed
       }, this.maxWaitMs);
       this.queue.push(waiting);
+      this.queuedBytes += input;
     });
   }
 
-  /** Runs `job` once admitted with `estimateBytes`, and releases its admission however it ends. */
-  async run<T>(estimateBytes: number, job: () => Promise<T>): Promise<T> {
-    const admission = await this.admit(estimateBytes);
+  /** Runs `job` once admitted, and releases its admission however it ends. */
+  async run<T>(memory: JobMemory, job: () => Promise<T>): Promise<T> {
+    const admission = await this.admit(memory);
     try {
       return await job();
     } finally {
@@ -102,6 +129,7 @@ export class MemoryGovernor {
     return {
       runningJobs: this.running,
       queuedJobs: this.queue.length,
+      queuedBytes: this.queuedBytes,
       admittedBytes: this.admittedBytes,
       peakAdmittedBytes: this.peakAdmittedBytes,
     };
@@ -133,10 +161,18 @@ export class MemoryGovernor {
   /** Starts waiting jobs from the head of the queue while they fit: none overtakes an earlier one. */
   private pump(): void {
     for (let head = this.queue[0]; head && this.fits(head.estimateBytes); head = this.queue[0]) {
-      this.queue.shift();
+      this.dequeue(head);
       clearTimeout(head.timer);
       head.admit(this.start(head.estimateBytes));
     }
+  }
+
+  private dequeue(waiting: Waiting): boolean {
+    const at = this.queue.indexOf(waiting);
+    if (at < 0) return false;
+    this.queue.splice(at, 1);
+    this.queuedBytes -= waiting.inputBytes;
+    return true;
   }
 
   private busy(why: string): MediaError {
@@ -147,7 +183,7 @@ export class MemoryGovernor {
     );
     return new MediaError(
       'E_BUSY',
-      `This isolate is busy: ${why}, with ${this.running} running in ${Math.round(this.maxConcurrentMemory / 2 ** 20)} MB. Nothing is wrong with the file: send it again after ${retryAfterMs} ms (in a Worker, answer 503 with Retry-After).`,
+      `This isolate is busy: ${why}, with ${this.running} running in ${megabytes(this.maxConcurrentMemory)}. Nothing is wrong with the file: send it again after ${retryAfterMs} ms (in a Worker, answer 503 with Retry-After).`,
       {
         retryAfterMs,
         runningJobs: this.running,
@@ -175,8 +211,12 @@ export function memoryGovernor(): MemoryGovernor | undefined {
 }
 
 /** Runs `job` under the governor in use (at once when there is none). */
-export function governed<T>(estimateBytes: number, job: () => Promise<T>): Promise<T> {
-  return current ? current.run(estimateBytes, job) : job();
+export function governed<T>(memory: JobMemory, job: () => Promise<T>): Promise<T> {
+  return current ? current.run(memory, job) : job();
+}
+
+function megabytes(bytes: number): string {
+  return `${Math.round(bytes / 2 ** 20)} MB`;
 }
 
 function positiveOption(name: string, value: number): number {
