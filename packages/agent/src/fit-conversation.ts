@@ -1,9 +1,12 @@
 import { isMediaError, PRESETS, process, probe, type PresetName } from '@glimpse/media';
 import { base64ToBytes } from './base64.js';
+import { fitRequestBudget, type MediaSlot, type Refit } from './fit-request-budget.js';
+import { requestBytes } from './request-bytes.js';
 import { toMediaPart } from './results/to-media-part.js';
 import type { ProviderName } from './route/capabilities.js';
 import { routeFor, type RouteOptions } from './route/resolve-route.js';
-import type { ImagePart, Message, Part } from './types.js';
+import { formatBytes } from './tools/format-bytes.js';
+import type { ImagePart, Message, Part, ToolDefinition } from './types.js';
 import { omitMedia } from './providers/placeholders.js';
 import type { SerializeWarning } from './providers/types.js';
 
@@ -26,12 +29,28 @@ export interface FitConversationInput extends RouteOptions {
   provider: ProviderName;
   /** Share one between calls (the agent loop keeps one per run). */
   cache?: FitCache;
+  /** The system prompt and tools the request carries: they count towards its bytes. */
+  system?: string;
+  tools?: readonly ToolDefinition[];
+  /** OpenAI Responses: as `serialize` is told, so the request is measured as it will be sent. */
+  liftToolMedia?: boolean;
+  /**
+   * Most bytes of the serialized request. Default: the route's `requestBytes` (Anthropic 32 MB, Gemini 20 MB,
+   * OpenAI 50 MB); a smaller figure tightens it (after a 413), `Infinity` turns the budget off.
+   */
+  maxRequestBytes?: number;
 }
 
 export interface FittedConversation {
   messages: Message[];
-  /** `media-refitted` for each image sent smaller or in another format; `media-omitted` for what could not be fitted. */
+  /**
+   * `media-refitted` for each image sent smaller or in another format (to the route, or to the request's byte
+   * budget); `media-omitted` for what could not be fitted or did not fit the budget; `request-over-budget` when even
+   * placeholders for every medium left the request over its cap (its text alone is too large).
+   */
   warnings: SerializeWarning[];
+  /** Bytes of the request body as serialized (JSON, base64 included), when the route has a byte cap. */
+  requestBytes?: number;
 }
 
 interface Target {
@@ -39,7 +58,17 @@ interface Target {
   maxEdge: number;
   maxBytes: number;
   accepts: readonly string[];
+  /** Why this fit was made, for the warning: "for this route", "to keep the request under 32 MB". */
+  why: string;
+  /** Made for the request's byte budget: the warning then says the bytes before and after. */
+  forBudget?: boolean;
 }
+
+/**
+ * The long edge (px) under which an image is no longer fitted smaller for the request's budget: XGA's 1024, the
+ * screenshot size Anthropic's computer-use guide recommends. Smaller images keep their own size.
+ */
+const LEGIBLE_EDGE = 1024;
 
 /** Pixel size of an image part: as recorded, or read from its bytes' header. */
 async function sizeOf(part: ImagePart, bytes: Uint8Array): Promise<{ width: number; height: number } | undefined> {
@@ -79,13 +108,15 @@ async function fitImageParts(part: ImagePart, target: Target, warnings: Serializ
     const from = size ?? { width: result.original.width, height: result.original.height };
     const factor = from.width / result.width;
     const resized = from.width !== result.width || from.height !== result.height;
-    const message = `an image (${part.mediaType}, ${from.width}x${from.height} px) was fitted again for this route as ${result.mediaType}, ${result.width}x${result.height} px`;
+    const sizes = target.forBudget ? `, ${formatBytes(result.bytes)} instead of ${formatBytes(bytes.length)}` : '';
+    const message = `an image (${part.mediaType}, ${from.width}x${from.height} px) was fitted again ${target.why} as ${result.mediaType}, ${result.width}x${result.height} px${sizes}`;
     warnings.push({
       type: 'media-refitted',
       mediaType: part.mediaType,
       messageIndex,
       from,
       to: { width: result.width, height: result.height },
+      ...(target.forBudget && { bytes: { from: bytes.length, to: result.bytes } }),
       message,
     });
     if (!resized) return [fitted];
@@ -105,13 +136,20 @@ function countImages(messages: readonly Message[]): number {
   return count;
 }
 
+/** A message's parts as the request sends them: text as it is, each medium by its slot. */
+type Piece = Part | MediaSlot;
+const isSlot = (piece: Piece): piece is MediaSlot => 'source' in piece;
+
 /**
- * The conversation made to fit the route it is about to be sent over: every image that a roomier route's fit left
- * too large (or in a format this route refuses) is fitted again from its stored bytes, instead of being dropped:
- * to the route's preset (Anthropic: 1568 px, its native size), and to Anthropic's 2000 px once the request holds
- * more than 20 images. Only what no fitting can carry becomes a placeholder, with a warning. Serialize the result;
- * the serializers' own rules (counts, text-only models) then hold without losing an image that could be sent.
- * The session keeps the original parts: fitting is done per request (and cached across a run).
+ * The conversation made to fit the route it is about to be sent over, image by image and as a whole request.
+ * Every image that a roomier route's fit left too large (or in a format this route refuses) is fitted again from
+ * its stored bytes, instead of being dropped: to the route's preset (Anthropic: 1568 px, its native size), and to
+ * Anthropic's 2000 px once the request holds more than 20 images. Then the whole request is measured as serialized
+ * (base64, JSON, system prompt and tools): over the route's bytes per request, older images are fitted smaller,
+ * then the newest turn's, down to a legible floor, and only then the oldest become placeholders (`fitRequestBudget`).
+ * Only what no fitting can carry becomes a placeholder, with a warning. Serialize the result; the serializers' own
+ * rules (counts, text-only models) then hold without losing an image that could be sent. The session keeps the
+ * original parts: fitting is done per request (and cached across a run).
  */
 export async function fitConversation(input: FitConversationInput): Promise<FittedConversation> {
   const { cache } = input;
@@ -121,40 +159,131 @@ export async function fitConversation(input: FitConversationInput): Promise<Fitt
   const preset = PRESETS[route.preset];
   const many = route.media.limits.manyImages;
   const crowded = many !== undefined && countImages(input.messages) > many.above;
-  const target: Target = {
+  const routeTarget: Target = {
     preset: route.preset,
     maxEdge: crowded ? Math.min(preset.maxEdge, many.maxEdge) : preset.maxEdge,
     maxBytes: preset.maxBytes,
     accepts: route.media.imageTypes.filter((type) => preset.accepts.includes(type)),
+    why: 'for this route',
   };
-  const key = `${target.preset}:${target.maxEdge}`;
+  const fit = (part: ImagePart, target: Target): Promise<FittedImage> => {
+    const key = `${target.preset}:${target.maxEdge}:${target.maxBytes}${target.forBudget ? ':budget' : ''}`;
+    let byKey = cache?.get(part);
+    let pending = byKey?.get(key);
+    if (pending === undefined) {
+      pending = fitImage(part, target);
+      if (cache) {
+        if (byKey === undefined) cache.set(part, (byKey = new Map()));
+        byKey.set(key, pending);
+      }
+    }
+    return pending;
+  };
 
-  const fitParts = async (parts: readonly Part[], messageIndex: number): Promise<Part[]> => {
-    const out: Part[] = [];
-    for (const part of parts) {
-      if (part.type !== 'image') {
-        out.push(part);
+  const lastAssistant = input.messages.findLastIndex((message) => message.role === 'assistant');
+  const pieces: Piece[][] = [];
+  const slots: MediaSlot[] = [];
+  for (const [index, message] of input.messages.entries()) {
+    if (message.role === 'assistant') {
+      pieces.push([]);
+      continue;
+    }
+    const row: Piece[] = [];
+    for (const part of message.parts) {
+      if (part.type === 'text') {
+        row.push(part);
         continue;
       }
-      let byKey = cache?.get(part);
-      let pending = byKey?.get(key);
-      if (pending === undefined) {
-        pending = fitImage(part, target);
-        if (cache) {
-          if (byKey === undefined) cache.set(part, (byKey = new Map()));
-          byKey.set(key, pending);
-        }
-      }
-      const fitted = await pending;
-      out.push(...fitted.parts);
-      warnings.push(...fitted.warnings.map((warning) => ({ ...warning, messageIndex })));
+      const fitted = part.type === 'image' ? await fit(part, routeTarget) : { parts: [part], warnings: [] };
+      const slot: MediaSlot = {
+        source: part,
+        messageIndex: index,
+        newest: index > lastAssistant,
+        sent: fitted.parts,
+        warnings: fitted.warnings,
+        settled: false,
+      };
+      slots.push(slot);
+      row.push(slot);
     }
-    return out;
-  };
-
-  const messages: Message[] = [];
-  for (const [index, message] of input.messages.entries()) {
-    messages.push(message.role === 'assistant' ? message : { ...message, parts: await fitParts(message.parts, index) });
+    pieces.push(row);
   }
-  return { messages, warnings };
+  const assemble = (): Message[] =>
+    input.messages.map((message, index) =>
+      message.role === 'assistant'
+        ? message
+        : { ...message, parts: pieces[index]!.flatMap((piece) => (isSlot(piece) ? piece.sent : [piece])) },
+    );
+
+  const cap = Math.min(input.maxRequestBytes ?? Infinity, route.media.limits.requestBytes ?? Infinity);
+  let measured: number | undefined;
+  if (Number.isFinite(cap)) {
+    const measure = () =>
+      requestBytes(route.provider, {
+        ...(input.system !== undefined && { system: input.system }),
+        ...(input.tools !== undefined && { tools: input.tools }),
+        ...(input.liftToolMedia !== undefined && { liftToolMedia: input.liftToolMedia }),
+        messages: assemble(),
+        route,
+      });
+    const why = `to keep the request under ${formatBytes(cap)} (${route.provider}'s bytes per request)`;
+    const { imagesPerRequest } = route.media.limits;
+    measured = await fitRequestBudget({
+      slots,
+      cap,
+      ...(imagesPerRequest !== undefined && { maxImages: imagesPerRequest }),
+      measure,
+      refit: (slot, maxBase64Bytes) =>
+        refitSmaller(slot, maxBase64Bytes, { ...routeTarget, why, forBudget: true }, fit),
+    });
+  }
+  for (const slot of slots)
+    warnings.push(...slot.warnings.map((warning) => ({ ...warning, messageIndex: slot.messageIndex })));
+  if (measured !== undefined && measured > cap)
+    warnings.push({
+      type: 'request-over-budget',
+      bytes: measured,
+      cap,
+      message: `the request is ${formatBytes(measured)} with every medium left out, over ${route.provider}'s ${formatBytes(cap)} per request: shorten its text or history`,
+    });
+  return { messages: assemble(), warnings, ...(measured !== undefined && { requestBytes: measured }) };
+}
+
+/** The long edge of the image a slot sends now, if it sends one. */
+function sentEdge(slot: MediaSlot): number | undefined {
+  const image = slot.sent.find((part): part is ImagePart => part.type === 'image');
+  if (image?.width === undefined || image.height === undefined) return undefined;
+  return Math.max(image.width, image.height);
+}
+
+/**
+ * The slot's image fitted from its stored bytes within `maxBase64Bytes`: quality first, then size (what `process`
+ * does for maxBytes), at the size it is sent now, else at the legible edge. When even that edge takes more, the
+ * image is at its floor: the smallest legible fit found by doubling the allowance at that edge (the budget then
+ * takes from other images, and then leaves the oldest out).
+ */
+async function refitSmaller(
+  slot: MediaSlot,
+  maxBase64Bytes: number,
+  budgetTarget: Target,
+  fit: (part: ImagePart, target: Target) => Promise<FittedImage>,
+): Promise<Refit | undefined> {
+  const edge = sentEdge(slot);
+  if (slot.source.type !== 'image' || edge === undefined) return undefined;
+  const floorEdge = Math.min(edge, LEGIBLE_EDGE);
+  const legible = (fitted: FittedImage) => {
+    const image = fitted.parts.find((part): part is ImagePart => part.type === 'image');
+    return image !== undefined && Math.max(image.width ?? 0, image.height ?? 0) >= floorEdge;
+  };
+  const maxBytes = Math.floor((maxBase64Bytes * 3) / 4);
+  for (const maxEdge of edge > floorEdge ? [edge, floorEdge] : [edge]) {
+    const fitted = await fit(slot.source, { ...budgetTarget, maxEdge, maxBytes });
+    if (legible(fitted)) return { ...fitted, atFloor: false };
+  }
+  for (let bytes = maxBytes * 2; bytes < budgetTarget.maxBytes; bytes *= 2) {
+    const fitted = await fit(slot.source, { ...budgetTarget, maxEdge: floorEdge, maxBytes: bytes });
+    if (legible(fitted)) return { ...fitted, atFloor: true };
+  }
+  const floor = await fit(slot.source, { ...budgetTarget, maxEdge: floorEdge });
+  return legible(floor) ? { ...floor, atFloor: true } : undefined;
 }
