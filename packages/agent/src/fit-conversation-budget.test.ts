@@ -63,8 +63,8 @@ describe('fitConversation: the whole request within its bytes', () => {
   }, 120_000);
 
   it('below what every floor takes, leaves the oldest out with a note, and keeps the newest', async () => {
-    const fitted = await fitConversation({ messages: turns(shots), provider: 'gemini', maxRequestBytes: 1_800_000 });
-    expect(fitted.requestBytes).toBeLessThan(1_800_000);
+    const fitted = await fitConversation({ messages: turns(shots), provider: 'gemini', maxRequestBytes: 900_000 });
+    expect(fitted.requestBytes).toBeLessThan(900_000);
     const omitted = fitted.warnings.filter((w) => w.type === 'media-omitted');
     expect(omitted.length).toBeGreaterThan(0);
     expect(omitted.every((w) => w.type === 'media-omitted' && w.reason === 'request-too-large')).toBe(true);

@@ -53,18 +53,26 @@ describe('fitRequestBudget', () => {
     expect(slots.every((s) => s.warnings.length === 0)).toBe(true);
   });
 
-  it('takes from the older turns first, to one allowance, and leaves the newest turn its fit', async () => {
+  it('takes from the oldest image first, a step at a time, and leaves the newest turn its fit', async () => {
     const slots = [slot(1_500_000, 1), slot(900_000, 3), slot(1_500_000, 5), slot(1_500_000, 7, true)];
     const newest = slots[3]!.sent;
-    const cap = 4_000_000;
-    const size = await fitRequestBudget({ slots, cap, measure: measure(slots), refit: refitter(50_000) });
+    const calls: number[] = [];
+    // Over by 500 KB: the oldest image's first step (to 0.6 of its bytes) is enough.
+    const cap = OVERHEAD + 5_400_000 - 500_000 + 64_000;
+    const size = await fitRequestBudget({ slots, cap, measure: measure(slots), refit: refitter(50_000, calls) });
     expect(size).toBeLessThanOrEqual(cap - 64_000);
+    expect(calls).toEqual([1]);
+    expect(sentBytes(slots[0]!)).toBe(Math.floor(1_500_000 * 0.6 * 0.9));
+    expect(slots.slice(1).map(sentBytes)).toEqual([900_000, 1_500_000, 1_500_000]);
     expect(slots[3]!.sent).toBe(newest);
-    expect(slots[3]!.warnings).toEqual([]);
-    const older = slots.slice(0, 3).map(sentBytes);
-    // One allowance for all: no older image is left above the largest of them.
-    expect(Math.max(...older)).toBeLessThan(1_500_000);
-    expect(slots.slice(0, 3).every((s) => s.warnings.length === 1)).toBe(true);
+    expect(slots[0]!.warnings).toHaveLength(1);
+    // Over by more: every older image goes a step down before the oldest goes a second.
+    const again = [slot(1_500_000, 1), slot(900_000, 3), slot(1_500_000, 5), slot(1_500_000, 7, true)];
+    const more: number[] = [];
+    await fitRequestBudget({ slots: again, cap: 3_500_000, measure: measure(again), refit: refitter(50_000, more) });
+    expect(more.slice(0, 3)).toEqual([1, 3, 5]);
+    expect(more[3]).toBe(1);
+    expect(again[3]!.warnings).toEqual([]);
   });
 
   it('goes to the newest turn only when the older images are at their floor', async () => {
@@ -80,8 +88,10 @@ describe('fitRequestBudget', () => {
     expect(sentBytes(slots[0]!)).toBe(400_000);
     expect(sentBytes(slots[1]!)).toBe(400_000);
     // The older turn was settled at its floor before the newest turn was asked for anything.
-    expect(calls.slice(0, 2)).toEqual([1, 3]);
-    expect(calls.slice(2).every((index) => index === 5)).toBe(true);
+    const firstNewest = calls.indexOf(5);
+    expect(firstNewest).toBeGreaterThan(calls.lastIndexOf(3));
+    expect(firstNewest).toBeGreaterThan(calls.lastIndexOf(1));
+    expect(calls.slice(firstNewest).every((index) => index === 5)).toBe(true);
     expect(slots.every((s) => s.sent.some((part) => part.type === 'image'))).toBe(true);
   });
 

@@ -37,12 +37,12 @@ export interface RequestBudgetInput {
 /** Room left for what a client adds to the body (model id, max_tokens, sampling settings). */
 const CLIENT_HEADROOM = 64_000;
 /**
- * The per-image allowances tried, in base64 bytes: 8 MB down to 47 KB in steps of 0.8, so most turns reuse the
- * last turn's fits. Below the last, a screenshot is no longer legible at 1024 px; the floor search takes over.
+ * Each step down takes an image to this share of the bytes it had at its route's fit: 0.6, 0.36, 0.22, … The
+ * steps are fixed, so a later turn finds the same fits in the cache and re-fits only the images it moves down.
  */
-const ALLOWANCES = Array.from({ length: 24 }, (_, k) => Math.round(8_000_000 * 0.8 ** k));
-/** Rounds of re-fitting per turn group before the budget moves on. */
-const MAX_ROUNDS = 6;
+const STEP = 0.6;
+/** Steps tried before an image counts as at its floor (0.6^6: 5% of its first fit). */
+const MAX_STEPS = 6;
 
 /** Bytes a slot adds to the request as it is sent now: base64 and text. */
 export function sentBytes(slot: MediaSlot): number {
@@ -50,18 +50,6 @@ export function sentBytes(slot: MediaSlot): number {
 }
 
 const carriesMedia = (slot: MediaSlot) => slot.sent.some((part) => part.type !== 'text');
-
-/**
- * The largest allowance that, taken from every image above it, saves `excess` bytes; the smallest one when none
- * does (the floor decides how far each image really goes).
- */
-function allowanceFor(sizes: readonly number[], excess: number): number {
-  for (const allowance of ALLOWANCES) {
-    const saved = sizes.reduce((sum, size) => sum + Math.max(0, size - allowance), 0);
-    if (saved >= excess) return allowance;
-  }
-  return ALLOWANCES[ALLOWANCES.length - 1]!;
-}
 
 function omit(slot: MediaSlot, reason: OmitReason): void {
   const warnings: SerializeWarning[] = [];
@@ -71,11 +59,12 @@ function omit(slot: MediaSlot, reason: OmitReason): void {
 }
 
 /**
- * Spends a request's byte budget where it matters. Over the cap, the older turns' images are fitted smaller first
- * (each from its stored bytes: quality, then size, down to a legible floor), all of them to one allowance so no
- * image pays for another's detail; only then the newest turn's images; and only when every image is at its floor
- * do the oldest become placeholders that say what was left out. Every change leaves its warning on the slot.
- * Returns the request's bytes as sent.
+ * Spends a request's byte budget where it matters. Over the cap, images are fitted smaller oldest first, a step
+ * at a time (each from its stored bytes: quality, then size, down to a legible floor): the oldest image goes a
+ * step down, then the next, and only when every older image is a step down does the oldest go another. The
+ * newest turn's images are touched only when every older one is at its floor, and only then do the oldest media
+ * become placeholders that say what was left out. Every change leaves its warning on the slot. The request is
+ * measured (serialized) at the start and the end; in between, by the bytes each change saves. Returns its bytes.
  */
 export async function fitRequestBudget({ slots, cap, maxImages, measure, refit }: RequestBudgetInput): Promise<number> {
   if (maxImages !== undefined) {
@@ -84,32 +73,35 @@ export async function fitRequestBudget({ slots, cap, maxImages, measure, refit }
   }
   const target = cap - CLIENT_HEADROOM;
   let size = measure();
-  for (const group of [slots.filter((slot) => !slot.newest), slots.filter((slot) => slot.newest)]) {
-    for (let round = 0; round < MAX_ROUNDS && size > target; round++) {
-      const live = group.filter((slot) => !slot.settled && slot.source.type === 'image' && carriesMedia(slot));
-      if (live.length === 0) break;
-      const allowance = allowanceFor(live.map(sentBytes), size - target);
-      let changed = false;
-      for (const slot of live) {
-        const before = sentBytes(slot);
-        if (before <= allowance) continue;
-        const smaller = await refit(slot, allowance);
-        if (smaller === undefined) {
-          slot.settled = true;
-          continue;
+  if (size <= target) return size;
+  const fitted = new Map(slots.map((slot) => [slot, sentBytes(slot)]));
+  for (let pass = 0; pass < 2 && size > target; pass++) {
+    let estimate = size;
+    for (const group of [slots.filter((slot) => !slot.newest), slots.filter((slot) => slot.newest)]) {
+      for (let step = 1; step <= MAX_STEPS && estimate > target; step++) {
+        for (const slot of group) {
+          if (estimate <= target) break;
+          if (slot.settled || slot.source.type !== 'image' || !carriesMedia(slot)) continue;
+          const before = sentBytes(slot);
+          const allowance = Math.floor(fitted.get(slot)! * STEP ** step);
+          if (before <= allowance) continue;
+          const smaller = await refit(slot, allowance);
+          if (smaller === undefined) {
+            slot.settled = true;
+            continue;
+          }
+          // A floor can weigh more than a fit that kept more pixels at a lower quality: keep the lighter one.
+          const after = sentBytes({ ...slot, sent: smaller.parts });
+          if (after < before) {
+            slot.sent = smaller.parts;
+            slot.warnings = smaller.warnings;
+            estimate -= before - after;
+          }
+          if (smaller.atFloor || step === MAX_STEPS) slot.settled = true;
         }
-        const candidate = { ...slot, sent: smaller.parts };
-        // A floor can weigh more than a fit that kept more pixels at a lower quality: keep the lighter one.
-        if (sentBytes(candidate) < before) {
-          slot.sent = smaller.parts;
-          slot.warnings = smaller.warnings;
-          changed = true;
-        }
-        if (smaller.atFloor) slot.settled = true;
       }
-      if (!changed) break;
-      size = measure();
     }
+    size = measure();
   }
   // Every image at its floor and still over: the oldest media become placeholders, oldest first.
   const order = [...slots.filter((slot) => !slot.newest), ...slots.filter((slot) => slot.newest)];
