@@ -249,11 +249,12 @@ export async function fitConversation(input: FitConversationInput): Promise<Fitt
   return { messages: assemble(), warnings, ...(measured !== undefined && { requestBytes: measured }) };
 }
 
-/** The long edge of the image a slot sends now, if it sends one. */
-function sentEdge(slot: MediaSlot): number | undefined {
+/** The long edge of the image a slot sends now (as recorded, else read from its header), if it sends one. */
+async function sentEdge(slot: MediaSlot): Promise<number | undefined> {
   const image = slot.sent.find((part): part is ImagePart => part.type === 'image');
-  if (image?.width === undefined || image.height === undefined) return undefined;
-  return Math.max(image.width, image.height);
+  const bytes = image === undefined ? undefined : base64ToBytes(image.data);
+  const size = image === undefined || bytes === undefined ? undefined : await sizeOf(image, bytes);
+  return size === undefined ? undefined : Math.max(size.width, size.height);
 }
 
 /**
@@ -268,7 +269,7 @@ async function refitSmaller(
   budgetTarget: Target,
   fit: (part: ImagePart, target: Target) => Promise<FittedImage>,
 ): Promise<Refit | undefined> {
-  const edge = sentEdge(slot);
+  const edge = await sentEdge(slot);
   if (slot.source.type !== 'image' || edge === undefined) return undefined;
   const floorEdge = Math.min(edge, LEGIBLE_EDGE);
   const legible = (fitted: FittedImage) => {

@@ -74,8 +74,8 @@ describe('glimpse prepare: the whole request fits', () => {
       expect(nested).toHaveLength(model.startsWith('gemini-3') ? 16 : 0);
       for (const medium of media) assertStrictlyValid(medium.bytes, medium.mediaType, medium.path);
       const refitted = media.filter((medium) => medium.mediaType === 'image/jpeg').length;
-    expect(refitted).toBeGreaterThan(0);
-    expect(stderr.match(/was fitted again to keep the request under 20\.0 MB/g)).toHaveLength(refitted);
+      expect(refitted).toBeGreaterThan(0);
+      expect(stderr.match(/was fitted again to keep the request under 20\.0 MB/g)).toHaveLength(refitted);
     },
     180_000,
   );
