@@ -11,6 +11,7 @@ import { formatBytes } from '../tools/format-bytes.js';
 import { parseArgs, stringFlag } from './args.js';
 import { UsageError, type Command } from './command.js';
 import { estimateTargets } from './estimate-targets.js';
+import { requestMeter } from './request-meter.js';
 import { resolveInputPath } from './read-input.js';
 import { formatCount, textTable } from './text-table.js';
 
@@ -18,7 +19,9 @@ const usage = `Usage: glimpse session FILE [--provider PROVIDER]
 
 Validates a glimpse JSONL session log and summarises it: entries by role, error results, images and
 documents (unique and total bytes), and the token estimate of the whole log per provider, from each
-image's pixel size (images logged without a size are probed). A FILE name typed with plain spaces also
+image's pixel size (images logged without a size are probed), beside the bytes of the whole log sent as
+one request on that route against its cap (anthropic 32 MB, gemini 20 MB, openai 50 MB): a session dies
+of either. A FILE name typed with plain spaces also
 finds a log whose name has Unicode spaces.
 
 Options:
@@ -81,6 +84,7 @@ export async function summariseSession(
   const estimates = targets.map((target) => [
     target.label,
     formatCount(sized.reduce((sum, message) => sum + estimateMessageTokens(message, target.options), 0)),
+    requestMeter(messages, target.options),
   ]);
   const unique = (tally: { count: number; unique: Set<string> }) =>
     tally.unique.size < tally.count ? ` (${tally.unique.size} unique)` : '';
@@ -91,8 +95,8 @@ export async function summariseSession(
     session.tornTail
       ? `torn tail: line ${session.tornTail.line}, ${formatCount(session.tornTail.bytes)} bytes never committed (a writer stopped mid-append); dropped, and cut by the next writer that opens the log`
       : 'torn tail: none',
-    'token estimate of the whole log:',
-    textTable([['provider / model', 'tokens'], ...estimates], '  '),
+    'token estimate and request bytes of the whole log:',
+    textTable([['provider / model', 'tokens', 'bytes per request'], ...estimates], '  '),
   ].join('\n');
 }
 
