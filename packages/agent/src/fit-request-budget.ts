@@ -32,6 +32,10 @@ export interface RequestBudgetInput {
   measure: () => number;
   /** The slot's image fitted again within `maxBase64Bytes`, never below its legible floor; undefined if it cannot be. */
   refit: (slot: MediaSlot, maxBase64Bytes: number) => Promise<Refit | undefined>;
+  /** Bytes kept free under the cap for what is added after (a client's model id and settings). Default 64,000. */
+  headroom?: number;
+  /** Why the media left out are left out. Default `request-too-large`. */
+  omitReason?: OmitReason;
 }
 
 /** Room left for what a client adds to the body (model id, max_tokens, sampling settings). */
@@ -66,12 +70,20 @@ function omit(slot: MediaSlot, reason: OmitReason): void {
  * become placeholders that say what was left out. Every change leaves its warning on the slot. The request is
  * measured (serialized) at the start and the end; in between, by the bytes each change saves. Returns its bytes.
  */
-export async function fitRequestBudget({ slots, cap, maxImages, measure, refit }: RequestBudgetInput): Promise<number> {
+export async function fitRequestBudget({
+  slots,
+  cap,
+  maxImages,
+  measure,
+  refit,
+  headroom = CLIENT_HEADROOM,
+  omitReason = 'request-too-large',
+}: RequestBudgetInput): Promise<number> {
   if (maxImages !== undefined) {
     const images = slots.filter((slot) => slot.source.type === 'image' && carriesMedia(slot));
     for (const slot of images.slice(0, Math.max(0, images.length - maxImages))) omit(slot, 'too-many-images');
   }
-  const target = cap - CLIENT_HEADROOM;
+  const target = cap - headroom;
   let size = measure();
   if (size <= target) return size;
   const fitted = new Map(slots.map((slot) => [slot, sentBytes(slot)]));
@@ -111,7 +123,7 @@ export async function fitRequestBudget({ slots, cap, maxImages, measure, refit }
       if (estimate <= target) break;
       if (!carriesMedia(slot)) continue;
       const before = sentBytes(slot);
-      omit(slot, 'request-too-large');
+      omit(slot, omitReason);
       estimate -= before - sentBytes(slot);
     }
     const measured = measure();

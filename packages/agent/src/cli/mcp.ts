@@ -19,7 +19,7 @@ import { UsageError, type Command } from './command.js';
 const signature = (definition: ToolDefinition) => `${definition.name} ${argumentSignature(definition)}`;
 
 const usage = `Usage: glimpse mcp [--root DIR] [--preset NAME] [--max-file-bytes N] [--strict] [--timeout-ms N]
-                  [--http PORT]
+                  [--http PORT] [--max-result-bytes N]
 
 Runs an MCP server on stdin/stdout (for Claude Desktop, Claude Code, Cursor, VS Code, …) with two tools:
   ${signature(VIEW_FILE_TOOL_DEFINITION)}  images, SVGs and PDFs, fitted for the provider: images come back as
@@ -41,6 +41,8 @@ Options:
                        budget is stopped and answered with an E_TIMEOUT error
   --http PORT          serve Streamable HTTP at http://127.0.0.1:PORT/mcp instead of stdio
                        (bound to 127.0.0.1 only; stateless, JSON responses)
+  --max-result-bytes N keep each tool result's JSON under N bytes by fitting its images smaller (never by
+                       cutting base64); Claude Desktop refuses results over 1 MiB: --max-result-bytes 1048576
   -h, --help           show this help
 
 Logs go to stderr; stdout carries only the protocol.`;
@@ -58,7 +60,7 @@ export const mcpCommand: Command = {
   usage,
   async run(args) {
     const { positionals, flags } = parseArgs(args, {
-      values: ['--root', '--preset', '--max-file-bytes', '--timeout-ms', '--http'],
+      values: ['--root', '--preset', '--max-file-bytes', '--timeout-ms', '--http', '--max-result-bytes'],
       booleans: ['--strict'],
       aliases: { '--provider': '--preset' },
     });
@@ -84,6 +86,7 @@ export const mcpCommand: Command = {
       strict: flags.has('--strict'),
       viewQueue: limitConcurrency(2),
       viewFileRunner: pool.view,
+      maxResultBytes: positiveInteger(flags, '--max-result-bytes'),
     };
     if (httpPort !== undefined) {
       const endpoint = await serveMcpOverHttp(() => createGlimpseMcpServer(options), { port: httpPort });

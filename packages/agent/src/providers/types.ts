@@ -23,7 +23,8 @@ export type OmitReason =
   | 'too-many-images' // a per-message image cap (Bedrock: 20)
   | 'too-many-documents' // a per-message document cap (Bedrock: 5)
   | 'cannot-fit' // fitting it again for this route failed (fitConversation)
-  | 'request-too-large'; // the request would pass the route's byte cap even with every image at its legible floor
+  | 'request-too-large' // the request would pass the route's byte cap even with every image at its legible floor
+  | 'result-too-large'; // an MCP tool result would pass the host's byte cap (fitResultBytes)
 
 /** Something the serializer changed so the request stays valid. Structured, so apps can log or surface it. */
 export type SerializeWarning =
