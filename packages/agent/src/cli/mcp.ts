@@ -20,7 +20,7 @@ import { readFonts } from './read-fonts.js';
 const signature = (definition: ToolDefinition) => `${definition.name} ${argumentSignature(definition)}`;
 
 const usage = `Usage: glimpse mcp [--root DIR] [--preset NAME] [--max-file-bytes N] [--strict] [--timeout-ms N]
-                  [--http PORT] [--font FILE]... [--no-system-fonts]
+                  [--http PORT] [--font FILE]... [--no-system-fonts] [--max-result-bytes N]
 
 Runs an MCP server on stdin/stdout (for Claude Desktop, Claude Code, Cursor, VS Code, …) with two tools:
   ${signature(VIEW_FILE_TOOL_DEFINITION)}  images, SVGs and PDFs, fitted for the provider: images come back as
@@ -46,6 +46,8 @@ Options:
                        (Latin, Greek, basic Cyrillic); give it once per font
   --no-system-fonts    draw SVG text only with --font and the bundled face; by default, text they lack
                        (CJK labels, Arabic, …) is drawn with a system font that has it (fontconfig's fc-list)
+  --max-result-bytes N keep each tool result's JSON under N bytes by fitting its images smaller (never by
+                       cutting base64); Claude Desktop refuses results over 1 MiB: --max-result-bytes 1048576
   -h, --help           show this help
 
 Logs go to stderr; stdout carries only the protocol.`;
@@ -63,7 +65,7 @@ export const mcpCommand: Command = {
   usage,
   async run(args) {
     const { positionals, flags, lists } = parseArgs(args, {
-      values: ['--root', '--preset', '--max-file-bytes', '--timeout-ms', '--http'],
+      values: ['--root', '--preset', '--max-file-bytes', '--timeout-ms', '--http', '--max-result-bytes'],
       booleans: ['--strict', '--no-system-fonts'],
       lists: ['--font'],
       aliases: { '--provider': '--preset' },
@@ -91,6 +93,7 @@ export const mcpCommand: Command = {
       strict: flags.has('--strict'),
       viewQueue: limitConcurrency(2),
       viewFileRunner: pool.view,
+      maxResultBytes: positiveInteger(flags, '--max-result-bytes'),
     };
     if (httpPort !== undefined) {
       const endpoint = await serveMcpOverHttp(() => createGlimpseMcpServer(options), { port: httpPort });
