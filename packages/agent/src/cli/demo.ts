@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +12,7 @@ import type { Message, Part, ToolResultMessage } from '../types.js';
 import { ReplayModel } from '../loop/replay-model.js';
 import { parseReplayScript } from '../loop/replay-script.js';
 import { runAgent, type AgentStep } from '../loop/run-agent.js';
+import { FileError } from '../fs/file-error.js';
 import { openSessionStore } from '../session/open-session-store.js';
 import { parseSessionLocation } from '../session/session-location.js';
 import { createFileTools } from '../tools/file-tools.js';
@@ -133,6 +134,17 @@ function livePrompt(script: ReplayScript): string {
   return `${script.prompt ?? 'Please look at the sample files.'} They are ${paths.join(', ')}; open them with view_file.`;
 }
 
+/** The log is created in an existing folder only: a typo in --session must not become a tree of new folders. */
+function requireSessionFolder(sessionPath: string): void {
+  const folder = dirname(sessionPath);
+  if (existsSync(folder) && statSync(folder).isDirectory()) return;
+  throw new FileError(
+    'E_FILE_NOT_FOUND',
+    `Cannot write the session log ${sessionPath}: its folder ${folder} does not exist (or is not a folder). Create it first (mkdir -p "${folder}") or give --session a path in an existing folder.`,
+    { path: sessionPath },
+  );
+}
+
 /** Runs the replay agent (or the live model) and returns the report the command prints. */
 export async function runDemo({
   provider,
@@ -150,6 +162,7 @@ export async function runDemo({
   });
   const tools = createFileTools({ root, capabilities }).offered();
   const location = parseSessionLocation(sessionPath);
+  if (location.kind === 'jsonl') requireSessionFolder(sessionPath);
   const { store, id } = await openSessionStore(location);
   // A server's password stays out of the report.
   const shown = location.kind === 'jsonl' ? sessionPath : `${location.location}#${encodeURIComponent(id)}`;

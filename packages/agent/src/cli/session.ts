@@ -12,6 +12,7 @@ import { formatBytes } from '../tools/format-bytes.js';
 import { parseArgs, stringFlag } from './args.js';
 import { UsageError, type Command } from './command.js';
 import { estimateTargets } from './estimate-targets.js';
+import { requestMeter } from './request-meter.js';
 import { resolveInputPath } from './read-input.js';
 import { formatCount, textTable } from './text-table.js';
 
@@ -21,7 +22,8 @@ const usage = `Usage: glimpse session LOCATION [--provider PROVIDER]
 
 Validates a glimpse session and summarises it: entries by role, error results, images and documents
 (unique and total bytes), and the token estimate of the whole log per provider, from each image's pixel
-size (images logged without a size are probed). LOCATION is a JSONL file path, pglite:DIR#ID or
+size (images logged without a size are probed), beside the bytes of the whole log sent as one request on
+that route against its cap (anthropic 32 MB, gemini 20 MB, openai 50 MB): a session dies of either. LOCATION is a JSONL file path, pglite:DIR#ID or
 postgres://USER:PASS@HOST:PORT/DB#ID (docs/sessions.md: which store for which deployment). A FILE
 name typed with plain spaces also finds a log whose name has Unicode spaces.
 
@@ -90,6 +92,7 @@ export async function summariseSession(
   const estimates = targets.map((target) => [
     target.label,
     formatCount(sized.reduce((sum, message) => sum + estimateMessageTokens(message, target.options), 0)),
+    requestMeter(messages, target.options),
   ]);
   const unique = (tally: { count: number; unique: Set<string> }) =>
     tally.unique.size < tally.count ? ` (${tally.unique.size} unique)` : '';
@@ -100,8 +103,8 @@ export async function summariseSession(
     session.tornTail
       ? `torn tail: line ${session.tornTail.line}, ${formatCount(session.tornTail.bytes)} bytes never committed (a writer stopped mid-append); dropped, and cut by the next writer that opens the log`
       : 'torn tail: none',
-    'token estimate of the whole log:',
-    textTable([['provider / model', 'tokens'], ...estimates], '  '),
+    'token estimate and request bytes of the whole log:',
+    textTable([['provider / model', 'tokens', 'bytes per request'], ...estimates], '  '),
   ].join('\n');
 }
 

@@ -78,13 +78,16 @@ export async function runAgent(input: RunAgentInput): Promise<AgentRun> {
   const fitCache = createFitCache();
   for (let step = 1; step <= maxSteps; step++) {
     input.signal?.throwIfAborted();
+    const system = input.system ? { system: input.system } : {};
+    // Each image fitted to the route, and the request as a whole to its bytes per request.
     const fitted = await fitConversation({
+      ...system,
       messages: window(messages, route, input),
+      tools: definitions,
       provider,
       route,
       cache: fitCache,
     });
-    const system = input.system ? { system: input.system } : {};
     const serialized = serialize(provider, { ...system, messages: fitted.messages, tools: definitions, route });
     const request: ModelRequest = {
       ...system,
