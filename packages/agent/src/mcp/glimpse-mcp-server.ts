@@ -42,6 +42,7 @@ export interface GlimpseMcpServerOptions {
    */
   fonts?: SvgFontOptions['fonts'];
   fallbackFonts?: SvgFontOptions['fallbackFonts'];
+  /**
    * Most bytes of one tool result as JSON (base64 included), for hosts that refuse larger ones: Claude Desktop
    * refuses a result over 1 MiB ("result exceeds maximum length of 1048576"). Over it, images are fitted smaller,
    * never cut; only what no legible size lets in becomes a note. Default: no cap.
