@@ -3,12 +3,13 @@
 // decoded, turned upright, resized and re-encoded within the limits.
 import type { MetadataRemoval } from '../formats/format.js';
 import type { Limits } from '../presets/limits.js';
-import type { Size } from '../raster/contract.js';
 import type { Deadline } from '../runtime/deadline.js';
 import type { ProcessResult, ProcessStep, ProcessWarning, SendableImageType } from '../types.js';
 import { profileToCarry, withProfile } from './colour-profile.js';
 import { decodeToFit } from './decode-to-fit.js';
+import { fitEdge } from './fit-edge.js';
 import { fitWithinLimits } from './fit.js';
+import { releaseRasterBuffer } from '../raster/raster-buffers.js';
 import { chooseEncoding } from './output-encoding.js';
 import { integrityWarning, noDecoder } from './refusals.js';
 import type { RasterSource } from './raster-source.js';
@@ -113,27 +114,21 @@ async function converted(
     limits.accepts,
   );
   if (preferred.type !== format.mediaType || mustConvert) steps.push('converted');
-  // The pixels are still in the source's colour space: its ICC profile goes with them, in room the fit leaves.
-  const profile = await profileToCarry(source.probed, limits.maxBytes);
-  const output = await fitWithinLimits({
-    raster: decoded.raster,
-    hasAlpha: decoded.hasAlpha,
-    preferred,
-    maxBytes: limits.maxBytes,
-    accepts: limits.accepts,
-    ...(profile && { reserve: profile.reserve }),
-    deadline,
-  });
-  return reencodedResult(withProfile(output, profile), info, steps, resized, warnings);
-}
-
-/** Longest side at most `maxEdge`, aspect kept, never upscaled (either axis first: the rounding is the same). */
-function fitEdge(size: Size, maxEdge: number): Size {
-  const longest = Math.max(size.width, size.height);
-  if (longest <= maxEdge) return { width: size.width, height: size.height };
-  const scale = maxEdge / longest;
-  return {
-    width: Math.max(1, Math.round(size.width * scale)),
-    height: Math.max(1, Math.round(size.height * scale)),
-  };
+  try {
+    // The pixels are still in the source's colour space: its ICC profile goes with them, in room the fit leaves.
+    const profile = await profileToCarry(source.probed, limits.maxBytes);
+    const output = await fitWithinLimits({
+      raster: decoded.raster,
+      hasAlpha: decoded.hasAlpha,
+      preferred,
+      maxBytes: limits.maxBytes,
+      accepts: limits.accepts,
+      ...(profile && { reserve: profile.reserve }),
+      deadline,
+    });
+    return reencodedResult(withProfile(output, profile), info, steps, resized, warnings);
+  } finally {
+    // The output is encoded bytes, never a view of the raster: the next job may have its buffer.
+    releaseRasterBuffer(decoded.raster.data);
+  }
 }
