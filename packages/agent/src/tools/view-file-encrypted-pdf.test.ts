@@ -1,11 +1,18 @@
 // A PDF encrypted with an empty user password (issue 29 item 8): media refuses to send it (providers refuse
 // encrypted files) but says it opens without one, so view_file reads it itself: text and page images, with a
 // note. One that needs a password keeps the typed error. Files encrypted by qpdf in the test.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { qpdfEncrypted } from '../../../../test/support/qpdf-encrypt.js';
 import { assertStrictlyValid } from '../../../../test/support/strict-oracle.js';
 import { lineOfText, textPdf } from '../../../../test/fixtures/pdf-documents.js';
+import { prepareConversation } from '../cli/prepare.js';
 import { MemoryFileSystem } from '../fs/memory-file-system.js';
+import { createGlimpseMcpServer } from '../mcp/glimpse-mcp-server.js';
 import type { CapabilitiesQuery } from '../route/capabilities.js';
 import type { Part, ToolResult } from '../types.js';
 import { viewFile } from './view-file.js';
@@ -16,9 +23,12 @@ const images = (result: ToolResult) =>
   result.parts.filter((p): p is Extract<Part, { type: 'image' }> => p.type === 'image');
 
 let fileSystem: MemoryFileSystem;
+let dir = '';
 
 beforeAll(async () => {
   const plain = await textPdf({ pages: 2, lines: 3 });
+  dir = await mkdtemp(join(tmpdir(), 'glimpse-encrypted-'));
+  await writeFile(join(dir, 'open.pdf'), qpdfEncrypted(plain, ''));
   fileSystem = new MemoryFileSystem({
     cwd: '/desk',
     files: {
@@ -27,6 +37,8 @@ beforeAll(async () => {
     },
   });
 });
+
+afterAll(() => rm(dir, { recursive: true, force: true }));
 
 describe('view_file on an encrypted PDF', () => {
   it('sends one that opens without a password as text and page images, with a note', async () => {
@@ -55,5 +67,34 @@ describe('view_file on an encrypted PDF', () => {
     expect(textOf(result)).toMatch(/E_PDF_ENCRYPTED/);
     expect(textOf(result)).toMatch(/Save an unencrypted copy/);
     expect(images(result)).toEqual([]);
+  });
+
+  it('glimpse prepare (through view_file) sends it the same way', async () => {
+    const messages = await prepareConversation([join(dir, 'open.pdf')], 'anthropic', undefined);
+    const result = messages.at(-1);
+    if (result?.role !== 'toolResult') throw new Error('expected the tool result');
+    expect(result.isError).toBe(false);
+    expect(textOf(result)).toMatch(/encrypted with an empty password/);
+    expect(textOf(result)).toContain(lineOfText(0, 0));
+    for (const image of images(result)) assertStrictlyValid(Buffer.from(image.data, 'base64'), image.mediaType);
+    expect(images(result).length).toBe(2);
+  });
+
+  it('the MCP server (through view_file) sends it the same way', async () => {
+    const server = createGlimpseMcpServer({ fileSystem, root: '/desk', preset: 'anthropic' });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: 'encrypted-pdf-test', version: '0.0.0' });
+    await client.connect(clientSide);
+    const result = await client.callTool({ name: 'view_file', arguments: { path: 'open.pdf' } });
+    await client.close();
+    const content = (Array.isArray(result.content) ? result.content : []) as Array<Record<string, string>>;
+    expect(result.isError).not.toBe(true);
+    const text = content.flatMap((c) => (c.type === 'text' ? [c.text] : [])).join('\n');
+    expect(text).toMatch(/encrypted with an empty password/);
+    expect(text).toContain(lineOfText(1, 0));
+    const pageImages = content.filter((c) => c.type === 'image');
+    expect(pageImages.length).toBe(2);
+    for (const image of pageImages) assertStrictlyValid(Buffer.from(image.data!, 'base64'), image.mimeType);
   });
 });
