@@ -26,6 +26,12 @@ export interface FitConversationInput extends RouteOptions {
    * OpenAI 50 MB); a smaller figure tightens it (after a 413), `Infinity` turns the budget off.
    */
   maxRequestBytes?: number;
+  /**
+   * An image fitted again that the pipeline passes through keeps its Exif, XMP and comments (GPS included).
+   * Default false: they are cut out (media's `keepMetadata`). Parts made by view_file or toolResultFrom already
+   * went without them unless those were told `keepMetadata` too.
+   */
+  keepMetadata?: boolean;
 }
 
 export interface FittedConversation {
@@ -76,6 +82,7 @@ export async function fitConversation(input: FitConversationInput): Promise<Fitt
     maxBytes: preset.maxBytes,
     accepts: route.media.imageTypes.filter((type) => preset.accepts.includes(type)),
     why: 'for this route',
+    ...(input.keepMetadata === true && { keepMetadata: true }),
   };
   const fit = cachedFit(cache);
 

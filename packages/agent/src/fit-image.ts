@@ -30,6 +30,8 @@ export interface Target {
   why: string;
   /** Made for the request's byte budget: the warning then says the bytes before and after. */
   forBudget?: boolean;
+  /** Send an image that is passed through with its Exif, XMP and comments (media's `keepMetadata`). */
+  keepMetadata?: boolean;
 }
 
 /**
@@ -70,7 +72,12 @@ async function fitImageParts(part: ImagePart, target: Target, warnings: Serializ
     target.accepts.includes(part.mediaType);
   if (fits) return [part];
   try {
-    const result = await process(bytes, { preset: target.preset, maxEdge: target.maxEdge, maxBytes: target.maxBytes });
+    const result = await process(bytes, {
+      preset: target.preset,
+      maxEdge: target.maxEdge,
+      maxBytes: target.maxBytes,
+      ...(target.keepMetadata === true && { keepMetadata: true }),
+    });
     const fitted = toMediaPart(result);
     if (fitted.type !== 'image') return [omitMedia(part, 'cannot-fit', messageIndex, warnings)];
     const from = size ?? { width: result.original.width, height: result.original.height };
@@ -100,7 +107,7 @@ async function fitImageParts(part: ImagePart, target: Target, warnings: Serializ
 /** `fitImage` through a cache: one fit per image and target for a whole run. */
 export function cachedFit(cache: FitCache | undefined): (part: ImagePart, target: Target) => Promise<FittedImage> {
   return (part, target) => {
-    const key = `${target.preset}:${target.maxEdge}:${target.maxBytes}${target.forBudget ? ':budget' : ''}`;
+    const key = `${target.preset}:${target.maxEdge}:${target.maxBytes}${target.forBudget ? ':budget' : ''}${target.keepMetadata ? ':metadata' : ''}`;
     let byKey = cache?.get(part);
     let pending = byKey?.get(key);
     if (pending === undefined) {

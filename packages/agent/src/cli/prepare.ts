@@ -24,7 +24,7 @@ function bodyKeys(): string {
 }
 
 const usage = `Usage: glimpse prepare FILE... --provider PROVIDER [--model ID] [--system TEXT] [--no-vision]
-                       [--lift-tool-media] [--max-file-bytes N]
+                       [--lift-tool-media] [--max-file-bytes N] [--keep-metadata]
 
 Builds the request a provider receives when an agent's tool hands it FILEs: a user asks, the assistant
 calls view_file once per FILE (in order, in one turn), and the results come back with each file fitted
@@ -38,6 +38,8 @@ Options:
   --no-vision          treat the model as text-only: images and PDFs become placeholders
   --lift-tool-media    openai-responses: media in a user message after the outputs, not inside them
   --max-file-bytes N   refuse a FILE larger than N bytes without reading it (default ${DEFAULT_MAX_FILE_BYTES})
+  --keep-metadata      send images with their Exif, XMP, IPTC and comments (GPS position included);
+                       by default they are cut out, losslessly
   -h, --help           show this help
 
 Prints one JSON object: "provider", then the provider's request body with the API's own keys:
@@ -77,7 +79,8 @@ export async function prepareConversation(
     maxFileBytes = DEFAULT_MAX_FILE_BYTES,
     noVision = false,
     route = prepareRoute(provider, model, noVision),
-  }: { maxFileBytes?: number; noVision?: boolean; route?: ModelRoute } = {},
+    keepMetadata = false,
+  }: { maxFileBytes?: number; noVision?: boolean; route?: ModelRoute; keepMetadata?: boolean } = {},
 ): Promise<Message[]> {
   const calls: ToolCall[] = files.map((path, i) => ({
     id: `call_${i + 1}`,
@@ -88,10 +91,14 @@ export async function prepareConversation(
   const { capabilities } = route;
   const results: Message[] = [];
   for (const call of calls) {
-    let outcome = await viewFile(call.arguments, { capabilities, maxFileBytes });
+    let outcome = await viewFile(call.arguments, { capabilities, maxFileBytes, keepMetadata });
     // view_file refuses an image for a text-only model; attach it anyway, so the output shows the serializer's placeholder.
     if (isFileError(outcome.error) && outcome.error.code === 'E_NO_IMAGE_INPUT')
-      outcome = await viewFile(call.arguments, { capabilities: { ...capabilities, imageInput: true }, maxFileBytes });
+      outcome = await viewFile(call.arguments, {
+        capabilities: { ...capabilities, imageInput: true },
+        maxFileBytes,
+        keepMetadata,
+      });
     // A FILE that cannot be read at all (missing, too large, ambiguous name) fails the command; bad content is a note.
     if (isFileError(outcome.error)) throw outcome.error;
     results.push({
@@ -115,7 +122,7 @@ export const prepareCommand: Command = {
   async run(args) {
     const { positionals, flags } = parseArgs(args, {
       values: ['--provider', '--model', '--system', '--max-file-bytes'],
-      booleans: ['--no-vision', '--lift-tool-media'],
+      booleans: ['--no-vision', '--lift-tool-media', '--keep-metadata'],
     });
     if (positionals.length === 0) throw new UsageError('expected at least one FILE');
     const provider = stringFlag(flags, '--provider');
@@ -127,6 +134,7 @@ export const prepareCommand: Command = {
     const messages = await prepareConversation(positionals, provider, model, {
       maxFileBytes: positiveInteger(flags, '--max-file-bytes'),
       route,
+      keepMetadata: flags.has('--keep-metadata'),
     });
     const system = stringFlag(flags, '--system');
     const conversation = {
@@ -136,7 +144,12 @@ export const prepareCommand: Command = {
       ...(flags.has('--lift-tool-media') ? { liftToolMedia: true } : {}),
     };
     // The whole request within the provider's caps, the way the agent loop sends it.
-    const fitted = await fitConversation({ ...conversation, messages, provider });
+    const fitted = await fitConversation({
+      ...conversation,
+      messages,
+      provider,
+      ...(flags.has('--keep-metadata') && { keepMetadata: true }),
+    });
     const request = serialize(provider, { ...conversation, messages: fitted.messages });
     for (const warning of [...fitted.warnings, ...request.warnings])
       process.stderr.write(`glimpse prepare: warning: ${warning.message}\n`);

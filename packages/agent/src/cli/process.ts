@@ -9,7 +9,7 @@ import { extensionWarning, outputTarget, writeOutput } from './write-output.js';
 
 const usage = `Usage: glimpse process FILE [-o OUT] [--page N] [--max-edge N] [--max-bytes N] [--preset NAME]
                        [--max-input-pixels N] [--max-file-bytes N] [--timeout-ms N] [--font FILE]...
-                       [--no-system-fonts]
+                       [--no-system-fonts] [--keep-metadata]
 
 Fits an image, SVG or PDF for an LLM provider: the input untouched when it already fits; otherwise
 decoded, turned upright (EXIF), resized, re-encoded and fitted to the byte limit. With --page, one page
@@ -35,6 +35,8 @@ ${MAX_FILE_BYTES_USAGE}
                      out, and the summary's warnings say which scripts (W_MISSING_GLYPHS)
   --no-system-fonts  draw SVG text only with --font and the bundled face; by default, text they lack
                      (CJK labels, Arabic, …) is drawn with a system font that has it (fontconfig's fc-list)
+  --keep-metadata    send an image that already fits with its Exif, XMP, IPTC and comments (its GPS
+                     position included); by default they are cut out, losslessly
   --preset NAME      limits preset: ${PRESET_NAMES.join(', ')} (default: portable —
                      2000 px and 3,750,000 bytes, PNG/JPEG/WebP: safe on every hosted provider;
                      for Ollama, --preset ollama); --provider NAME is the same option, under its
@@ -61,7 +63,7 @@ export const processCommand: Command = {
         '--max-input-pixels',
         '--max-file-bytes',
       ],
-      booleans: ['--no-system-fonts'],
+      booleans: ['--no-system-fonts', '--keep-metadata'],
       lists: ['--font'],
       aliases: { '-o': '--output', '--provider': '--preset' },
     });
@@ -92,6 +94,7 @@ export const processCommand: Command = {
       ...(maxBytes !== undefined ? { maxBytes } : {}),
       ...(maxInputPixels !== undefined ? { maxInputPixels } : {}),
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      ...(flags.has('--keep-metadata') ? { keepMetadata: true } : {}),
     };
     // SVG text the fonts lack is drawn once more with a system font that has it (the file tools do the same).
     const svgFonts = { fonts, ...(flags.has('--no-system-fonts') ? {} : { fallbackFonts: systemFontsFor }) };

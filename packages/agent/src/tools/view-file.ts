@@ -1,4 +1,4 @@
-import { process, type MediaType, type ProcessResult } from '@glimpse/media';
+import { isMediaError, process, type MediaType, type ProcessResult } from '@glimpse/media';
 import { defaultFileSystem } from '../fs/default-file-system.js';
 import type { FileSystem } from '../fs/file-system.js';
 import { processNote } from '../results/notes.js';
@@ -29,6 +29,11 @@ export interface ViewFileToolOptions extends CapabilitySource, SvgFontOptions {
   maxFileBytes?: number;
   /** Refuse a file whose extension names another type than its content, instead of reading it with a note. */
   strict?: boolean;
+  /**
+   * Send an image's Exif, XMP, IPTC and comments (GPS position included) as they are. Default false: an image
+   * sent as it is goes without them, cut out losslessly (media's `keepMetadata`).
+   */
+  keepMetadata?: boolean;
 }
 
 /** What one view produced, for callers that need more than parts (the MCP server and `glimpse prepare`). */
@@ -83,7 +88,7 @@ async function viewImage(
   request: ViewArguments,
   capabilities: ModelCapabilities,
   notes: readonly string[],
-  fonts: SvgFontOptions,
+  fonts: SvgFontOptions & { keepMetadata?: boolean },
 ): Promise<ViewFileOutcome> {
   if (!capabilities.imageInput) throw noImageInput();
   const what = `${file.name} is a ${mediaLabel(type)}, so it was ignored`;
@@ -91,7 +96,11 @@ async function viewImage(
     ...(request.pages === undefined ? [] : [`Note: pages applies to PDFs only; ${what}.`]),
     ...(request.as === undefined ? [] : [`Note: as applies to PDFs only; ${what}.`]),
   ];
-  const processed = await processWithFonts(file.bytes, { preset: capabilities.preset }, fonts);
+  const processed = await processWithFonts(
+    file.bytes,
+    { preset: capabilities.preset, ...(fonts.keepMetadata === true && { keepMetadata: true }) },
+    fonts,
+  );
   return attached(file, [...notes, ...ignored], processed);
 }
 
@@ -106,29 +115,62 @@ async function viewPdf(
   notes: string[],
 ): Promise<ViewFileOutcome> {
   const { as } = request;
-  if (as === 'images' || as === 'text' || !capabilities.pdfInput) {
-    if (as === 'document')
-      notes.push(
-        `Note: the current model cannot read PDFs as documents, so ${file.name} is shown as ${capabilities.imageInput ? 'text and page images' : 'text'}.`,
-      );
-    if (as === 'images' && !capabilities.imageInput)
-      notes.push(`Note: the current model cannot see images, so ${file.name} is shown as text.`);
-    const images = capabilities.imageInput && as !== 'text';
-    const text = !(images && as === 'images');
-    const parts = await viewPdfPages(file.bytes, {
-      name: file.name,
-      ...(request.pages !== undefined && { pages: request.pages }),
-      text,
-      images,
-      preset: capabilities.preset,
-    });
-    const [first, ...rest] = parts;
-    return {
-      parts:
-        first?.type === 'text' ? [{ type: 'text' as const, text: [...notes, first.text].join('\n') }, ...rest] : parts,
-      isError: false,
-    };
+  if (as === 'images' || as === 'text' || !capabilities.pdfInput) return readPdf(file, request, capabilities, notes);
+  try {
+    return await attachPdf(file, request, capabilities, notes);
+  } catch (error) {
+    if (!opensWithoutPassword(error)) throw error;
+    // Providers refuse encrypted files, but this one opens without a password: glimpse reads it instead.
+    notes.push(
+      `Note: ${file.name} is encrypted with an empty password (it opens without one), and providers refuse encrypted PDFs, so it is sent as ${capabilities.imageInput ? 'text and page images' : 'text'}.`,
+    );
+    return readPdf(file, request, capabilities, notes);
   }
+}
+
+/** E_PDF_ENCRYPTED for a PDF that PDFium opened without a password (media's `details.opensWithoutPassword`). */
+function opensWithoutPassword(error: unknown): boolean {
+  return isMediaError(error) && error.code === 'E_PDF_ENCRYPTED' && error.details?.opensWithoutPassword === true;
+}
+
+/** The PDF read by glimpse: its text, and page images for a model that sees (`as` chooses). */
+async function readPdf(
+  file: MediaFile,
+  request: ViewArguments,
+  capabilities: ModelCapabilities,
+  notes: string[],
+): Promise<ViewFileOutcome> {
+  const { as } = request;
+  if (as === 'document' && !capabilities.pdfInput)
+    notes.push(
+      `Note: the current model cannot read PDFs as documents, so ${file.name} is shown as ${capabilities.imageInput ? 'text and page images' : 'text'}.`,
+    );
+  if (as === 'images' && !capabilities.imageInput)
+    notes.push(`Note: the current model cannot see images, so ${file.name} is shown as text.`);
+  const images = capabilities.imageInput && as !== 'text';
+  const text = !(images && as === 'images');
+  const parts = await viewPdfPages(file.bytes, {
+    name: file.name,
+    ...(request.pages !== undefined && { pages: request.pages }),
+    text,
+    images,
+    preset: capabilities.preset,
+  });
+  const [first, ...rest] = parts;
+  return {
+    parts:
+      first?.type === 'text' ? [{ type: 'text' as const, text: [...notes, first.text].join('\n') }, ...rest] : parts,
+    isError: false,
+  };
+}
+
+/** The PDF attached as a document, the chosen pages only when `pages` names some. */
+async function attachPdf(
+  file: MediaFile,
+  request: ViewArguments,
+  capabilities: ModelCapabilities,
+  notes: string[],
+): Promise<ViewFileOutcome> {
   // A PDF whose pages cannot be counted (encrypted, damaged) goes to the pipeline whole, which names the problem.
   const total = request.pages === undefined ? undefined : await pdfPageCount(file.bytes);
   if (request.pages === undefined || total === undefined)
