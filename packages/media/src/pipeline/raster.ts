@@ -42,23 +42,28 @@ export async function processRaster(source: RasterSource, limits: Limits, deadli
     // costs about a decode (docs/formats-and-errors.md), and only here, where nothing else decodes the file.
     damage = await integrity?.verify(bytes);
     deadline.check('Checking the image data');
-    if (!damage) return passedThrough(source, accepted);
+    if (!damage) return passedThrough(source, accepted, limits.keepMetadata);
     warnings.push(integrityWarning(damage, format.label));
   }
   if (!format.hasDecoder()) throw noDecoder(source, limits, accepted !== undefined, damage);
   return converted(source, limits, deadline, warnings, mustConvert);
 }
 
-function passedThrough(source: RasterSource, mediaType: SendableImageType): ProcessResult {
+/** The file as it came, less its metadata (Exif, XMP, …: cut out whole) unless `keepMetadata`. */
+function passedThrough(source: RasterSource, mediaType: SendableImageType, keepMetadata: boolean): ProcessResult {
+  const { data, removed } =
+    keepMetadata || !source.format.withoutMetadata
+      ? { data: source.bytes, removed: [] }
+      : source.format.withoutMetadata(source.bytes);
   return {
-    data: source.bytes,
+    data,
     mediaType,
     ...source.stored,
-    bytes: source.bytes.byteLength,
+    bytes: data.byteLength,
     original: original(source.info),
     resized: false,
     reencoded: false,
-    steps: [],
+    steps: removed.length > 0 ? ['metadata-removed'] : [],
     warnings: [],
   };
 }
