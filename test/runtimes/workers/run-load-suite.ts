@@ -50,6 +50,8 @@ interface Answer {
   body: Uint8Array;
   mediaType: string;
   retryAfter: string | null;
+  /** The first try's connection was reset before an answer (seen under load through miniflare), so it was sent again. */
+  retried?: boolean;
 }
 
 interface LoadRun {
@@ -61,15 +63,31 @@ interface LoadRun {
 
 const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
 
+/**
+ * One request; a connection reset before any answer is sent once more (a transport hiccup of the local
+ * proxy under load, not an answer of the Worker), and one that fails again is answered as status 0, a
+ * problem the case reports.
+ */
 async function post(url: URL, input: InputName, bytes: Uint8Array): Promise<Answer> {
-  const response = await fetch(url, { method: 'POST', body: new Uint8Array(bytes) });
-  return {
-    input,
-    status: response.status,
-    body: new Uint8Array(await response.arrayBuffer()),
-    mediaType: response.headers.get('content-type') ?? '',
-    retryAfter: response.headers.get('retry-after'),
-  };
+  const first = await postOnce(url, input, bytes);
+  return first.status === 0 ? { ...(await postOnce(url, input, bytes)), retried: true } : first;
+}
+
+async function postOnce(url: URL, input: InputName, bytes: Uint8Array): Promise<Answer> {
+  try {
+    const response = await fetch(url, { method: 'POST', body: new Uint8Array(bytes) });
+    return {
+      input,
+      status: response.status,
+      body: new Uint8Array(await response.arrayBuffer()),
+      mediaType: response.headers.get('content-type') ?? '',
+      retryAfter: response.headers.get('retry-after'),
+    };
+  } catch (error) {
+    const cause = error instanceof Error && error.cause !== undefined ? ` (${String(error.cause)})` : '';
+    const body = new TextEncoder().encode(`no answer: ${String(error)}${cause}`);
+    return { input, status: 0, body, mediaType: '', retryAfter: null };
+  }
 }
 
 /** POSTs every input to one fresh isolate, all at once or one after another, and measures its growth. */
@@ -126,7 +144,8 @@ try {
     const load = await run(miniflare, serverOptions, inputs, files);
     const problems = (await Promise.all(load.answers.map(answerProblem))).filter((problem) => problem !== undefined);
     const fitted = load.answers.filter((answer) => answer.status === 200).length;
-    const busy = load.answers.length - fitted;
+    const busy = load.answers.filter((answer) => answer.status === 503).length;
+    const resets = load.answers.filter((answer) => answer.retried).length;
     const withinGrowth = load.growthBytes - aside <= MAX_GROWTH_BYTES;
     const limit = bodiesAside
       ? `at most ${mb(MAX_GROWTH_BYTES)} beyond the bodies' own +${mb(aside)}`
@@ -134,7 +153,7 @@ try {
     outcomes.push({
       name: `load ${name}`,
       passed: problems.length === 0 && withinGrowth && fitted > busy,
-      detail: `${fitted} fitted, ${busy} E_BUSY; isolate +${mb(load.growthBytes)} over ${mb(load.idleBytes)} idle (${limit}); ${load.wallMs} ms${problems.length > 0 ? `; ${[...new Set(problems)].join('; ')}` : ''}`,
+      detail: `${fitted} fitted, ${busy} E_BUSY${resets > 0 ? ` (${resets} connections reset by the local proxy, sent again)` : ''}; isolate +${mb(load.growthBytes)} over ${mb(load.idleBytes)} idle (${limit}); ${load.wallMs} ms${problems.length > 0 ? `; ${[...new Set(problems)].join('; ')}` : ''}`,
       milliseconds: Date.now() - started,
     });
     timings.push(`${name}, at once: ${load.wallMs} ms, +${mb(load.growthBytes)}`);
