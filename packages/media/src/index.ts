@@ -12,6 +12,8 @@ export { PRESETS, PRESET_NAMES, isPresetName } from './presets/presets.js';
 export type { Preset, PresetName } from './presets/presets.js';
 export { ROUTES, ROUTE_NAMES, isRouteName } from './presets/routes.js';
 export type { Route, RouteLimits, RouteName } from './presets/routes.js';
+export { fitsWorkingSize, fitWorkingSize, patchCount } from './presets/working-size.js';
+export type { PatchBudget, WorkingSize } from './presets/working-size.js';
 export { setWasmLoader } from './runtime/wasm.js';
 // For a decoder package (@glimpse/heif): its module, registered with and obtained through the runtime entry's loader.
 export { registerWasmModule, wasmModule } from './runtime/wasm.js';

@@ -1,3 +1,5 @@
+import type { WorkingSize } from './presets/working-size.js';
+
 /** Every media type the core can name. Only some can be sent to providers; the rest exist so errors can name them. */
 export type MediaType =
   | 'image/png'
@@ -175,6 +177,13 @@ export interface ProcessOptions {
   provider?: PresetName;
   /** Longest side in pixels. */
   maxEdge?: number;
+  /**
+   * The size the receiving model works at, from the agent's capability registry (a Claude high-resolution
+   * model: `{ maxEdge: 2576, patches: { size: 28, max: 4784 } }`): it replaces the preset's longest side, short
+   * side and patch budget whole, so what is sent is what the model sees (no second downscale on its server).
+   * An explicit `maxEdge` still wins over its edge.
+   */
+  workingSize?: WorkingSize;
   /** Largest output in raw bytes. */
   maxBytes?: number;
   /** Decompression-bomb guard: inputs with more pixels are refused before decoding. Default 100 MP. */

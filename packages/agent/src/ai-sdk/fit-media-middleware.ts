@@ -6,6 +6,7 @@ import { aiSdkRoute } from './ai-sdk-route.js';
 import { fitAiSdkPrompt } from './fit-ai-sdk-prompt.js';
 import { FitCache } from './fit-cache.js';
 import type { FitMediaWarning } from './fit-media-warning.js';
+import { fitOptions } from '../route/fit-options.js';
 
 export interface FitMediaMiddlewareOptions {
   /** The wire API the wrapped model speaks. Default: read from the model's provider id (`openai.chat` → `openai-chat`). */
@@ -56,7 +57,12 @@ export function fitMediaMiddleware(options: FitMediaMiddlewareOptions = {}): Lan
         ...(options.capabilities !== undefined && { overrides: options.capabilities }),
         ...(presetChoice !== undefined && { preset: presetChoice }),
       });
-      const processOptions: ProcessOptions = { ...options.limits, preset: route.preset };
+      // The model's working size (Claude's tiers, OpenAI's tiles or patches) refines the preset, unless one was chosen.
+      const processOptions: ProcessOptions = {
+        ...fitOptions(route.capabilities),
+        ...options.limits,
+        preset: route.preset,
+      };
       return {
         ...params,
         prompt: await fitAiSdkPrompt(params.prompt, { route, options: processOptions, cache, warn }),

@@ -4,6 +4,7 @@ import type { FileSystem } from '../fs/file-system.js';
 import { processNote } from '../results/notes.js';
 import { toMediaPart } from '../results/to-media-part.js';
 import type { ModelCapabilities } from '../route/capabilities.js';
+import { fitOptions } from '../route/fit-options.js';
 import type { Tool, ToolResult } from '../types.js';
 import type { CapabilitySource } from './capability-gate.js';
 import { noImageInput, requireKnownCapabilities } from './capability-gate.js';
@@ -89,7 +90,7 @@ async function viewImage(
     ...(request.pages === undefined ? [] : [`Note: pages applies to PDFs only; ${what}.`]),
     ...(request.as === undefined ? [] : [`Note: as applies to PDFs only; ${what}.`]),
   ];
-  return attached(file, [...notes, ...ignored], await process(file.bytes, { preset: capabilities.preset }));
+  return attached(file, [...notes, ...ignored], await process(file.bytes, fitOptions(capabilities)));
 }
 
 /**
@@ -117,7 +118,7 @@ async function viewPdf(
       ...(request.pages !== undefined && { pages: request.pages }),
       text,
       images,
-      preset: capabilities.preset,
+      ...fitOptions(capabilities),
     });
     const [first, ...rest] = parts;
     return {
@@ -129,9 +130,9 @@ async function viewPdf(
   // A PDF whose pages cannot be counted (encrypted, damaged) goes to the pipeline whole, which names the problem.
   const total = request.pages === undefined ? undefined : await pdfPageCount(file.bytes);
   if (request.pages === undefined || total === undefined)
-    return attached(file, notes, await process(file.bytes, { preset: capabilities.preset }));
+    return attached(file, notes, await process(file.bytes, fitOptions(capabilities)));
   const pages = parsePageRange(request.pages, total);
-  const processed = await process(file.bytes, { preset: capabilities.preset, pages });
+  const processed = await process(file.bytes, { ...fitOptions(capabilities), pages });
   return attached(file, notes, processed, describeSentPages(pages, total));
 }
 

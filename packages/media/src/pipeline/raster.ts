@@ -2,7 +2,7 @@
 // probe, then sent untouched when its route takes it as it is and a strict read finds nothing wrong, or
 // decoded, turned upright, resized and re-encoded within the limits.
 import type { Limits } from '../presets/limits.js';
-import type { Size } from '../raster/contract.js';
+import { fitsWorkingSize, fitWorkingSize } from '../presets/working-size.js';
 import type { Deadline } from '../runtime/deadline.js';
 import type { ProcessResult, ProcessStep, ProcessWarning, SendableImageType } from '../types.js';
 import { profileToCarry, withProfile } from './colour-profile.js';
@@ -34,7 +34,7 @@ export async function processRaster(source: RasterSource, limits: Limits, deadli
     !damage &&
     (info.orientation === 1 || format.orientedByReaders) &&
     info.frames <= 1 &&
-    Math.max(source.stored.width, source.stored.height) <= limits.maxEdge &&
+    fitsWorkingSize(source.stored, limits) &&
     bytes.byteLength <= limits.maxBytes
   ) {
     // Sent untouched only when its format's strictest reader reads every byte of it without complaint:
@@ -76,7 +76,7 @@ async function converted(
   mustConvert: boolean,
 ): Promise<ProcessResult> {
   const { bytes, format, info, stored } = source;
-  const fitted = fitEdge(stored, limits.maxEdge);
+  const fitted = fitWorkingSize(stored, limits);
   const decoded = await decodeToFit({
     decode: (job) => format.decode({ ...job, facts: info, maxInputPixels: limits.maxInputPixels }),
     bytes,
@@ -119,15 +119,4 @@ async function converted(
     deadline,
   });
   return reencodedResult(withProfile(output, profile), info, steps, resized, warnings);
-}
-
-/** Longest side at most `maxEdge`, aspect kept, never upscaled (either axis first: the rounding is the same). */
-function fitEdge(size: Size, maxEdge: number): Size {
-  const longest = Math.max(size.width, size.height);
-  if (longest <= maxEdge) return { width: size.width, height: size.height };
-  const scale = maxEdge / longest;
-  return {
-    width: Math.max(1, Math.round(size.width * scale)),
-    height: Math.max(1, Math.round(size.height * scale)),
-  };
 }

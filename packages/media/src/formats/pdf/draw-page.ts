@@ -2,6 +2,7 @@
 // whether it is mostly a photo or scan (which decides JPEG over PNG for it).
 import { MediaError } from '../../errors.js';
 import { MAX_SIDE } from '../../presets/limits.js';
+import { fitWorkingSize, type WorkingSize } from '../../presets/working-size.js';
 import type { Deadline } from '../../runtime/deadline.js';
 import type { Raster } from '../../types.js';
 import { corrupt, type PdfDocument } from './document.js';
@@ -29,7 +30,7 @@ export interface DrawnPage {
 export function drawPage(
   { pdfium, handle, pageCount }: PdfDocument,
   index: number,
-  limits: { maxEdge: number; maxInputPixels: number },
+  limits: WorkingSize & { maxInputPixels: number },
   deadline: Deadline,
 ): DrawnPage {
   const page = pdfium.FPDF_LoadPage(handle, index);
@@ -81,14 +82,18 @@ export function drawPage(
   }
 }
 
-/** The longer side at maxEdge, the shape kept; refused past the pixel budget (only a huge maxEdge gets there). */
+/** The longer side at maxEdge (less where the working size says so), the shape kept; refused past the pixel budget (only a huge maxEdge gets there). */
 function pixelSize(
   points: { width: number; height: number },
-  { maxEdge, maxInputPixels }: { maxEdge: number; maxInputPixels: number },
+  limits: WorkingSize & { maxInputPixels: number },
 ): { width: number; height: number } {
+  const { maxEdge, maxInputPixels } = limits;
   const scale = maxEdge / Math.max(points.width, points.height);
-  const width = Math.max(1, Math.round(points.width * scale));
-  const height = Math.max(1, Math.round(points.height * scale));
+  // At maxEdge, then within the rest of the working size (a patch budget, a short side).
+  const { width, height } = fitWorkingSize(
+    { width: Math.max(1, Math.round(points.width * scale)), height: Math.max(1, Math.round(points.height * scale)) },
+    limits,
+  );
   if (width > MAX_SIDE || height > MAX_SIDE || width * height > maxInputPixels) {
     throw new MediaError(
       'E_TOO_MANY_PIXELS',
