@@ -169,6 +169,14 @@ export interface JxlInfo extends ProbeFacts {
   mediaType: 'image/jxl';
 }
 
+/** A rectangle of an image in whole pixels, from its top-left corner. */
+export interface Region {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
 /** Options of `process`. Explicit limits override the preset's. */
 export interface ProcessOptions {
   /** The limits preset: `portable` (default) is safe on every hosted route (Ollama: `ollama`); `anthropic`, `openai`, … fit one provider. */
@@ -205,11 +213,20 @@ export interface ProcessOptions {
   timeoutMs?: number;
   /** Extra fonts (TTF/OTF/TTC bytes) for SVG text, tried before the bundled DejaVu Sans subset. */
   fonts?: readonly Uint8Array[];
+  /**
+   * Raster images only: send only this part, in the upright original's pixels (EXIF orientation applied),
+   * cut from the full-resolution decode and then fitted to the limits, so a model can read what a whole-image
+   * fit shrinks away. Outside the image, empty, or not whole pixels: `E_INVALID_OPTIONS` (its details name the
+   * image's size). The result's `region` repeats it, for the note that maps coordinates back. PDF pages take a
+   * region through `renderPdfPage`.
+   */
+  region?: Region;
 }
 
 /** What `process` did, in order; agents turn these into notes for the model. */
 export type ProcessStep =
   | 'oriented' // EXIF orientation applied
+  | 'cropped' // only `region` was sent
   | 'first-frame' // an animation was reduced to its first frame
   | 'first-page' // a multi-page file (TIFF) was reduced to its first page; `original.pages` says how many
   | 'rasterized' // an SVG was rendered to PNG
@@ -268,4 +285,6 @@ export interface ProcessResult {
   steps: ProcessStep[];
   /** What the output lacks or changed beyond the steps; empty when nothing is amiss. */
   warnings: ProcessWarning[];
+  /** The part of the original sent (the `region` option), in its upright pixels; absent when the whole was sent. */
+  region?: Region;
 }

@@ -1,4 +1,4 @@
-import { process, type MediaType, type ProcessResult } from '@glimpse/media';
+import { process, renderPdfPage, type MediaType, type ProcessResult, type Region } from '@glimpse/media';
 import { defaultFileSystem } from '../fs/default-file-system.js';
 import type { FileSystem } from '../fs/file-system.js';
 import { processNote } from '../results/notes.js';
@@ -90,7 +90,8 @@ async function viewImage(
     ...(request.pages === undefined ? [] : [`Note: pages applies to PDFs only; ${what}.`]),
     ...(request.as === undefined ? [] : [`Note: as applies to PDFs only; ${what}.`]),
   ];
-  return attached(file, [...notes, ...ignored], await process(file.bytes, fitOptions(capabilities)));
+  const region = request.region === undefined ? {} : { region: request.region };
+  return attached(file, [...notes, ...ignored], await process(file.bytes, { ...fitOptions(capabilities), ...region }));
 }
 
 /**
@@ -104,6 +105,7 @@ async function viewPdf(
   notes: string[],
 ): Promise<ViewFileOutcome> {
   const { as } = request;
+  if (request.region !== undefined) return viewPdfRegion(file, request, request.region, capabilities, notes);
   if (as === 'images' || as === 'text' || !capabilities.pdfInput) {
     if (as === 'document')
       notes.push(
@@ -134,6 +136,26 @@ async function viewPdf(
   const pages = parsePageRange(request.pages, total);
   const processed = await process(file.bytes, { ...fitOptions(capabilities), pages });
   return attached(file, notes, processed, describeSentPages(pages, total));
+}
+
+/** A region of one PDF page (the one `pages` names, else the first), drawn at the resolution that fills the working size. */
+async function viewPdfRegion(
+  file: MediaFile,
+  request: ViewArguments,
+  region: Region,
+  capabilities: ModelCapabilities,
+  notes: readonly string[],
+): Promise<ViewFileOutcome> {
+  if (!capabilities.imageInput) throw noImageInput();
+  const total = await pdfPageCount(file.bytes);
+  const chosen = request.pages === undefined || total === undefined ? [1] : parsePageRange(request.pages, total);
+  const [page = 1, ...rest] = chosen;
+  const which =
+    rest.length > 0
+      ? `Note: a region is drawn from one page; this is page ${page} of ${total ?? '?'}.`
+      : `The region is from page ${page} of ${total ?? '?'}.`;
+  const rendered = await renderPdfPage(file.bytes, page, { ...fitOptions(capabilities), region });
+  return attached(file, [...notes, which], rendered);
 }
 
 /** The media part, after a text part with the notes, what was attached, and what the pipeline did to it. */

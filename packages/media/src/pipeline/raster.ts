@@ -4,7 +4,7 @@
 import type { Limits } from '../presets/limits.js';
 import { fitsWorkingSize, fitWorkingSize } from '../presets/working-size.js';
 import type { Deadline } from '../runtime/deadline.js';
-import type { ProcessResult, ProcessStep, ProcessWarning, SendableImageType } from '../types.js';
+import type { ProcessResult, ProcessStep, ProcessWarning, Region, SendableImageType } from '../types.js';
 import { profileToCarry, withProfile } from './colour-profile.js';
 import { decodeToFit } from './decode-to-fit.js';
 import { fitWithinLimits } from './fit.js';
@@ -12,6 +12,7 @@ import { chooseEncoding } from './output-encoding.js';
 import { integrityWarning, noDecoder } from './refusals.js';
 import type { RasterSource } from './raster-source.js';
 import { original, reencodedResult } from './result.js';
+import { assertRegionInside, storedRegion } from './region.js';
 import { recoveredWarning } from './truncation.js';
 
 /**
@@ -19,9 +20,15 @@ import { recoveredWarning } from './truncation.js';
  * format's strict reader finds nothing wrong; otherwise decodes it and re-encodes it to fit. A file whose
  * structure is damaged beyond repair is `E_CORRUPT`.
  */
-export async function processRaster(source: RasterSource, limits: Limits, deadline: Deadline): Promise<ProcessResult> {
+export async function processRaster(
+  source: RasterSource,
+  limits: Limits,
+  deadline: Deadline,
+  region?: Region,
+): Promise<ProcessResult> {
   const { bytes, format, info } = source;
   const warnings: ProcessWarning[] = [];
+  if (region !== undefined) assertRegionInside(region, source.upright);
   // What strict decoders check before showing pixels: a damaged critical chunk is refused, the rest repaired by re-encoding.
   const integrity = format.integrity;
   let damage = integrity?.check(bytes);
@@ -30,6 +37,7 @@ export async function processRaster(source: RasterSource, limits: Limits, deadli
   const accepted = limits.accepts.find((type) => type === format.mediaType);
   if (
     accepted &&
+    region === undefined &&
     !mustConvert &&
     !damage &&
     (info.orientation === 1 || format.orientedByReaders) &&
@@ -45,7 +53,7 @@ export async function processRaster(source: RasterSource, limits: Limits, deadli
     warnings.push(integrityWarning(damage, format.label));
   }
   if (!format.hasDecoder()) throw noDecoder(source, limits, accepted !== undefined, damage);
-  return converted(source, limits, deadline, warnings, mustConvert);
+  return converted(source, limits, deadline, warnings, mustConvert, region);
 }
 
 function passedThrough(source: RasterSource, mediaType: SendableImageType): ProcessResult {
@@ -74,10 +82,15 @@ async function converted(
   deadline: Deadline,
   warnings: ProcessWarning[],
   mustConvert: boolean,
+  region: Region | undefined,
 ): Promise<ProcessResult> {
   const { bytes, format, info, stored } = source;
-  const fitted = fitWorkingSize(stored, limits);
+  // A region is cut as stored, then fitted on its own: its pixels fill the working size.
+  const crop = region === undefined ? undefined : storedRegion(region, stored, info.orientation);
+  const kept = crop ?? stored;
+  const fitted = fitWorkingSize(kept, limits);
   const decoded = await decodeToFit({
+    ...(crop !== undefined && { crop }),
     decode: (job) => format.decode({ ...job, facts: info, maxInputPixels: limits.maxInputPixels }),
     bytes,
     stored,
@@ -99,8 +112,9 @@ async function converted(
   }
   if (info.frames > 1) steps.push('first-frame');
   if ('pages' in info && info.pages > 1) steps.push('first-page');
+  if (region !== undefined) steps.push('cropped');
   if (info.orientation !== 1) steps.push('oriented');
-  const resized = fitted.width !== stored.width || fitted.height !== stored.height;
+  const resized = fitted.width !== kept.width || fitted.height !== kept.height;
   if (resized) steps.push('resized');
   const preferred = chooseEncoding(
     { source: format.mediaType, lossless: decoded.lossless, hasAlpha: decoded.hasAlpha },
@@ -118,5 +132,6 @@ async function converted(
     ...(profile && { reserve: profile.reserve }),
     deadline,
   });
-  return reencodedResult(withProfile(output, profile), info, steps, resized, warnings);
+  const result = reencodedResult(withProfile(output, profile), info, steps, resized, warnings);
+  return region === undefined ? result : { ...result, region };
 }
