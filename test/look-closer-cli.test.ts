@@ -53,3 +53,62 @@ describe('glimpse process --region', () => {
     expect(JSON.parse(outside.err.trim()).error).toMatchObject({ code: 'E_INVALID_OPTIONS' });
   });
 });
+
+describe('glimpse tiles', () => {
+  it('writes the tiles into DIR and prints one JSON object listing each with its region in the original', async () => {
+    const page = join(dir, 'page.png');
+    await writeFile(page, await make.screenshotPng({ width: 1440, height: 9000 }));
+    const out = join(dir, 'tiles');
+    const result = await run('tiles', page, '--preset', 'anthropic', '-o', out);
+    expect(result.code).toBe(0);
+    const summary = JSON.parse(result.out);
+    expect(summary).toMatchObject({ columns: 1, rows: 12, omitted: [], original: { width: 1440, height: 9000 } });
+    expect(summary.tiles).toHaveLength(12);
+    let bottom = 0;
+    for (const tile of summary.tiles) {
+      expect(Object.keys(tile)).toEqual(['output', 'width', 'height', 'region', 'tokens']);
+      expect(tile.output.startsWith(out)).toBe(true);
+      const written = await decodeIndependently(new Uint8Array(await readFile(tile.output)));
+      expect([written.width, written.height]).toEqual([tile.width, tile.height]);
+      expect(tile.region).toMatchObject({ x: 0, width: 1440, height: tile.height });
+      // Reading order, overlapping: each starts above where the one before ended.
+      expect(tile.region.y).toBeLessThan(Math.max(1, bottom));
+      bottom = tile.region.y + tile.region.height;
+      expect(tile.tokens).toBeLessThanOrEqual(1568);
+    }
+    expect(bottom).toBe(9000);
+    expect(summary.tokens).toBe(summary.tiles.reduce((sum: number, tile: { tokens: number }) => sum + tile.tokens, 0));
+  });
+
+  it('sizes tiles for --model and keeps to --max-tokens, listing what it left out', async () => {
+    const capture = join(dir, '5k.png');
+    await writeFile(capture, await make.screenshotPng({ width: 5120, height: 2880 }));
+    const result = await run(
+      'tiles',
+      capture,
+      '--model',
+      'claude-opus-4-7',
+      '--max-tokens',
+      '10000',
+      '-o',
+      join(dir, '5k'),
+    );
+    expect(result.code).toBe(0);
+    const summary = JSON.parse(result.out);
+    expect(summary.model).toBe('claude-opus-4-7');
+    // High-resolution tiles: up to 4,784 patches each, so two fit in 10,000 tokens.
+    expect(summary.tiles).toHaveLength(2);
+    expect(summary.tokens).toBeLessThanOrEqual(10_000);
+    expect(summary.omitted.length).toBeGreaterThan(0);
+    expect(Math.max(summary.tiles[0].width, summary.tiles[0].height)).toBeGreaterThan(1568);
+  });
+
+  it('needs -o DIR, and refuses a PDF with E_INVALID_OPTIONS', async () => {
+    expect((await run('tiles', capture)).code).toBe(2);
+    const pdf = join(dir, 'doc.pdf');
+    await writeFile(pdf, await make.pdf());
+    const refused = await run('tiles', pdf, '-o', join(dir, 'pdf-tiles'));
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.err.trim()).error).toMatchObject({ code: 'E_INVALID_OPTIONS' });
+  });
+});

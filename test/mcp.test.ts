@@ -391,7 +391,7 @@ describe('glimpse mcp: JSON-RPC hygiene and private paths', () => {
     const result = await call('view_file', { path: 'report.pdf', page: '2' });
     expect(result.isError).toBe(true);
     expect(texts(result)).toMatch(
-      /^E_INVALID_ARGUMENTS: view_file takes only "path", "pages", "as"; it does not know "page"/,
+      /^E_INVALID_ARGUMENTS: view_file takes only "path", "pages", "as", "region", "tiles"; it does not know "page"/,
     );
     expect((await call('read', { path: 'notes.txt', lines: 3 })).isError).toBe(true);
   });

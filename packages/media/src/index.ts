@@ -2,6 +2,9 @@
 export { detect } from './detect.js';
 export { probe } from './probe.js';
 export { process } from './process.js';
+export { planTiles, tiles } from './tiles.js';
+export type { TilePlan } from './pipeline/tile-plan.js';
+export type { Tile, TilesOptions, TilesResult } from './tiles.js';
 export { checkIntegrity, verifyIntegrity } from './integrity.js';
 export type { IntegrityProblem } from './integrity.js';
 export { pdfText, renderPdfPage } from './pdf-pages.js';

@@ -56,6 +56,25 @@ function regionNote(name: string, result: ProcessResult, region: Region): string
   );
 }
 
+/** Below half size, text of ordinary size (13–16 px in a screenshot or a page) is a few pixels high: unreadable. */
+export const LEGIBLE_SCALE = 0.5;
+
+/**
+ * How far a whole image was shrunk, when it went past what its text survives: the share of its size that
+ * was sent (1/factor), for images sent lossless (screenshots, drawings, pages: the images that hold text;
+ * photos go as JPEG). Undefined when it was not shrunk that far, or was a region already.
+ */
+export function shrunkPastReading(result: ProcessResult): number | undefined {
+  if (result.mediaType !== 'image/png' || result.region !== undefined || !result.resized) return undefined;
+  const factor = coordinateFactor(result);
+  return 1 / factor < LEGIBLE_SCALE ? factor : undefined;
+}
+
+/** The sentence telling the model its view is too small to read text in, and by how much. */
+export function legibilityNote(name: string, factor: number): string {
+  return `${name} is shown at 1/${round(factor)} of its size: text of ordinary size cannot be read at this scale, so do not guess at it`;
+}
+
 const WHAT: Readonly<Record<MediaErrorCode, string>> = {
   E_UNSUPPORTED: 'unsupported format',
   E_CORRUPT: 'the file is damaged',

@@ -1,7 +1,7 @@
-import { process, renderPdfPage, type MediaType, type ProcessResult, type Region } from '@glimpse/media';
+import { planTiles, process, renderPdfPage, type MediaType, type ProcessResult, type Region } from '@glimpse/media';
 import { defaultFileSystem } from '../fs/default-file-system.js';
 import type { FileSystem } from '../fs/file-system.js';
-import { processNote } from '../results/notes.js';
+import { legibilityNote, processNote, shrunkPastReading, uprightOriginal } from '../results/notes.js';
 import { toMediaPart } from '../results/to-media-part.js';
 import type { ModelCapabilities } from '../route/capabilities.js';
 import { fitOptions } from '../route/fit-options.js';
@@ -18,6 +18,7 @@ import { readViewArguments, VIEW_FILE_TOOL_DEFINITION, type ViewArguments } from
 import { attachedSummary, describeSentPages } from './view-file-summary.js';
 import { viewFailure } from './view-file-failure.js';
 import { viewPdfPages } from './view-pdf-pages.js';
+import { DEFAULT_MAX_TILES, viewTiles } from './view-tiles.js';
 
 export { VIEW_FILE_TOOL_DEFINITION };
 
@@ -29,6 +30,8 @@ export interface ViewFileToolOptions extends CapabilitySource {
   maxFileBytes?: number;
   /** Refuse a file whose extension names another type than its content, instead of reading it with a note. */
   strict?: boolean;
+  /** Most tiles one `tiles: true` call returns (default 16); the rest are listed, to ask for by region. */
+  maxTiles?: number;
 }
 
 /** What one view produced, for callers that need more than parts (the MCP server and `glimpse prepare`). */
@@ -69,7 +72,7 @@ export async function viewFile(
         ? notMedia(file, notes)
         : type === 'application/pdf'
           ? await viewPdf(file, request, capabilities, notes)
-          : await viewImage(file, type, request, capabilities, notes);
+          : await viewImage(file, type, request, capabilities, notes, options.maxTiles ?? DEFAULT_MAX_TILES);
     return { ...outcome, path: file.path };
   } catch (error) {
     return { ...viewFailure(error, notes), error };
@@ -83,6 +86,7 @@ async function viewImage(
   request: ViewArguments,
   capabilities: ModelCapabilities,
   notes: readonly string[],
+  maxTiles: number,
 ): Promise<ViewFileOutcome> {
   if (!capabilities.imageInput) throw noImageInput();
   const what = `${file.name} is a ${mediaLabel(type)}, so it was ignored`;
@@ -90,8 +94,43 @@ async function viewImage(
     ...(request.pages === undefined ? [] : [`Note: pages applies to PDFs only; ${what}.`]),
     ...(request.as === undefined ? [] : [`Note: as applies to PDFs only; ${what}.`]),
   ];
+  if (request.tiles === true) {
+    // Many images: no single `processed` (the MCP worker then sends each part's base64 as it is).
+    const { parts } = await viewTiles(file.bytes, file.name, fitOptions(capabilities), maxTiles);
+    const [head, ...rest] = parts;
+    const text = [...notes, ...ignored, head?.type === 'text' ? head.text : ''].join('\n');
+    return { parts: [{ type: 'text', text }, ...rest], isError: false };
+  }
   const region = request.region === undefined ? {} : { region: request.region };
-  return attached(file, [...notes, ...ignored], await process(file.bytes, { ...fitOptions(capabilities), ...region }));
+  const processed = await process(file.bytes, { ...fitOptions(capabilities), ...region });
+  return attached(
+    file,
+    [...notes, ...ignored, ...closerLook(file.name, request.path, processed, capabilities, maxTiles)],
+    processed,
+  );
+}
+
+/**
+ * A screenshot or page shrunk past reading: the model is told by how much, and how to look closer (never tiled
+ * unasked: the model chooses the cost). Said before the summary, so it is read first.
+ */
+function closerLook(
+  name: string,
+  asked: string,
+  processed: ProcessResult,
+  capabilities: ModelCapabilities,
+  maxTiles: number,
+): string[] {
+  const factor = shrunkPastReading(processed);
+  if (factor === undefined) return [];
+  const original = uprightOriginal(processed);
+  const count = planTiles(original, fitOptions(capabilities)).regions.length;
+  const path = JSON.stringify(asked);
+  return [
+    `Note: ${legibilityNote(name, factor)}. To read it, call view_file with {"path": ${path}, "tiles": true} ` +
+      `(${count} tile${count === 1 ? '' : 's'} at full resolution${count > maxTiles ? `; the first ${maxTiles} come, the rest are listed` : ''}), ` +
+      `or with a "region" {"x", "y", "width", "height"} in pixels of the ${original.width}x${original.height} original.`,
+  ];
 }
 
 /**
