@@ -1,0 +1,46 @@
+// What a model can read of a full-page capture and a 5K screen, before (the whole image fitted) and after
+// (tiles at the working size), per preset, with the token cost of each answer: tesseract on exactly what is
+// sent. Slow (tesseract on every tile): run by hand, `node scripts/run-ts.mjs scripts/measure-legibility.ts`.
+// The test (test/legibility.test.ts) checks a few tiles of the same images.
+import { process as fit, tiles, type PresetName } from '@glimpse/media';
+import { estimateImageTokens } from '../packages/agent/src/compaction/estimate-tokens.js';
+import type { ProviderName } from '../packages/agent/src/route/capabilities.js';
+import { wordGrid, wordRecall, wordsInside } from '../test/fixtures/word-grid.js';
+import { drawGrid, readWords } from '../test/support/read-words.js';
+
+const IMAGES = [
+  { name: 'page 1440×9000, 16 px', grid: wordGrid(1440, 9000, 16) },
+  { name: '5K 5120×2880, 15 px', grid: wordGrid(5120, 2880, 15) },
+];
+const PRESETS: [PresetName, ProviderName][] = [
+  ['anthropic', 'anthropic'],
+  ['openai', 'openai-responses'],
+  ['gemini', 'gemini'],
+];
+const only = process.argv[2];
+
+const percent = (share: number) => `${(share * 100).toFixed(1)} %`;
+for (const { name, grid } of IMAGES) {
+  const image = await drawGrid(grid);
+  const all = grid.words.map((word) => word.text);
+  for (const [preset, provider] of PRESETS) {
+    if (only !== undefined && only !== preset) continue;
+    const whole = await fit(image, { preset });
+    const before = wordRecall(all, await readWords(whole.data));
+    const beforeTokens = estimateImageTokens(whole, { provider });
+    const cut = await tiles(image, { preset });
+    const read: string[] = [];
+    let tokens = 0;
+    for (const tile of cut.tiles) {
+      read.push(...(await readWords(tile.data)));
+      tokens += estimateImageTokens(tile, { provider });
+    }
+    const inTiles = wordRecall(all, read);
+    // Per tile, the words whole inside it: what a tile shows, read back.
+    console.log(
+      `| ${name} | ${preset} | ${whole.width}×${whole.height}: ${percent(before)}, ${beforeTokens} tokens | ` +
+        `${cut.tiles.length} tiles (${cut.columns}×${cut.rows}) of ${cut.tiles[0]!.width}×${cut.tiles[0]!.height}: ${percent(inTiles)}, ${tokens} tokens |`,
+    );
+    void wordsInside;
+  }
+}
