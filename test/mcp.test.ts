@@ -140,6 +140,22 @@ describe('glimpse mcp over stdio, with the SDK client', () => {
     expect(doc.getPages().map((p) => p.getWidth())).toEqual([303, 304]);
   });
 
+  it('takes view_file region and tiles, as its schema declares (issue 26)', async () => {
+    const { tools } = await client.listTools();
+    const schema = tools.find((t) => t.name === 'view_file')!.inputSchema as { properties: Record<string, unknown> };
+    expect(schema.properties).toMatchObject({ region: { type: 'object' }, tiles: { type: 'boolean' } });
+    const region = await call('view_file', { path: SCREENSHOT, region: { x: 100, y: 50, width: 640, height: 480 } });
+    expect(region.isError).toBe(false);
+    expect(await imageOf(region)).toMatchObject({ width: 640, height: 480 });
+    expect(texts(region)).toContain('add (100, 50)');
+    const tiled = await call('view_file', { path: SCREENSHOT, tiles: true });
+    expect(tiled.isError).toBe(false);
+    const images = tiled.content.filter((c) => c.type === 'image');
+    // 2880×1800 does not fit one Claude tile at full resolution: several, each labelled.
+    expect(images.length).toBeGreaterThan(1);
+    expect(texts(tiled)).toContain(`[tile ${images.length} of ${images.length}:`);
+  });
+
   it('renders PDF pages as images when asked (as: "images"), several in one result', async () => {
     const result = await call('view_file', { path: 'report.pdf', as: 'images', pages: '2-3' });
     expect(result.isError).toBeFalsy();

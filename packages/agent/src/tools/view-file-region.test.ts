@@ -5,6 +5,7 @@ import { textPdf } from '../../../../test/fixtures/pdf-documents.js';
 import { MemoryFileSystem } from '../fs/memory-file-system.js';
 import type { CapabilitiesQuery } from '../route/capabilities.js';
 import type { Part, ToolResult } from '../types.js';
+import { toPiTool } from '../pi/pi-tools.js';
 import { createFileTools } from './file-tools.js';
 import { VIEW_FILE_TOOL_DEFINITION } from './view-file-arguments.js';
 
@@ -91,5 +92,17 @@ describe('view_file region', () => {
     expect(size.width).toBeGreaterThan(1000);
     expect(textOf(result)).toContain('page 2 of 2');
     expect(textOf(result)).toContain('300x150 points of the 612x792 points original');
+  });
+
+  it('reaches pi through the shared definition: the same schema, and a region call fitted for the model', async () => {
+    const pi = toPiTool(tools.viewFile, {
+      model: { api: 'anthropic-messages', provider: 'anthropic', id: 'claude-sonnet-4-5', input: ['text', 'image'] },
+    });
+    expect((pi.parameters as { properties: Record<string, unknown> }).properties).toHaveProperty('region');
+    const result = await pi.execute('call', { path: 'capture.png', region: { x: 0, y: 0, width: 400, height: 300 } });
+    const image = result.content.find((item) => item.type === 'image');
+    expect(image).toBeDefined();
+    const meta = await sharp(Buffer.from(image?.type === 'image' ? image.data : '', 'base64')).metadata();
+    expect([meta.width, meta.height]).toEqual([400, 300]);
   });
 });
