@@ -6,7 +6,7 @@ import { process as fit, tiles, type PresetName } from '@glimpse/media';
 import { estimateImageTokens } from '../packages/agent/src/compaction/estimate-tokens.js';
 import type { ProviderName } from '../packages/agent/src/route/capabilities.js';
 import { wordGrid, wordRecall, wordsInside } from '../test/fixtures/word-grid.js';
-import { drawGrid, readWords } from '../test/support/read-words.js';
+import { cut, drawGrid, readWords } from '../test/support/read-words.js';
 
 const IMAGES = [
   { name: 'page 1440×9000, 16 px', grid: wordGrid(1440, 9000, 16) },
@@ -18,6 +18,22 @@ const PRESETS: [PresetName, ProviderName][] = [
   ['gemini', 'gemini'],
 ];
 const only = process.argv[2];
+
+if (only === 'region') {
+  // A part of the 5K screen larger than Claude's working size: sent shrunk to it, against the part at full resolution.
+  const grid = IMAGES[1]!.grid;
+  const image = await drawGrid(grid);
+  const region = { x: 2000, y: 1000, width: 1600, height: 1000 };
+  const expected = wordsInside(grid.words, region);
+  const sent = await fit(image, { preset: 'anthropic', region });
+  const full = wordRecall(expected, await readWords(await cut(image, region)));
+  const asSent = wordRecall(expected, await readWords(sent.data));
+  const tokens = estimateImageTokens(sent, { provider: 'anthropic' });
+  console.log(
+    `region ${region.width}×${region.height} of the 5K screen: full resolution ${(full * 100).toFixed(1)} %; sent at ${sent.width}×${sent.height} (${tokens} tokens) ${(asSent * 100).toFixed(1)} % (${((asSent / full) * 100).toFixed(1)} % of full)`,
+  );
+  process.exit(0);
+}
 
 const percent = (share: number) => `${(share * 100).toFixed(1)} %`;
 for (const { name, grid } of IMAGES) {
@@ -36,11 +52,9 @@ for (const { name, grid } of IMAGES) {
       tokens += estimateImageTokens(tile, { provider });
     }
     const inTiles = wordRecall(all, read);
-    // Per tile, the words whole inside it: what a tile shows, read back.
     console.log(
       `| ${name} | ${preset} | ${whole.width}×${whole.height}: ${percent(before)}, ${beforeTokens} tokens | ` +
         `${cut.tiles.length} tiles (${cut.columns}×${cut.rows}) of ${cut.tiles[0]!.width}×${cut.tiles[0]!.height}: ${percent(inTiles)}, ${tokens} tokens |`,
     );
-    void wordsInside;
   }
 }

@@ -50,7 +50,7 @@ describe.each([
 describe('a region of the 5K screen', () => {
   it('reads ≥ 95 % of what the same region reads at full resolution, fitted to anthropic', async () => {
     const image = images.get(SCREEN)!;
-    // 1600×1000 is over Claude's 1,568 patches: it is sent shrunk to its working size (1386×866).
+    // 1600×1000 is over Claude's 1,568 patches: it is sent shrunk to its working size (1389×868).
     const region = { x: 2000, y: 1000, width: 1600, height: 1000 };
     const sent = await process(image, { preset: 'anthropic', region });
     expect(sent.width).toBeLessThan(region.width);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { openAIImageRule } from '../compaction/openai-image-tokens.js';
 import { capabilitiesFor } from './capabilities.js';
 import {
   ANTHROPIC_HIGH_RESOLUTION_SIZE,
@@ -48,5 +49,25 @@ describe('the working size of each model', () => {
     });
     expect(capabilities).toMatchObject({ preset: 'portable' });
     expect(capabilities.workingSize).toBeUndefined();
+  });
+
+  it('agrees with the token estimates: a patch model is counted by the patches it is fitted to', () => {
+    for (const model of [
+      'gpt-4o',
+      'gpt-4.1',
+      'gpt-5',
+      'gpt-5.1',
+      'o3',
+      'gpt-4.1-mini',
+      'o4-mini',
+      'gpt-5.5',
+      'gpt-5.4-mini',
+      'gpt-6.1-sol',
+    ]) {
+      const { workingSize } = capabilitiesFor({ provider: 'openai-responses', model });
+      const rule = openAIImageRule(model);
+      expect(rule.kind, model).toBe(workingSize?.patches === undefined ? 'tiles' : 'patches');
+      if (rule.kind === 'patches') expect(rule.patchBudget, model).toBe(workingSize?.patches?.max);
+    }
   });
 });
