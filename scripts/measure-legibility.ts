@@ -2,6 +2,8 @@
 // (tiles at the working size), per preset, with the token cost of each answer: tesseract on exactly what is
 // sent. Slow (tesseract on every tile): run by hand, `node scripts/run-ts.mjs scripts/measure-legibility.ts`.
 // The test (test/legibility.test.ts) checks a few tiles of the same images.
+import { mkdir, writeFile } from 'node:fs/promises';
+import sharp from 'sharp';
 import { process as fit, tiles, type PresetName } from '@glimpse/media';
 import { estimateImageTokens } from '../packages/agent/src/compaction/estimate-tokens.js';
 import type { ProviderName } from '../packages/agent/src/route/capabilities.js';
@@ -18,6 +20,33 @@ const PRESETS: [PresetName, ProviderName][] = [
   ['gemini', 'gemini'],
 ];
 const only = process.argv[2];
+
+if (only === 'pictures') {
+  // The same 480×240 px of the page as each preset's whole-image fit shows it (blown up, nearest neighbour, to
+  // the page's scale) and as a tile shows it (full resolution): docs/images/what-the-model-sees/.
+  const { grid } = IMAGES[0]!;
+  const image = await drawGrid(grid);
+  const area = { x: 0, y: 0, width: 480, height: 240 };
+  const folder = new URL('../docs/images/what-the-model-sees/', import.meta.url);
+  await mkdir(folder, { recursive: true });
+  await writeFile(new URL('tile.png', folder), await cut(image, area));
+  for (const [preset] of PRESETS) {
+    const whole = await fit(image, { preset });
+    const scale = whole.width / grid.width;
+    const shown = await cut(whole.data, {
+      x: 0,
+      y: 0,
+      width: Math.round(area.width * scale),
+      height: Math.round(area.height * scale),
+    });
+    const blown = await sharp(shown).resize(area.width, area.height, { kernel: 'nearest' }).png().toBuffer();
+    await writeFile(new URL(`whole-${preset}.png`, folder), blown);
+    console.log(
+      `whole-${preset}.png: ${whole.width}×${whole.height} sent, this area ${Math.round(area.width * scale)}×${Math.round(area.height * scale)} px of it`,
+    );
+  }
+  process.exit(0);
+}
 
 if (only === 'region') {
   // A part of the 5K screen larger than Claude's working size: sent shrunk to it, against the part at full resolution.
