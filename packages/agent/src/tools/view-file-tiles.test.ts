@@ -19,6 +19,8 @@ beforeAll(async () => {
       '/desk/page.png': await make.screenshotPng({ width: 1440, height: 9000 }),
       '/desk/retina.png': await make.screenshotPng({ width: 2400, height: 1500 }),
       '/desk/photo.jpg': await make.photoJpeg({ width: 6000, height: 4000 }),
+      '/desk/logo.svg': make.svg(),
+      '/desk/doc.pdf': await make.pdf(),
     },
   });
 });
@@ -75,5 +77,16 @@ describe('view_file tiles', () => {
     expect(textOf(result)).toMatch(
       /\[left out by the tile budget \(5\): tiles 6–12, from y \d+ to 9000\. View them with region/,
     );
+  });
+
+  it('says tiles does not apply to an SVG or a PDF, and shows them as it would without', async () => {
+    const tools = createFileTools({ fileSystem, route: CLAUDE });
+    const svg = await tools.viewFile.execute({ path: 'logo.svg', tiles: true });
+    expect(svg.isError).toBe(false);
+    expect(images(svg)).toHaveLength(1);
+    expect(textOf(svg)).toContain('tiles applies to raster images');
+    const pdf = await tools.viewFile.execute({ path: 'doc.pdf', tiles: true });
+    expect(pdf.isError).toBe(false);
+    expect(textOf(pdf)).toContain('tiles applies to images');
   });
 });

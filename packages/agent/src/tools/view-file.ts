@@ -94,7 +94,9 @@ async function viewImage(
     ...(request.pages === undefined ? [] : [`Note: pages applies to PDFs only; ${what}.`]),
     ...(request.as === undefined ? [] : [`Note: as applies to PDFs only; ${what}.`]),
   ];
-  if (request.tiles === true) {
+  if (request.tiles === true && type === 'image/svg+xml')
+    ignored.push(`Note: tiles applies to raster images; ${file.name} is an SVG, drawn whole at the size you take.`);
+  else if (request.tiles === true) {
     // Many images: no single `processed` (the MCP worker then sends each part's base64 as it is).
     const { parts } = await viewTiles(file.bytes, file.name, fitOptions(capabilities), maxTiles);
     const [head, ...rest] = parts;
@@ -145,6 +147,10 @@ async function viewPdf(
 ): Promise<ViewFileOutcome> {
   const { as } = request;
   if (request.region !== undefined) return viewPdfRegion(file, request, request.region, capabilities, notes);
+  if (request.tiles === true)
+    notes.push(
+      `Note: tiles applies to images; for ${file.name}, a PDF, ask for pages (as: "images") or a region of one page.`,
+    );
   if (as === 'images' || as === 'text' || !capabilities.pdfInput) {
     if (as === 'document')
       notes.push(

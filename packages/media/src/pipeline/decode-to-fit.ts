@@ -82,7 +82,7 @@ export async function decodeToFit({
           width: Math.min(stored.width, Math.ceil((stored.width * fitted.width) / crop.width)),
           height: Math.min(stored.height, Math.ceil((stored.height * fitted.height) / crop.height)),
         };
-  const sink = crop === undefined ? resizeSink : croppingSink(resizeSink, stored, crop);
+  const sink = crop === undefined ? resizeSink : croppingSink(resizeSink, stored, crop, deadline);
   const result = await decode({ bytes, cover, sink });
   inner?.end?.();
   if (!output) throw new Error('the decoder delivered no rows');
@@ -94,7 +94,7 @@ export async function decodeToFit({
  * delivers (JPEG's DCT scaling delivers fewer pixels than stored): the cut comes from the decode, before any
  * resize, so nothing outside the region blurs into it. Says `enough` once the region's last row went by.
  */
-function croppingSink(next: RowSink, stored: Size, crop: Region): RowSink {
+function croppingSink(next: RowSink, stored: Size, crop: Region, deadline: Deadline): RowSink {
   let layout: RowLayout | undefined;
   let x0 = 0;
   let x1 = 0;
@@ -117,6 +117,7 @@ function croppingSink(next: RowSink, stored: Size, crop: Region): RowSink {
     },
     write(pixels, rows) {
       if (!layout) throw new Error('the decoder wrote rows before it started');
+      deadline.check('Decoding the image'); // rows above the region are decoded too, and take time
       const rowBytes = layout.width * 4;
       const from = Math.max(received, y0);
       const to = Math.min(received + rows, y1);
