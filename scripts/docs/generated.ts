@@ -149,6 +149,7 @@ function capabilityRulesTable(): string {
 
 function limitsCell(limits: RouteLimits): string {
   const parts = [
+    limits.requestBytes === undefined ? [] : [`${limits.requestBytes / 1_000_000} MB per request`],
     limits.imagesPerMessage === undefined ? [] : [`${limits.imagesPerMessage} images per message`],
     limits.documentsPerMessage === undefined ? [] : [`${limits.documentsPerMessage} documents per message`],
     limits.imagesPerRequest === undefined ? [] : [`${limits.imagesPerRequest} images per request`],

@@ -15,14 +15,21 @@ import { anthropicStream, openAIChatStream, RESPONSES_USAGE, type StreamedTurn }
 
 export type ApiName = 'anthropic' | 'openai-chat' | 'openai-responses' | 'gemini' | 'bedrock' | 'ollama';
 
-export type ScriptEntry = StreamedTurn | { status: number; message?: string; retryAfter?: string } | { drop: true };
+/** `type`: the API's own error type where it has one (Anthropic `request_too_large`, `invalid_request_error`). */
+export type ErrorEntry = { status: number; message?: string; retryAfter?: string; type?: string };
+export type ScriptEntry = StreamedTurn | ErrorEntry | { drop: true };
 
 export interface ServerRequest {
   api: ApiName;
   path: string;
   headers: IncomingMessage['headers'];
   body: unknown;
+  /** Bytes of the body as received. */
+  bytes: number;
 }
+
+/** Checks a request the way the API does before it reads the script: an error to answer, or undefined to go on. */
+export type RequestCheck = (request: ServerRequest) => ErrorEntry | undefined | Promise<ErrorEntry | undefined>;
 
 export interface ApiServer {
   url: string;
@@ -44,15 +51,21 @@ function apiOf(path: string): ApiName | undefined {
   return undefined;
 }
 
-async function readBody(request: IncomingMessage | Http2ServerRequest): Promise<unknown> {
+async function readBody(request: IncomingMessage | Http2ServerRequest): Promise<{ body: unknown; bytes: number }> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString('utf8');
-  return text === '' ? undefined : JSON.parse(text);
+  const raw = Buffer.concat(chunks);
+  const text = raw.toString('utf8');
+  return { body: text === '' ? undefined : JSON.parse(text), bytes: raw.byteLength };
 }
 
 /** Each API's error body, so the SDKs read their own error types. */
-function errorBody(api: ApiName, status: number, message: string): { headers: Record<string, string>; body: string } {
+function errorBody(
+  api: ApiName,
+  status: number,
+  message: string,
+  type?: string,
+): { headers: Record<string, string>; body: string } {
   const json = { 'content-type': 'application/json' };
   switch (api) {
     case 'anthropic':
@@ -61,7 +74,7 @@ function errorBody(api: ApiName, status: number, message: string): { headers: Re
         body: JSON.stringify({
           type: 'error',
           error: {
-            type: status === 429 ? 'rate_limit_error' : status === 401 ? 'authentication_error' : 'api_error',
+            type: type ?? (status === 429 ? 'rate_limit_error' : status === 401 ? 'authentication_error' : 'api_error'),
             message,
           },
         }),
@@ -300,8 +313,11 @@ function stream(api: ApiName, turn: StreamedTurn): { contentType: string; body: 
   }
 }
 
-/** Starts the server on 127.0.0.1 (free ports, HTTP/1.1 and HTTP/2). Requests past the script get a text answer "done". */
-export async function startApiServer(script: ScriptEntry[]): Promise<ApiServer> {
+/**
+ * Starts the server on 127.0.0.1 (free ports, HTTP/1.1 and HTTP/2). Requests past the script get a text answer
+ * "done". `check` refuses requests as the real API would (its caps), before a script entry is used.
+ */
+export async function startApiServer(script: ScriptEntry[], check?: RequestCheck): Promise<ApiServer> {
   const requests: ServerRequest[] = [];
   const queue = [...script];
   const handle = async (
@@ -316,14 +332,15 @@ export async function startApiServer(script: ScriptEntry[]): Promise<ApiServer> 
         .end(JSON.stringify({ error: `no API at ${path}` }));
       return;
     }
-    requests.push({ api, path, headers: request.headers, body: await readBody(request) });
-    const entry = queue.shift() ?? { text: 'done' };
+    const received: ServerRequest = { api, path, headers: request.headers, ...(await readBody(request)) };
+    requests.push(received);
+    const entry = (await check?.(received)) ?? queue.shift() ?? { text: 'done' };
     if ('drop' in entry) {
       request.socket.destroy();
       return;
     }
     if ('status' in entry) {
-      const { headers, body } = errorBody(api, entry.status, entry.message ?? `scripted ${entry.status}`);
+      const { headers, body } = errorBody(api, entry.status, entry.message ?? `scripted ${entry.status}`, entry.type);
       response
         .writeHead(entry.status, {
           ...headers,

@@ -2,6 +2,7 @@ import { isProviderName, PROVIDER_NAMES, type ProviderName } from '../route/capa
 import { resolveRoute, type ModelRoute } from '../route/resolve-route.js';
 import { isFileError } from '../fs/file-error.js';
 import type { Message, ToolCall } from '../types.js';
+import { fitConversation } from '../fit-conversation.js';
 import { serialize } from '../providers/serialize.js';
 import { requestJson } from '../providers/request-json.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../tools/file-limits.js';
@@ -48,7 +49,10 @@ again). The @google/genai SDK takes toGeminiParameters(output, model).
 Each FILE is read by the view_file tool: a name typed with plain spaces finds a file named with
 Unicode spaces (macOS screenshots), and the result says which file was read.
 A file that cannot be attached (garbage, encrypted PDF, …) becomes an error note in its result, not a failure.
-Warnings (media omitted, names changed) go to stderr, one line each.
+The request stays inside the provider's caps as a whole (anthropic 32 MB, gemini 20 MB, openai 50 MB per
+request): over them, images are fitted smaller (quality, then size, down to 1024 px) and only then the first
+ones left out with a note.
+Warnings (media re-fitted or omitted, names changed) go to stderr, one line each.
 Exit codes: 0 ok; 1 a FILE cannot be read (one JSON line on stderr: {"error":{"code":"E_…","message":"…"}});
 2 usage.`;
 
@@ -125,14 +129,17 @@ export const prepareCommand: Command = {
       route,
     });
     const system = stringFlag(flags, '--system');
-    const request = serialize(provider, {
+    const conversation = {
       ...(system !== undefined && { system }),
-      messages,
       tools: [VIEW_FILE_TOOL_DEFINITION],
       route,
       ...(flags.has('--lift-tool-media') ? { liftToolMedia: true } : {}),
-    });
-    for (const warning of request.warnings) process.stderr.write(`glimpse prepare: warning: ${warning.message}\n`);
+    };
+    // The whole request within the provider's caps, the way the agent loop sends it.
+    const fitted = await fitConversation({ ...conversation, messages, provider });
+    const request = serialize(provider, { ...conversation, messages: fitted.messages });
+    for (const warning of [...fitted.warnings, ...request.warnings])
+      process.stderr.write(`glimpse prepare: warning: ${warning.message}\n`);
     process.stdout.write(`${requestJson({ provider, ...request.body })}\n`);
     return 0;
   },

@@ -103,3 +103,36 @@ describe('chooseWindow with thumbnails', () => {
     expect(window.messages.slice(-1)).toEqual(messages.slice(-1));
   });
 });
+
+describe('chooseWindow under a byte budget too', () => {
+  const big = (id: string): Message => ({
+    role: 'toolResult',
+    toolCallId: id,
+    toolName: 'shot',
+    isError: false,
+    // 400 KB of base64 but few tokens at 100x100 px: only the byte meter sees it.
+    parts: [{ type: 'image', mediaType: 'image/png', data: 'A'.repeat(400_000), width: 100, height: 100 }],
+  });
+  const heavy: Message[] = [text('user', 'start'), call('a'), big('a'), call('b'), big('b'), call('c'), big('c')];
+
+  it('reports bytes beside tokens, and placeholders older media when bytes, not tokens, are over', () => {
+    const loose = chooseWindow({ messages: heavy, budget: 100_000, estimate });
+    expect(loose.bytes).toBeGreaterThan(1_200_000);
+    expect(loose.replacedMedia).toBe(0);
+    const window = chooseWindow({ messages: heavy, budget: 100_000, estimate, bytes: { budget: 900_000 } });
+    expect(window).toMatchObject({ replacedMedia: 1, droppedMessages: 0, fits: true });
+    expect(window.bytes).toBeLessThanOrEqual(900_000);
+    expect(window.tokens).toBeLessThanOrEqual(100_000);
+    // The oldest image went; the newest turn is untouched.
+    expect(window.messages.at(-1)).toBe(heavy.at(-1));
+    expect(window.messages[2]).toMatchObject({
+      parts: [{ type: 'text', text: expect.stringContaining('image omitted') }],
+    });
+  });
+
+  it('says when even the newest turn is over the bytes', () => {
+    const window = chooseWindow({ messages: heavy, budget: 100_000, estimate, bytes: { budget: 100_000 } });
+    expect(window.fits).toBe(false);
+    expect(window.messages.at(-1)).toBe(heavy.at(-1));
+  });
+});

@@ -7,6 +7,7 @@ export {
   estimateTextTokens,
   FIXED_IMAGE_CHARS,
 } from '../compaction/estimate-tokens.js';
+export { estimateMessageBytes, estimatePartBytes } from '../compaction/estimate-bytes.js';
 export { anthropicImageTokens, anthropicWorkingSize } from '../compaction/anthropic-image-tokens.js';
 export { openAIImageRule, openAIImageTokens } from '../compaction/openai-image-tokens.js';
 export { geminiTileTokens } from '../compaction/gemini-image-tokens.js';

@@ -13,3 +13,5 @@ export { fitPiToolResults, glimpsePiExtension } from '../pi/pi-hooks.js';
 export type { PiExtensionApi } from '../pi/pi-hooks.js';
 export { routeOfPiModel, presetForPiModel } from '../pi/pi-route.js';
 export type { PiModelInfo } from '../pi/pi-route.js';
+export { fitPiContext } from '../pi/fit-pi-context.js';
+export type { FitPiContextOptions } from '../pi/fit-pi-context.js';

@@ -5,7 +5,7 @@ import { estimateMessageTokens } from '../compaction/estimate-tokens.js';
 import type { AgentTool, AssistantMessage, Message, Part, ToolCall, ToolResultMessage } from '../types.js';
 import { createFitCache, fitConversation } from '../fit-conversation.js';
 import { serialize } from '../providers/serialize.js';
-import type { SessionWriter } from '../session/session-writer.js';
+import type { SessionAppender } from '../session/session-store.js';
 import { toolResultFrom } from '../results/tool-result-from.js';
 import type { ModelClient, ModelRequest } from './model-client.js';
 
@@ -23,7 +23,7 @@ export interface RunAgentInput {
   /** The new user turn that starts this run. */
   prompt: string | Part[];
   /** Every new message is appended here as it happens. */
-  session?: SessionWriter;
+  session?: SessionAppender;
   /**
    * Token budget of each request. Over it, `chooseWindow` placeholders older media and then drops the
    * oldest turns from what the model is sent; the session keeps everything. Default: no limit.
@@ -78,13 +78,16 @@ export async function runAgent(input: RunAgentInput): Promise<AgentRun> {
   const fitCache = createFitCache();
   for (let step = 1; step <= maxSteps; step++) {
     input.signal?.throwIfAborted();
+    const system = input.system ? { system: input.system } : {};
+    // Each image fitted to the route, and the request as a whole to its bytes per request.
     const fitted = await fitConversation({
+      ...system,
       messages: window(messages, route, input),
+      tools: definitions,
       provider,
       route,
       cache: fitCache,
     });
-    const system = input.system ? { system: input.system } : {};
     const serialized = serialize(provider, { ...system, messages: fitted.messages, tools: definitions, route });
     const request: ModelRequest = {
       ...system,

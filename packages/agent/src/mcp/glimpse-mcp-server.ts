@@ -7,8 +7,11 @@ import type { FileSystem } from '../fs/file-system.js';
 import { defaultFileSystem } from '../fs/default-file-system.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../tools/file-limits.js';
 import { READ_TOOL_DEFINITION, createReadTool } from '../tools/read.js';
+import type { SvgFontOptions } from '../tools/svg-fonts.js';
 import { VIEW_FILE_TOOL_DEFINITION, viewFile } from '../tools/view-file.js';
 import type { Part } from '../types.js';
+import { fitResultBytes } from '../fit-result-bytes.js';
+import { utf8Length } from '../request-bytes.js';
 import { hideServerPaths } from './hide-server-paths.js';
 import { limitConcurrency } from './limit-concurrency.js';
 import { partsToMcpContent } from './parts-to-mcp-content.js';
@@ -33,6 +36,18 @@ export interface GlimpseMcpServerOptions {
    * workers read through Node's file system, not `fileSystem`.
    */
   viewFileRunner?: ViewFileRunner;
+  /**
+   * Fonts for SVG text when view_file runs on this thread (a worker pool takes its own: createViewWorkerPool's
+   * `fonts` and `systemFonts`).
+   */
+  fonts?: SvgFontOptions['fonts'];
+  fallbackFonts?: SvgFontOptions['fallbackFonts'];
+  /**
+   * Most bytes of one tool result as JSON (base64 included), for hosts that refuse larger ones: Claude Desktop
+   * refuses a result over 1 MiB ("result exceeds maximum length of 1048576"). Over it, images are fitted smaller,
+   * never cut; only what no legible size lets in becomes a note. Default: no cap.
+   */
+  maxResultBytes?: number;
 }
 
 /** What the server reports as its name and version in `initialize`. */
@@ -66,7 +81,9 @@ export function createGlimpseMcpServer(options: GlimpseMcpServerOptions = {}): S
   const read = createReadTool({ fileSystem, root, maxFileBytes });
   const viewQueue = options.viewQueue ?? limitConcurrency(2);
   const runView: ViewFileRunner =
-    options.viewFileRunner ?? ((args, portable, signal) => viewFile(args, { ...portable, fileSystem }, signal));
+    options.viewFileRunner ??
+    ((args, portable, signal) =>
+      viewFile(args, { ...portable, fileSystem, fonts: options.fonts, fallbackFonts: options.fallbackFonts }, signal));
 
   const server = new Server(GLIMPSE_MCP_SERVER_INFO, {
     capabilities: { tools: {} },
@@ -82,10 +99,19 @@ export function createGlimpseMcpServer(options: GlimpseMcpServerOptions = {}): S
   }));
 
   const hidePaths = hideServerPaths(fileSystem.paths, root);
-  const answer = (parts: Part[], isError: boolean, path: string | undefined): CallToolResult => {
+  const { maxResultBytes } = options;
+  const answer = async (parts: Part[], isError: boolean, path: string | undefined): Promise<CallToolResult> => {
     const shown = parts.map((part) => (part.type === 'text' ? { ...part, text: hidePaths(part.text) } : part));
     const uri = relativeUri(path === undefined ? '.' : fileSystem.paths.relative(root, path) || '.');
-    return { content: partsToMcpContent(shown, () => uri), isError };
+    const result = (sent: Part[]): CallToolResult => ({ content: partsToMcpContent(sent, () => uri), isError });
+    if (maxResultBytes === undefined) return result(shown);
+    const fitted = await fitResultBytes({
+      parts: shown,
+      preset,
+      maxBytes: maxResultBytes,
+      measure: (sent) => utf8Length(JSON.stringify(result(sent))),
+    });
+    return result(fitted.parts);
   };
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {

@@ -13,6 +13,10 @@ const WHY: Readonly<Record<OmitReason, string>> = {
   'too-many-images': 'the message already carries as many images as the provider allows',
   'too-many-documents': 'the message already carries as many documents as the provider allows',
   'cannot-fit': "it could not be fitted to this provider's limits",
+  'result-too-large':
+    "the tool result would pass the host's bytes per result even with every image fitted to its smallest legible size: view that file alone (or fewer PDF pages) to see it",
+  'request-too-large':
+    "the request would pass this provider's bytes per request even with every image fitted to its smallest legible size; the newer media were kept and the session still holds this one: view the file again to see it",
 };
 
 function describe(part: MediaPart): string {

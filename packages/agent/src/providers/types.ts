@@ -22,7 +22,9 @@ export type OmitReason =
   | 'too-large-for-many-images' // Anthropic: a request with more than 20 images takes no side over 2000 px
   | 'too-many-images' // a per-message image cap (Bedrock: 20)
   | 'too-many-documents' // a per-message document cap (Bedrock: 5)
-  | 'cannot-fit'; // fitting it again for this route failed (fitConversation)
+  | 'cannot-fit' // fitting it again for this route failed (fitConversation)
+  | 'request-too-large' // the request would pass the route's byte cap even with every image at its legible floor
+  | 'result-too-large'; // an MCP tool result would pass the host's byte cap (fitResultBytes)
 
 /** Something the serializer changed so the request stays valid. Structured, so apps can log or surface it. */
 export type SerializeWarning =
@@ -33,8 +35,11 @@ export type SerializeWarning =
       messageIndex: number;
       from: { width: number; height: number };
       to: { width: number; height: number };
+      /** Bytes of the image before and after, when the request's byte budget fitted it smaller (fitConversation). */
+      bytes?: { from: number; to: number };
       message: string;
     }
+  | { type: 'request-over-budget'; bytes: number; cap: number; message: string }
   | { type: 'document-renamed'; from: string; to: string; messageIndex: number; message: string }
   | { type: 'turns-merged'; role: 'user' | 'assistant'; messageIndex: number; message: string }
   | { type: 'missing-tool-result'; toolCallId: string; toolName: string; message: string }

@@ -19,10 +19,11 @@ import { attachedSummary, describeSentPages } from './view-file-summary.js';
 import { viewFailure } from './view-file-failure.js';
 import { viewPdfPages } from './view-pdf-pages.js';
 import { DEFAULT_MAX_TILES, viewTiles } from './view-tiles.js';
+import { processWithFonts, type SvgFontOptions } from './svg-fonts.js';
 
 export { VIEW_FILE_TOOL_DEFINITION };
 
-export interface ViewFileToolOptions extends CapabilitySource {
+export interface ViewFileToolOptions extends CapabilitySource, SvgFontOptions {
   fileSystem?: FileSystem;
   /** Refuse paths outside this directory (no `..`, no symlink escape). Relative paths resolve against it. */
   root?: string;
@@ -72,7 +73,7 @@ export async function viewFile(
         ? notMedia(file, notes)
         : type === 'application/pdf'
           ? await viewPdf(file, request, capabilities, notes)
-          : await viewImage(file, type, request, capabilities, notes, options.maxTiles ?? DEFAULT_MAX_TILES);
+          : await viewImage(file, type, request, capabilities, notes, options.maxTiles ?? DEFAULT_MAX_TILES, options);
     return { ...outcome, path: file.path };
   } catch (error) {
     return { ...viewFailure(error, notes), error };
@@ -87,6 +88,7 @@ async function viewImage(
   capabilities: ModelCapabilities,
   notes: readonly string[],
   maxTiles: number,
+  fonts: SvgFontOptions,
 ): Promise<ViewFileOutcome> {
   if (!capabilities.imageInput) throw noImageInput();
   const what = `${file.name} is a ${mediaLabel(type)}, so it was ignored`;
@@ -104,7 +106,7 @@ async function viewImage(
     return { parts: [{ type: 'text', text }, ...rest], isError: false };
   }
   const region = request.region === undefined ? {} : { region: request.region };
-  const processed = await process(file.bytes, { ...fitOptions(capabilities), ...region });
+  const processed = await processWithFonts(file.bytes, { ...fitOptions(capabilities), ...region }, fonts);
   return attached(
     file,
     [...notes, ...ignored, ...closerLook(file.name, request.path, processed, capabilities, maxTiles)],

@@ -1,0 +1,59 @@
+// Local stand-ins for the caps the real APIs enforce on a whole request, as request checks for the API server
+// (`startApiServer(script, check)`): what a request over them gets back, with the API's status, error type and
+// message shape, so a client sees what it would in production.
+import sharp from 'sharp';
+import type { ErrorEntry, RequestCheck, ServerRequest } from './api-server.js';
+
+interface WireImage {
+  path: string;
+  data: string;
+}
+
+/** Every base64 image source of an Anthropic body, with the path the API names in its errors. */
+function anthropicImages(body: unknown): WireImage[] {
+  const images: WireImage[] = [];
+  const visit = (blocks: unknown, path: string) => {
+    if (!Array.isArray(blocks)) return;
+    blocks.forEach((block: { type?: string; source?: { type?: string; data?: string }; content?: unknown }, i) => {
+      if (block?.type === 'image' && block.source?.type === 'base64' && typeof block.source.data === 'string')
+        images.push({ path: `${path}.${i}.source.base64.data`, data: block.source.data });
+      if (block?.type === 'tool_result') visit(block.content, `${path}.${i}.content`);
+    });
+  };
+  const messages = (body as { messages?: Array<{ content?: unknown }> }).messages ?? [];
+  messages.forEach((message, i) => visit(message.content, `messages.${i}.content`));
+  return images;
+}
+
+const invalid = (message: string): ErrorEntry => ({ status: 400, type: 'invalid_request_error', message });
+
+/**
+ * Anthropic's Messages API caps (docs.claude.com, "Request size limits" and "Vision"): 32 MB per request (413
+ * `request_too_large`), 100 images per request, 5 MB of base64 per image, and no side over 2000 px once a request
+ * holds more than 20 images (400 `invalid_request_error` naming the block).
+ */
+export const anthropicCaps: RequestCheck = async (request: ServerRequest) => {
+  if (request.api !== 'anthropic') return undefined;
+  if (request.bytes > 32_000_000)
+    return { status: 413, type: 'request_too_large', message: 'Request exceeds the maximum allowed number of bytes.' };
+  const images = anthropicImages(request.body);
+  if (images.length > 100) return invalid(`messages: Too many images: ${images.length} > 100 maximum.`);
+  for (const image of images) {
+    if (image.data.length > 5_242_880)
+      return invalid(`${image.path}: image exceeds 5 MB maximum: ${image.data.length} bytes > 5242880 bytes`);
+    if (images.length > 20) {
+      const { width = 0, height = 0 } = await sharp(Buffer.from(image.data, 'base64')).metadata();
+      if (Math.max(width, height) > 2000)
+        return invalid(
+          `${image.path}: At least one of the image dimensions exceed max allowed size for many-image requests: 2000 pixels`,
+        );
+    }
+  }
+  return undefined;
+};
+
+/** Gemini's inline-data cap (ai.google.dev, "Passing images to Gemini"): a request over 20 MB is refused with 400. */
+export const geminiCaps: RequestCheck = (request: ServerRequest) =>
+  request.api === 'gemini' && request.bytes > 20_000_000
+    ? { status: 400, message: `Request payload size exceeds the limit: 20000000 bytes.` }
+    : undefined;
