@@ -7,7 +7,6 @@ import type { Deadline } from '../runtime/deadline.js';
 import type { ProcessResult, ProcessStep, ProcessWarning, Region, SendableImageType } from '../types.js';
 import { profileToCarry, withProfile } from './colour-profile.js';
 import { decodeToFit } from './decode-to-fit.js';
-import { fitEdge } from './fit-edge.js';
 import { fitWithinLimits } from './fit.js';
 import { releaseRasterBuffer } from '../raster/raster-buffers.js';
 import { chooseEncoding } from './output-encoding.js';
