@@ -21,7 +21,7 @@ ${FILE_USAGE}
 Options:
   -o, --output DIR   write the tiles into DIR (made if missing): tile-001.png, tile-002.png, …
   --preset NAME      limits preset: ${PRESET_NAMES.join(', ')} (default: the model's, else portable)
-  --model M          the model the tiles are for: its working size (claude-opus-4-7: 2576 px and 4,784
+  --model M          the model the tiles are for: its working size (claude-sonnet-5-5: 2576 px and 4,784
                      patches) and its token cost; its route comes from --provider, else the preset's,
                      else the model's name
   --provider NAME    the route, to price and size for: ${PROVIDER_NAMES.join(', ')}
