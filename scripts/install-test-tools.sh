@@ -28,6 +28,7 @@ TOOLS=(
   'fonts-droid-fallback|a CJK font, for the tests of the `fonts` option and `--font`'
   'libimage-exiftool-perl|`exiftool` writes GPS, XMP and comments into test files and is the oracle that none is sent'
   'fontconfig|`fc-list`: how `glimpse mcp` finds a system font for SVG text'
+  'tesseract-ocr|`tesseract`: reads the words back from what a model is sent, for the legibility test (tiles, regions)'
 )
 [[ "${BASH_SOURCE[0]}" == */* ]] && here="${BASH_SOURCE[0]%/*}" || here=.
 self="$(cd "$here" && pwd)/install-test-tools.sh"

@@ -52,7 +52,8 @@ describe('fitMediaMiddleware with an MCP server', () => {
     expect(toolText).toBe(
       [
         'Captured.',
-        '[attachment 1 was resized from 2400x1500 to 2048x1280 px; multiply coordinates in it by 1.172 to get coordinates in the original]',
+        // OpenAI's tile models work at 768 px on the short side (after the 2048 box): sent at that size.
+        '[attachment 1 was resized from 2400x1500 to 1229x768 px; multiply coordinates in it by 1.953 to get coordinates in the original]',
         '[1 image and 1 PDF from this result are attached after the tool results, labelled call_9]',
       ].join('\n'),
     );
@@ -61,7 +62,7 @@ describe('fitMediaMiddleware with an MCP server', () => {
       [`messages.${toolIndex + 1}.content.1.image_url.url`, 'image/png'],
       [`messages.${toolIndex + 1}.content.2.file.file_data`, 'application/pdf'],
     ]);
-    expect(await decodeStrictly(media[0]!.bytes)).toMatchObject({ width: 2048, height: 1280 });
+    expect(await decodeStrictly(media[0]!.bytes)).toMatchObject({ width: 1229, height: 768 });
     expect(at(request.json, `messages.${toolIndex + 1}.content.2.file.filename`)).toBe('report.pdf');
   });
 
@@ -73,7 +74,7 @@ describe('fitMediaMiddleware with an MCP server', () => {
       ['messages.2.content.0.content.2.source.data', 'application/pdf'],
     ]);
     expect(at(request.json, 'messages.2.content.0.content.2.type')).toBe('document');
-    expect(await decodeStrictly(media[0]!.bytes)).toMatchObject({ width: 1568, height: 980 });
+    expect(await decodeStrictly(media[0]!.bytes)).toMatchObject({ width: 1389, height: 868 });
     expect(request.text).not.toContain('"type":"resource"');
   });
 });

@@ -4,10 +4,11 @@ import { createAmazonBedrock } from '@ai-sdk/amazon-bedrock';
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { generateText, stepCountIs, tool, wrapLanguageModel, jsonSchema, type ModelMessage } from 'ai';
 import { PDFDocument } from 'pdf-lib';
-import { PRESETS } from '@glimpse/media';
+import { fitWorkingSize, PRESETS } from '@glimpse/media';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSample } from './support/read-sample.js';
 import { fitMediaMiddleware, type FitMediaWarning } from '../packages/agent/src/entries/ai-sdk.js';
+import { resolveRoute } from '../packages/agent/src/route/resolve-route.js';
 import { AI_SDK_PROVIDERS, type AiSdkProviderCase } from './support/ai-sdk-providers.js';
 import { at } from './support/json-path.js';
 import { captureFetch, type CapturedRequest } from './support/capture-fetch.js';
@@ -79,6 +80,9 @@ afterAll(() => {
 
 describe.each(AI_SDK_PROVIDERS)('fitMediaMiddleware on $route ($modelId)', (provider) => {
   const preset = PRESETS[PRESET_OF[provider.route]];
+  // What the model works at: its own size where the registry knows it (Claude on Bedrock), else its preset's.
+  const working =
+    resolveRoute({ provider: provider.route, model: provider.modelId }).capabilities.workingSize ?? preset;
   let request: CapturedRequest;
   let media: WireMedia[];
   let pages: WireMedia[];
@@ -98,10 +102,11 @@ describe.each(AI_SDK_PROVIDERS)('fitMediaMiddleware on $route ($modelId)', (prov
     expect(images).toHaveLength(2);
     const sizes = await Promise.all(images.map((m) => decodeStrictly(m.bytes)));
     const [shot, picture] = sizes;
-    // The screenshot (2400x1500) and the photo (upright 3000x4000), each at most the preset's edge, aspect kept.
-    expect(Math.max(shot!.width, shot!.height)).toBe(Math.min(2400, preset.maxEdge));
+    // The screenshot (2400x1500) and the photo (upright 3000x4000), each at the model's working size (edge,
+    // short side, patch budget), aspect kept.
+    expect(shot).toMatchObject(fitWorkingSize({ width: 2400, height: 1500 }, working));
     expect(shot!.width / shot!.height).toBeCloseTo(2400 / 1500, 2);
-    expect(picture!.height).toBe(Math.min(4000, preset.maxEdge));
+    expect(picture).toMatchObject(fitWorkingSize({ width: 3000, height: 4000 }, working));
     expect(picture!.width / picture!.height).toBeCloseTo(3 / 4, 2);
     for (const image of images) expect(image.bytes.length).toBeLessThanOrEqual(preset.maxBytes);
     expect(sdkWarnings.filter((w) => (w as { type?: string }).type === 'deprecated')).toEqual([]);

@@ -11,7 +11,10 @@ import { failsWith } from './support/typed-errors.js';
 import demoScript from '../packages/agent/demo/script.json';
 import { runDemo } from '../packages/agent/src/cli/demo.js';
 import { ESTIMATE_TARGETS } from '../packages/agent/src/cli/estimate-targets.js';
-import { anthropicImageTokens } from '../packages/agent/src/compaction/anthropic-image-tokens.js';
+import {
+  ANTHROPIC_HIGH_RESOLUTION,
+  anthropicImageTokens,
+} from '../packages/agent/src/compaction/anthropic-image-tokens.js';
 import { estimateMessageTokens } from '../packages/agent/src/compaction/estimate-tokens.js';
 import { parseReplayScript } from '../packages/agent/src/loop/replay-script.js';
 import { loadSession } from '../packages/agent/src/session/load-session.js';
@@ -68,8 +71,9 @@ describe('glimpse demo', () => {
     for (const file of ['screenshot.png', 'photo-exif6.jpg', 'report.pdf', 'diagram.svg'])
       expect(report).toContain(`samples/${file}\n  what the model receives`);
     expect(report).not.toContain('(error result)');
-    // Fitted to Anthropic's 1568-px long edge; the photo turned upright.
-    expect(report).toMatch(/image\/png\s+1568×980/);
+    // claude-sonnet-5-5 works at up to 2576 px and 4,784 patches: the 2400×1500 screenshot goes as it is
+    // (86·54 = 4,644 patches); the photo turned upright.
+    expect(report).toMatch(/image\/png\s+2400×1500/);
     expect(report).toMatch(/image\/jpeg\s+900×1200/);
     expect(report).toMatch(/application\/pdf\s+1 page/);
     const session = await loadSession(sessionPath);
@@ -85,12 +89,12 @@ describe('glimpse demo', () => {
         estimateMessageTokens(screenshotResult, target.options),
       );
     }
-    // 1568×980 would be ⌈1568/28⌉·⌈980/28⌉ = 1,960 patches: over the cap, so Anthropic's working size is smaller.
+    // Counted at the model's own tier, as it was sent: ⌈2400/28⌉·⌈1500/28⌉ = 86·54 = 4,644 patches.
     expect(
-      estimateMessageTokens(screenshotResult, { provider: 'anthropic' }) -
+      estimateMessageTokens(screenshotResult, { provider: 'anthropic', model: 'claude-sonnet-5-5' }) -
         estimateMessageTokens(screenshotResult, { provider: 'anthropic', images: 'fixed' }),
-    ).toBe(anthropicImageTokens(1568, 980) - 1200);
-    expect(anthropicImageTokens(1568, 980)).toBeLessThanOrEqual(1568);
+    ).toBe(4644 - 1200);
+    expect(anthropicImageTokens(2400, 1500, ANTHROPIC_HIGH_RESOLUTION)).toBe(4644);
 
     expect(session.header.app).toMatchObject({ name: 'glimpse demo', provider: 'anthropic' });
     expect(session.messages.map((m) => m.role)).toEqual([

@@ -4,7 +4,7 @@ import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PRESETS } from '@glimpse/media';
+import { PRESETS, patchCount } from '@glimpse/media';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -120,9 +120,10 @@ describe('glimpse mcp over stdio, with the SDK client', () => {
     const result = await call('view_file', { path: 'Screenshot 2026-11-29 at 10.41.07 PM.png' });
     expect(result.isError).toBe(false);
     const image = await imageOf(result);
-    expect(image).toMatchObject({ mimeType: 'image/png', format: 'png', width: 1568, height: 980 });
+    // Claude's working size, 1,568 patches of 28 px: 1568×980 would be 1,960 and shrunk again by the server.
+    expect(image).toMatchObject({ mimeType: 'image/png', format: 'png', width: 1389, height: 868 });
     expect(texts(result)).toContain('\\u{202F}PM.png');
-    expect(texts(result)).toContain('multiply coordinates in it by 1.837');
+    expect(texts(result)).toContain('multiply coordinates in it by 2.073');
   });
 
   it('views a 12-megapixel photo within the preset edge and byte limits', async () => {
@@ -153,6 +154,22 @@ describe('glimpse mcp over stdio, with the SDK client', () => {
     expect(doc.getPages().map((p) => p.getWidth())).toEqual([303, 304]);
   });
 
+  it('takes view_file region and tiles, as its schema declares (issue 26)', async () => {
+    const { tools } = await client.listTools();
+    const schema = tools.find((t) => t.name === 'view_file')!.inputSchema as { properties: Record<string, unknown> };
+    expect(schema.properties).toMatchObject({ region: { type: 'object' }, tiles: { type: 'boolean' } });
+    const region = await call('view_file', { path: SCREENSHOT, region: { x: 100, y: 50, width: 640, height: 480 } });
+    expect(region.isError).toBe(false);
+    expect(await imageOf(region)).toMatchObject({ width: 640, height: 480 });
+    expect(texts(region)).toContain('add (100, 50)');
+    const tiled = await call('view_file', { path: SCREENSHOT, tiles: true });
+    expect(tiled.isError).toBe(false);
+    const images = tiled.content.filter((c) => c.type === 'image');
+    // 2880×1800 does not fit one Claude tile at full resolution: several, each labelled.
+    expect(images.length).toBeGreaterThan(1);
+    expect(texts(tiled)).toContain(`[tile ${images.length} of ${images.length}:`);
+  });
+
   it('renders PDF pages as images when asked (as: "images"), several in one result', async () => {
     const result = await call('view_file', { path: 'report.pdf', as: 'images', pages: '2-3' });
     expect(result.isError).toBeFalsy();
@@ -160,7 +177,8 @@ describe('glimpse mcp over stdio, with the SDK client', () => {
     expect(images.map((image) => image.mimeType)).toEqual(['image/png', 'image/png']);
     for (const image of images) {
       const meta = await sharp(Buffer.from(image.data, 'base64')).metadata();
-      expect(Math.max(meta.width ?? 0, meta.height ?? 0)).toBe(PRESET.maxEdge);
+      expect(patchCount({ width: meta.width ?? 0, height: meta.height ?? 0 }, 28)).toBeLessThanOrEqual(1568);
+      expect(Math.max(meta.width ?? 0, meta.height ?? 0)).toBeGreaterThan(1200);
     }
     expect(texts(result)).toContain('report.pdf: PDF, 4 pages');
     expect(texts(result)).toContain('The images follow in page order: 2, 3.');
@@ -367,8 +385,8 @@ describe('glimpse mcp --timeout-ms: a slow file blocks nothing', () => {
   it('still views a screenshot correctly after a timeout', async () => {
     const result = await call('view_file', { path: SCREENSHOT }, slowClient);
     expect(result.isError).toBe(false);
-    expect(await imageOf(result)).toMatchObject({ mimeType: 'image/png', format: 'png', width: 1568, height: 980 });
-    expect(texts(result)).toContain('multiply coordinates in it by 1.837');
+    expect(await imageOf(result)).toMatchObject({ mimeType: 'image/png', format: 'png', width: 1389, height: 868 });
+    expect(texts(result)).toContain('multiply coordinates in it by 2.073');
   });
 });
 
@@ -435,7 +453,7 @@ describe('glimpse mcp: JSON-RPC hygiene and private paths', () => {
     const result = await call('view_file', { path: 'report.pdf', page: '2' });
     expect(result.isError).toBe(true);
     expect(texts(result)).toMatch(
-      /^E_INVALID_ARGUMENTS: view_file takes only "path", "pages", "as"; it does not know "page"/,
+      /^E_INVALID_ARGUMENTS: view_file takes only "path", "pages", "as", "region", "tiles"; it does not know "page"/,
     );
     expect((await call('read', { path: 'notes.txt', lines: 3 })).isError).toBe(true);
   });

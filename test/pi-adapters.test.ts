@@ -84,15 +84,16 @@ async function runAgent(model: typeof claude | typeof gptChat, tools: AgentTool[
 }
 
 describe('fitPiTool on a pi agent (pi-agent-core Agent, pi-ai anthropic-messages)', () => {
-  it('fits the tool result: upright, 1568 px, decodable, with media_type on the wire', async () => {
+  it("fits the tool result: upright, at Claude's working size, decodable, with media_type on the wire", async () => {
     const { request } = await runAgent(claude, [fitPiTool(camera, { model: claude })]);
     const [image, ...rest] = findWireMedia(request.json);
     expect(rest).toEqual([]);
     expect(image!.path).toMatch(/^messages\.2\.content\.0\.content\.\d+\.source\.data$/);
     const source = image!.path.replace(/\.data$/, '');
     expect(at(request.json, `${source}.media_type`)).toBe('image/jpeg');
-    expect(await decodeStrictly(image!.bytes)).toMatchObject({ width: 1176, height: 1568 });
-    expect(request.text).toContain('was resized from 3000x4000 to 1176x1568 px');
+    // 1,568 patches of 28 px (34×46 = 1,564); 1176×1568 would be 2,352, shrunk again by the server.
+    expect(await decodeStrictly(image!.bytes)).toMatchObject({ width: 952, height: 1269 });
+    expect(request.text).toContain('was resized from 3000x4000 to 952x1269 px');
   });
 
   it('without it pi sends the sideways 4000x3000 original (what the wrapper fixes)', async () => {
@@ -112,7 +113,8 @@ describe('fitPiToolResults as the afterToolCall hook (pi-ai openai-completions)'
     const index = Number(image!.path.split('.')[1]);
     expect(messages[index]!.role).toBe('user');
     expect(messages[index - 1]!.role).toBe('tool');
-    expect(await decodeStrictly(image!.bytes)).toMatchObject({ width: 1536, height: 2048 });
+    // A tile model: 768 px on the short side, what it works at.
+    expect(await decodeStrictly(image!.bytes)).toMatchObject({ width: 768, height: 1024 });
   });
 });
 
@@ -128,7 +130,7 @@ describe('toPiTool: glimpse file tools in pi', () => {
     const pages = findWireMedia(request.json);
     expect(pages).toHaveLength(2);
     for (const page of pages) expect(page.path).toMatch(/^messages\.2\.content\.0\.content\.\d+\.source\.data$/);
-    for (const page of pages) expect(await decodeStrictly(page.bytes)).toMatchObject({ width: 1212, height: 1568 });
+    for (const page of pages) expect(await decodeStrictly(page.bytes)).toMatchObject({ width: 952, height: 1232 }); // 1,568 patches
     const result = agent.state.messages.find((m: { role: string }) => m.role === 'toolResult');
     const text = JSON.stringify(result);
     expect(text).toContain('report.pdf is given as its text and page images: this route takes no PDF documents');

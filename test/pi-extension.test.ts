@@ -83,13 +83,13 @@ describe('glimpsePiExtension in pi', () => {
     expect(typeof (glimpsePiExtension() satisfies ExtensionFactory)).toBe('function');
   });
 
-  it("fits an extension tool's screenshot for the session's model (Anthropic: 1568 px)", async () => {
+  it("fits an extension tool's screenshot for the session's model (Claude: 1,568 patches of 28 px)", async () => {
     const request = await session([glimpsePiExtension()]);
     const [image, ...rest] = findWireMedia(request.json);
     expect(rest).toEqual([]);
     expect(image!.path).toMatch(/^messages\.2\.content\.0\.content\.\d+\.source\.data$/);
-    expect(await decodeStrictly(image!.bytes)).toMatchObject({ width: 1568, height: 980 });
-    expect(request.text).toContain('was resized from 2400x1500 to 1568x980 px');
+    expect(await decodeStrictly(image!.bytes)).toMatchObject({ width: 1389, height: 868 });
+    expect(request.text).toContain('was resized from 2400x1500 to 1389x868 px');
   });
 
   it('without it the 2400x1500 original goes out as it came', async () => {

@@ -302,7 +302,7 @@ await step('Worker: bundle with esbuild, run in workerd (miniflare)', async () =
         bytes[0],
         bytes[1],
       ],
-      ['image/jpeg', '1176x1568', 'image,text', 0xff, 0xd8],
+      ['image/jpeg', '952x1269', 'image,text', 0xff, 0xd8], // Claude's 1,568 patches of 28 px
       'the Worker' /* the text notes the resize */,
     );
     const fromHeic = await miniflare.dispatchFetch('http://worker/', { method: 'POST', body: await readFile(heic) });

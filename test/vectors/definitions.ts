@@ -193,7 +193,7 @@ export const VECTOR_DEFINITIONS: VectorDefinition[] = [
     input: 'screenshot.png',
     make: screenshotPng,
     options: { provider: 'anthropic' },
-    holds: { mediaType: 'image/png', width: 1568, height: 980, steps: ['resized'] },
+    holds: { mediaType: 'image/png', width: 1389, height: 868, steps: ['resized'] }, // 1,568 patches of 28 px
   },
   {
     name: 'jpeg-exif-rotated',
@@ -290,7 +290,7 @@ export const VECTOR_DEFINITIONS: VectorDefinition[] = [
     make: () => textPdf({ pages: 2, lines: 12 }),
     options: { provider: 'anthropic' },
     operation: { renderPdfPage: 2 },
-    holds: { mediaType: 'image/png', width: 1212, height: 1568, steps: ['rasterized'] },
+    holds: { mediaType: 'image/png', width: 952, height: 1232, steps: ['rasterized'] }, // 1,568 patches of 28 px
   },
   {
     name: 'pdf-page-scan-rendered',

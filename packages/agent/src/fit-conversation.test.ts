@@ -90,7 +90,7 @@ describe('fitConversation', () => {
     const { messages: fitted, warnings } = await fitConversation({
       messages: history([wide]),
       provider: 'anthropic',
-      model: 'claude-sonnet-5-5',
+      model: 'claude-sonnet-4-5', // a standard model: 1568 px (claude-sonnet-5-5 works at 2576)
     });
     const result = fitted[2]!;
     if (result.role !== 'toolResult') throw new Error('expected the tool result');

@@ -76,9 +76,11 @@ export async function fitConversation(input: FitConversationInput): Promise<Fitt
   const preset = PRESETS[route.preset];
   const many = route.media.limits.manyImages;
   const crowded = many !== undefined && countImages(input.messages) > many.above;
+  // The model's own long edge where the registry knows it (a Claude high-resolution model: 2576 px).
+  const edge = route.capabilities.workingSize?.maxEdge ?? preset.maxEdge;
   const routeTarget: Target = {
     preset: route.preset,
-    maxEdge: crowded ? Math.min(preset.maxEdge, many.maxEdge) : preset.maxEdge,
+    maxEdge: crowded ? Math.min(edge, many.maxEdge) : edge,
     maxBytes: preset.maxBytes,
     accepts: route.media.imageTypes.filter((type) => preset.accepts.includes(type)),
     why: 'for this route',

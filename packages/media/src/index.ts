@@ -2,6 +2,9 @@
 export { detect } from './detect.js';
 export { probe } from './probe.js';
 export { process } from './process.js';
+export { planTiles, tiles } from './tiles.js';
+export type { TilePlan } from './pipeline/tile-plan.js';
+export type { Tile, TilesOptions, TilesResult } from './tiles.js';
 export { checkIntegrity, verifyIntegrity } from './integrity.js';
 export type { IntegrityProblem } from './integrity.js';
 export { pdfText, renderPdfPage } from './pdf-pages.js';
@@ -12,6 +15,8 @@ export { PRESETS, PRESET_NAMES, isPresetName } from './presets/presets.js';
 export type { Preset, PresetName } from './presets/presets.js';
 export { ROUTES, ROUTE_NAMES, isRouteName } from './presets/routes.js';
 export type { Route, RouteLimits, RouteName } from './presets/routes.js';
+export { fitsWorkingSize, fitWorkingSize, patchCount } from './presets/working-size.js';
+export type { PatchBudget, WorkingSize } from './presets/working-size.js';
 export { setWasmLoader } from './runtime/wasm.js';
 export { configureMemoryGovernor, memoryGovernor, MemoryGovernor } from './runtime/memory-governor.js';
 export type { Admission, GovernorState, JobMemory, MemoryGovernorOptions } from './runtime/memory-governor.js';

@@ -14,6 +14,7 @@ import { reencodedResult } from './pipeline/result.js';
 import { positive, resolveLimits } from './presets/limits.js';
 import { deadlineAfter } from './runtime/deadline.js';
 import type { PdfInfo, ProcessOptions, ProcessResult, SendableImageType } from './types.js';
+import { assertRegionShape } from './pipeline/region.js';
 
 export interface PdfTextOptions {
   /** Pages to read, numbered from 1, in the order given. Default: every page. */
@@ -76,7 +77,9 @@ export async function pdfText(bytes: Uint8Array, options: PdfTextOptions = {}): 
  * Renders page `page` (from 1) so its longer side is `maxEdge` of the preset (upright: /Rotate applied),
  * on white, and fits it like `process` does: PNG for text and drawings, JPEG for pages that are mostly a
  * photo or scan, smaller or lossier until it is within `maxBytes`. A page's size in points only sets its
- * shape: a 200-inch poster renders at the same pixel count as a letter page.
+ * shape: a 200-inch poster renders at the same pixel count as a letter page. With `region` (in the page's
+ * points, upright, as `original` measures it), only that part is drawn, at the resolution that fills the
+ * working size (up to 3,600 dpi): a closer look at small print, not a crop of the page image.
  */
 export async function renderPdfPage(
   bytes: Uint8Array,
@@ -87,8 +90,9 @@ export async function renderPdfPage(
   const deadline = deadlineAfter(options.timeoutMs ?? PDF_DEFAULTS.timeoutMs);
   const maxMemory = positive('maxMemory', options.maxMemory) ?? PDF_DEFAULTS.maxMemory;
   assertPdfBytes(bytes, 'renderPdfPage');
+  const region = assertRegionShape(options.region);
   const drawn = await withPdfDocument(bytes, maxMemory, (document) =>
-    drawPage(document, pageIndex(page, document.pageCount), limits, deadline),
+    drawPage(document, pageIndex(page, document.pageCount), limits, deadline, region),
   );
   const preferred = chooseEncoding({ lossless: !drawn.photo, hasAlpha: false }, limits.accepts);
   deadline.check(`Rendering page ${page}`);
@@ -109,7 +113,8 @@ export async function renderPdfPage(
     frames: 1,
     pages: drawn.pageCount,
   };
-  return { ...reencodedResult(fitted, source, ['rasterized'], false, []), mediaType: fitted.mediaType };
+  const result = reencodedResult(fitted, source, region ? ['rasterized', 'cropped'] : ['rasterized'], false, []);
+  return { ...result, mediaType: fitted.mediaType, ...(region && { region }) };
 }
 
 /** Checks done before PDFium starts: bytes, a PDF header, and an end (a cut file has lost its %%EOF). */

@@ -86,10 +86,11 @@ describe('process: resizing in the same codec', () => {
     });
   });
 
-  it('PNG screenshot → PNG (lossless) within the anthropic edge', async () => {
+  it('PNG screenshot → PNG (lossless) within the anthropic working size (1,568 patches of 28 px)', async () => {
     const input = await make.screenshotPng({ width: 2400, height: 1500 });
     const { result } = await fitAndCompare(input, { preset: 'anthropic' }, 4);
-    expect(result).toMatchObject({ mediaType: 'image/png', width: 1568, height: 980 });
+    // 1568×980 would be 56×35 = 1,960 patches, downscaled again by the server; 1389×868 is 50×31 = 1,550.
+    expect(result).toMatchObject({ mediaType: 'image/png', width: 1389, height: 868 });
   });
 
   it('WebP → WebP, alpha kept', async () => {

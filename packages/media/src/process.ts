@@ -4,6 +4,7 @@ import { pdfJobMemory, rasterJobMemory, svgJobMemory } from './pipeline/job-memo
 import { processPdf } from './pipeline/pdf.js';
 import { processRaster } from './pipeline/raster.js';
 import { readRasterSource } from './pipeline/raster-source.js';
+import { assertRegionShape } from './pipeline/region.js';
 import { processSvg } from './pipeline/svg.js';
 import { resolveLimits } from './presets/limits.js';
 import { deadlineAfter, NO_DEADLINE } from './runtime/deadline.js';
@@ -30,6 +31,7 @@ export async function process(bytes: Uint8Array, options: ProcessOptions = {}): 
   const limits = resolveLimits(options);
   const fonts = assertFonts(options.fonts);
   const pages = assertPages(options.pages);
+  const region = assertRegionShape(options.region);
   const deadline = limits.timeoutMs === undefined ? NO_DEADLINE : deadlineAfter(limits.timeoutMs);
   const format = recognise(bytes);
   if (pages !== undefined && format.kind !== 'pdf') {
@@ -37,6 +39,15 @@ export async function process(bytes: Uint8Array, options: ProcessOptions = {}): 
       'E_INVALID_OPTIONS',
       `pages chooses pages of a PDF; this is a ${format.label} (${format.mediaType}). Leave pages out for it.`,
       { option: 'pages', mediaType: format.mediaType },
+    );
+  }
+  if (region !== undefined && (format.kind === 'pdf' || format.kind === 'svg')) {
+    throw new MediaError(
+      'E_INVALID_OPTIONS',
+      format.kind === 'pdf'
+        ? `region cuts a raster image; this is a PDF. Render the region of one page with renderPdfPage(bytes, page, { region }) (in the page's points), or leave region out.`
+        : `region cuts a raster image; this is a ${format.label} (${format.mediaType}). Convert it to PNG first, or leave region out.`,
+      { option: 'region', mediaType: format.mediaType },
     );
   }
   switch (format.kind) {
@@ -55,7 +66,7 @@ export async function process(bytes: Uint8Array, options: ProcessOptions = {}): 
       const source = await readRasterSource(bytes, format, limits);
       deadline.check("Reading the file's header");
       return governed({ estimateBytes: rasterJobMemory(source, limits), inputBytes: bytes.byteLength }, () =>
-        processRaster(source, limits, deadline),
+        processRaster(source, limits, deadline, region),
       );
     }
     case 'refused': {

@@ -1,3 +1,5 @@
+import type { WorkingSize } from './presets/working-size.js';
+
 /** Every media type the core can name. Only some can be sent to providers; the rest exist so errors can name them. */
 export type MediaType =
   | 'image/png'
@@ -167,6 +169,14 @@ export interface JxlInfo extends ProbeFacts {
   mediaType: 'image/jxl';
 }
 
+/** A rectangle of an image in whole pixels, from its top-left corner. */
+export interface Region {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
 /** Options of `process`. Explicit limits override the preset's. */
 export interface ProcessOptions {
   /** The limits preset: `portable` (default) is safe on every hosted route (Ollama: `ollama`); `anthropic`, `openai`, … fit one provider. */
@@ -175,6 +185,13 @@ export interface ProcessOptions {
   provider?: PresetName;
   /** Longest side in pixels. */
   maxEdge?: number;
+  /**
+   * The size the receiving model works at, from the agent's capability registry (a Claude high-resolution
+   * model: `{ maxEdge: 2576, patches: { size: 28, max: 4784 } }`): it replaces the preset's longest side, short
+   * side and patch budget whole, so what is sent is what the model sees (no second downscale on its server).
+   * An explicit `maxEdge` still wins over its edge.
+   */
+  workingSize?: WorkingSize;
   /** Largest output in raw bytes. */
   maxBytes?: number;
   /** Decompression-bomb guard: inputs with more pixels are refused before decoding. Default 100 MP. */
@@ -197,6 +214,14 @@ export interface ProcessOptions {
   /** Extra fonts (TTF/OTF/TTC bytes) for SVG text, tried before the bundled DejaVu Sans subset. */
   fonts?: readonly Uint8Array[];
   /**
+   * Raster images only: send only this part, in the upright original's pixels (EXIF orientation applied),
+   * cut from the full-resolution decode and then fitted to the limits, so a model can read what a whole-image
+   * fit shrinks away. Outside the image, empty, or not whole pixels: `E_INVALID_OPTIONS` (its details name the
+   * image's size). The result's `region` repeats it, for the note that maps coordinates back. PDF pages take a
+   * region through `renderPdfPage`.
+   */
+  region?: Region;
+  /**
    * Send a JPEG, PNG, WebP, GIF or HEIC/HEIF that goes as it is with its metadata: Exif (GPS position,
    * camera, dates), XMP, IPTC, text chunks and comments. Default false: they are cut out whole (HEIF's
    * blanked in place; no pixel is re-encoded, the colour profile stays) and the step `metadata-removed` says
@@ -208,6 +233,7 @@ export interface ProcessOptions {
 /** What `process` did, in order; agents turn these into notes for the model. */
 export type ProcessStep =
   | 'oriented' // EXIF orientation applied
+  | 'cropped' // only `region` was sent
   | 'first-frame' // an animation was reduced to its first frame
   | 'first-page' // a multi-page file (TIFF) was reduced to its first page; `original.pages` says how many
   | 'rasterized' // an SVG was rendered to PNG
@@ -267,4 +293,6 @@ export interface ProcessResult {
   steps: ProcessStep[];
   /** What the output lacks or changed beyond the steps; empty when nothing is amiss. */
   warnings: ProcessWarning[];
+  /** The part of the original sent (the `region` option), in its upright pixels; absent when the whole was sent. */
+  region?: Region;
 }

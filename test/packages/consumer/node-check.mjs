@@ -18,7 +18,8 @@ import { HEIF_DECODER_NAME } from '@glimpse/heif'; // importing it registers the
 
 const photo = new Uint8Array(await readFile('photo-exif6.jpg')); // 4000×3000 stored sideways (EXIF 6)
 const fitted = await fit(photo, { provider: 'anthropic' });
-assert.deepEqual([fitted.mediaType, fitted.width, fitted.height], ['image/jpeg', 1176, 1568]);
+// Claude's working size: 1,568 patches of 28 px (34×46 = 1,564).
+assert.deepEqual([fitted.mediaType, fitted.width, fitted.height], ['image/jpeg', 952, 1269]);
 assert.deepEqual(fitted.steps, ['oriented', 'resized']);
 
 // The optional HEIC package: a grid HEIC turned by irot comes out an upright JPEG.
@@ -60,7 +61,8 @@ const inMemory = {
   capabilities: { imageInput: true, pdfInput: true, mediaInToolResults: true, preset: 'openai' },
 };
 const seen = await viewFile({ path: '/photo.jpg' }, inMemory);
-assert.deepEqual([VIEW_FILE_TOOL_DEFINITION.name, seen.isError, seen.processed?.height], ['view_file', false, 2048]);
+// The openai preset's tile models work at 768 px on the short side.
+assert.deepEqual([VIEW_FILE_TOOL_DEFINITION.name, seen.isError, seen.processed?.height], ['view_file', false, 1024]);
 
 const log = await SessionWriter.open('session.jsonl', { app: { name: 'consumer' } });
 for (const message of messages) await log.append(message);
@@ -89,7 +91,8 @@ const file = transformed.prompt[0].content.find((item) => item.type === 'file');
 const fileBytes =
   typeof file.data.data === 'string' ? new Uint8Array(Buffer.from(file.data.data, 'base64')) : file.data.data;
 const fileInfo = await probe(fileBytes);
-assert.deepEqual([file.mediaType, fileInfo.width, fileInfo.height], ['image/jpeg', 1176, 1568]);
+// claude-sonnet-5-5 is a high-resolution model: 2576 px and 4,784 patches (60×79 = 4,740).
+assert.deepEqual([file.mediaType, fileInfo.width, fileInfo.height], ['image/jpeg', 1659, 2212]);
 
 const piContent = await fitPiContent(
   [{ type: 'image', mimeType: 'image/jpeg', data: Buffer.from(photo).toString('base64') }],

@@ -36,7 +36,7 @@ try {
 
   const facts = (await page.textContent('#facts')) ?? '';
   check('detected type shown', facts.includes('Detected typeimage/png'), facts.slice(0, 160));
-  check('processed to the preset', facts.includes('image/png, 1568×980'), facts.slice(0, 240));
+  check('processed to the preset', facts.includes('image/png, 1389×868'), facts.slice(0, 240));
   for (const id of ['original', 'processed']) {
     const size = await page.$eval(`#${id} img`, (image) =>
       image instanceof HTMLImageElement && image.complete ? [image.naturalWidth, image.naturalHeight] : [0, 0],

@@ -8,6 +8,7 @@ import { bridgeV3Prompt } from './bridge-v3-prompt.js';
 import { fitAiSdkPrompt } from './fit-ai-sdk-prompt.js';
 import { FitCache } from './fit-cache.js';
 import type { FitMediaWarning } from './fit-media-warning.js';
+import { fitOptions } from '../route/fit-options.js';
 
 export interface FitMediaMiddlewareOptions {
   /** The wire API the wrapped model speaks. Default: read from the model's provider id (`openai.chat` → `openai-chat`). */
@@ -85,7 +86,12 @@ export function fitMediaMiddleware(
       ...(options.capabilities !== undefined && { overrides: options.capabilities }),
       ...(presetChoice !== undefined && { preset: presetChoice }),
     });
-    const processOptions: ProcessOptions = { ...options.limits, preset: route.preset };
+    // The model's working size (Claude's tiers, OpenAI's tiles or patches) refines the preset, unless one was chosen.
+    const processOptions: ProcessOptions = {
+      ...fitOptions(route.capabilities),
+      ...options.limits,
+      preset: route.preset,
+    };
     return fitAiSdkPrompt(prompt, { route, options: processOptions, cache, warn });
   };
   // The AI SDK calling a middleware hands it the prompt of its own specification, the one its wrapped model

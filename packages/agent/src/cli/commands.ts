@@ -22,6 +22,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./process.js')).processCommand,
   },
   {
+    name: 'tiles',
+    summary: 'cut a large image into tiles a model reads at full resolution',
+    load: async () => (await import('./tiles.js')).tilesCommand,
+  },
+  {
     name: 'text',
     summary: 'print the text layer of a PDF, page by page',
     load: async () => (await import('./text.js')).textCommand,

@@ -55,7 +55,8 @@ describe('glimpse prepare: the whole request fits', () => {
     expect(warnings).toHaveLength(refitted.length);
     for (const warning of warnings)
       expect(warning).toMatch(
-        /^glimpse prepare: warning: an image \(image\/png, 1500x1000 px\) was fitted again to keep the request under 32\.0 MB \(anthropic's bytes per request\) as image\/jpeg, \d+x\d+ px, .* instead of /,
+        // view_file sent each 1500×1000 capture at Claude's working size (1,568 patches of 28 px) first.
+        /^glimpse prepare: warning: an image \(image\/png, 1344x896 px\) was fitted again to keep the request under 32\.0 MB \(anthropic's bytes per request\) as image\/jpeg, \d+x\d+ px, .* instead of /,
       );
   }, 180_000);
 

@@ -81,7 +81,8 @@ describe('glimpse prepare', () => {
       (block) => block.type === 'image',
     )!;
     const meta = await sharp(base64ToBytes(image.source!.data)!).metadata();
-    expect([meta.width, meta.height]).toEqual([1568, 784]);
+    // claude-sonnet-5-5 is a high-resolution model: 2576 px and 4,784 patches (92×46 = 4,232).
+    expect([meta.width, meta.height]).toEqual([2576, 1288]);
     // A garbage file is reported in its own result; the turn goes on.
     expect(JSON.stringify(results!.content[2])).toMatch(/garbage\.bin.*E_UNSUPPORTED|E_UNSUPPORTED.*garbage\.bin/);
   });
@@ -105,7 +106,8 @@ describe('glimpse prepare', () => {
     const image = results[0]!.toolResult.content.find((block) => 'image' in block)!.image!;
     expect(typeof image.source.bytes).toBe('string');
     const meta = await sharp(base64ToBytes(String(image.source.bytes))!).metadata();
-    expect([meta.width, meta.height]).toEqual([2000, 1000]);
+    // Claude 3.5 Sonnet on Bedrock works at 1568 px and 1,568 patches (56×28), under Bedrock's 2000 px.
+    expect([meta.width, meta.height]).toEqual([1568, 784]);
     expect(results[1]!.toolResult.content.find((block) => 'document' in block)!.document!.name).toBe('notes-v1');
   });
 

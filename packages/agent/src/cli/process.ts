@@ -1,4 +1,4 @@
-import { detect, isPresetName, PRESET_NAMES, renderPdfPage } from '@glimpse/media';
+import { detect, isPresetName, PRESET_NAMES, renderPdfPage, type Region } from '@glimpse/media';
 import { processWithFonts } from '../tools/svg-fonts.js';
 import { parseArgs, positiveInteger, stringFlag } from './args.js';
 import { UsageError, type Command } from './command.js';
@@ -7,9 +7,9 @@ import { systemFontsFor } from './system-fonts.js';
 import { FILE_USAGE, MAX_FILE_BYTES_USAGE, readInputFile } from './read-input.js';
 import { extensionWarning, outputTarget, writeOutput } from './write-output.js';
 
-const usage = `Usage: glimpse process FILE [-o OUT] [--page N] [--max-edge N] [--max-bytes N] [--preset NAME]
-                       [--max-input-pixels N] [--max-file-bytes N] [--timeout-ms N] [--font FILE]...
-                       [--no-system-fonts] [--keep-metadata]
+const usage = `Usage: glimpse process FILE [-o OUT] [--page N] [--region X,Y,W,H] [--max-edge N] [--max-bytes N]
+                       [--preset NAME] [--max-input-pixels N] [--max-file-bytes N] [--timeout-ms N]
+                       [--font FILE]... [--no-system-fonts] [--keep-metadata]
 
 Fits an image, SVG or PDF for an LLM provider: the input untouched when it already fits; otherwise
 decoded, turned upright (EXIF), resized, re-encoded and fitted to the byte limit. With --page, one page
@@ -24,6 +24,9 @@ Options:
                      a warning on stderr says when the two disagree
   --page N           render page N of a PDF (from 1) to an image, for models without PDF input or to
                      see one page sharply
+  --region X,Y,W,H   only this part: X, Y, width and height in pixels of the upright image (of a
+                     --page: in the page's points), cut at full resolution and then fitted; the
+                     summary's region repeats it
   --timeout-ms N     give up after N ms with E_TIMEOUT (default: no limit for images and SVGs;
                      30000 for drawing a --page)
   --max-edge N       longest side in pixels (default: the preset's)
@@ -45,7 +48,7 @@ ${MAX_FILE_BYTES_USAGE}
 
 Prints one JSON object: mediaType, width, height, bytes, pages (PDFs), original {mediaType, width,
 height, bytes, orientation, frames, pages}, resized, reencoded, steps, warnings, output; with --page
-also page.
+also page; with --region also region.
 Exit codes: 0 ok; 1 the file cannot be made sendable (one JSON line on stderr:
 {"error":{"code":"E_…","message":"…"}}); 2 usage.`;
 
@@ -56,6 +59,7 @@ export const processCommand: Command = {
       values: [
         '--output',
         '--page',
+        '--region',
         '--timeout-ms',
         '--max-edge',
         '--max-bytes',
@@ -76,6 +80,7 @@ export const processCommand: Command = {
     const maxBytes = positiveInteger(flags, '--max-bytes');
     const maxInputPixels = positiveInteger(flags, '--max-input-pixels');
     const page = positiveInteger(flags, '--page');
+    const region = regionFlag(stringFlag(flags, '--region'));
     const timeoutMs = positiveInteger(flags, '--timeout-ms');
     const output = stringFlag(flags, '--output');
     const target = outputTarget(output);
@@ -95,6 +100,7 @@ export const processCommand: Command = {
       ...(maxInputPixels !== undefined ? { maxInputPixels } : {}),
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
       ...(flags.has('--keep-metadata') ? { keepMetadata: true } : {}),
+      ...(region !== undefined ? { region } : {}),
     };
     // SVG text the fonts lack is drawn once more with a system font that has it (the file tools do the same).
     const svgFonts = { fonts, ...(flags.has('--no-system-fonts') ? {} : { fallbackFonts: systemFontsFor }) };
@@ -114,3 +120,25 @@ export const processCommand: Command = {
     return 0;
   },
 };
+
+/** `--region X,Y,W,H`: four whole numbers, the width and height at least 1. */
+function regionFlag(value: string | undefined): Region | undefined {
+  if (value === undefined) return undefined;
+  const parts = value.split(',').map((part) => part.trim());
+  const numbers = parts.map((part) => (/^\d+$/.test(part) ? Number(part) : Number.NaN));
+  const [x, y, width, height] = numbers;
+  if (
+    numbers.length !== 4 ||
+    x === undefined ||
+    y === undefined ||
+    width === undefined ||
+    height === undefined ||
+    numbers.some((n) => !Number.isSafeInteger(n)) ||
+    width < 1 ||
+    height < 1
+  )
+    throw new UsageError(
+      `--region takes X,Y,W,H: four whole numbers in pixels of the upright image, W and H at least 1 (for example 0,0,800,600), got ${JSON.stringify(value)}`,
+    );
+  return { x, y, width, height };
+}

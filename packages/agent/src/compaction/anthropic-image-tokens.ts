@@ -1,7 +1,11 @@
+import { fitWorkingSize, patchCount, type WorkingSize } from '@glimpse/media';
+
 /**
  * Anthropic bills an image by 28×28-pixel patches, ⌈w/28⌉·⌈h/28⌉ visual tokens, after it scales the
  * image down (aspect kept) until the long edge and the token count fit the tier. Its documented
  * examples: 1000×1000 → 1,296 tokens; the largest 1:1 image sent as-is is 1092×1092, 1:2 is 784×1568.
+ * The scaling is media's `fitWorkingSize`, the one the anthropic preset fits to, so what glimpse sends is
+ * counted at the size it was sent.
  */
 export interface AnthropicTier {
   maxEdge: number;
@@ -14,7 +18,10 @@ export const ANTHROPIC_HIGH_RESOLUTION: AnthropicTier = { maxEdge: 2576, maxToke
 
 const PATCH = 28;
 
-const patches = (width: number, height: number) => Math.ceil(width / PATCH) * Math.ceil(height / PATCH);
+/** The tier as media's working size (the fit's input). */
+export function anthropicTierWorkingSize(tier: AnthropicTier): WorkingSize {
+  return { maxEdge: tier.maxEdge, patches: { size: PATCH, max: tier.maxTokens } };
+}
 
 /** The size Anthropic's model works at: the image itself, or its server-side downscale. */
 export function anthropicWorkingSize(
@@ -22,21 +29,9 @@ export function anthropicWorkingSize(
   height: number,
   tier: AnthropicTier = ANTHROPIC_STANDARD,
 ): { width: number; height: number } {
-  const long = Math.max(width, height);
-  const scale = Math.min(1, tier.maxEdge / long, Math.sqrt((tier.maxTokens * PATCH * PATCH) / (width * height)));
-  if (scale === 1 && patches(width, height) <= tier.maxTokens) return { width, height };
-  // The area bound leaves patch rounding over the cap at times; step the long edge down until it fits.
-  for (let edge = Math.floor(long * scale); edge > 1; edge--) {
-    const candidate = {
-      width: Math.max(1, Math.floor((width * edge) / long)),
-      height: Math.max(1, Math.floor((height * edge) / long)),
-    };
-    if (patches(candidate.width, candidate.height) <= tier.maxTokens) return candidate;
-  }
-  return { width: 1, height: 1 };
+  return fitWorkingSize({ width, height }, anthropicTierWorkingSize(tier));
 }
 
 export function anthropicImageTokens(width: number, height: number, tier: AnthropicTier = ANTHROPIC_STANDARD): number {
-  const size = anthropicWorkingSize(width, height, tier);
-  return patches(size.width, size.height);
+  return patchCount(anthropicWorkingSize(width, height, tier), PATCH);
 }

@@ -1,7 +1,13 @@
 import type { ProviderName } from '../route/capabilities.js';
 import { routeFor, type ModelRoute } from '../route/resolve-route.js';
 import type { DocumentPart, ImagePart, Message, Part } from '../types.js';
-import { ANTHROPIC_HIGH_RESOLUTION, ANTHROPIC_STANDARD, anthropicImageTokens } from './anthropic-image-tokens.js';
+import type { WorkingSize } from '@glimpse/media';
+import {
+  ANTHROPIC_HIGH_RESOLUTION,
+  ANTHROPIC_STANDARD,
+  anthropicImageTokens,
+  type AnthropicTier,
+} from './anthropic-image-tokens.js';
 import {
   GEMINI_MEDIA_RESOLUTION_TOKENS,
   GEMINI_TILE_TOKENS,
@@ -26,12 +32,20 @@ export interface EstimateOptions {
   route?: ModelRoute;
   /** `pixels` (default): each provider's rule from the image's width and height. `fixed`: 4,800 chars per image. */
   images?: 'pixels' | 'fixed';
-  /** Anthropic high-resolution models (2576 px, 4784 tokens). */
+  /** Anthropic high-resolution models (2576 px, 4784 tokens); absent, the model's tier from the registry. */
   highResolution?: boolean;
   /** OpenAI `detail`; `low` costs the base alone. */
   detail?: 'high' | 'low';
   /** Gemini 3 `media_resolution`; images default to high, PDF pages to medium. */
   mediaResolution?: GeminiMediaResolution;
+}
+
+/** The tier to count with: `highResolution` when set, else the model's working size (the registry knows Claude's tiers). */
+function anthropicTier(options: EstimateOptions, working: WorkingSize | undefined): AnthropicTier {
+  if (options.highResolution !== undefined)
+    return options.highResolution ? ANTHROPIC_HIGH_RESOLUTION : ANTHROPIC_STANDARD;
+  if (working?.patches?.size !== 28) return ANTHROPIC_STANDARD;
+  return { maxEdge: working.maxEdge, maxTokens: working.patches.max };
 }
 
 /** Text ≈ one token per four characters, the usual planning figure across providers. */
@@ -52,11 +66,7 @@ export function estimateImageTokens(image: Pick<ImagePart, 'width' | 'height'>, 
     case 'anthropic':
     case 'bedrock':
       // Bedrock's vision models are mostly Claude; its rule is the one to plan with.
-      return anthropicImageTokens(
-        width,
-        height,
-        options.highResolution ? ANTHROPIC_HIGH_RESOLUTION : ANTHROPIC_STANDARD,
-      );
+      return anthropicImageTokens(width, height, anthropicTier(options, capabilities.workingSize));
     case 'openai-chat':
     case 'openai-responses':
       return openAIImageTokens(width, height, openAIImageRule(model), options.detail);

@@ -69,6 +69,11 @@ export function openAIImageTokens(
 
 // Model families, most specific first (the id is lower-cased before matching).
 const OPENAI_RULES: readonly [RegExp, OpenAIImageRule][] = [
+  // gpt-5.4 and later, mini and nano too: 2,500 patches at high, 1.2 tokens each (measured, OpenAI forum,
+  // 2026-03); the same models the registry fits for (route/working-sizes.ts).
+  [/gpt-5\.([4-9]|\d\d)|gpt-([6-9]|\d\d)/, { kind: 'patches', multiplier: 1.2, patchBudget: 2500 }],
+  // gpt-5.2 and gpt-5.3: patches at 1.2 (the same measurement); the 1,536 budget of the earlier patch models.
+  [/gpt-5\.[23](?![.\d])(?!\S*-(mini|nano))/, { kind: 'patches', multiplier: 1.2, patchBudget: 1536 }],
   [/gpt-5[.\d]*-mini|gpt-4\.1-mini/, { kind: 'patches', multiplier: 1.62, patchBudget: 1536 }],
   [/gpt-5[.\d]*-nano|gpt-4\.1-nano/, { kind: 'patches', multiplier: 2.46, patchBudget: 1536 }],
   [/(^|[/.])o4-mini/, { kind: 'patches', multiplier: 1.72, patchBudget: 1536 }],

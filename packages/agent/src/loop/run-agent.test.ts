@@ -201,9 +201,10 @@ describe('runAgent with a handler tool', () => {
     if (result?.role !== 'toolResult') throw new Error('no tool result');
     const image = result.parts.find((p) => p.type === 'image');
     if (image?.type !== 'image') throw new Error('no image');
-    expect([image.width, image.height]).toEqual([1568, 1045]);
+    // Claude's working size: 1,568 patches of 28 px (1568×1045 would be 2,114, shrunk again by the server).
+    expect([image.width, image.height]).toEqual([1344, 896]);
     const decoded = await sharp(Buffer.from(image.data, 'base64')).metadata();
-    expect([decoded.width, decoded.height]).toEqual([1568, 1045]);
+    expect([decoded.width, decoded.height]).toEqual([1344, 896]);
     expect(result.parts[0]).toEqual({ type: 'text', text: 'captured' });
     expect(result.parts.some((p) => p.type === 'text' && p.text.includes('3000'))).toBe(true);
   });

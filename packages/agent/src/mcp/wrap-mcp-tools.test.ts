@@ -3,7 +3,6 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { PRESETS } from '@glimpse/media';
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -89,10 +88,10 @@ describe('wrapMcpTools', () => {
     const image = result.parts.find((p) => p.type === 'image');
     if (image?.type !== 'image') throw new Error('expected an image part');
     const meta = await sharp(Buffer.from(image.data, 'base64')).metadata();
-    expect(Math.max(meta.width, meta.height)).toBe(PRESETS.anthropic.maxEdge);
-    expect([meta.width, meta.height]).toEqual([1568, 980]);
+    // Claude's working size: 1,568 patches of 28 px (1568×980 would be 1,960).
+    expect([meta.width, meta.height]).toEqual([1389, 868]);
     expect(textOf(result.parts)).toContain('here it is');
-    expect(textOf(result.parts)).toContain('resized from 4000x2500 to 1568x980');
+    expect(textOf(result.parts)).toContain('resized from 4000x2500 to 1389x868');
   });
 
   it('turns a PDF resource into a document part, and audio and broken media into notes', async () => {

@@ -1,7 +1,7 @@
 import type { PresetName, ProcessOptions } from '@glimpse/media';
 import { toolResultFrom } from '../results/tool-result-from.js';
 import { toPiContent, type PiContent } from './pi-content.js';
-import { presetForPiModel, type PiModelInfo } from './pi-route.js';
+import { presetForPiModel, routeOfPiModel, type PiModelInfo } from './pi-route.js';
 
 export interface FitPiContentOptions {
   /** The pi model the content goes to: its API picks the limits (Anthropic 1568 px, OpenAI 2048 px, …). */
@@ -24,12 +24,16 @@ export async function fitPiContent(
 ): Promise<PiContent[]> {
   if (!content.some((item) => item.type === 'image')) return [...content];
   const preset = options.preset ?? (options.model === undefined ? 'portable' : presetForPiModel(options.model));
+  // The model's route and id, so its working size (Claude's tiers, OpenAI's tiles or patches) refines the preset.
+  const provider =
+    options.preset === undefined && options.model !== undefined ? routeOfPiModel(options.model) : undefined;
+  const fit = provider === undefined ? { preset } : { provider, model: options.model?.id };
   // Tool text is pi's to truncate (it does, per tool); glimpse only fits the media.
   const fitted = await toolResultFrom({
     toolCallId: '',
     toolName: '',
     output: content,
-    preset,
+    ...fit,
     ...(options.limits && { limits: options.limits }),
     truncate: false,
   });

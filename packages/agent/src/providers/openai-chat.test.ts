@@ -13,7 +13,8 @@ import { serializeOpenAIChat } from './openai-chat.js';
 
 const imageUrl = (part: typeof USER_IMAGE) => ({
   type: 'image_url',
-  image_url: { url: `data:${part.mediaType};base64,${part.data}` },
+  // gpt-4.1, a tile model: images are fitted for detail "high" (768 px short side) and say so.
+  image_url: { url: `data:${part.mediaType};base64,${part.data}`, detail: 'high' },
 });
 const text = (value: string) => ({ type: 'text', text: value });
 

@@ -5,6 +5,7 @@ import type {
 } from 'openai/resources/chat/completions';
 import type { Part, ToolDefinition } from '../types.js';
 import { joinText, liftedMediaParts, markError, splitToolResult } from './lift-media.js';
+import type { ImageDetail } from '../route/working-sizes.js';
 import { prepareConversation } from './turns.js';
 import type { SerializeInput, Serialized } from './types.js';
 
@@ -17,12 +18,16 @@ export interface OpenAIChatRequestBody {
 /** A data URL: what OpenAI's image_url and file_data fields take. */
 export const dataUrl = (mediaType: string, data: string): string => `data:${mediaType};base64,${data}`;
 
-function toContentPart(part: Part): ChatCompletionContentPart {
+/** `detail`: the one the images were fitted for (`route.capabilities.imageDetail`); absent, the server's default. */
+function toContentPart(part: Part, detail: ImageDetail | undefined): ChatCompletionContentPart {
   switch (part.type) {
     case 'text':
       return { type: 'text', text: part.text };
     case 'image':
-      return { type: 'image_url', image_url: { url: dataUrl(part.mediaType, part.data) } };
+      return {
+        type: 'image_url',
+        image_url: { url: dataUrl(part.mediaType, part.data), ...(detail !== undefined && { detail }) },
+      };
     case 'document':
       return {
         type: 'file',
@@ -35,11 +40,11 @@ function toContentPart(part: Part): ChatCompletionContentPart {
   }
 }
 
-function userMessage(parts: readonly Part[]): ChatCompletionMessageParam {
+function userMessage(parts: readonly Part[], detail: ImageDetail | undefined): ChatCompletionMessageParam {
   // Plain text stays a string: every OpenAI-compatible server takes that.
   if (parts.every((part) => part.type === 'text'))
     return { role: 'user', content: parts.map((part) => part.text).join('\n') };
-  return { role: 'user', content: parts.map(toContentPart) };
+  return { role: 'user', content: parts.map((part) => toContentPart(part, detail)) };
 }
 
 function toTool(tool: ToolDefinition): ChatCompletionFunctionTool {
@@ -55,18 +60,19 @@ function toTool(tool: ToolDefinition): ChatCompletionFunctionTool {
  * next user message when there is one), as image_url data URLs and PDF file parts. Base64 never goes into text.
  */
 export function serializeOpenAIChat(input: SerializeInput): Serialized<OpenAIChatRequestBody> {
-  const { turns, warnings } = prepareConversation('openai-chat', input);
+  const { turns, warnings, route } = prepareConversation('openai-chat', input);
+  const { imageDetail } = route.capabilities;
   // `system`, not `developer`: reasoning models read it as developer, and every compatible server knows it.
   const messages: ChatCompletionMessageParam[] = input.system ? [{ role: 'system', content: input.system }] : [];
   let lifted: Part[] = [];
   for (const turn of turns) {
     switch (turn.role) {
       case 'user':
-        messages.push(userMessage([...lifted, ...turn.message.parts]));
+        messages.push(userMessage([...lifted, ...turn.message.parts], imageDetail));
         lifted = [];
         break;
       case 'assistant': {
-        if (lifted.length > 0) messages.push(userMessage(lifted));
+        if (lifted.length > 0) messages.push(userMessage(lifted, imageDetail));
         const { text, toolCalls } = turn.message;
         messages.push({
           role: 'assistant',
@@ -97,7 +103,7 @@ export function serializeOpenAIChat(input: SerializeInput): Serialized<OpenAICha
       }
     }
   }
-  if (lifted.length > 0) messages.push(userMessage(lifted));
+  if (lifted.length > 0) messages.push(userMessage(lifted, imageDetail));
   const tools = (input.tools ?? []).map(toTool);
   return { body: { messages, ...(tools.length > 0 ? { tools } : {}) }, warnings };
 }

@@ -19,7 +19,7 @@ const calls = [
 ];
 
 describe('serializeOpenAIResponses', () => {
-  it('puts media inside function_call_output.output as input_text/input_image/input_file', () => {
+  it('puts media inside function_call_output.output as input_text/input_image/input_file, with the detail they were fitted for', () => {
     expect(serializeOpenAIResponses({ messages: CONVERSATION, tools: TOOLS, model: 'gpt-5' })).toEqual({
       body: {
         input: [
@@ -27,7 +27,7 @@ describe('serializeOpenAIResponses', () => {
             role: 'user',
             content: [
               { type: 'input_text', text: 'What changed?' },
-              { type: 'input_image', image_url: url(USER_IMAGE), detail: 'auto' },
+              { type: 'input_image', image_url: url(USER_IMAGE), detail: 'high' },
             ],
           },
           { role: 'assistant', content: 'Let me look.' },
@@ -37,7 +37,7 @@ describe('serializeOpenAIResponses', () => {
             call_id: 'call_a',
             output: [
               { type: 'input_text', text: 'chart.jpg' },
-              { type: 'input_image', image_url: url(CHART) },
+              { type: 'input_image', image_url: url(CHART), detail: 'high' },
             ],
           },
           {
@@ -50,7 +50,7 @@ describe('serializeOpenAIResponses', () => {
             call_id: 'call_c',
             output: [
               { type: 'input_text', text: 'Error: make failed: exit 2' },
-              { type: 'input_image', image_url: url(CRASH) },
+              { type: 'input_image', image_url: url(CRASH), detail: 'high' },
             ],
           },
           { role: 'assistant', content: 'Revenue grew; the build fails.' },

@@ -7,6 +7,7 @@ import type {
 import type { Part, ToolDefinition, ToolResultMessage } from '../types.js';
 import { flagError, joinText, liftedMediaParts, markError, splitToolResult } from './lift-media.js';
 import { dataUrl } from './openai-chat.js';
+import type { ImageDetail } from '../route/working-sizes.js';
 import { prepareConversation } from './turns.js';
 import type { SerializeInput, Serialized } from './types.js';
 
@@ -17,13 +18,16 @@ export interface OpenAIResponsesRequestBody {
   input: ResponseInputItem[];
 }
 
-/** Content of a user message. A top-level input_image must name its `detail`. */
-function toInputContent(part: Part): ResponseInputContent {
+/**
+ * Content of a user message. A top-level input_image must name its `detail`: the one the images were fitted
+ * for (`route.capabilities.imageDetail`), else `auto`.
+ */
+function toInputContent(part: Part, detail: ImageDetail | undefined): ResponseInputContent {
   switch (part.type) {
     case 'text':
       return { type: 'input_text', text: part.text };
     case 'image':
-      return { type: 'input_image', image_url: dataUrl(part.mediaType, part.data), detail: 'auto' };
+      return { type: 'input_image', image_url: dataUrl(part.mediaType, part.data), detail: detail ?? 'auto' };
     case 'document':
       return {
         type: 'input_file',
@@ -37,12 +41,16 @@ function toInputContent(part: Part): ResponseInputContent {
   }
 }
 
-function toOutputItem(part: Part): ResponseFunctionCallOutputItem {
+function toOutputItem(part: Part, detail: ImageDetail | undefined): ResponseFunctionCallOutputItem {
   switch (part.type) {
     case 'text':
       return { type: 'input_text', text: part.text };
     case 'image':
-      return { type: 'input_image', image_url: dataUrl(part.mediaType, part.data) };
+      return {
+        type: 'input_image',
+        image_url: dataUrl(part.mediaType, part.data),
+        ...(detail !== undefined && { detail }),
+      };
     case 'document':
       return {
         type: 'input_file',
@@ -56,17 +64,21 @@ function toOutputItem(part: Part): ResponseFunctionCallOutputItem {
   }
 }
 
-function userMessage(parts: readonly Part[]): ResponseInputItem {
+function userMessage(parts: readonly Part[], detail: ImageDetail | undefined): ResponseInputItem {
   if (parts.every((part) => part.type === 'text'))
     return { role: 'user', content: parts.map((part) => part.text).join('\n') };
-  return { role: 'user', content: parts.map(toInputContent) };
+  return { role: 'user', content: parts.map((part) => toInputContent(part, detail)) };
 }
 
 /** A string when the result is text only (every gateway takes that), else the native array with the media in it. */
-function output(result: ToolResultMessage, liftMedia: boolean): string | ResponseFunctionCallOutputItem[] {
+function output(
+  result: ToolResultMessage,
+  liftMedia: boolean,
+  detail: ImageDetail | undefined,
+): string | ResponseFunctionCallOutputItem[] {
   const split = splitToolResult(result);
   if (split.media.length === 0 || liftMedia) return markError(joinText(split.text), result.isError);
-  return flagError(result).map(toOutputItem);
+  return flagError(result).map((part) => toOutputItem(part, detail));
 }
 
 function toTool(tool: ToolDefinition): FunctionTool {
@@ -87,16 +99,17 @@ function toTool(tool: ToolDefinition): FunctionTool {
 export function serializeOpenAIResponses(input: SerializeInput): Serialized<OpenAIResponsesRequestBody> {
   const { turns, warnings, route } = prepareConversation('openai-responses', input);
   const liftMedia = input.liftToolMedia === true || !route.capabilities.mediaInToolResults;
+  const { imageDetail } = route.capabilities;
   const items: ResponseInputItem[] = [];
   let lifted: Part[] = [];
   for (const turn of turns) {
     switch (turn.role) {
       case 'user':
-        items.push(userMessage([...lifted, ...turn.message.parts]));
+        items.push(userMessage([...lifted, ...turn.message.parts], imageDetail));
         lifted = [];
         break;
       case 'assistant': {
-        if (lifted.length > 0) items.push(userMessage(lifted));
+        if (lifted.length > 0) items.push(userMessage(lifted, imageDetail));
         if (turn.message.text !== '') items.push({ role: 'assistant', content: turn.message.text });
         for (const call of turn.message.toolCalls) {
           items.push({
@@ -107,7 +120,11 @@ export function serializeOpenAIResponses(input: SerializeInput): Serialized<Open
           });
         }
         for (const { result } of turn.results) {
-          items.push({ type: 'function_call_output', call_id: result.toolCallId, output: output(result, liftMedia) });
+          items.push({
+            type: 'function_call_output',
+            call_id: result.toolCallId,
+            output: output(result, liftMedia, imageDetail),
+          });
         }
         lifted = liftMedia ? liftedMediaParts(turn.results.map((entry) => entry.result)) : [];
         break;
@@ -118,7 +135,7 @@ export function serializeOpenAIResponses(input: SerializeInput): Serialized<Open
       }
     }
   }
-  if (lifted.length > 0) items.push(userMessage(lifted));
+  if (lifted.length > 0) items.push(userMessage(lifted, imageDetail));
   const tools = (input.tools ?? []).map(toTool);
   return {
     body: {

@@ -130,7 +130,7 @@ describe('the schemas catch a serializer that emits a wrong field', () => {
         ),
     ],
     ['openai-chat', 'gpt-5.5', (json: string) => json.replace('data:image/png;base64,', '')],
-    ['openai-responses', 'gpt-5.5', (json: string) => json.replace('"detail":"auto"', '"details":"auto"')],
+    ['openai-responses', 'gpt-5.5', (json: string) => json.replace('"detail":"high"', '"details":"high"')],
     [
       'gemini',
       'gemini-3.1-pro-preview',

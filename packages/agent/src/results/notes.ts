@@ -1,4 +1,4 @@
-import type { MediaErrorCode, ProcessResult } from '@glimpse/media';
+import type { MediaErrorCode, ProcessResult, Region } from '@glimpse/media';
 
 // What the model reads about an attachment; `name` is its filename or "attachment N".
 
@@ -25,7 +25,9 @@ const round = (n: number): string => String(Math.round(n * 1000) / 1000);
 export function processNote(name: string, result: ProcessResult): string | undefined {
   if (result.mediaType === 'application/pdf') return undefined;
   const notes: string[] = [];
-  if (result.resized) {
+  if (result.region !== undefined) {
+    notes.push(regionNote(name, result, result.region));
+  } else if (result.resized) {
     const original = uprightOriginal(result);
     notes.push(
       `${name} was resized from ${original.width}x${original.height} to ${result.width}x${result.height} px; ` +
@@ -38,6 +40,39 @@ export function processNote(name: string, result: ProcessResult): string | undef
     notes.push(`${name} has ${result.original.pages ?? 'several'} pages; only the first page is shown`);
   for (const warning of result.warnings ?? []) notes.push(`${name}: ${warning.message.replace(/\.$/, '')}`);
   return notes.length > 0 ? `[${notes.join('. ')}]` : undefined;
+}
+
+/**
+ * Where a region's pixels are in the original: "x 1200, y 400, 800x600 of the 3456x2234 original, shown at
+ * 800x600 px; to get coordinates in the original, multiply by 1 and add (1200, 400)".
+ */
+function regionNote(name: string, result: ProcessResult, region: Region): string {
+  const original = uprightOriginal(result);
+  const unit = result.original.mediaType === 'application/pdf' ? ' points' : '';
+  const factor = Math.max(region.width, region.height) / Math.max(result.width, result.height);
+  return (
+    `${name} shows only the region x ${region.x}, y ${region.y}, ${region.width}x${region.height}${unit} of the ${original.width}x${original.height}${unit} original, at ${result.width}x${result.height} px; ` +
+    `to get coordinates in the original, multiply coordinates in it by ${round(factor)} and add (${region.x}, ${region.y})`
+  );
+}
+
+/** Below half size, text of ordinary size (13–16 px in a screenshot or a page) is a few pixels high: unreadable. */
+export const LEGIBLE_SCALE = 0.5;
+
+/**
+ * How far a whole image was shrunk, when it went past what its text survives: the share of its size that
+ * was sent (1/factor), for images sent lossless (screenshots, drawings, pages: the images that hold text;
+ * photos go as JPEG). Undefined when it was not shrunk that far, or was a region already.
+ */
+export function shrunkPastReading(result: ProcessResult): number | undefined {
+  if (result.mediaType !== 'image/png' || result.region !== undefined || !result.resized) return undefined;
+  const factor = coordinateFactor(result);
+  return 1 / factor < LEGIBLE_SCALE ? factor : undefined;
+}
+
+/** The sentence telling the model its view is too small to read text in, and by how much. */
+export function legibilityNote(name: string, factor: number): string {
+  return `${name} is shown at 1/${round(factor)} of its size: text of ordinary size cannot be read at this scale, so do not guess at it`;
 }
 
 const WHAT: Readonly<Record<MediaErrorCode, string>> = {

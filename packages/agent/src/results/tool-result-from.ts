@@ -1,6 +1,7 @@
 import type { ProcessOptions } from '@glimpse/media';
 import { attach } from './attach.js';
-import { presetOf, type PresetOptions } from '../route/resolve-route.js';
+import { fitOptionsOf } from '../route/fit-options.js';
+import type { PresetOptions } from '../route/resolve-route.js';
 import type { Part, ToolOutput, ToolResultMessage } from '../types.js';
 import { readToolOutput } from './read-tool-output.js';
 import { truncateToolText, type TruncateOptions } from './truncate.js';
@@ -29,7 +30,7 @@ export interface ToolResultInput extends PresetOptions {
  * Notes come after the tool's own parts and are never truncated.
  */
 export async function toolResultFrom(input: ToolResultInput): Promise<ToolResultMessage> {
-  const options: ProcessOptions = { ...input.limits, preset: presetOf(input) };
+  const options: ProcessOptions = { ...fitOptionsOf(input), ...input.limits };
   const { items, isError } = readToolOutput(input.output);
   const parts: Part[] = [];
   const notes: string[] = [];

@@ -1,5 +1,6 @@
-import { ROUTE_NAMES, ROUTES, isRouteName, type PresetName, type RouteName } from '@glimpse/media';
+import { ROUTE_NAMES, ROUTES, isRouteName, type PresetName, type RouteName, type WorkingSize } from '@glimpse/media';
 import { takesMediaInToolResults, WIRE_FACTS } from './wire-facts.js';
+import { workingSizeFor, type ImageDetail } from './working-sizes.js';
 
 /** The wire APIs glimpse serializes for (the route table's keys: `ROUTES` in `@glimpse/media`). */
 export type ProviderName = RouteName;
@@ -24,6 +25,17 @@ export interface ModelCapabilities {
   mediaInToolResults: boolean;
   /** Which `@glimpse/media` limits attachments are fitted to. */
   preset: PresetName;
+  /**
+   * The size the model works at, where the registry knows it (`WORKING_SIZE_RULES`): images are fitted to it
+   * (media's `workingSize`) instead of the preset's edge alone, so the provider does not downscale them again
+   * and the coordinate note states the size the model sees. Absent when the app chose another preset.
+   */
+  workingSize?: WorkingSize;
+  /**
+   * OpenAI's `detail` the images are fitted for; the OpenAI serializers send it. Ask for `original` in the
+   * overrides: it holds only on models that take it (gpt-5.4 and later, not mini or nano), else `high` stays.
+   */
+  imageDetail?: ImageDetail;
 }
 
 /** One registry entry: the first rule whose `match` finds the lower-cased model id wins. */
@@ -107,13 +119,25 @@ export function capabilitiesFor(query: CapabilitiesQuery): ModelCapabilities {
   const media = ROUTES[query.provider];
   const wire = WIRE_FACTS[query.provider];
   const rule = matchCapabilityRule(query);
+  // A model's working size refines the route's own preset; a preset the app or a rule chose is kept as it is.
+  const ownPreset = query.overrides?.preset === undefined && rule?.capabilities.preset === undefined;
+  const sized = ownPreset
+    ? workingSizeFor(query.model, query.overrides?.imageDetail ?? rule?.capabilities.imageDetail)
+    : {};
   const merged: ModelCapabilities = {
     ...wire.unknownModel,
     mediaInToolResults: takesMediaInToolResults(query.provider, query.model),
     preset: media.preset,
+    ...sized,
     ...rule?.capabilities,
     ...query.overrides,
   };
+  if (
+    merged.imageDetail === 'original' &&
+    sized.imageDetail !== 'original' &&
+    query.overrides?.workingSize === undefined
+  )
+    merged.imageDetail = sized.imageDetail ?? 'high';
   return {
     ...merged,
     pdfInput: merged.pdfInput && media.pdfInput,

@@ -66,13 +66,14 @@ describe('view_file', () => {
     const result = await viewFile.execute({ path: 'photo.jpg' });
     expect(result.isError).toBe(false);
     const [image] = media(result);
-    expect(image).toMatchObject({ type: 'image', mediaType: 'image/jpeg', width: 1568, height: 1045 });
+    // Claude's working size: 1,568 patches of 28 px (48×32 = 1,536), not 1568×1045 (2,114, shrunk again by the server).
+    expect(image).toMatchObject({ type: 'image', mediaType: 'image/jpeg', width: 1344, height: 896 });
     const meta = await decoded(image!);
-    expect([meta.width, meta.height]).toEqual([1568, 1045]);
+    expect([meta.width, meta.height]).toEqual([1344, 896]);
     expect(Buffer.from(image!.type === 'image' ? image!.data : '', 'base64').byteLength).toBeLessThanOrEqual(
       PRESETS.anthropic.maxBytes,
     );
-    expect(textOf(result)).toContain('resized from 3000x2000 to 1568x1045');
+    expect(textOf(result)).toContain('resized from 3000x2000 to 1344x896');
   });
 
   it('finds a macOS screenshot typed with a plain space and says which file it read', async () => {
@@ -288,7 +289,7 @@ describe('view_file: PDFs read by glimpse (routes without PDF input, or as: "ima
     expect(media(await tools.viewFile.execute({ path: 'three.pdf' })).map((part) => part.type)).toEqual(['document']);
     const images = await tools.viewFile.execute({ path: 'three.pdf', as: 'images', pages: '2' });
     expect(media(images).map((part) => [part.type, part.mediaType])).toEqual([['image', 'image/png']]);
-    expect(await decoded(media(images)[0]!)).toMatchObject({ width: 1212, height: 1568 }); // Anthropic's 1568 px edge
+    expect(await decoded(media(images)[0]!)).toMatchObject({ width: 952, height: 1232 }); // Anthropic's 1,568 patches
     expect(textOf(images)).not.toContain('Chapter 2 heading');
     const text = await tools.viewFile.execute({ path: 'three.pdf', as: 'text' });
     expect(media(text)).toHaveLength(0);

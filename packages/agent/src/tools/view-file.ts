@@ -1,9 +1,18 @@
-import { isMediaError, process, type MediaType, type ProcessResult } from '@glimpse/media';
+import {
+  isMediaError,
+  planTiles,
+  process,
+  renderPdfPage,
+  type MediaType,
+  type ProcessResult,
+  type Region,
+} from '@glimpse/media';
 import { defaultFileSystem } from '../fs/default-file-system.js';
 import type { FileSystem } from '../fs/file-system.js';
-import { processNote } from '../results/notes.js';
+import { legibilityNote, processNote, shrunkPastReading, uprightOriginal } from '../results/notes.js';
 import { toMediaPart } from '../results/to-media-part.js';
 import type { ModelCapabilities } from '../route/capabilities.js';
+import { fitOptions } from '../route/fit-options.js';
 import type { Tool, ToolResult } from '../types.js';
 import type { CapabilitySource } from './capability-gate.js';
 import { noImageInput, requireKnownCapabilities } from './capability-gate.js';
@@ -17,6 +26,7 @@ import { readViewArguments, VIEW_FILE_TOOL_DEFINITION, type ViewArguments } from
 import { attachedSummary, describeSentPages } from './view-file-summary.js';
 import { viewFailure } from './view-file-failure.js';
 import { viewPdfPages } from './view-pdf-pages.js';
+import { DEFAULT_MAX_TILES, viewTiles } from './view-tiles.js';
 import { processWithFonts, type SvgFontOptions } from './svg-fonts.js';
 
 export { VIEW_FILE_TOOL_DEFINITION };
@@ -34,6 +44,8 @@ export interface ViewFileToolOptions extends CapabilitySource, SvgFontOptions {
    * sent as it is goes without them, cut out losslessly (media's `keepMetadata`).
    */
   keepMetadata?: boolean;
+  /** Most tiles one `tiles: true` call returns (default 16); the rest are listed, to ask for by region. */
+  maxTiles?: number;
 }
 
 /** What one view produced, for callers that need more than parts (the MCP server and `glimpse prepare`). */
@@ -74,7 +86,7 @@ export async function viewFile(
         ? notMedia(file, notes)
         : type === 'application/pdf'
           ? await viewPdf(file, request, capabilities, notes)
-          : await viewImage(file, type, request, capabilities, notes, options);
+          : await viewImage(file, type, request, capabilities, notes, options.maxTiles ?? DEFAULT_MAX_TILES, options);
     return { ...outcome, path: file.path };
   } catch (error) {
     return { ...viewFailure(error, notes), error };
@@ -88,6 +100,7 @@ async function viewImage(
   request: ViewArguments,
   capabilities: ModelCapabilities,
   notes: readonly string[],
+  maxTiles: number,
   fonts: SvgFontOptions & { keepMetadata?: boolean },
 ): Promise<ViewFileOutcome> {
   if (!capabilities.imageInput) throw noImageInput();
@@ -96,12 +109,49 @@ async function viewImage(
     ...(request.pages === undefined ? [] : [`Note: pages applies to PDFs only; ${what}.`]),
     ...(request.as === undefined ? [] : [`Note: as applies to PDFs only; ${what}.`]),
   ];
+  if (request.tiles === true && type === 'image/svg+xml')
+    ignored.push(`Note: tiles applies to raster images; ${file.name} is an SVG, drawn whole at the size you take.`);
+  else if (request.tiles === true) {
+    // Many images: no single `processed` (the MCP worker then sends each part's base64 as it is).
+    const { parts } = await viewTiles(file.bytes, file.name, fitOptions(capabilities), maxTiles);
+    const [head, ...rest] = parts;
+    const text = [...notes, ...ignored, head?.type === 'text' ? head.text : ''].join('\n');
+    return { parts: [{ type: 'text', text }, ...rest], isError: false };
+  }
+  const region = request.region === undefined ? {} : { region: request.region };
   const processed = await processWithFonts(
     file.bytes,
-    { preset: capabilities.preset, ...(fonts.keepMetadata === true && { keepMetadata: true }) },
+    { ...fitOptions(capabilities), ...region, ...(fonts.keepMetadata === true && { keepMetadata: true }) },
     fonts,
   );
-  return attached(file, [...notes, ...ignored], processed);
+  return attached(
+    file,
+    [...notes, ...ignored, ...closerLook(file.name, request.path, processed, capabilities, maxTiles)],
+    processed,
+  );
+}
+
+/**
+ * A screenshot or page shrunk past reading: the model is told by how much, and how to look closer (never tiled
+ * unasked: the model chooses the cost). Said before the summary, so it is read first.
+ */
+function closerLook(
+  name: string,
+  asked: string,
+  processed: ProcessResult,
+  capabilities: ModelCapabilities,
+  maxTiles: number,
+): string[] {
+  const factor = shrunkPastReading(processed);
+  if (factor === undefined) return [];
+  const original = uprightOriginal(processed);
+  const count = planTiles(original, fitOptions(capabilities)).regions.length;
+  const path = JSON.stringify(asked);
+  return [
+    `Note: ${legibilityNote(name, factor)}. To read it, call view_file with {"path": ${path}, "tiles": true} ` +
+      `(${count} tile${count === 1 ? '' : 's'} at full resolution${count > maxTiles ? `; the first ${maxTiles} come, the rest are listed` : ''}), ` +
+      `or with a "region" {"x", "y", "width", "height"} in pixels of the ${original.width}x${original.height} original.`,
+  ];
 }
 
 /**
@@ -115,6 +165,11 @@ async function viewPdf(
   notes: string[],
 ): Promise<ViewFileOutcome> {
   const { as } = request;
+  if (request.region !== undefined) return viewPdfRegion(file, request, request.region, capabilities, notes);
+  if (request.tiles === true)
+    notes.push(
+      `Note: tiles applies to images; for ${file.name}, a PDF, ask for pages (as: "images") or a region of one page.`,
+    );
   if (as === 'images' || as === 'text' || !capabilities.pdfInput) return readPdf(file, request, capabilities, notes);
   try {
     return await attachPdf(file, request, capabilities, notes);
@@ -154,7 +209,7 @@ async function readPdf(
     ...(request.pages !== undefined && { pages: request.pages }),
     text,
     images,
-    preset: capabilities.preset,
+    ...fitOptions(capabilities),
   });
   const [first, ...rest] = parts;
   return {
@@ -174,10 +229,30 @@ async function attachPdf(
   // A PDF whose pages cannot be counted (encrypted, damaged) goes to the pipeline whole, which names the problem.
   const total = request.pages === undefined ? undefined : await pdfPageCount(file.bytes);
   if (request.pages === undefined || total === undefined)
-    return attached(file, notes, await process(file.bytes, { preset: capabilities.preset }));
+    return attached(file, notes, await process(file.bytes, fitOptions(capabilities)));
   const pages = parsePageRange(request.pages, total);
-  const processed = await process(file.bytes, { preset: capabilities.preset, pages });
+  const processed = await process(file.bytes, { ...fitOptions(capabilities), pages });
   return attached(file, notes, processed, describeSentPages(pages, total));
+}
+
+/** A region of one PDF page (the one `pages` names, else the first), drawn at the resolution that fills the working size. */
+async function viewPdfRegion(
+  file: MediaFile,
+  request: ViewArguments,
+  region: Region,
+  capabilities: ModelCapabilities,
+  notes: readonly string[],
+): Promise<ViewFileOutcome> {
+  if (!capabilities.imageInput) throw noImageInput();
+  const total = await pdfPageCount(file.bytes);
+  const chosen = request.pages === undefined || total === undefined ? [1] : parsePageRange(request.pages, total);
+  const [page = 1, ...rest] = chosen;
+  const which =
+    rest.length > 0
+      ? `Note: a region is drawn from one page; this is page ${page} of ${total ?? '?'}.`
+      : `The region is from page ${page} of ${total ?? '?'}.`;
+  const rendered = await renderPdfPage(file.bytes, page, { ...fitOptions(capabilities), region });
+  return attached(file, [...notes, which], rendered);
 }
 
 /** The media part, after a text part with the notes, what was attached, and what the pipeline did to it. */

@@ -1,4 +1,4 @@
-import { pdfText, renderPdfPage, type PresetName } from '@glimpse/media';
+import { pdfText, renderPdfPage, type PresetName, type WorkingSize } from '@glimpse/media';
 import { toMediaPart } from '../results/to-media-part.js';
 import type { Part } from '../types.js';
 import { formatBytes } from './format-bytes.js';
@@ -24,6 +24,8 @@ export interface PdfPagesRequest {
   text: boolean;
   images: boolean;
   preset: PresetName;
+  /** The model's working size, where the registry knows it: pages are rendered to it. */
+  workingSize?: WorkingSize;
 }
 
 /**
@@ -57,7 +59,14 @@ export async function viewPdfPages(bytes: Uint8Array, request: PdfPagesRequest):
     : [];
   const images: Part[] = [];
   for (const page of imagePages) {
-    images.push(toMediaPart(await renderPdfPage(bytes, page, { preset: request.preset })));
+    images.push(
+      toMediaPart(
+        await renderPdfPage(bytes, page, {
+          preset: request.preset,
+          ...(request.workingSize !== undefined && { workingSize: request.workingSize }),
+        }),
+      ),
+    );
   }
 
   const what = [

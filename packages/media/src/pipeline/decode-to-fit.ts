@@ -5,7 +5,7 @@ import type { DecodeRequest, DecodeResult, RowLayout, RowSink, Size } from '../r
 import { resizeKernel, resizingSink } from '../raster/resize-kernel.js';
 import { orientedRaster, type OrientedRaster } from '../raster/orient.js';
 import { rasterBuffer } from '../raster/raster-buffers.js';
-import type { Orientation, Raster } from '../types.js';
+import type { Orientation, Raster, Region } from '../types.js';
 import { NO_DEADLINE, type Deadline } from '../runtime/deadline.js';
 import { MediaError } from '../errors.js';
 
@@ -18,8 +18,10 @@ export interface DecodeToFitRequest {
   bytes: Uint8Array;
   /** The image's size as stored, from its header. */
   stored: Size;
-  /** The size to resize to, as stored: turned upright, it is the output's size. */
+  /** The size to resize to, as stored: turned upright, it is the output's size (of `crop`, when given). */
   fitted: Size;
+  /** Only this rectangle of the stored pixels is kept, then resized to `fitted`; the rows past it are not decoded where the decoder can stop. */
+  crop?: Region;
   /** EXIF orientation of the stored pixels. */
   orientation: Orientation;
   /** Checked as each band of rows arrives, so a decoder that streams (tile rows, strips) stops between bands. */
@@ -42,13 +44,17 @@ export async function decodeToFit({
   fitted,
   orientation,
   deadline = NO_DEADLINE,
+  crop,
 }: DecodeToFitRequest): Promise<DecodedToFit> {
   // The resize kernel is made before decoding starts, so rows can flow through it synchronously; a
   // decoder that shrinks while decoding (JPEG's DCT scaling, libwebp's rescaler) may leave it unused.
-  const kernel = stored.width !== fitted.width || stored.height !== fitted.height ? await resizeKernel() : undefined;
+  const kernel =
+    crop !== undefined || stored.width !== fitted.width || stored.height !== fitted.height
+      ? await resizeKernel()
+      : undefined;
   let output: OrientedRaster | undefined;
   let inner: (RowSink & { end?(): void }) | undefined;
-  const sink: RowSink = {
+  const resizeSink: RowSink = {
     start(layout: RowLayout) {
       const placed = orientedRaster(orientation, fitted, layout.bottomUp, rasterBuffer);
       output = placed;
@@ -72,9 +78,70 @@ export async function decodeToFit({
       inner.write(pixels, rows);
     },
   };
-  const result = await decode({ bytes, cover: fitted, sink });
+  // With a crop, the decoder is asked for rows that still cover `fitted` across the kept part alone.
+  const cover =
+    crop === undefined
+      ? fitted
+      : {
+          width: Math.min(stored.width, Math.ceil((stored.width * fitted.width) / crop.width)),
+          height: Math.min(stored.height, Math.ceil((stored.height * fitted.height) / crop.height)),
+        };
+  const sink = crop === undefined ? resizeSink : croppingSink(resizeSink, stored, crop, deadline);
+  const result = await decode({ bytes, cover, sink });
   inner?.end?.();
   kernel?.unused();
   if (!output) throw new Error('the decoder delivered no rows');
   return { ...result, raster: output.raster() };
+}
+
+/**
+ * Passes on only the rows and columns of `crop` (in stored pixels), scaled to whatever size the decoder
+ * delivers (JPEG's DCT scaling delivers fewer pixels than stored): the cut comes from the decode, before any
+ * resize, so nothing outside the region blurs into it. Says `enough` once the region's last row went by.
+ */
+function croppingSink(next: RowSink, stored: Size, crop: Region, deadline: Deadline): RowSink {
+  let layout: RowLayout | undefined;
+  let x0 = 0;
+  let x1 = 0;
+  let y0 = 0;
+  let y1 = 0;
+  let received = 0;
+  let band: Uint8Array | undefined;
+  return {
+    start(delivered) {
+      layout = delivered;
+      const sx = delivered.width / stored.width;
+      const sy = delivered.height / stored.height;
+      x0 = Math.floor(crop.x * sx);
+      x1 = Math.max(x0 + 1, Math.min(delivered.width, Math.ceil((crop.x + crop.width) * sx)));
+      // Bottom-up rows arrive last row first: the kept band is counted from the bottom then.
+      const top = Math.floor(crop.y * sy);
+      const end = Math.max(top + 1, Math.min(delivered.height, Math.ceil((crop.y + crop.height) * sy)));
+      [y0, y1] = delivered.bottomUp ? [delivered.height - end, delivered.height - top] : [top, end];
+      next.start({ ...delivered, width: x1 - x0, height: y1 - y0 });
+    },
+    write(pixels, rows) {
+      if (!layout) throw new Error('the decoder wrote rows before it started');
+      deadline.check('Decoding the image'); // rows above the region are decoded too, and take time
+      const rowBytes = layout.width * 4;
+      const from = Math.max(received, y0);
+      const to = Math.min(received + rows, y1);
+      if (to > from) {
+        const keptBytes = (x1 - x0) * 4;
+        const count = to - from;
+        if (x0 === 0 && x1 === layout.width) {
+          next.write(pixels.subarray((from - received) * rowBytes, (to - received) * rowBytes), count);
+        } else {
+          if (!band || band.byteLength < count * keptBytes) band = new Uint8Array(count * keptBytes);
+          for (let r = 0; r < count; r++) {
+            const start = (from - received + r) * rowBytes + x0 * 4;
+            band.set(pixels.subarray(start, start + keptBytes), r * keptBytes);
+          }
+          next.write(band.subarray(0, count * keptBytes), count);
+        }
+      }
+      received += rows;
+    },
+    enough: () => received >= y1,
+  };
 }

@@ -3,17 +3,18 @@
 // decoded, turned upright, resized and re-encoded within the limits.
 import type { MetadataRemoval } from '../formats/format.js';
 import type { Limits } from '../presets/limits.js';
+import { fitsWorkingSize, fitWorkingSize } from '../presets/working-size.js';
 import type { Deadline } from '../runtime/deadline.js';
-import type { ProcessResult, ProcessStep, ProcessWarning, SendableImageType } from '../types.js';
+import type { ProcessResult, ProcessStep, ProcessWarning, Region, SendableImageType } from '../types.js';
 import { profileToCarry, withProfile } from './colour-profile.js';
 import { decodeToFit } from './decode-to-fit.js';
-import { fitEdge } from './fit-edge.js';
 import { fitWithinLimits } from './fit.js';
 import { releaseRasterBuffer } from '../raster/raster-buffers.js';
 import { chooseEncoding } from './output-encoding.js';
 import { integrityWarning, noDecoder } from './refusals.js';
 import type { RasterSource } from './raster-source.js';
 import { original, reencodedResult } from './result.js';
+import { assertRegionInside, storedRegion } from './region.js';
 import { recoveredWarning } from './truncation.js';
 
 /**
@@ -21,9 +22,15 @@ import { recoveredWarning } from './truncation.js';
  * format's strict reader finds nothing wrong; otherwise decodes it and re-encodes it to fit. A file whose
  * structure is damaged beyond repair is `E_CORRUPT`.
  */
-export async function processRaster(source: RasterSource, limits: Limits, deadline: Deadline): Promise<ProcessResult> {
+export async function processRaster(
+  source: RasterSource,
+  limits: Limits,
+  deadline: Deadline,
+  region?: Region,
+): Promise<ProcessResult> {
   const { bytes, format, info } = source;
   const warnings: ProcessWarning[] = [];
+  if (region !== undefined) assertRegionInside(region, source.upright);
   // What strict decoders check before showing pixels: a damaged critical chunk is refused, the rest repaired by re-encoding.
   const integrity = format.integrity;
   let damage = integrity?.check(bytes);
@@ -32,11 +39,12 @@ export async function processRaster(source: RasterSource, limits: Limits, deadli
   const accepted = limits.accepts.find((type) => type === format.mediaType);
   if (
     accepted &&
+    region === undefined &&
     !mustConvert &&
     !damage &&
     (info.orientation === 1 || format.orientedByReaders) &&
     info.frames <= 1 &&
-    Math.max(source.stored.width, source.stored.height) <= limits.maxEdge &&
+    fitsWorkingSize(source.stored, limits) &&
     bytes.byteLength <= limits.maxBytes
   ) {
     // What would be sent: the file less its metadata (Exif, XMP, …: cut out whole) unless keepMetadata.
@@ -50,7 +58,7 @@ export async function processRaster(source: RasterSource, limits: Limits, deadli
     warnings.push(integrityWarning(damage, format.label));
   }
   if (!format.hasDecoder()) throw noDecoder(source, limits, accepted !== undefined, damage);
-  return converted(source, limits, deadline, warnings, mustConvert);
+  return converted(source, limits, deadline, warnings, mustConvert, region);
 }
 
 /** The file as it came, or less its metadata (`sent`, checked as strictly). */
@@ -81,10 +89,15 @@ async function converted(
   deadline: Deadline,
   warnings: ProcessWarning[],
   mustConvert: boolean,
+  region: Region | undefined,
 ): Promise<ProcessResult> {
   const { bytes, format, info, stored } = source;
-  const fitted = fitEdge(stored, limits.maxEdge);
+  // A region is cut as stored, then fitted on its own: its pixels fill the working size.
+  const crop = region === undefined ? undefined : storedRegion(region, stored, info.orientation);
+  const kept = crop ?? stored;
+  const fitted = fitWorkingSize(kept, limits);
   const decoded = await decodeToFit({
+    ...(crop !== undefined && { crop }),
     decode: (job) => format.decode({ ...job, facts: info, maxInputPixels: limits.maxInputPixels }),
     bytes,
     stored,
@@ -106,8 +119,9 @@ async function converted(
   }
   if (info.frames > 1) steps.push('first-frame');
   if ('pages' in info && info.pages > 1) steps.push('first-page');
+  if (region !== undefined) steps.push('cropped');
   if (info.orientation !== 1) steps.push('oriented');
-  const resized = fitted.width !== stored.width || fitted.height !== stored.height;
+  const resized = fitted.width !== kept.width || fitted.height !== kept.height;
   if (resized) steps.push('resized');
   const preferred = chooseEncoding(
     { source: format.mediaType, lossless: decoded.lossless, hasAlpha: decoded.hasAlpha },
@@ -126,7 +140,8 @@ async function converted(
       ...(profile && { reserve: profile.reserve }),
       deadline,
     });
-    return reencodedResult(withProfile(output, profile), info, steps, resized, warnings);
+    const result = reencodedResult(withProfile(output, profile), info, steps, resized, warnings);
+    return region === undefined ? result : { ...result, region };
   } finally {
     // The output is encoded bytes, never a view of the raster: the next job may have its buffer.
     releaseRasterBuffer(decoded.raster.data);

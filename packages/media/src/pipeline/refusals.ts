@@ -2,6 +2,7 @@
 // and a format this installation cannot convert.
 import { MediaError } from '../errors.js';
 import type { IntegrityProblem } from '../formats/integrity-problem.js';
+import { fitsWorkingSize } from '../presets/working-size.js';
 import type { Limits } from '../presets/limits.js';
 import { takersSentence } from '../presets/takers.js';
 import type { ProcessWarning } from '../types.js';
@@ -34,7 +35,9 @@ export function noDecoder(
   const over = [
     ...(Math.max(upright.width, upright.height) > limits.maxEdge
       ? [`${upright.width}×${upright.height} px, over ${limits.maxEdge} px`]
-      : []),
+      : fitsWorkingSize(upright, limits)
+        ? []
+        : [`${upright.width}×${upright.height} px, over the model's working size`]),
     ...(bytes.byteLength > limits.maxBytes ? [`${bytes.byteLength} bytes, over ${limits.maxBytes}`] : []),
   ];
   const notPassed = damage ? `it must be re-encoded first (${damage.problem})` : `it is over them (${over.join('; ')})`;

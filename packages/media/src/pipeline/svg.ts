@@ -6,6 +6,8 @@ import { rasterizeSvg } from '../formats/svg/rasterize.js';
 import { embeddedImagePayloads, externalImageWarnings } from '../formats/svg/references.js';
 import { decodeSvgText } from '../formats/svg/text.js';
 import { assertPixelBudget, type Limits } from '../presets/limits.js';
+import { fitWorkingSize } from '../presets/working-size.js';
+import { resizeRaster } from '../raster/resize.js';
 import { anyTransparent } from '../raster/pixels.js';
 import type { Deadline } from '../runtime/deadline.js';
 import type { ProbeResult, ProcessResult, SvgInfo } from '../types.js';
@@ -25,8 +27,15 @@ export async function processSvg(
   const embeddedImagePixels = await assertEmbeddedImagesFit(text, limits);
   const images = externalImageWarnings(text);
   deadline.check('Checking the SVG');
-  const { raster, warnings } = await rasterizeSvg(bytes, { maxEdge: limits.maxEdge, fonts, embeddedImagePixels });
+  const rendered = await rasterizeSvg(bytes, { maxEdge: limits.maxEdge, fonts, embeddedImagePixels });
   deadline.check('Rendering the SVG');
+  const { warnings } = rendered;
+  // resvg renders to the longest side; a patch budget or short side (the model's working size) shrinks it further.
+  const working = fitWorkingSize(rendered.raster, limits);
+  const raster =
+    working.width === rendered.raster.width && working.height === rendered.raster.height
+      ? rendered.raster
+      : await resizeRaster(rendered.raster, working.width, working.height, true);
   const hasAlpha = anyTransparent(raster);
   const fitted = await fitWithinLimits({
     raster,

@@ -1,6 +1,7 @@
 import { MediaError } from '../errors.js';
 import { isPresetName, PRESETS, type Preset } from './presets.js';
 import type { ProbeResult, ProcessOptions } from '../types.js';
+import type { WorkingSize } from './working-size.js';
 
 /** Decompression-bomb guard defaults: 100 MP, and no side beyond what PNG/WebP/JPEG headers allow sanely. */
 export const DEFAULT_MAX_INPUT_PIXELS = 100_000_000;
@@ -30,9 +31,12 @@ export function resolveLimits(options: ProcessOptions): Limits {
     );
   }
   const preset = PRESETS[name];
+  const working = workingSizeOption(options.workingSize) ?? preset;
   return {
     ...preset,
-    maxEdge: positive('maxEdge', options.maxEdge) ?? preset.maxEdge,
+    maxEdge: positive('maxEdge', options.maxEdge) ?? working.maxEdge,
+    maxShortSide: working.maxShortSide,
+    patches: working.patches,
     maxBytes: positive('maxBytes', options.maxBytes) ?? preset.maxBytes,
     // An explicit maxBytes bounds every output, PDFs included, unless maxPdfBytes says otherwise.
     maxPdfBytes:
@@ -43,6 +47,35 @@ export function resolveLimits(options: ProcessOptions): Limits {
     timeoutMs: positive('timeoutMs', options.timeoutMs),
     keepMetadata: flag('keepMetadata', options.keepMetadata),
   };
+}
+
+/** The `workingSize` option, checked: it replaces the preset's edge, short side and patch budget whole. */
+function workingSizeOption(working: WorkingSize | undefined): WorkingSize | undefined {
+  if (working === undefined) return undefined;
+  if (typeof working !== 'object' || working === null)
+    throw new MediaError('E_INVALID_OPTIONS', 'Expected workingSize to be an object like { maxEdge: 1568 }.', {
+      option: 'workingSize',
+    });
+  const { patches } = working;
+  if (patches !== undefined && (typeof patches !== 'object' || patches === null))
+    throw new MediaError('E_INVALID_OPTIONS', 'Expected workingSize.patches to be { size, max }.', {
+      option: 'workingSize.patches',
+    });
+  const maxShortSide = positive('workingSize.maxShortSide', working.maxShortSide);
+  return {
+    maxEdge: required('workingSize.maxEdge', working.maxEdge),
+    ...(maxShortSide !== undefined && { maxShortSide }),
+    ...(patches !== undefined && {
+      patches: {
+        size: required('workingSize.patches.size', patches.size),
+        max: required('workingSize.patches.max', patches.max),
+      },
+    }),
+  };
+}
+
+function required(name: string, value: number | undefined): number {
+  return positive(name, value ?? Number.NaN) ?? 0;
 }
 
 /** `value` when it is a boolean, false when absent; anything else is E_INVALID_OPTIONS naming `name`. */

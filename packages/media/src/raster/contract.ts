@@ -34,6 +34,12 @@ export interface RowSink {
    * call, and the sink copies what it keeps.
    */
   write(pixels: Uint8Array, rows: number): void;
+  /**
+   * The sink needs no more rows (it keeps a region that ended above them). A decoder that reads rows one
+   * band at a time may stop there instead of decoding the rest (JPEG does); the others go on, and the sink
+   * ignores what follows.
+   */
+  enough?(): boolean;
 }
 
 export interface DecodeRequest<Facts> {

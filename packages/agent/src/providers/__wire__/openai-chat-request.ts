@@ -7,7 +7,7 @@ const chatImage = z.strictObject({
   type: z.literal('image_url'),
   image_url: z.strictObject({
     url: dataUrl(/^image\/(png|jpeg|gif|webp)$/),
-    detail: z.enum(['auto', 'low', 'high']).optional(),
+    detail: z.enum(['auto', 'low', 'high', 'original']).optional(),
   }),
 });
 const chatFile = z.strictObject({

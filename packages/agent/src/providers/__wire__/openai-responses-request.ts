@@ -6,14 +6,14 @@ const inputText = z.strictObject({ type: z.literal('input_text'), text: z.string
 const inputImage = z.strictObject({
   type: z.literal('input_image'),
   image_url: dataUrl(/^image\/(png|jpeg|gif|webp)$/),
-  detail: z.enum(['auto', 'low', 'high']).optional(),
+  detail: z.enum(['auto', 'low', 'high', 'original']).optional(),
 });
 const inputFile = z.strictObject({
   type: z.literal('input_file'),
   filename: z.string().min(1),
   file_data: dataUrl(/^application\/pdf$/),
 });
-const topLevelImage = inputImage.extend({ detail: z.enum(['auto', 'low', 'high']) });
+const topLevelImage = inputImage.extend({ detail: z.enum(['auto', 'low', 'high', 'original']) });
 
 export const openAIResponsesRequest = z.strictObject({
   model: z.string().min(1),

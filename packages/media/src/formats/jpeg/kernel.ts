@@ -97,6 +97,8 @@ export async function decodeJpegRows(
         const rows = Math.min(bandRows, height - y);
         codec.decode_rows(band, rows);
         sink.write(new Uint8Array(codec.memory.buffer, band, rows * rowBytes), rows);
+        // A region that ends above the rest: the instance is dropped unfinished (it is never reused).
+        if (sink.enough?.() === true) return { height, realRows: height, eofScan: 0 };
       }
       codec.decode_finish(info);
       const [realRows = 0, eofScan = 0] = new Uint32Array(codec.memory.buffer, info, 2);

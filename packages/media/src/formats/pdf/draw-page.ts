@@ -2,8 +2,10 @@
 // whether it is mostly a photo or scan (which decides JPEG over PNG for it).
 import { MediaError } from '../../errors.js';
 import { MAX_SIDE } from '../../presets/limits.js';
+import { fitWorkingSize, type WorkingSize } from '../../presets/working-size.js';
 import type { Deadline } from '../../runtime/deadline.js';
-import type { Raster } from '../../types.js';
+import type { Size } from '../../raster/contract.js';
+import type { Raster, Region } from '../../types.js';
 import { corrupt, type PdfDocument } from './document.js';
 import { PDFIUM_YES_SLOT } from './pdfium.js';
 
@@ -29,8 +31,9 @@ export interface DrawnPage {
 export function drawPage(
   { pdfium, handle, pageCount }: PdfDocument,
   index: number,
-  limits: { maxEdge: number; maxInputPixels: number },
+  limits: WorkingSize & { maxInputPixels: number },
   deadline: Deadline,
+  region?: Region,
 ): DrawnPage {
   const page = pdfium.FPDF_LoadPage(handle, index);
   if (page === 0) throw corrupt(`page ${index + 1} cannot be loaded`);
@@ -40,7 +43,8 @@ export function drawPage(
     // Sizes in points with /Rotate applied, so the bitmap is upright.
     const points = { width: pdfium.FPDF_GetPageWidthF(page), height: pdfium.FPDF_GetPageHeightF(page) };
     if (!(points.width > 0 && points.height > 0)) throw corrupt(`page ${index + 1} has no size`);
-    const { width, height } = pixelSize(points, limits);
+    const { width, height, place } =
+      region === undefined ? wholePage(points, limits) : regionOfPage(points, region, limits);
     bitmap = pdfium.FPDFBitmap_Create(width, height, 0);
     if (bitmap === 0)
       throw new MediaError(
@@ -51,13 +55,15 @@ export function drawPage(
     pdfium.FPDFBitmap_FillRect(bitmap, 0, 0, width, height, 0xffffffff);
     pause = pausePointer(pdfium);
     // Progressive rendering hands control back every few objects, so the deadline can stop a slow page.
+    // The page is laid out at place.width × place.height with its corner at (place.x, place.y) of the bitmap:
+    // a region is the page drawn larger, shifted so the region lands on the bitmap, which clips the rest.
     let status = pdfium.FPDF_RenderPageBitmap_Start(
       bitmap,
       page,
-      0,
-      0,
-      width,
-      height,
+      place.x,
+      place.y,
+      place.width,
+      place.height,
       0,
       FPDF_ANNOT | FPDF_REVERSE_BYTE_ORDER,
       pause,
@@ -81,14 +87,58 @@ export function drawPage(
   }
 }
 
-/** The longer side at maxEdge, the shape kept; refused past the pixel budget (only a huge maxEdge gets there). */
-function pixelSize(
-  points: { width: number; height: number },
-  { maxEdge, maxInputPixels }: { maxEdge: number; maxInputPixels: number },
-): { width: number; height: number } {
-  const scale = maxEdge / Math.max(points.width, points.height);
-  const width = Math.max(1, Math.round(points.width * scale));
-  const height = Math.max(1, Math.round(points.height * scale));
+interface PagePixels {
+  width: number;
+  height: number;
+  /** Where the whole page lies on the bitmap, in bitmap pixels. */
+  place: Region;
+}
+
+/** The longer side at maxEdge (less where the working size says so), the shape kept. */
+function wholePage(points: Size, limits: WorkingSize & { maxInputPixels: number }): PagePixels {
+  const scale = limits.maxEdge / Math.max(points.width, points.height);
+  // At maxEdge, then within the rest of the working size (a patch budget, a short side).
+  const size = fitWorkingSize(
+    { width: Math.max(1, Math.round(points.width * scale)), height: Math.max(1, Math.round(points.height * scale)) },
+    limits,
+  );
+  return { ...checkedBitmap(size, limits), place: { x: 0, y: 0, ...size } };
+}
+
+/** Points per inch times this is the most a region is magnified: 50 × 72 = 3,600 dpi. */
+const MAX_REGION_ZOOM = 50;
+
+/**
+ * A region of the page (in points, upright) drawn at the resolution that fills the working size: its long
+ * side at maxEdge, then within the patch budget, magnified at most MAX_REGION_ZOOM times.
+ */
+function regionOfPage(points: Size, region: Region, limits: WorkingSize & { maxInputPixels: number }): PagePixels {
+  if (region.x + region.width > Math.ceil(points.width) || region.y + region.height > Math.ceil(points.height))
+    throw new MediaError(
+      'E_INVALID_OPTIONS',
+      `The region x ${region.x}, y ${region.y}, ${region.width}×${region.height} reaches past the page, which is ${Math.round(points.width)}×${Math.round(points.height)} points upright: keep it inside.`,
+      { option: 'region', region, width: Math.round(points.width), height: Math.round(points.height) },
+    );
+  const zoom = Math.min(MAX_REGION_ZOOM, limits.maxEdge / Math.max(region.width, region.height));
+  const size = fitWorkingSize(
+    { width: Math.max(1, Math.round(region.width * zoom)), height: Math.max(1, Math.round(region.height * zoom)) },
+    limits,
+  );
+  const scale = size.width / region.width;
+  return {
+    ...checkedBitmap(size, limits),
+    place: {
+      x: -Math.round(region.x * scale),
+      y: -Math.round(region.y * scale),
+      width: Math.max(1, Math.round(points.width * scale)),
+      height: Math.max(1, Math.round(points.height * scale)),
+    },
+  };
+}
+
+/** Refused past the pixel budget (only a huge maxEdge gets there). */
+function checkedBitmap(size: Size, { maxEdge, maxInputPixels }: { maxEdge: number; maxInputPixels: number }): Size {
+  const { width, height } = size;
   if (width > MAX_SIDE || height > MAX_SIDE || width * height > maxInputPixels) {
     throw new MediaError(
       'E_TOO_MANY_PIXELS',

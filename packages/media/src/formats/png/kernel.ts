@@ -68,6 +68,8 @@ export async function decodePngRows(
           const rows = Math.min(bandRows, height - y);
           codec.decode_rows(band, rows);
           sink.write(new Uint8Array(codec.memory.buffer, band, rows * rowBytes), rows);
+          // A region that ends above the rest: the instance is dropped unfinished; alpha is what the header allows.
+          if (sink.enough?.() === true) return { hasAlpha: mayHaveAlpha };
         }
       } else {
         const whole = alloc(codec, rowBytes * height);
