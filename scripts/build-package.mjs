@@ -1,11 +1,13 @@
 // Builds one published package for `npm pack` (its `prepack` script runs this): its JS bundles
-// (scripts/build.mjs NAME), its .d.ts files generated from the sources (tsconfig.types.json → dist/types/),
+// (scripts/build.mjs NAME), its .d.ts files generated from the sources (tsconfig.types.json → dist/types/; imports of
+// optional peers marked by scripts/optional-peer-imports.mjs),
 // and the repository's LICENSE copied in. Usage: node scripts/build-package.mjs NAME   (see scripts/packages.mjs)
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { markOptionalPeerImportsIn } from './optional-peer-imports.mjs';
 import { PUBLISHED_PACKAGES } from './packages.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -28,4 +30,5 @@ run(createRequire(join(root, 'package.json')).resolve('typescript/bin/tsc'), [
   '-p',
   join(packageDir, 'tsconfig.types.json'),
 ]);
+markOptionalPeerImportsIn(packageDir, join(packageDir, 'dist/types'));
 copyFileSync(join(root, 'LICENSE'), join(packageDir, 'LICENSE'));

@@ -22,6 +22,11 @@ const requireFromMedia = createRequire(resolve(media, 'package.json'));
 
 /** WASM_FILES, read from the TypeScript source by bundling it in memory. */
 export async function loadWasmFiles() {
+  return (await loadWasmFilesModule()).WASM_FILES;
+}
+
+/** packages/media/src/runtime/wasm-files.ts (WASM_FILES, OMITTED_CODECS), bundled in memory. */
+async function loadWasmFilesModule() {
   const result = await build({
     entryPoints: [resolve(media, 'src/runtime/wasm-files.ts')],
     bundle: true,
@@ -30,8 +35,7 @@ export async function loadWasmFiles() {
     write: false,
     logLevel: 'warning',
   });
-  const module = await import(`data:text/javascript,${encodeURIComponent(result.outputFiles[0].text)}`);
-  return module.WASM_FILES;
+  return import(`data:text/javascript,${encodeURIComponent(result.outputFiles[0].text)}`);
 }
 
 /**
@@ -111,17 +115,26 @@ export const RUNTIMES = {
   workerd: { platform: 'browser', conditions: ['workerd', 'worker', 'browser'], splitting: false },
 };
 
+/** The media core's bundles: those, and the Workers entry without PDFium, within the free plan's 3 MB (`@glimpse/media/workerd-lite`). */
+export const MEDIA_RUNTIMES = { ...RUNTIMES, 'workerd-lite': RUNTIMES.workerd };
+
+/** `assets` without the codecs `runtime` leaves out (OMITTED_CODECS, runtime/wasm-files.ts; the rest refer to every codec). */
+function assetsFor(runtime, assets, omittedCodecs) {
+  const omitted = omittedCodecs[runtime] ?? [];
+  return Object.fromEntries(Object.entries(assets).filter(([codec]) => !omitted.includes(codec)));
+}
+
 /**
  * Builds one package's runtime bundles (src/entries/<runtime>.ts) into its dist/, with `assets` (those not
  * shipped in its wasm/) copied to dist/wasm/ and served by the glimpse:wasm-* modules; each build's esbuild metafile goes to
  * dist/<runtime>.meta.json (for `npm run size`). `external` stays an import.
  */
-async function buildPackageBundles(packageDirectory, assets, external = []) {
+async function buildPackageBundles(packageDirectory, assets, external = [], runtimes = RUNTIMES, omittedCodecs = {}) {
   const dist = resolve(packageDirectory, 'dist');
   const outputs = new Set();
   for (const path of await copyWasmAssets(assets, dist)) outputs.add(path);
   await Promise.all(
-    Object.entries(RUNTIMES).map(async ([name, options]) => {
+    Object.entries(runtimes).map(async ([name, options]) => {
       const result = await build({
         entryPoints: { [name]: resolve(packageDirectory, `src/entries/${name}.ts`) },
         outdir: dist,
@@ -133,7 +146,7 @@ async function buildPackageBundles(packageDirectory, assets, external = []) {
         minify: true,
         sourcemap: true,
         external,
-        plugins: [bundledWasm(assets)],
+        plugins: [bundledWasm(assetsFor(name, assets, omittedCodecs))],
         logLevel: 'warning',
         ...options,
       });
@@ -146,7 +159,8 @@ async function buildPackageBundles(packageDirectory, assets, external = []) {
 
 /** Builds the media core's runtime bundles. */
 export async function buildRuntimeBundles() {
-  await buildPackageBundles(media, await wasmAssets(await loadWasmFiles(), media));
+  const { WASM_FILES, OMITTED_CODECS } = await loadWasmFilesModule();
+  await buildPackageBundles(media, await wasmAssets(WASM_FILES, media), [], MEDIA_RUNTIMES, OMITTED_CODECS);
 }
 
 /**

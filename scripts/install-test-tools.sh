@@ -26,6 +26,8 @@ TOOLS=(
   'libavif-bin|`avifenc` writes the AVIF test files, `avifdec` is their oracle'
   'libtiff-tools|`tiffcp` re-strips the separate-plane CMYK test files, `tiffinfo` checks their layout'
   'fonts-droid-fallback|a CJK font, for the tests of the `fonts` option and `--font`'
+  'libimage-exiftool-perl|`exiftool` writes GPS, XMP and comments into test files and is the oracle that none is sent'
+  'fontconfig|`fc-list`: how `glimpse mcp` finds a system font for SVG text'
 )
 [[ "${BASH_SOURCE[0]}" == */* ]] && here="${BASH_SOURCE[0]%/*}" || here=.
 self="$(cd "$here" && pwd)/install-test-tools.sh"

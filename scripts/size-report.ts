@@ -6,7 +6,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { WASM_FILES } from '../packages/media/src/runtime/wasm-files.js';
+import { OMITTED_CODECS, WASM_FILES } from '../packages/media/src/runtime/wasm-files.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = resolve(root, 'packages/media/dist');
@@ -73,8 +73,11 @@ async function runtimeReport(runtime: string): Promise<EntryReport> {
   // dist/wasm/ (scripts/build-runtimes.mjs).
   const order = Object.values(WASM_FILES).map((specifier) => basename(specifier, '.wasm'));
   const rank = (path: string) => order.indexOf(basename(path).replace(/(-[0-9a-f]{8})?\.wasm$/, ''));
+  // workerd-lite's table leaves PDFium out.
+  const omitted = (OMITTED_CODECS[runtime] ?? []).map((codec) => basename(WASM_FILES[codec], '.wasm'));
   const wasmFiles = (await Promise.all([resolve(dist, '../wasm'), resolve(dist, 'wasm')].map(wasmFilesIn)))
     .flat()
+    .filter((path) => !omitted.includes(basename(path).replace(/(-[0-9a-f]{8})?\.wasm$/, '')))
     .sort((a, b) => rank(a) - rank(b));
   return {
     entry: runtime,
@@ -110,17 +113,17 @@ const kilobytes = ({ raw, gzip }: Sizes) => `${(raw / 1024).toFixed(1)} / ${(gzi
 /** The `npm run size` table (also the generated block in docs/runtimes.md). Needs the bundles built. */
 export async function sizeReport(): Promise<string> {
   const lines: string[] = [];
-  const reports = await Promise.all(['browser', 'deno', 'workerd'].map(runtimeReport));
+  const reports = await Promise.all(['browser', 'deno', 'workerd', 'workerd-lite'].map(runtimeReport));
   const node = await nodeReport(reports[0]?.wasmFiles ?? []);
   lines.push(
-    `${'entry'.padEnd(9)}${'JS at load (raw / gz)'.padEnd(22)}${'JS lazy (raw / gz)'.padEnd(22)}WASM, all codecs (raw / gz)`,
+    `${'entry'.padEnd(13)}${'JS at load (raw / gz)'.padEnd(22)}${'JS lazy (raw / gz)'.padEnd(22)}WASM, all codecs (raw / gz)`,
   );
   for (const report of node ? [node, ...reports] : reports) {
     lines.push(
-      `${report.entry.padEnd(9)}${kilobytes(report.initialJs)}${kilobytes(report.lazyJs)}${kilobytes(report.wasm)}`.trimEnd(),
+      `${report.entry.padEnd(13)}${kilobytes(report.initialJs)}${kilobytes(report.lazyJs)}${kilobytes(report.wasm)}`.trimEnd(),
     );
   }
-  if (!node) lines.push('node     (run `npm run build` first for dist/node.js)');
+  if (!node) lines.push('node         (run `npm run build` first for dist/node.js)');
   lines.push('', 'WASM modules (each loads on first use; raw / gzip):');
   const codecByFile = new Map(
     Object.entries(WASM_FILES).map(([codec, specifier]) => [basename(specifier, '.wasm'), codec]),
@@ -142,5 +145,8 @@ export async function sizeReport(): Promise<string> {
   const heifJs = await Promise.all(['node', 'browser', 'deno', 'workerd'].map(packageEntryJs('heif')));
   lines.push(`  ${'  its JS per entry'.padEnd(24)}${heifJs.join(', ')}`);
   lines.push('', 'node: npm dependencies stay in node_modules (not counted); browser/deno/workerd bundle them.');
+  lines.push(
+    'workerd-lite (@glimpse/media/workerd-lite): the Workers entry without PDFium (its WASM column has no pdfium).',
+  );
   return lines.join('\n');
 }

@@ -20,24 +20,8 @@ const files = createFileTools({
   route: { provider: 'anthropic', model: 'claude-sonnet-4-6' },
 });
 
-/** The ai@6 mapping, kept here only to compare against. */
-function legacyOutput(result: ToolResult): ToolResultOutput {
-  return {
-    type: 'content',
-    value: result.parts.map((part) =>
-      part.type === 'text'
-        ? { type: 'text' as const, text: part.text }
-        : part.type === 'image'
-          ? { type: 'image-data' as const, data: part.data, mediaType: part.mediaType }
-          : {
-              type: 'file-data' as const,
-              data: part.data,
-              mediaType: part.mediaType,
-              ...(part.filename !== undefined && { filename: part.filename }),
-            },
-    ),
-  };
-}
+/** ai@6's form of the same output (`image-data`/`file-data` items), which ai@7 still takes, deprecated. */
+const legacyOutput = (result: ToolResult): ToolResultOutput => toAiSdkModelOutput(result, { aiSdk: 6 });
 
 let sdkWarnings: Array<{ type: string; setting?: string }> = [];
 beforeEach(() => {

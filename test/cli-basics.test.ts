@@ -2,7 +2,7 @@
 // `-` for stdin and stdout, a broken pipe, the Unicode-space name fallback, the -o extension warning,
 // and that each command's start-up loads only its own dependencies.
 import { spawn } from 'node:child_process';
-import { copyFile, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Metafile } from 'esbuild';
@@ -163,6 +163,46 @@ describe('names typed with plain spaces', () => {
     const { code, stderr } = await runCli(['inspect', join(dir, 'Screenshot nowhere.png')]);
     expect(code).toBe(1);
     expect(json(stderr)).toMatchObject({ error: { code: 'E_FILE_NOT_FOUND' } });
+  });
+});
+
+describe("the README's main job", () => {
+  it('prints the fields the README shows, warnings included, with the same facts', async () => {
+    const readme = await readFile('README.md', 'utf8');
+    const shown = /npx glimpse process samples\/photo-exif6\.jpg -o \/tmp\/photo\.jpg[\s\S]*?```json\n(.*)\n```/.exec(
+      readme,
+    );
+    expect(shown, 'README.md has the main-job command and its JSON').not.toBeNull();
+    const documented = json(shown![1]!);
+    const { code, stdout } = await runCli(['process', PHOTO, '-o', join(dir, 'photo.jpg')]);
+    expect(code).toBe(0);
+    const printed = json(stdout);
+    expect(Object.keys(printed)).toEqual(Object.keys(documented));
+    const facts = ({ mediaType, width, height, steps, warnings }: Record<string, unknown>) => ({
+      mediaType,
+      width,
+      height,
+      steps,
+      warnings,
+    });
+    expect(facts(printed)).toEqual(facts(documented));
+  });
+});
+
+describe('OS errors are FileError codes, never E_INTERNAL', () => {
+  it.each([
+    ['a symlink loop', 'loop-a.png', 'E_SYMLINK_LOOP'],
+    ['an over-long name', `${'x'.repeat(300)}.png`, 'E_NAME_TOO_LONG'],
+    ['a file used as a folder', 'plain.txt/inner.png', 'E_FILE_NOT_FOUND'],
+  ])('inspect and process of %s', async (_, name, errorCode) => {
+    await writeFile(join(dir, 'plain.txt'), 'text');
+    await symlink('loop-b.png', join(dir, 'loop-a.png')).catch(() => undefined);
+    await symlink('loop-a.png', join(dir, 'loop-b.png')).catch(() => undefined);
+    for (const command of ['inspect', 'process']) {
+      const { code, stderr } = await runCli([command, join(dir, name)]);
+      expect(code).toBe(1);
+      expect(json(stderr)).toMatchObject({ error: { code: errorCode } });
+    }
   });
 });
 

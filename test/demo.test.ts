@@ -2,7 +2,12 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { main } from '../packages/agent/src/cli/main.js';
+import { FileError } from '../packages/agent/src/fs/file-error.js';
+import { captureOutput } from './support/capture-output.js';
+import { failsWith } from './support/typed-errors.js';
 import demoScript from '../packages/agent/demo/script.json';
 import { runDemo } from '../packages/agent/src/cli/demo.js';
 import { ESTIMATE_TARGETS } from '../packages/agent/src/cli/estimate-targets.js';
@@ -31,6 +36,29 @@ beforeAll(async () => {
     join(root, 'samples/diagram.svg'),
     '<svg xmlns="http://www.w3.org/2000/svg" width="300" height="200"><rect width="300" height="200" fill="#fff"/><circle cx="150" cy="100" r="80" fill="#369"/></svg>',
   );
+});
+
+describe('glimpse demo --session in a missing folder', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('is a typed error that says to create the folder, from runDemo and from the CLI (was E_INTERNAL)', async () => {
+    const sessionPath = join(root, 'no-such-folder', 'demo.jsonl');
+    const error = await failsWith(
+      runDemo({ provider: 'anthropic', sessionPath, script: parseReplayScript(demoScript), root }),
+      FileError,
+      'E_FILE_NOT_FOUND',
+    );
+    expect(error.message).toContain(`its folder ${join(root, 'no-such-folder')} does not exist`);
+    expect(error.message).toContain('mkdir -p');
+    const output = captureOutput();
+    expect(await main(['demo', '--session', sessionPath])).toBe(1);
+    expect(JSON.parse(output.stderr.join(''))).toMatchObject({
+      error: { code: 'E_FILE_NOT_FOUND', message: expect.stringContaining('Create it first') },
+    });
+    expect(existsSync(join(root, 'no-such-folder'))).toBe(false);
+  });
 });
 
 describe('glimpse demo', () => {

@@ -104,3 +104,15 @@ describe('docs', () => {
     expect(broken).toEqual([]);
   });
 });
+
+describe('model ids in the docs', () => {
+  it("name each route's current model, the one the demo and the token tables use (DEMO_MODELS)", async () => {
+    const { DEMO_MODELS } = await import('../packages/agent/src/cli/estimate-targets.js');
+    const pages = ['README.md', 'packages/agent/README.md', 'packages/media/README.md', ...(await docPages())];
+    const claudeIds = new Set<string>();
+    for (const page of pages)
+      for (const [id] of (await read(page)).matchAll(/claude-(sonnet|opus|haiku)-\d+-\d+/g)) claudeIds.add(id);
+    // One Claude id across the docs (it was three: claude-sonnet-4-5, 4-6 and 5-5).
+    expect([...claudeIds]).toEqual([DEMO_MODELS.anthropic]);
+  });
+});

@@ -1,22 +1,26 @@
 // Drives `glimpse mcp` as an MCP client would: the SDK's own Client over stdio, against a CLI bundled
 // fresh from the TypeScript sources (so the test never runs a stale dist/), with its view_file worker beside it.
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { PRESETS } from '@glimpse/media';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { buildCliForTests } from './support/build-cli.js';
+import { decodeIndependently, meanAbsDiff } from './support/pixels.js';
+import { assertStrictlyValid } from './support/strict-oracle.js';
 import { PDFDocument, PDFName } from 'pdf-lib';
 import sharp from 'sharp';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let BUNDLE: string;
 const SCREENSHOT = 'Screenshot 2026-11-29 at 10.41.07\u202FPM.png';
 const PRESET = PRESETS.anthropic;
+const VECTORS = fileURLToPath(new URL('./vectors/inputs/', import.meta.url));
 
 let dir: string;
 let root: string;
@@ -30,6 +34,13 @@ async function call(name: string, args: Record<string, unknown>, on: Client = cl
 }
 
 const texts = (result: CallToolResult) => result.content.flatMap((c) => (c.type === 'text' ? [c.text] : [])).join('\n');
+
+/** The HEIC file decoded by libheif's heif-convert, to RGBA. */
+async function heifConvert(path: string) {
+  const png = join(dir, `${Math.random().toString(36).slice(2)}.png`);
+  execFileSync('heif-convert', [path, png], { stdio: 'pipe' });
+  return decodeIndependently(await readFile(png));
+}
 
 async function imageOf(result: CallToolResult) {
   const images = result.content.filter((c) => c.type === 'image');
@@ -74,6 +85,9 @@ beforeAll(async () => {
     Uint8Array.from({ length: 5000 }, (_, i) => (i * 7919 + 13) % 251),
   );
   await writeFile(join(root, 'notes.txt'), 'first line\nsecond line\n');
+  await copyFile(join(VECTORS, 'grid-3x2-irot.heic'), join(root, 'phone.heic'));
+  await symlink('loop-b.png', join(root, 'loop-a.png'));
+  await symlink('loop-a.png', join(root, 'loop-b.png'));
 
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -157,6 +171,21 @@ describe('glimpse mcp over stdio, with the SDK client', () => {
     expect(image).toMatchObject({ mimeType: 'image/png', width: 800, height: 400 });
   });
 
+  it('decodes a HEIC photo in its view worker, as the CLI does (@glimpse/heif installed)', async () => {
+    const result = await call('view_file', { path: 'phone.heic' });
+    expect(result.isError, texts(result)).toBe(false);
+    const image = result.content.find((c) => c.type === 'image');
+    if (image?.type !== 'image') throw new Error(`expected an image, got ${texts(result)}`);
+    expect(['image/jpeg', 'image/png']).toContain(image.mimeType);
+    const bytes = new Uint8Array(Buffer.from(image.data, 'base64'));
+    assertStrictlyValid(bytes, image.mimeType, 'view_file of phone.heic');
+    // libheif's own decoder (heif-convert) is the reference: same upright size (the 3×2 grid turned by irot).
+    const sent = await decodeIndependently(bytes);
+    const expected = await heifConvert(join(root, 'phone.heic'));
+    expect({ width: sent.width, height: sent.height }).toEqual({ width: expected.width, height: expected.height });
+    expect(meanAbsDiff(sent.data, expected.data)).toBeLessThan(8);
+  });
+
   it('answers a garbage file with a text note and isError', async () => {
     const result = await call('view_file', { path: 'garbage.png' });
     expect(result.isError).toBe(true);
@@ -173,6 +202,20 @@ describe('glimpse mcp over stdio, with the SDK client', () => {
         expect(texts(result)).not.toContain('outside the root'); // the secret's content
       }
     }
+    // The root, hidden from the client, is named in words a model reads as a place (it was "directory .").
+    expect(texts(await call('read', { path: '../secret.txt' }))).toBe(
+      "E_PATH_OUTSIDE_ROOT: ../secret.txt is outside the server's root directory, the only directory these tools may read (the path leads out of it). Use a path inside it; relative paths start there.",
+    );
+  });
+
+  it('answers a symlink loop with E_SYMLINK_LOOP from both tools, not a server failure', async () => {
+    for (const tool of ['view_file', 'read']) {
+      const result = await call(tool, { path: 'loop-a.png' });
+      expect(result.isError).toBe(true);
+      expect(texts(result)).toMatch(/^E_SYMLINK_LOOP: loop-a\.png cannot be opened: its symlinks form a loop/);
+      expect(texts(result)).not.toContain(dir);
+    }
+    expect(stderr).toBe('');
   });
 
   it('reads text with line numbers', async () => {
@@ -195,13 +238,16 @@ describe('glimpse mcp over stdio, with the SDK client', () => {
     ];
     const results = await Promise.all(paths.map((path) => call('view_file', { path })));
     expect(results).toHaveLength(10);
-    results.forEach((result, i) => {
-      const kinds = result.content.map((c) => c.type);
-      const path = paths[i]!;
-      if (path.endsWith('.pdf')) expect(kinds).toEqual(['text', 'resource']);
-      else if (path === 'garbage.png' || path === 'notes.txt') expect(result.isError).toBe(true);
-      else expect(kinds).toEqual(['text', 'image']);
-    });
+    // What each path must give, stated for every path and compared whole, so no call escapes the check.
+    const expected = (path: string) =>
+      path.endsWith('.pdf')
+        ? { kinds: ['text', 'resource'], isError: false }
+        : path === 'garbage.png' || path === 'notes.txt'
+          ? { kinds: ['text'], isError: true }
+          : { kinds: ['text', 'image'], isError: false };
+    expect(results.map((result) => ({ kinds: result.content.map((c) => c.type), isError: result.isError }))).toEqual(
+      paths.map(expected),
+    );
     for (const i of [0, 1, 3]) {
       const image = await imageOf(results[i]!);
       expect(Math.max(image.width, image.height)).toBeLessThanOrEqual(PRESET.maxEdge);

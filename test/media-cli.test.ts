@@ -256,10 +256,14 @@ describe('glimpse text and glimpse process --page (PDFs read by PDFium)', () => 
     const dark = async (file: string) =>
       (await decodeIndependently(new Uint8Array(await readFile(file)))).data.filter((v, i) => i % 4 === 0 && v < 128)
         .length;
-    const plain = await run('process', svg, '-o', join(dir, 'plain.png'));
+    const plain = await run('process', svg, '-o', join(dir, 'plain.png'), '--no-system-fonts');
     expect(JSON.parse(plain.out).warnings.map((w: { code: string }) => w.code)).toEqual(['W_MISSING_GLYPHS']);
     expect(plain.err).toContain('--font FILE');
     expect(await dark(join(dir, 'plain.png'))).toBe(0);
+    // By default a system font that has the characters draws them (fontconfig finds DroidSansFallbackFull).
+    const system = await run('process', svg, '-o', join(dir, 'system.png'));
+    expect([system.code, JSON.parse(system.out).warnings, system.err]).toEqual([0, [], '']);
+    expect(await dark(join(dir, 'system.png'))).toBeGreaterThan(50);
     const notFont = await run('process', svg, '--font', svg);
     expect([notFont.code, notFont.err]).toEqual([2, expect.stringContaining('is not a TTF, OTF or TTC font file')]);
     const drawn = await run('process', svg, '-o', join(dir, 'drawn.png'), '--font', cjk, '--font', cjk);
@@ -271,7 +275,7 @@ describe('glimpse text and glimpse process --page (PDFs read by PDFium)', () => 
     // the warning says other characters may be missing.
     const mixed = join(dir, 'mixed.svg');
     await writeFile(mixed, (await readFile(svg, 'utf8')).replace('你好', '한국 テスト'));
-    const partly = await run('process', mixed, '--font', cjk);
+    const partly = await run('process', mixed, '--font', cjk, '--no-system-fonts');
     expect(JSON.parse(partly.out).warnings).toEqual([
       {
         code: 'W_MISSING_GLYPHS',

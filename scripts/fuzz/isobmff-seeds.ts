@@ -5,6 +5,7 @@
 import { avifEnc } from '../../test/fixtures/avif-tools.js';
 import { codedImageOf, gridHeif, heifEnc, writeHeif } from '../../test/fixtures/heif-writer.js';
 import { naturalPixels } from '../../test/fixtures/pixels.js';
+import { miniAvif } from '../../test/fixtures/avif-mini.js';
 
 /** One coded image, a grid, every transformation, alpha, 10-bit and a thumbnail. */
 export async function heicSeeds(): Promise<Uint8Array[]> {
@@ -32,5 +33,7 @@ export async function avifSeeds(): Promise<Uint8Array[]> {
     avifEnc(naturalPixels(128, 64, { seed: 6 }), ['-g', '2x1']), // cells must be 64×64 or more
     gridHeif(naturalPixels(40, 24, { seed: 8 }), 16, { brand: 'avif', quality: 50 }), // overhanging tiles
     avifEnc(naturalPixels(32, 24, { seed: 7 }), ['--irot', '1', '--imir', '0', '--crop', '2,2,28,20']),
+    // The compact form (a mif3 `mini` box), with alpha and an orientation.
+    avifEnc(naturalPixels(24, 20, { channels: 4, seed: 9 })).then((file) => miniAvif(file, { orientation: 6 })),
   ]);
 }

@@ -13,12 +13,8 @@ export const KNOWN_FAILURES: Record<string, Record<string, string>> = {
     'libnsbmp/test/bmpsuite/g16bf565.bmp': 'pixels differ at own size',
   },
   "pdf.js's test PDFs (pdf.js test/pdfs)": {
-    // pdf-lib prints "Parsed number that is too large for some PDF readers" (issue 11 item 9).
-    'test/pdfs/REDHAT-1531897-0.pdf': 'chatter',
-    'test/pdfs/issue5599.pdf': 'chatter',
-    // Damaged PDFs sent as they came; qpdf --check reports errors decoding their streams.
+    // A damaged PDF sent as it came; qpdf --check reports errors decoding its streams.
     'test/pdfs/PDFBOX-3148-2-fuzzed.pdf': PASSED_THROUGH_CORRUPT,
-    'test/pdfs/poppler-90-0-fuzzed.pdf': PASSED_THROUGH_CORRUPT,
   },
   'GIF test suite with expected frames (gdk-pixbuf tests/test-images/gif-test-suite)': {
     // The suite's first frame composites every image up to the first delay; glimpse takes the first image

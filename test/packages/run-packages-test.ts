@@ -6,6 +6,7 @@
 // Chromium) come from this repository; every import of @glimpse/* resolves in the consumer's node_modules.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -321,6 +322,20 @@ const tsc = tool('typescript/bin/tsc');
 await step('TypeScript: a Node consumer without the provider SDKs', async () => {
   await sh(process.execPath, [tsc, '-p', 'typecheck/tsconfig.without-sdks.json'], consumer);
 });
+
+await step(
+  'TypeScript: a strict Anthropic-only consumer (skipLibCheck off, no other provider SDK installed)',
+  async () => {
+    await sh(
+      'npm',
+      ['install', '--no-audit', '--no-fund', '--prefer-offline', `@anthropic-ai/sdk@${pinned['@anthropic-ai/sdk']}`],
+      consumer,
+    );
+    for (const absent of ['openai', '@google/genai', '@aws-sdk/client-bedrock-runtime', 'ollama'])
+      if (existsSync(join(consumer, 'node_modules', absent))) throw new Error(`${absent} is installed in the consumer`);
+    await sh(process.execPath, [tsc, '-p', 'typecheck/tsconfig.anthropic-only.json'], consumer);
+  },
+);
 
 await step(
   'TypeScript: strict consumers (noUncheckedIndexedAccess, exactOptionalPropertyTypes, skipLibCheck off)',

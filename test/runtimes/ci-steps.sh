@@ -25,6 +25,9 @@ suite() {
 suite "vectors: deno" test/runtimes/deno/run-deno-suite.ts
 suite "vectors: browser (chromium)" test/runtimes/browser/run-browser-suite.ts
 suite "vectors: workers (miniflare)" test/runtimes/workers/run-workers-suite.ts
+suite "workers under load: many requests, one isolate (miniflare)" test/runtimes/workers/run-load-suite.ts
+suite "session store: workers (miniflare D1 + R2)" test/runtimes/sessions/run-workers-session-suite.ts
+suite "session store: browser (chromium, PGlite on IndexedDB)" test/runtimes/sessions/run-browser-session-suite.ts
 suite "playground (chromium)" test/runtimes/playground/run-playground-test.ts
 suite "packages: npm pack, installed elsewhere (node, npx, deno, vite, worker, tsc)" test/packages/run-packages-test.ts
 

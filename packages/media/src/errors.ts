@@ -19,6 +19,8 @@ export const MEDIA_ERROR_CODES = {
   E_INVALID_INPUT: 'the input is not a `Uint8Array` of file bytes',
   E_TIMEOUT:
     'the work took longer than its time budget (`timeoutMs`), checked between steps and between the bands of rows a decoder delivers (one codec call is not interrupted; in workerd the clock only moves on I/O), e.g. a PDF page built to be slow to draw',
+  E_BUSY:
+    'retry-able, nothing is wrong with the file: the memory governor (on by default in the Workers entry) could not start the job within its bounds, because the jobs running at once would pass its memory budget and the queue was full or the wait too long; `details.retryAfterMs` says when to send it again (in a Worker: answer 503 with Retry-After)',
 } as const satisfies Record<`E_${string}`, string>;
 
 export type MediaErrorCode = keyof typeof MEDIA_ERROR_CODES;
@@ -53,4 +55,12 @@ export class MediaError extends Error {
 /** Whether `error` is a `MediaError`, from this copy of the package or any other (it checks the brand). */
 export function isMediaError(error: unknown): error is MediaError {
   return typeof error === 'object' && error !== null && Reflect.get(error, GLIMPSE_ERROR) === 'media';
+}
+
+/**
+ * Whether the same call may succeed later, unchanged: `E_BUSY` (the isolate was busy; `details.retryAfterMs`
+ * says when). Every other code is about the file or the options, and a retry reads the same.
+ */
+export function isRetryableMediaError(error: unknown): error is MediaError & { code: 'E_BUSY' } {
+  return isMediaError(error) && error.code === 'E_BUSY';
 }

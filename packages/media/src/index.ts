@@ -6,13 +6,15 @@ export { checkIntegrity, verifyIntegrity } from './integrity.js';
 export type { IntegrityProblem } from './integrity.js';
 export { pdfText, renderPdfPage } from './pdf-pages.js';
 export type { PdfPageText, PdfText, PdfTextOptions, RenderPdfPageOptions } from './pdf-pages.js';
-export { MediaError, isMediaError, MEDIA_ERROR_CODES } from './errors.js';
+export { MediaError, isMediaError, isRetryableMediaError, MEDIA_ERROR_CODES } from './errors.js';
 export type { MediaErrorCode } from './errors.js';
 export { PRESETS, PRESET_NAMES, isPresetName } from './presets/presets.js';
 export type { Preset, PresetName } from './presets/presets.js';
 export { ROUTES, ROUTE_NAMES, isRouteName } from './presets/routes.js';
 export type { Route, RouteLimits, RouteName } from './presets/routes.js';
 export { setWasmLoader } from './runtime/wasm.js';
+export { configureMemoryGovernor, memoryGovernor, MemoryGovernor } from './runtime/memory-governor.js';
+export type { Admission, GovernorState, JobMemory, MemoryGovernorOptions } from './runtime/memory-governor.js';
 // For a decoder package (@glimpse/heif): its module, registered with and obtained through the runtime entry's loader.
 export { registerWasmModule, wasmModule } from './runtime/wasm.js';
 export { registerDecoder } from './formats/registered-decoders.js';

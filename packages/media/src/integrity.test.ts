@@ -75,7 +75,11 @@ describe('passthrough integrity: PNG', () => {
   it('re-encodes (does not pass through) a PNG whose ancillary chunk is damaged or that has bytes after IEND', async () => {
     const png = await make.screenshotPng({ width: 200, height: 120 });
     const withText = make.insertPngChunk(png, 'tEXt', new TextEncoder().encode('Comment\0hello'));
-    expect((await fit(withText)).data).toBe(withText); // intact: passes through
+    // Intact: passes through, less its text chunk (metadata), so exactly the PNG it was made from.
+    const passed = await fit(withText);
+    expect(passed).toMatchObject({ reencoded: false, steps: ['metadata-removed'] });
+    expect(Buffer.from(passed.data).equals(Buffer.from(png))).toBe(true);
+    expect((await fit(withText, { keepMetadata: true })).data).toBe(withText);
     const trailing = new Uint8Array([...png, 1, 2, 3]);
     for (const damaged of [breakCrc(withText, 'tEXt'), trailing]) {
       expect(checkPngIntegrity(damaged)).toMatchObject({ fatal: false });

@@ -1,11 +1,13 @@
 import { MediaError } from './errors.js';
 import { recognise } from './formats/registry.js';
+import { pdfJobMemory, rasterJobMemory, svgJobMemory } from './pipeline/job-memory.js';
 import { processPdf } from './pipeline/pdf.js';
 import { processRaster } from './pipeline/raster.js';
 import { readRasterSource } from './pipeline/raster-source.js';
 import { processSvg } from './pipeline/svg.js';
 import { resolveLimits } from './presets/limits.js';
 import { deadlineAfter, NO_DEADLINE } from './runtime/deadline.js';
+import { governed } from './runtime/memory-governor.js';
 import type { ProcessOptions, ProcessResult } from './types.js';
 
 /**
@@ -14,7 +16,9 @@ import type { ProcessOptions, ProcessResult } from './types.js';
  * A file is only passed through when it passes the checks strict decoders make (chunk CRCs, marker
  * structure, container sizes); otherwise it is re-encoded, or refused when its pixel data is damaged.
  * The type is detected once, here, and the header read once by its format's probe; each job (pipeline/)
- * takes what they found. Throws `MediaError` when nothing valid can be sent.
+ * takes what they found. Before a job decodes anything it is admitted by the memory governor, when one is
+ * configured (the Workers entry's default), with its estimate from those facts; one that cannot start in
+ * time is `E_BUSY`. Throws `MediaError` when nothing valid can be sent.
  */
 export async function process(bytes: Uint8Array, options: ProcessOptions = {}): Promise<ProcessResult> {
   if (!(bytes instanceof Uint8Array)) {
@@ -37,16 +41,22 @@ export async function process(bytes: Uint8Array, options: ProcessOptions = {}): 
   }
   switch (format.kind) {
     case 'pdf':
-      return processPdf(bytes, format, limits, pages, deadline);
+      return governed({ estimateBytes: pdfJobMemory(bytes), inputBytes: bytes.byteLength }, () =>
+        processPdf(bytes, format, limits, pages, deadline),
+      );
     case 'svg': {
       const { info } = await format.probe(bytes);
       deadline.check("Reading the file's header");
-      return processSvg(bytes, info, limits, fonts, deadline);
+      return governed({ estimateBytes: svgJobMemory(bytes, limits), inputBytes: bytes.byteLength }, () =>
+        processSvg(bytes, info, limits, fonts, deadline),
+      );
     }
     case 'raster': {
       const source = await readRasterSource(bytes, format, limits);
       deadline.check("Reading the file's header");
-      return processRaster(source, limits, deadline);
+      return governed({ estimateBytes: rasterJobMemory(source, limits), inputBytes: bytes.byteLength }, () =>
+        processRaster(source, limits, deadline),
+      );
     }
     case 'refused': {
       const { info } = await format.probe(bytes);

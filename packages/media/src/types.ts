@@ -196,6 +196,13 @@ export interface ProcessOptions {
   timeoutMs?: number;
   /** Extra fonts (TTF/OTF/TTC bytes) for SVG text, tried before the bundled DejaVu Sans subset. */
   fonts?: readonly Uint8Array[];
+  /**
+   * Send a JPEG, PNG, WebP, GIF or HEIC/HEIF that goes as it is with its metadata: Exif (GPS position,
+   * camera, dates), XMP, IPTC, text chunks and comments. Default false: they are cut out whole (HEIF's
+   * blanked in place; no pixel is re-encoded, the colour profile stays) and the step `metadata-removed` says
+   * so. A re-encoded image never carries them.
+   */
+  keepMetadata?: boolean;
 }
 
 /** What `process` did, in order; agents turn these into notes for the model. */
@@ -208,7 +215,8 @@ export type ProcessStep =
   | 'resized' // scaled to fit maxEdge
   | 'quality-reduced' // lossy quality stepped down to fit maxBytes
   | 'scaled-for-bytes' // scaled below maxEdge to fit maxBytes
-  | 'recovered'; // the file ends early; what it holds was decoded (see the W_TRUNCATED warning)
+  | 'recovered' // the file ends early; what it holds was decoded (see the W_TRUNCATED warning)
+  | 'metadata-removed'; // sent as it is but for its Exif, XMP, IPTC, text or comments, cut out (keepMetadata: false)
 
 /**
  * Something the output does not show as the input meant it, that the caller or the model should know.

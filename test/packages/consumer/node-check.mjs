@@ -83,7 +83,7 @@ const params = {
 const transformed = await middleware.transformParams({
   type: 'generate',
   params,
-  model: { provider: 'anthropic.messages', modelId: 'claude-sonnet-5-5' },
+  model: { specificationVersion: 'v4', provider: 'anthropic.messages', modelId: 'claude-sonnet-5-5' },
 });
 const file = transformed.prompt[0].content.find((item) => item.type === 'file');
 const fileBytes =

@@ -57,6 +57,50 @@ function status(pid: number): Record<StatusField, number> {
   return { VmRSS: bytes('VmRSS'), VmHWM: bytes('VmHWM'), RssAnon: bytes('RssAnon'), RssFile: bytes('RssFile') };
 }
 
+/** The peak growth of a workerd process's anonymous memory since `watchPeak` began, read by `stop`. */
+export interface PeakWatch {
+  idleBytes: number;
+  stop(): { peakGrowthBytes: number; fileGrowthBytes: number };
+}
+
+/**
+ * Starts watching workerd `pid` from its current (idle) size: resets its VmHWM and samples RssAnon every
+ * 2 ms until `stop`.
+ */
+export function watchPeak(pid: number): PeakWatch {
+  const idle = status(pid);
+  writeFileSync(`/proc/${pid}/clear_refs`, '5'); // resets VmHWM to the current resident size
+  // The kernel keeps no peak of anonymous memory alone. VmHWM less the file pages faulted in by the end
+  // misses file pages that came after the anonymous peak; samples of RssAnon miss peaks shorter than
+  // their interval. Each is at most the true peak, so the larger one is taken.
+  let sampledAnon = idle.RssAnon;
+  const sampler = setInterval(() => {
+    sampledAnon = Math.max(sampledAnon, status(pid).RssAnon);
+  }, 2);
+  return {
+    idleBytes: idle.VmRSS,
+    stop() {
+      clearInterval(sampler);
+      const end = status(pid);
+      const fileGrowthBytes = Math.max(0, end.RssFile - idle.RssFile);
+      const peakGrowthBytes = Math.max(end.VmHWM - idle.VmRSS - fileGrowthBytes, sampledAnon - idle.RssAnon);
+      return { peakGrowthBytes, fileGrowthBytes };
+    },
+  };
+}
+
+/** Restarts workerd with `serverOptions` and has it serve one trivial request: what it grows by after is the jobs'. */
+export async function freshIsolate(
+  miniflare: Miniflare,
+  serverOptions: MiniflareOptions,
+): Promise<{ url: URL; pid: number }> {
+  await miniflare.setOptions(serverOptions); // restarts workerd
+  const url = await miniflare.ready;
+  const pid = workerdPid();
+  await (await fetch(url)).arrayBuffer(); // the isolate has served a request: what remains is the job's
+  return { url, pid };
+}
+
 /**
  * Runs one job in a fresh workerd process (a fresh isolate, as a new Worker instance gets) and measures
  * its peak memory growth. `options` are the process options POSTed with the input.
@@ -67,27 +111,14 @@ export async function measureIsolatePeak(
   input: Uint8Array,
   options: object,
 ): Promise<IsolatePeak> {
-  await miniflare.setOptions(serverOptions); // restarts workerd
-  const url = await miniflare.ready;
-  const pid = workerdPid();
-  await (await fetch(url)).arrayBuffer(); // the isolate has served a request: what remains is the job's
-  const idle = status(pid);
-  writeFileSync(`/proc/${pid}/clear_refs`, '5'); // resets VmHWM to the current resident size
-  // The kernel keeps no peak of anonymous memory alone. VmHWM less the file pages faulted in by the end
-  // misses file pages that came after the anonymous peak; samples of RssAnon miss peaks shorter than
-  // their interval. Each is at most the true peak, so the larger one is taken.
-  let sampledAnon = idle.RssAnon;
-  const sampler = setInterval(() => {
-    sampledAnon = Math.max(sampledAnon, status(pid).RssAnon);
-  }, 2);
+  const { url, pid } = await freshIsolate(miniflare, serverOptions);
+  const watch = watchPeak(pid);
   let answer: WorkerAnswer;
+  let peak: ReturnType<PeakWatch['stop']>;
   try {
     answer = await postToWorker(url, input, options);
   } finally {
-    clearInterval(sampler);
+    peak = watch.stop();
   }
-  const end = status(pid);
-  const fileGrowthBytes = Math.max(0, end.RssFile - idle.RssFile);
-  const peakGrowthBytes = Math.max(end.VmHWM - idle.VmRSS - fileGrowthBytes, sampledAnon - idle.RssAnon);
-  return { idleBytes: idle.VmRSS, peakGrowthBytes, fileGrowthBytes, answer };
+  return { idleBytes: watch.idleBytes, ...peak, answer };
 }

@@ -1,4 +1,5 @@
 // The inputs a Worker must fit to 2000 px with default options (issue 12), and the memory each may cost.
+import { avifFrameBytes, hevcPictureBytes, jobMemoryBytes } from '../../../packages/media/src/pipeline/job-memory.js';
 import { WORKER_LIMIT_BYTES } from './isolate-memory.js';
 
 export interface MemoryCase {
@@ -14,32 +15,6 @@ export interface MemoryCase {
    * check_memory counts before decoding. HEVC (a single-image HEIC): hevcPictureBytes.
    */
   decodedFrameBytes?: number;
-}
-
-/**
- * What dav1d holds to decode a `width`×`height` AV1 frame with `bits` per sample and `chroma` layout
- * (wasm/avif/decode.c picture_bytes, and its working buffers).
- */
-function avifFrameBytes(width: number, height: number, bits: 8 | 10 | 12, chroma: '420' | '444'): number {
-  const sample = bits > 8 ? 2 : 1;
-  const padded = (size: number) => Math.ceil(size / 128) * 128;
-  const stride = (bytes: number) => (bytes % 1024 === 0 ? bytes + 64 : bytes);
-  const lumaStride = stride(padded(width) * sample);
-  const chromaStride = stride(chroma === '444' ? padded(width) * sample : (padded(width) * sample) / 2);
-  const chromaRows = chroma === '444' ? padded(height) : padded(height) / 2;
-  const picture = lumaStride * padded(height) + 2 * chromaStride * chromaRows + 64;
-  return picture + width * height * (bits > 8 ? 0.625 : 0.5);
-}
-
-/**
- * What libde265 holds to decode a single-image HEIC (what heif-enc, ImageMagick and most converters write:
- * one HEVC picture, decoded whole; a phone's grid goes a row of 512×512 tiles at a time instead): the
- * picture (1.5 bytes a pixel at 8 bits, 4:2:0), its metadata for it until it is done (1.1 bytes a pixel:
- * motion, prediction and transform info per 4×4 block), and the coded data twice more than the request's
- * copies (libheif's copy of the item and libde265's NAL units; `codedBytes` each).
- */
-function hevcPictureBytes(width: number, height: number, codedBytes: number): number {
-  return Math.round(2.6 * width * height) + 2 * codedBytes;
 }
 
 export const MEMORY_CASES: readonly MemoryCase[] = [
@@ -76,10 +51,11 @@ export const MEMORY_CASES: readonly MemoryCase[] = [
 ];
 
 /**
- * The most a job may grow the isolate: the request body and its one copy, 8 bytes per output pixel (the
- * fitted raster and one more), 24 MB for everything else, and the decoded frame where the codec must hold
- * one whole (MemoryCase.decodedFrameBytes, AVIF only); never more than the Worker's 128 MB.
+ * The most a job may grow the isolate: the media core's estimate of a job (jobMemoryBytes, which its
+ * memory governor admits jobs by: the request body and its one copy, 8 bytes per output pixel, 24 MB for
+ * everything else, and the decoded frame where the codec must hold one whole), never more than the
+ * Worker's 128 MB.
  */
 export function memoryBudget(inputBytes: number, outputPixels: number, decodedFrameBytes = 0): number {
-  return Math.min(WORKER_LIMIT_BYTES, 2 * inputBytes + 8 * outputPixels + 24 * 2 ** 20 + decodedFrameBytes);
+  return Math.min(WORKER_LIMIT_BYTES, jobMemoryBytes(inputBytes, outputPixels, decodedFrameBytes));
 }

@@ -10,14 +10,18 @@ import type { VectorObservation, VectorOperation } from '../vector-manifest.js';
 import type { WasmMemoryUse } from './wasm-memory.js';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const workerFile = resolve(root, 'node_modules/.cache/glimpse/workers/vector-worker.js');
+const workerDir = resolve(root, 'node_modules/.cache/glimpse/workers');
 const workerdBundle = resolve(root, 'packages/media/dist/workerd.js');
 const heifWorkerdBundle = resolve(root, 'packages/heif/dist/workerd.js');
 
-/** Bundles the Worker (run `node scripts/build-runtimes.mjs` first) and returns miniflare's options for it. */
-export async function buildWorker(): Promise<MiniflareOptions> {
+/**
+ * Bundles the Worker `entry` (a file beside this one; run `node scripts/build-runtimes.mjs` first) and
+ * returns miniflare's options for it.
+ */
+export async function buildWorker(entry = 'vector-worker.ts'): Promise<MiniflareOptions> {
+  const workerFile = resolve(workerDir, entry.replace(/\.ts$/, '.js'));
   await build({
-    entryPoints: [resolve(root, 'test/runtimes/workers/vector-worker.ts')],
+    entryPoints: [resolve(root, 'test/runtimes/workers', entry)],
     outfile: workerFile,
     bundle: true,
     format: 'esm',

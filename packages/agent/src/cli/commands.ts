@@ -43,7 +43,8 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'session',
-    summary: 'validate and summarise a JSONL session log (exit 1 naming the line on corruption)',
+    summary:
+      'validate and summarise a session (JSONL, pglite:, postgres://), list a store, import a log (exit 1 naming the line on corruption)',
     load: async () => (await import('./session.js')).sessionCommand,
   },
 ];

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +12,9 @@ import type { Message, Part, ToolResultMessage } from '../types.js';
 import { ReplayModel } from '../loop/replay-model.js';
 import { parseReplayScript } from '../loop/replay-script.js';
 import { runAgent, type AgentStep } from '../loop/run-agent.js';
-import { SessionWriter } from '../session/session-writer.js';
+import { FileError } from '../fs/file-error.js';
+import { openSessionStore } from '../session/open-session-store.js';
+import { parseSessionLocation } from '../session/session-location.js';
 import { createFileTools } from '../tools/file-tools.js';
 import { formatBytes } from '../tools/format-bytes.js';
 import demoScript from '../../demo/script.json';
@@ -22,7 +24,7 @@ import { DEMO_MODELS, ESTIMATE_TARGETS } from './estimate-targets.js';
 import { requestJson } from '../providers/request-json.js';
 import { formatCount, textTable } from './text-table.js';
 
-const usage = `Usage: glimpse demo [--provider PROVIDER] [--model MODEL] [--live] [--session FILE]
+const usage = `Usage: glimpse demo [--provider PROVIDER] [--model MODEL] [--live] [--session LOCATION]
 
 Runs the keyless replay agent: it calls view_file on the bundled samples (a screenshot, a phone photo
 with EXIF rotation, a PDF and an SVG) in one turn, each file goes through the media pipeline for the
@@ -37,11 +39,12 @@ Options:
   --live               call the real API; the key comes from the environment (ANTHROPIC_API_KEY,
                        OPENAI_API_KEY, GEMINI_API_KEY or GOOGLE_API_KEY, AWS credentials and
                        AWS_REGION, nothing for Ollama at OLLAMA_HOST); a missing one is named
-  --session FILE       the session log to write; an existing log is resumed
+  --session LOCATION   the session to write, resumed when it exists: a JSONL file path,
+                       pglite:DIR#ID or postgres://USER:PASS@HOST:PORT/DB#ID
                        (default: a new glimpse-demo-*.jsonl in the temp directory)
   -h, --help           show this help
 
-Inspect the log afterwards with: glimpse session FILE`;
+Inspect the session afterwards with: glimpse session LOCATION`;
 
 /** The checkout's root: the nearest directory above this module (or the working directory) with samples/. */
 function findSamplesRoot(): string | undefined {
@@ -112,6 +115,7 @@ function defaultSessionPath(): string {
 
 export interface DemoInput {
   provider: ProviderName;
+  /** Where the session goes: a JSONL path, \`pglite:DIR#ID\` or \`postgres://…#ID\` (parseSessionLocation). */
   sessionPath: string;
   script: ReplayScript;
   /** The directory the script's paths are relative to; default: the checkout holding samples/. */
@@ -130,6 +134,17 @@ function livePrompt(script: ReplayScript): string {
   return `${script.prompt ?? 'Please look at the sample files.'} They are ${paths.join(', ')}; open them with view_file.`;
 }
 
+/** The log is created in an existing folder only: a typo in --session must not become a tree of new folders. */
+function requireSessionFolder(sessionPath: string): void {
+  const folder = dirname(sessionPath);
+  if (existsSync(folder) && statSync(folder).isDirectory()) return;
+  throw new FileError(
+    'E_FILE_NOT_FOUND',
+    `Cannot write the session log ${sessionPath}: its folder ${folder} does not exist (or is not a folder). Create it first (mkdir -p "${folder}") or give --session a path in an existing folder.`,
+    { path: sessionPath },
+  );
+}
+
 /** Runs the replay agent (or the live model) and returns the report the command prints. */
 export async function runDemo({
   provider,
@@ -146,10 +161,15 @@ export async function runDemo({
     overrides: { imageInput: model.inputModalities.includes('image'), pdfInput: model.inputModalities.includes('pdf') },
   });
   const tools = createFileTools({ root, capabilities }).offered();
-  const session = await SessionWriter.open(sessionPath, { app: { name: 'glimpse demo', provider, model: modelId } });
+  const location = parseSessionLocation(sessionPath);
+  if (location.kind === 'jsonl') requireSessionFolder(sessionPath);
+  const { store, id } = await openSessionStore(location);
+  // A server's password stays out of the report.
+  const shown = location.kind === 'jsonl' ? sessionPath : `${location.location}#${encodeURIComponent(id)}`;
   const steps: AgentStep[] = [];
   let run: Awaited<ReturnType<typeof runAgent>>;
   try {
+    const session = await store.openSession(id, { app: { name: 'glimpse demo', provider, model: modelId } });
     run = await runAgent({
       model,
       provider,
@@ -159,9 +179,9 @@ export async function runDemo({
       prompt: live === undefined ? (script.prompt ?? 'Please look at the sample files.') : livePrompt(script),
       session,
       onStep: (step) => steps.push(step),
-    });
+    }).finally(() => session.close());
   } finally {
-    await session.close();
+    await store.close();
   }
 
   const who = live === undefined ? `replay agent as ${modelId}` : `live model ${modelId}`;
@@ -188,7 +208,7 @@ export async function runDemo({
   const total = (messages: Message[]) =>
     messages.reduce((sum, message) => sum + estimateMessageTokens(message, { provider, model: modelId }), 0);
   out.push(
-    `session: ${sessionPath} (${run.messages.length} messages, ~${formatCount(total(run.messages))} tokens on ${provider}); inspect it with: glimpse session ${sessionPath}`,
+    `session: ${shown} (${run.messages.length} messages, ~${formatCount(total(run.messages))} tokens on ${provider}); inspect it with: glimpse session ${shown}`,
   );
   return out.join('\n');
 }
@@ -204,7 +224,13 @@ export const demoCommand: Command = {
     const provider = stringFlag(flags, '--provider') ?? 'anthropic';
     if (!isProviderName(provider))
       throw new UsageError(`--provider must be one of ${PROVIDER_NAMES.join(', ')}, got ${JSON.stringify(provider)}`);
-    const sessionPath = resolve(stringFlag(flags, '--session') ?? defaultSessionPath());
+    const named = stringFlag(flags, '--session');
+    const sessionPath =
+      named === undefined
+        ? defaultSessionPath()
+        : parseSessionLocation(named).kind === 'jsonl'
+          ? resolve(named)
+          : named;
     const modelId = stringFlag(flags, '--model') ?? DEMO_MODELS[provider];
     // The live clients (and the provider SDKs behind them) load only for --live.
     const live = flags.has('--live')

@@ -7,22 +7,6 @@ export interface EstimateTarget {
   options: EstimateOptions;
 }
 
-/** One representative model per rule family, so the tables show how far the providers' costs differ. */
-export const ESTIMATE_TARGETS: readonly EstimateTarget[] = [
-  { label: 'anthropic claude-sonnet-5-5', options: { provider: 'anthropic', model: 'claude-sonnet-5-5' } },
-  { label: 'openai-chat gpt-4o', options: { provider: 'openai-chat', model: 'gpt-4o' } },
-  { label: 'openai-responses gpt-5.5', options: { provider: 'openai-responses', model: 'gpt-5.5' } },
-  { label: 'openai-responses gpt-5.4-mini', options: { provider: 'openai-responses', model: 'gpt-5.4-mini' } },
-  { label: 'gemini gemini-2.5-flash', options: { provider: 'gemini', model: 'gemini-2.5-flash' } },
-  { label: 'gemini gemini-3.1-pro-preview', options: { provider: 'gemini', model: 'gemini-3.1-pro-preview' } },
-  { label: 'bedrock claude-sonnet-5-5', options: { provider: 'bedrock', model: 'global.anthropic.claude-sonnet-5-5' } },
-  { label: 'ollama gemma3', options: { provider: 'ollama', model: 'gemma3' } },
-  {
-    label: 'fixed 4,800 chars per image',
-    options: { provider: 'anthropic', model: 'claude-sonnet-5-5', images: 'fixed' },
-  },
-];
-
 /** The model the demo's replay agent stands in for on each route: current ids (the SDKs' model lists, 2026-11-30). */
 export const DEMO_MODELS: Readonly<Record<ProviderName, string>> = {
   anthropic: 'claude-sonnet-5-5',
@@ -32,6 +16,35 @@ export const DEMO_MODELS: Readonly<Record<ProviderName, string>> = {
   bedrock: 'global.anthropic.claude-sonnet-5-5',
   ollama: 'gemma3',
 };
+
+/** A route's own column: its current model (DEMO_MODELS), labelled without Bedrock's inference-profile prefix. */
+function currentModel(provider: ProviderName): EstimateTarget {
+  const model = DEMO_MODELS[provider];
+  return {
+    label: `${provider} ${model.replace(/^(global|us|eu|apac)\.anthropic\./, '')}`,
+    options: { provider, model },
+  };
+}
+
+/**
+ * Each route's current model, plus a current model of each other rule family (OpenAI's patch-counted minis,
+ * Gemini 2.5's fixed tiles), so the tables show how far the providers' costs differ. No retired model: the
+ * OpenAI Chat column priced gpt-4o until 2026-12-03.
+ */
+export const ESTIMATE_TARGETS: readonly EstimateTarget[] = [
+  currentModel('anthropic'),
+  currentModel('openai-chat'),
+  currentModel('openai-responses'),
+  { label: 'openai-responses gpt-5.4-mini', options: { provider: 'openai-responses', model: 'gpt-5.4-mini' } },
+  { label: 'gemini gemini-2.5-flash', options: { provider: 'gemini', model: 'gemini-2.5-flash' } },
+  currentModel('gemini'),
+  currentModel('bedrock'),
+  currentModel('ollama'),
+  {
+    label: 'fixed 4,800 chars per image',
+    options: { provider: 'anthropic', model: DEMO_MODELS.anthropic, images: 'fixed' },
+  },
+];
 
 /** The columns for one route (its own model first), or all of them. */
 export function estimateTargets(provider: ProviderName | undefined): readonly EstimateTarget[] {

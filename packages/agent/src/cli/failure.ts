@@ -1,12 +1,22 @@
+import { fileErrorFromOsError, osErrorCode } from '../fs/os-error.js';
+
 /**
  * The CLI's failure contract: one JSON line on stderr, `{"error":{"code":"E_…","message":"…"}}`, exit 1.
- * Every glimpse error type (MediaError, FileError, SessionError, …) carries a stable `E_…` code; anything
- * else is a bug and reported as E_INTERNAL.
+ * Every glimpse error type (MediaError, FileError, SessionError, …) carries a stable `E_…` code; an OS error
+ * that reached here outside the file seam (ELOOP, EIO, …) gets its FileError code; anything else is a bug and
+ * reported as E_INTERNAL.
  */
 export function printFailure(error: unknown): number {
-  const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`${JSON.stringify({ error: { code: stableCode(error), message } })}\n`);
+  const failure = asFileError(error) ?? error;
+  const message = failure instanceof Error ? failure.message : String(failure);
+  process.stderr.write(`${JSON.stringify({ error: { code: stableCode(failure), message } })}\n`);
   return 1;
+}
+
+function asFileError(error: unknown) {
+  if (osErrorCode(error) === undefined) return undefined;
+  const path = typeof error === 'object' && error !== null && 'path' in error ? error.path : undefined;
+  return fileErrorFromOsError(error, typeof path === 'string' ? path : 'a file');
 }
 
 function stableCode(error: unknown): string {

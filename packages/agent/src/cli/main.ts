@@ -3,6 +3,7 @@ import { isUsageError } from './command.js';
 import { COMMANDS } from './commands.js';
 import { isBrokenPipe } from './broken-pipe.js';
 import { printFailure } from './failure.js';
+import { loadOptionalDecoders } from './load-optional-decoders.js';
 
 /** The command list `glimpse --help` prints (also generated into docs/cli.md). */
 export function overview(): string {
@@ -40,9 +41,7 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   try {
-    // HEIC/HEIF decoding (@glimpse/heif, LGPL) is optional: a command uses it when the package is installed.
-    // Loaded here, not at start-up, so --help and --version stay free of the media core.
-    await import('@glimpse/heif').catch(() => undefined);
+    await loadOptionalDecoders();
     return await command.run(rest);
   } catch (error) {
     if (isBrokenPipe(error)) return 0;

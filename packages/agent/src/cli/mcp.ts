@@ -15,11 +15,12 @@ import { VIEW_FILE_TOOL_DEFINITION } from '../tools/view-file-arguments.js';
 import type { ToolDefinition } from '../types.js';
 import { parseArgs, positiveInteger, stringFlag } from './args.js';
 import { UsageError, type Command } from './command.js';
+import { readFonts } from './read-fonts.js';
 
 const signature = (definition: ToolDefinition) => `${definition.name} ${argumentSignature(definition)}`;
 
 const usage = `Usage: glimpse mcp [--root DIR] [--preset NAME] [--max-file-bytes N] [--strict] [--timeout-ms N]
-                  [--http PORT] [--max-result-bytes N]
+                  [--http PORT] [--font FILE]... [--no-system-fonts] [--max-result-bytes N]
 
 Runs an MCP server on stdin/stdout (for Claude Desktop, Claude Code, Cursor, VS Code, …) with two tools:
   ${signature(VIEW_FILE_TOOL_DEFINITION)}  images, SVGs and PDFs, fitted for the provider: images come back as
@@ -41,6 +42,10 @@ Options:
                        budget is stopped and answered with an E_TIMEOUT error
   --http PORT          serve Streamable HTTP at http://127.0.0.1:PORT/mcp instead of stdio
                        (bound to 127.0.0.1 only; stateless, JSON responses)
+  --font FILE          a TTF, OTF or TTC font for SVG text, tried before the bundled DejaVu Sans subset
+                       (Latin, Greek, basic Cyrillic); give it once per font
+  --no-system-fonts    draw SVG text only with --font and the bundled face; by default, text they lack
+                       (CJK labels, Arabic, …) is drawn with a system font that has it (fontconfig's fc-list)
   --max-result-bytes N keep each tool result's JSON under N bytes by fitting its images smaller (never by
                        cutting base64); Claude Desktop refuses results over 1 MiB: --max-result-bytes 1048576
   -h, --help           show this help
@@ -59,9 +64,10 @@ function presetFor(name: string): PresetName {
 export const mcpCommand: Command = {
   usage,
   async run(args) {
-    const { positionals, flags } = parseArgs(args, {
+    const { positionals, flags, lists } = parseArgs(args, {
       values: ['--root', '--preset', '--max-file-bytes', '--timeout-ms', '--http', '--max-result-bytes'],
-      booleans: ['--strict'],
+      booleans: ['--strict', '--no-system-fonts'],
+      lists: ['--font'],
       aliases: { '--provider': '--preset' },
     });
     if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
@@ -78,7 +84,8 @@ export const mcpCommand: Command = {
     const timeoutMs = positiveInteger(flags, '--timeout-ms');
     const httpPort = positiveInteger(flags, '--http');
     // One pool for the process (HTTP makes a server per request): media work off the protocol thread, with a budget.
-    const pool = createViewWorkerPool({ timeoutMs });
+    const fonts = await readFonts(lists.get('--font') ?? []);
+    const pool = createViewWorkerPool({ timeoutMs, fonts, systemFonts: !flags.has('--no-system-fonts') });
     const options = {
       root,
       preset: preset === undefined ? 'portable' : presetFor(preset),

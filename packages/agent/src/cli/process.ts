@@ -1,12 +1,15 @@
-import { detect, isPresetName, PRESET_NAMES, process as processMedia, renderPdfPage } from '@glimpse/media';
+import { detect, isPresetName, PRESET_NAMES, renderPdfPage } from '@glimpse/media';
+import { processWithFonts } from '../tools/svg-fonts.js';
 import { parseArgs, positiveInteger, stringFlag } from './args.js';
 import { UsageError, type Command } from './command.js';
-import { nodeFileSystem } from '../fs/node-file-system.js';
-import { FILE_USAGE, MAX_FILE_BYTES_USAGE, readInputFile, resolveInputPath } from './read-input.js';
+import { readFonts } from './read-fonts.js';
+import { systemFontsFor } from './system-fonts.js';
+import { FILE_USAGE, MAX_FILE_BYTES_USAGE, readInputFile } from './read-input.js';
 import { extensionWarning, outputTarget, writeOutput } from './write-output.js';
 
 const usage = `Usage: glimpse process FILE [-o OUT] [--page N] [--max-edge N] [--max-bytes N] [--preset NAME]
                        [--max-input-pixels N] [--max-file-bytes N] [--timeout-ms N] [--font FILE]...
+                       [--no-system-fonts]
 
 Fits an image, SVG or PDF for an LLM provider: the input untouched when it already fits; otherwise
 decoded, turned upright (EXIF), resized, re-encoded and fitted to the byte limit. With --page, one page
@@ -30,6 +33,8 @@ ${MAX_FILE_BYTES_USAGE}
   --font FILE        a TTF, OTF or TTC font for SVG text, tried before the bundled DejaVu Sans subset
                      (Latin, Greek, basic Cyrillic); give it once per font. Text no font covers is left
                      out, and the summary's warnings say which scripts (W_MISSING_GLYPHS)
+  --no-system-fonts  draw SVG text only with --font and the bundled face; by default, text they lack
+                     (CJK labels, Arabic, …) is drawn with a system font that has it (fontconfig's fc-list)
   --preset NAME      limits preset: ${PRESET_NAMES.join(', ')} (default: portable —
                      2000 px and 3,750,000 bytes, PNG/JPEG/WebP: safe on every hosted provider;
                      for Ollama, --preset ollama); --provider NAME is the same option, under its
@@ -56,6 +61,7 @@ export const processCommand: Command = {
         '--max-input-pixels',
         '--max-file-bytes',
       ],
+      booleans: ['--no-system-fonts'],
       lists: ['--font'],
       aliases: { '-o': '--output', '--provider': '--preset' },
     });
@@ -87,7 +93,10 @@ export const processCommand: Command = {
       ...(maxInputPixels !== undefined ? { maxInputPixels } : {}),
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     };
-    const result = page === undefined ? await processMedia(input, options) : await renderPdfPage(input, page, options);
+    // SVG text the fonts lack is drawn once more with a system font that has it (the file tools do the same).
+    const svgFonts = { fonts, ...(flags.has('--no-system-fonts') ? {} : { fallbackFonts: systemFontsFor }) };
+    const result =
+      page === undefined ? await processWithFonts(input, options, svgFonts) : await renderPdfPage(input, page, options);
     if (output !== undefined) {
       await writeOutput(target.toStdout ? '-' : output, result.data);
       const warning = output === '-' ? undefined : extensionWarning(output, result.mediaType);
@@ -102,20 +111,3 @@ export const processCommand: Command = {
     return 0;
   },
 };
-
-/** A font file is read whole; a CJK collection is 20–30 MB, so the cap is well above that. */
-const MAX_FONT_BYTES = 64 * 2 ** 20;
-
-/** The first four bytes of the font files resvg reads: TrueType (0001 0000, 'true'), OpenType CFF ('OTTO'), collections ('ttcf'). */
-const FONT_SIGNATURES = ['\x00\x01\x00\x00', 'true', 'OTTO', 'ttcf'];
-
-async function readFonts(paths: readonly string[]): Promise<Uint8Array[]> {
-  const fonts: Uint8Array[] = [];
-  for (const path of paths) {
-    const font = await nodeFileSystem.readBytes(await resolveInputPath(path), { maxBytes: MAX_FONT_BYTES });
-    if (!FONT_SIGNATURES.includes(String.fromCharCode(...font.subarray(0, 4))))
-      throw new UsageError(`--font ${path} is not a TTF, OTF or TTC font file (WOFF and WOFF2 are not read)`);
-    fonts.push(font);
-  }
-  return fonts;
-}

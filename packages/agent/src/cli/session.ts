@@ -1,12 +1,13 @@
-import { stat } from 'node:fs/promises';
 import { probe } from '@glimpse/media';
 import { base64ToBytes } from '../base64.js';
 import { isProviderName, PROVIDER_NAMES } from '../route/capabilities.js';
 import { base64Size } from '../compaction/base64-size.js';
 import { estimateMessageTokens } from '../compaction/estimate-tokens.js';
 import type { Message, Part } from '../types.js';
-import { loadSession } from '../session/load-session.js';
-import type { LoadedSession } from '../session/parse-session.js';
+import { openSessionStore } from '../session/open-session-store.js';
+import { parseSessionLocation, parseStoreLocation } from '../session/session-location.js';
+import type { SessionStore, StoredSession } from '../session/session-store.js';
+import { copySession } from '../session/copy-session.js';
 import { formatBytes } from '../tools/format-bytes.js';
 import { parseArgs, stringFlag } from './args.js';
 import { UsageError, type Command } from './command.js';
@@ -15,14 +16,22 @@ import { requestMeter } from './request-meter.js';
 import { resolveInputPath } from './read-input.js';
 import { formatCount, textTable } from './text-table.js';
 
-const usage = `Usage: glimpse session FILE [--provider PROVIDER]
+const usage = `Usage: glimpse session LOCATION [--provider PROVIDER]
+       glimpse session list STORE
+       glimpse session import FILE --to LOCATION
 
-Validates a glimpse JSONL session log and summarises it: entries by role, error results, images and
-documents (unique and total bytes), and the token estimate of the whole log per provider, from each
-image's pixel size (images logged without a size are probed), beside the bytes of the whole log sent as
-one request on that route against its cap (anthropic 32 MB, gemini 20 MB, openai 50 MB): a session dies
-of either. A FILE name typed with plain spaces also
-finds a log whose name has Unicode spaces.
+Validates a glimpse session and summarises it: entries by role, error results, images and documents
+(unique and total bytes), and the token estimate of the whole log per provider, from each image's pixel
+size (images logged without a size are probed), beside the bytes of the whole log sent as one request on
+that route against its cap (anthropic 32 MB, gemini 20 MB, openai 50 MB): a session dies of either. LOCATION is a JSONL file path, pglite:DIR#ID or
+postgres://USER:PASS@HOST:PORT/DB#ID (docs/sessions.md: which store for which deployment). A FILE
+name typed with plain spaces also finds a log whose name has Unicode spaces.
+
+  list STORE         the sessions a store holds (id, created, entries): a directory of JSONL logs,
+                     pglite:DIR or postgres://USER:PASS@HOST:PORT/DB
+  import FILE --to LOCATION
+                     copies a JSONL log into a store as session ID (its times and header kept); refuses
+                     an ID the store already holds
 
 Options:
   --provider PROVIDER  estimate for this route only: ${PROVIDER_NAMES.join(', ')}
@@ -52,7 +61,7 @@ async function withPixelSizes(messages: readonly Message[]): Promise<Message[]> 
 
 export async function summariseSession(
   path: string,
-  session: LoadedSession,
+  session: StoredSession,
   provider: string | undefined,
 ): Promise<string> {
   const { header, messages } = session;
@@ -78,7 +87,6 @@ export async function summariseSession(
       tally.unique.add(part.data);
     }
   }
-  const fileBytes = (await stat(path)).size;
   const sized = await withPixelSizes(messages);
   const targets = estimateTargets(provider !== undefined && isProviderName(provider) ? provider : undefined);
   const estimates = targets.map((target) => [
@@ -91,7 +99,7 @@ export async function summariseSession(
   return [
     `${path}: glimpse-session v${header.version}, created ${header.created}, app ${JSON.stringify(header.app)}`,
     `entries: ${messages.length} (user ${roles.user}, assistant ${roles.assistant} with ${toolCalls} tool calls, tool results ${roles.toolResult} of which ${errors} errors)`,
-    `media: ${media.image.count} images${unique(media.image)}, ${formatBytes(media.image.bytes)}; ${media.document.count} documents${unique(media.document)}, ${formatBytes(media.document.bytes)}; log file ${formatBytes(fileBytes)}`,
+    `media: ${media.image.count} images${unique(media.image)}, ${formatBytes(media.image.bytes)}; ${media.document.count} documents${unique(media.document)}, ${formatBytes(media.document.bytes)}${session.storedBytes === undefined ? '' : `; log file ${formatBytes(session.storedBytes)}`}`,
     session.tornTail
       ? `torn tail: line ${session.tornTail.line}, ${formatCount(session.tornTail.bytes)} bytes never committed (a writer stopped mid-append); dropped, and cut by the next writer that opens the log`
       : 'torn tail: none',
@@ -103,13 +111,19 @@ export async function summariseSession(
 export const sessionCommand: Command = {
   usage,
   async run(args) {
+    if (args[0] === 'import') return importSession(args.slice(1));
+    if (args[0] === 'list') return listSessions(args.slice(1));
     const { positionals, flags } = parseArgs(args, { values: ['--provider'] });
-    if (positionals.length !== 1) throw new UsageError('expected exactly one FILE');
+    if (positionals.length !== 1) throw new UsageError('expected exactly one LOCATION');
     const provider = stringFlag(flags, '--provider');
     if (provider !== undefined && !isProviderName(provider))
       throw new UsageError(`--provider must be one of ${PROVIDER_NAMES.join(', ')}, got ${JSON.stringify(provider)}`);
-    const path = await resolveInputPath(positionals[0]!);
-    const session = await loadSession(path);
+    const location = parseSessionLocation(positionals[0]!);
+    const path =
+      location.kind === 'jsonl' ? await resolveInputPath(location.path) : `${location.location}#${location.id}`;
+    const session = await withStore(location.kind === 'jsonl' ? { kind: 'jsonl', path } : location, (store, id) =>
+      store.readSession(id),
+    );
     if (session.tornTail)
       process.stderr.write(
         `glimpse session: warning: torn last line ${session.tornTail.line} dropped (${session.tornTail.bytes} bytes)\n`,
@@ -118,3 +132,41 @@ export const sessionCommand: Command = {
     return 0;
   },
 };
+
+/** Runs `work` on the store a location names, closing the store however it ends. */
+async function withStore<T>(
+  location: ReturnType<typeof parseSessionLocation>,
+  work: (store: SessionStore, id: string) => Promise<T>,
+): Promise<T> {
+  const { store, id } = await openSessionStore(location);
+  try {
+    return await work(store, id);
+  } finally {
+    await store.close();
+  }
+}
+
+async function importSession(args: string[]): Promise<number> {
+  const { positionals, flags } = parseArgs(args, { values: ['--to'] });
+  if (positionals.length !== 1) throw new UsageError('import: expected exactly one FILE');
+  const to = stringFlag(flags, '--to');
+  if (to === undefined) throw new UsageError('import: --to LOCATION is required');
+  const path = await resolveInputPath(positionals[0]!);
+  const source = await withStore({ kind: 'jsonl', path }, (store, id) => store.readSession(id));
+  const target = parseSessionLocation(to);
+  const copied = await withStore(target, (store, id) => copySession(source, store, id));
+  const shown = target.kind === 'jsonl' ? target.path : `${target.location}#${target.id}`;
+  process.stdout.write(`imported ${copied} entries from ${path} into ${shown}\n`);
+  return 0;
+}
+
+async function listSessions(args: string[]): Promise<number> {
+  const { positionals } = parseArgs(args, {});
+  if (positionals.length !== 1) throw new UsageError('list: expected exactly one STORE');
+  const location = parseStoreLocation(positionals[0]!);
+  const sessions = await withStore(location, (store) => store.listSessions());
+  process.stdout.write(
+    `${textTable([['id', 'created', 'entries'], ...sessions.map((s) => [s.id, s.created, formatCount(s.entries)])], '')}\n`,
+  );
+  return 0;
+}

@@ -2,7 +2,7 @@ import type { ProviderName } from '../route/capabilities.js';
 import type { ModelRequest } from '../loop/model-client.js';
 import type { SerializedRequest } from '../providers/request-bodies.js';
 
-type BodyOf<P extends ProviderName> = Extract<SerializedRequest, { provider: P }>['body'];
+type BodyOf<P extends ProviderName> = SerializedRequest<P>['body'];
 
 /**
  * The serializer's body for the wire API this client speaks. A request serialized for another route is the

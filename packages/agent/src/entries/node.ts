@@ -12,3 +12,6 @@ export type { SessionWriterOptions } from '../session/session-writer.js';
 export { loadSession } from '../session/load-session.js';
 export { parseSession } from '../session/parse-session.js';
 export type { LoadedEntry, LoadedSession } from '../session/parse-session.js';
+export { JsonlSessionStore } from '../session/jsonl-session-store.js';
+export { openSessionStore } from '../session/open-session-store.js';
+export { openPgClient, PG_VERSION } from '../session/pg-client.js';

@@ -1,4 +1,5 @@
 import { FileError, aborted, fileTooLarge } from './file-error.js';
+import { fileErrorFromOsError } from './os-error.js';
 import type { FileStat, FileSystem, ReadBytesOptions } from './file-system.js';
 import { posixPaths } from './posix-paths.js';
 import { readStreamBounded } from './read-stream-bounded.js';
@@ -20,22 +21,11 @@ export interface DenoFileApi {
   writeFile(path: string, data: Uint8Array): Promise<void>;
 }
 
-/** Deno's error classes are told apart by name (`Deno.errors.NotFound` …). */
+/** Deno 2's errors carry the errno code (and a class name, `Deno.errors.FilesystemLoop` …): fs/os-error.ts maps both. */
 function fromDenoError(error: unknown, path: string): unknown {
-  const name = error instanceof Error ? error.name : undefined;
-  if (name === 'NotFound' || name === 'NotADirectory')
-    return new FileError('E_FILE_NOT_FOUND', `No file at ${path}.`, { path }, { cause: error });
-  if (name === 'IsADirectory')
-    return new FileError('E_NOT_A_FILE', `${path} is a directory, not a file.`, { path }, { cause: error });
-  if (name === 'PermissionDenied' || name === 'NotCapable') {
-    return new FileError(
-      'E_PERMISSION_DENIED',
-      `Permission denied for ${path} (run Deno with --allow-read / --allow-write).`,
-      { path },
-      { cause: error },
-    );
-  }
-  return error;
+  return (
+    fileErrorFromOsError(error, path, { permissionHint: ' (run Deno with --allow-read / --allow-write)' }) ?? error
+  );
 }
 
 function isDenoFileApi(value: unknown): value is DenoFileApi {

@@ -8,6 +8,11 @@ export const FILE_ERROR_CODES = {
   E_FILE_NOT_FOUND: 'nothing at the path, not even after folding Unicode spaces',
   E_NOT_A_FILE: 'a directory (or other non-file) where a file was expected',
   E_PERMISSION_DENIED: 'the operating system refused access',
+  E_SYMLINK_LOOP: 'the symlinks on the path form a loop, or a chain too long to follow (ELOOP)',
+  E_NAME_TOO_LONG: 'the path, or one name in it, is longer than the file system allows (ENAMETOOLONG)',
+  E_TOO_MANY_OPEN_FILES: 'the process has too many files open (EMFILE, ENFILE): try again with fewer calls at once',
+  E_IO_ERROR:
+    'any other failure the operating system reported (EIO, EBUSY, ENOSPC, EROFS, …): the message and `details.osCode` name it',
   E_FILE_TOO_LARGE: 'the file is bigger than the read cap (stat said so, or the stream ran past it)',
   E_ABORTED: "the caller's `AbortSignal` fired",
   E_PATH_OUTSIDE_ROOT: 'the path (lexically or through a symlink) leaves the configured root',

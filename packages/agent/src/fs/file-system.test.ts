@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, open, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -169,6 +169,31 @@ describe('memory file system', () => {
   });
 });
 
+describe('node file system: OS errors as FileError codes', () => {
+  it('maps a loop, an over-long name, a file used as a folder and a write to a folder', async () => {
+    await symlink(join(dir, 'n-loop-b'), join(dir, 'n-loop-a'));
+    await symlink(join(dir, 'n-loop-a'), join(dir, 'n-loop-b'));
+    await writeFile(join(dir, 'n.txt'), 'x');
+    const codes = {
+      loop: (await failsWith(nodeFileSystem.stat(join(dir, 'n-loop-a')), FileError)).code,
+      loopRead: (await failsWith(nodeFileSystem.readBytes(join(dir, 'n-loop-a'), { maxBytes: 3 }), FileError)).code,
+      loopReal: (await failsWith(nodeFileSystem.realPath(join(dir, 'n-loop-a')), FileError)).code,
+      tooLong: (await failsWith(nodeFileSystem.stat(join(dir, 'x'.repeat(300))), FileError)).code,
+      fileAsFolder: (await failsWith(nodeFileSystem.readBytes(join(dir, 'n.txt/inner'), { maxBytes: 3 }), FileError))
+        .code,
+      writeToFolder: (await failsWith(nodeFileSystem.writeBytes(dir, new Uint8Array(1)), FileError)).code,
+    };
+    expect(codes).toEqual({
+      loop: 'E_SYMLINK_LOOP',
+      loopRead: 'E_SYMLINK_LOOP',
+      loopReal: 'E_SYMLINK_LOOP',
+      tooLong: 'E_NAME_TOO_LONG',
+      fileAsFolder: 'E_FILE_NOT_FOUND',
+      writeToFolder: 'E_NOT_A_FILE',
+    });
+  });
+});
+
 describe('deno file system', () => {
   it('reads bounded and reports stable codes under a real Deno', async () => {
     const deno = join(process.cwd(), 'node_modules/.bin/deno');
@@ -187,6 +212,14 @@ describe('deno file system', () => {
           out.directory = await fs.readBytes(dir, { maxBytes: 3 }).catch((e) => e.code);
           out.aborted = await fs.readBytes(dir + '/d.txt', { maxBytes: 100, signal: AbortSignal.abort() }).catch((e) => e.code);
           out.listed = (await fs.readDirectory(dir)).includes('d.txt');
+          await Deno.symlink(dir + '/loop-b', dir + '/loop-a');
+          await Deno.symlink(dir + '/loop-a', dir + '/loop-b');
+          out.loop = await fs.stat(dir + '/loop-a').catch((e) => e.code);
+          out.loopRead = await fs.readBytes(dir + '/loop-a', { maxBytes: 3 }).catch((e) => e.code);
+          out.loopReal = await fs.realPath(dir + '/loop-a').catch((e) => e.code);
+          out.tooLong = await fs.stat(dir + '/' + 'x'.repeat(300)).catch((e) => e.code);
+          out.fileAsFolder = await fs.readBytes(dir + '/d.txt/inner', { maxBytes: 3 }).catch((e) => e.code);
+          out.writeToFolder = await fs.writeBytes(dir, new Uint8Array(1)).catch((e) => e.code);
           console.log(JSON.stringify(out));`,
         resolveDir: process.cwd(),
         loader: 'ts',
@@ -204,6 +237,12 @@ describe('deno file system', () => {
       directory: 'E_NOT_A_FILE',
       aborted: 'E_ABORTED',
       listed: true,
+      loop: 'E_SYMLINK_LOOP',
+      loopRead: 'E_SYMLINK_LOOP',
+      loopReal: 'E_SYMLINK_LOOP',
+      tooLong: 'E_NAME_TOO_LONG',
+      fileAsFolder: 'E_FILE_NOT_FOUND',
+      writeToFolder: 'E_NOT_A_FILE',
     });
   });
 });

@@ -1,31 +1,13 @@
 import { open, readdir, realpath, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { FileError, aborted, fileTooLarge } from './file-error.js';
+import { fileErrorFromOsError } from './os-error.js';
 import type { FileStat, FileSystem, ReadBytesOptions } from './file-system.js';
 import { concatChunks } from './read-stream-bounded.js';
 
-/** Maps Node's errno codes to the seam's stable codes. */
+/** Node's errno codes as the seam's stable codes (fs/os-error.ts); anything else is a bug and passes through. */
 function fromNodeError(error: unknown, target: string): unknown {
-  const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
-  switch (code) {
-    case 'ENOENT':
-    case 'ENOTDIR':
-      return new FileError('E_FILE_NOT_FOUND', `No file at ${target}.`, { path: target }, { cause: error });
-    case 'EISDIR':
-      return new FileError('E_NOT_A_FILE', `${target} is a directory, not a file.`, { path: target }, { cause: error });
-    case 'EACCES':
-    case 'EPERM':
-      return new FileError(
-        'E_PERMISSION_DENIED',
-        `Permission denied for ${target}.`,
-        { path: target },
-        { cause: error },
-      );
-    case 'ABORT_ERR':
-      return aborted(target, error);
-    default:
-      return error;
-  }
+  return fileErrorFromOsError(error, target) ?? error;
 }
 
 /** Chunk size of the streaming read. */

@@ -5,7 +5,7 @@ import { estimateMessageTokens } from '../compaction/estimate-tokens.js';
 import type { AgentTool, AssistantMessage, Message, Part, ToolCall, ToolResultMessage } from '../types.js';
 import { createFitCache, fitConversation } from '../fit-conversation.js';
 import { serialize } from '../providers/serialize.js';
-import type { SessionWriter } from '../session/session-writer.js';
+import type { SessionAppender } from '../session/session-store.js';
 import { toolResultFrom } from '../results/tool-result-from.js';
 import { requestBytes } from '../request-bytes.js';
 import { classifyMediaRefusal } from './classify-media-refusal.js';
@@ -26,7 +26,7 @@ export interface RunAgentInput {
   /** The new user turn that starts this run. */
   prompt: string | Part[];
   /** Every new message is appended here as it happens. */
-  session?: SessionWriter;
+  session?: SessionAppender;
   /**
    * Token budget of each request. Over it, `chooseWindow` placeholders older media and then drops the
    * oldest turns from what the model is sent; the session keeps everything. Default: no limit.

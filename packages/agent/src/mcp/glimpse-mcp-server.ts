@@ -7,6 +7,7 @@ import type { FileSystem } from '../fs/file-system.js';
 import { defaultFileSystem } from '../fs/default-file-system.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../tools/file-limits.js';
 import { READ_TOOL_DEFINITION, createReadTool } from '../tools/read.js';
+import type { SvgFontOptions } from '../tools/svg-fonts.js';
 import { VIEW_FILE_TOOL_DEFINITION, viewFile } from '../tools/view-file.js';
 import type { Part } from '../types.js';
 import { fitResultBytes } from '../fit-result-bytes.js';
@@ -35,6 +36,12 @@ export interface GlimpseMcpServerOptions {
    * workers read through Node's file system, not `fileSystem`.
    */
   viewFileRunner?: ViewFileRunner;
+  /**
+   * Fonts for SVG text when view_file runs on this thread (a worker pool takes its own: createViewWorkerPool's
+   * `fonts` and `systemFonts`).
+   */
+  fonts?: SvgFontOptions['fonts'];
+  fallbackFonts?: SvgFontOptions['fallbackFonts'];
   /**
    * Most bytes of one tool result as JSON (base64 included), for hosts that refuse larger ones: Claude Desktop
    * refuses a result over 1 MiB ("result exceeds maximum length of 1048576"). Over it, images are fitted smaller,
@@ -74,7 +81,9 @@ export function createGlimpseMcpServer(options: GlimpseMcpServerOptions = {}): S
   const read = createReadTool({ fileSystem, root, maxFileBytes });
   const viewQueue = options.viewQueue ?? limitConcurrency(2);
   const runView: ViewFileRunner =
-    options.viewFileRunner ?? ((args, portable, signal) => viewFile(args, { ...portable, fileSystem }, signal));
+    options.viewFileRunner ??
+    ((args, portable, signal) =>
+      viewFile(args, { ...portable, fileSystem, fonts: options.fonts, fallbackFonts: options.fallbackFonts }, signal));
 
   const server = new Server(GLIMPSE_MCP_SERVER_INFO, {
     capabilities: { tools: {} },

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ViewFileOutcome } from '../tools/view-file.js';
 import { isViewReply, outcomeFromReply } from './view-worker-protocol.js';
-import type { PortableViewOptions, ViewRequest } from './view-worker-protocol.js';
+import type { PortableViewOptions, ViewRequest, ViewWorkerData } from './view-worker-protocol.js';
 
 /** How long one view_file call may run in its worker before it is stopped (`glimpse mcp --timeout-ms`). */
 export const DEFAULT_VIEW_TIMEOUT_MS = 30_000;
@@ -23,6 +23,10 @@ export interface ViewWorkerPoolOptions {
   timeoutMs?: number;
   /** The worker entry. Default: `mcp-worker` beside this bundle, with its extension (dist/mcp-worker.js). */
   workerUrl?: URL;
+  /** Fonts (TTF, OTF or TTC bytes) for SVG text, given to each worker once (`glimpse mcp --font FILE`). */
+  fonts?: readonly Uint8Array[];
+  /** Let the workers draw SVG text the fonts lack with the system's fonts (fontconfig's fc-list). Default true. */
+  systemFonts?: boolean;
 }
 
 export interface ViewWorkerPool {
@@ -57,14 +61,17 @@ export function createViewWorkerPool(options: ViewWorkerPoolOptions = {}): ViewW
     size = Math.min(2, availableParallelism()),
     timeoutMs = DEFAULT_VIEW_TIMEOUT_MS,
     workerUrl = siblingWorkerUrl(),
+    fonts = [],
+    systemFonts = true,
   } = options;
+  const workerData: ViewWorkerData = { fonts: [...fonts], systemFonts };
   const idle: Worker[] = [];
   const busy = new Map<Worker, Running>();
   const queue: Job[] = [];
   let closed = false;
 
   function spawn(): Worker {
-    const worker = new Worker(workerUrl);
+    const worker = new Worker(workerUrl, { workerData });
     worker.unref(); // an idle pool must not keep the process alive; the transport does while serving
     worker.on('message', (message: unknown) => busy.get(worker)?.answered(message));
     worker.on('error', (error) => busy.get(worker)?.crashed(error));

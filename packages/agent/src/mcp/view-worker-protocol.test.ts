@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { MemoryFileSystem } from '../fs/memory-file-system.js';
 import { viewFile } from '../tools/view-file.js';
 import type { ViewFileOutcome } from '../tools/view-file.js';
-import { isViewReply, outcomeFromReply, replyFromOutcome } from './view-worker-protocol.js';
+import { isViewReply, isViewWorkerData, outcomeFromReply, replyFromOutcome } from './view-worker-protocol.js';
 import type { PortableViewOptions } from './view-worker-protocol.js';
 
 const OPTIONS: PortableViewOptions = {
@@ -85,5 +85,17 @@ describe('view_file outcomes across the worker boundary', () => {
     structuredClone(reply, { transfer });
     expect(shared.byteLength).toBe(outcome.processed!.data.byteLength + 16);
     expect(acrossThreads(sliced).parts).toEqual(outcome.parts);
+  });
+});
+
+describe("the workers' start-up data", () => {
+  it('takes fonts as byte arrays and a systemFonts flag, and nothing else', () => {
+    const font = new Uint8Array([0, 1, 0, 0]);
+    expect(isViewWorkerData(structuredClone({ fonts: [font], systemFonts: true }))).toBe(true);
+    expect(
+      [{ fonts: ['font.ttf'], systemFonts: true }, { fonts: [font] }, { fonts: font, systemFonts: false }, null].map(
+        isViewWorkerData,
+      ),
+    ).toEqual([false, false, false, false]);
   });
 });

@@ -12,6 +12,26 @@ export interface PortableViewOptions {
   capabilities: ModelCapabilities;
 }
 
+/** What every view worker is started with (`workerData`): the fonts for SVG text, sent once, not with each call. */
+export interface ViewWorkerData {
+  /** `glimpse mcp --font FILE`: tried before the bundled face. */
+  fonts: Uint8Array[];
+  /** Whether SVG text the fonts lack may be drawn with the system's fonts (`--no-system-fonts` turns it off). */
+  systemFonts: boolean;
+}
+
+export function isViewWorkerData(data: unknown): data is ViewWorkerData {
+  return (
+    typeof data === 'object' &&
+    data !== null &&
+    'fonts' in data &&
+    Array.isArray(data.fonts) &&
+    data.fonts.every((font) => font instanceof Uint8Array) &&
+    'systemFonts' in data &&
+    typeof data.systemFonts === 'boolean'
+  );
+}
+
 export interface ViewRequest {
   args: Record<string, unknown>;
   options: PortableViewOptions;

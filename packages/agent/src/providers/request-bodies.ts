@@ -20,5 +20,11 @@ export interface RequestBodies {
   ollama: OllamaRequestBody;
 }
 
-/** One provider's request body, tagged with the provider so callers can narrow to its SDK types. */
-export type SerializedRequest = { [P in ProviderName]: { provider: P } & Serialized<RequestBodies[P]> }[ProviderName];
+/**
+ * One provider's request body, tagged with the provider so callers can narrow to its SDK types. For one route
+ * (`SerializedRequest<'anthropic'>`) it is that route's body; for a route known only at run time (the default,
+ * every `ProviderName`) it is the union, which narrows on `provider`.
+ */
+export type SerializedRequest<P extends ProviderName = ProviderName> = {
+  [Q in P]: { provider: Q } & Serialized<RequestBodies[Q]>;
+}[P];

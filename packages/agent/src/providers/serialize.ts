@@ -8,7 +8,13 @@ import { serializeOpenAIResponses } from './openai-responses.js';
 import type { SerializedRequest } from './request-bodies.js';
 import type { SerializeInput } from './types.js';
 
-/** Serializes a whole conversation for one provider: its request body (system prompt, tools, messages) and warnings. */
+/**
+ * Serializes a whole conversation for one provider: its request body (system prompt, tools, messages) and warnings.
+ * The result is typed for the route named (`RequestBodies`): `serialize('anthropic', …).body` spreads into
+ * `anthropic.messages.create({ model, max_tokens, ...body })`; a route known only at run time gives the union,
+ * tagged by `provider`.
+ */
+export function serialize<P extends ProviderName>(provider: P, input: SerializeInput): SerializedRequest<P>;
 export function serialize(provider: ProviderName, input: SerializeInput): SerializedRequest {
   switch (provider) {
     case 'anthropic':

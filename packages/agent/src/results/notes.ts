@@ -52,6 +52,7 @@ const WHAT: Readonly<Record<MediaErrorCode, string>> = {
   E_INVALID_INPUT: 'the attachment has no bytes to read',
   E_TOO_COMPLEX: 'too complex to render in bounded time',
   E_TIMEOUT: 'reading it took too long',
+  E_BUSY: 'the host was busy with other images, nothing is wrong with the file; try again shortly',
 };
 
 /** The note that stands in for an attachment that could not be attached; the turn goes on without it. */

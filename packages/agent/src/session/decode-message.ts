@@ -1,5 +1,4 @@
 import type { DocumentPart, ImagePart, Message, Part, ToolCall } from '../types.js';
-import { sha256OfBase64 } from './content-address.js';
 import { SessionError } from './session-error.js';
 
 /** A line whose JSON does not have the shape of an entry: `E_SESSION_CORRUPT`, to which the parser adds the line. */
@@ -15,19 +14,24 @@ const IMAGE_TYPES: readonly ImagePart['mediaType'][] = [
   'image/heic',
   'image/heif',
 ];
+/** Hex sha256 of the bytes a base64 string encodes. */
+export type HashOfBase64 = (data: string) => string;
+
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 /**
  * Validates one logged message and maps it back to the part model. `media` holds the bytes of
- * content-addressed parts seen on earlier lines (sha256 → base64); new ones are verified and added.
+ * content-addressed parts seen on earlier lines, or a database's media table (sha256 → base64); inline ones
+ * that claim a sha256 are checked with `hashOf` and added. Without `hashOf` (a store whose entries only
+ * refer to media) an inline part with a sha256 is refused, since nothing could check its claim.
  */
-export function decodeMessage(value: unknown, media: Map<string, string>): Message {
+export function decodeMessage(value: unknown, media: Map<string, string>, hashOf?: HashOfBase64): Message {
   const record = object(value, 'message');
   const role = record.role;
   switch (role) {
     case 'user':
-      return { role: 'user', parts: parts(record.content, media) };
+      return { role: 'user', parts: parts(record.content, media, hashOf) };
     case 'assistant':
       return { role: 'assistant', text: string(record.text, 'assistant text'), toolCalls: toolCalls(record.toolCalls) };
     case 'toolResult':
@@ -35,7 +39,7 @@ export function decodeMessage(value: unknown, media: Map<string, string>): Messa
         role: 'toolResult',
         toolCallId: string(record.toolCallId, 'toolCallId'),
         toolName: string(record.toolName, 'toolName'),
-        parts: parts(record.content, media),
+        parts: parts(record.content, media, hashOf),
         isError: boolean(record.isError, 'isError'),
       };
     default:
@@ -57,12 +61,12 @@ function toolCalls(value: unknown): ToolCall[] {
   });
 }
 
-function parts(value: unknown, media: Map<string, string>): Part[] {
+function parts(value: unknown, media: Map<string, string>, hashOf: HashOfBase64 | undefined): Part[] {
   if (!Array.isArray(value)) throw shapeError('message content is not an array');
-  return value.map((item) => part(item, media));
+  return value.map((item) => part(item, media, hashOf));
 }
 
-function part(value: unknown, media: Map<string, string>): Part {
+function part(value: unknown, media: Map<string, string>, hashOf: HashOfBase64 | undefined): Part {
   const record = object(value, 'part');
   switch (record.type) {
     case 'text':
@@ -72,7 +76,7 @@ function part(value: unknown, media: Map<string, string>): Part {
       const mediaType = IMAGE_TYPES.find((type) => type === mimeType);
       if (mediaType === undefined)
         throw shapeError(`image mimeType ${JSON.stringify(mimeType)} is not png, jpeg, gif or webp`);
-      const image: ImagePart = { type: 'image', mediaType, data: mediaData(record, media) };
+      const image: ImagePart = { type: 'image', mediaType, data: mediaData(record, media, hashOf) };
       if (record.width !== undefined) image.width = positiveInteger(record.width, 'image width');
       if (record.height !== undefined) image.height = positiveInteger(record.height, 'image height');
       return image;
@@ -80,7 +84,11 @@ function part(value: unknown, media: Map<string, string>): Part {
     case 'document': {
       if (record.mimeType !== 'application/pdf')
         throw shapeError(`document mimeType ${JSON.stringify(record.mimeType)} is not application/pdf`);
-      const document: DocumentPart = { type: 'document', mediaType: 'application/pdf', data: mediaData(record, media) };
+      const document: DocumentPart = {
+        type: 'document',
+        mediaType: 'application/pdf',
+        data: mediaData(record, media, hashOf),
+      };
       if (record.filename !== undefined) document.filename = string(record.filename, 'document filename');
       if (record.pages !== undefined) document.pages = positiveInteger(record.pages, 'document pages');
       return document;
@@ -91,7 +99,11 @@ function part(value: unknown, media: Map<string, string>): Part {
 }
 
 /** Inline base64, or the bytes an earlier line stored under `sha256`. */
-function mediaData(record: Record<string, unknown>, media: Map<string, string>): string {
+function mediaData(
+  record: Record<string, unknown>,
+  media: Map<string, string>,
+  hashOf: HashOfBase64 | undefined,
+): string {
   const sha256 = record.sha256 === undefined ? undefined : string(record.sha256, 'sha256');
   if (sha256 !== undefined && !SHA256_HEX.test(sha256))
     throw shapeError(`sha256 ${JSON.stringify(sha256)} is not 64 lowercase hex digits`);
@@ -105,7 +117,9 @@ function mediaData(record: Record<string, unknown>, media: Map<string, string>):
   const data = string(record.data, 'media data');
   if (data.length % 4 !== 0 || !BASE64.test(data)) throw shapeError(`${String(record.type)} data is not base64`);
   if (sha256 !== undefined) {
-    const actual = sha256OfBase64(data);
+    if (hashOf === undefined)
+      throw shapeError(`${String(record.type)} part carries data and a sha256 where only references belong`);
+    const actual = hashOf(data);
     if (actual !== sha256)
       throw shapeError(`${String(record.type)} data hashes to ${actual}, not the sha256 ${sha256} it claims`);
     media.set(sha256, data);

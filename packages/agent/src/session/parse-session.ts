@@ -1,4 +1,5 @@
 import type { Message } from '../types.js';
+import { sha256OfBase64 } from './content-address.js';
 import { decodeMessage, object } from './decode-message.js';
 import { isSessionError, SessionError } from './session-error.js';
 import { SESSION_FORMAT_NAME, SESSION_FORMAT_VERSION, type SessionHeader } from './session-format.js';
@@ -112,7 +113,7 @@ function parseEntry(value: unknown, media: Map<string, string>, line: number): L
     if (record.type !== 'message')
       throw new SessionError('E_SESSION_CORRUPT', `unknown entry type ${JSON.stringify(record.type)}`);
     if (typeof record.at !== 'string') throw new SessionError('E_SESSION_CORRUPT', 'entry time "at" is not a string');
-    return { line, at: record.at, message: decodeMessage(record.message, media) };
+    return { line, at: record.at, message: decodeMessage(record.message, media, sha256OfBase64) };
   } catch (error) {
     // The shape checks know the value, not the line it came from.
     if (isSessionError(error) && error.line === undefined)

@@ -8,6 +8,8 @@ export const SESSION_ERROR_CODES = {
   E_SESSION_CORRUPT: 'a committed line is not a valid entry (its 1-based number is in `line`)',
   E_SESSION_VERSION: 'the log was written by a newer format version',
   E_SESSION_CLOSED: 'the writer was closed, or an earlier write failed',
+  E_SESSION_STORE:
+    'the session store cannot be used: a bad session URL, a missing directory, an unreachable or refusing server, a missing optional driver, or no such session; the message says which and what to do',
 } as const satisfies Record<`E_${string}`, string>;
 
 export type SessionErrorCode = keyof typeof SESSION_ERROR_CODES;

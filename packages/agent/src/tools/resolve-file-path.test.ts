@@ -72,6 +72,14 @@ describe('resolveFilePath', () => {
       'E_PATH_OUTSIDE_ROOT',
     );
   });
+
+  it('names the root as an absolute path, even when given as "."', async () => {
+    const rooted = new MemoryFileSystem({ files: { '/work/a.txt': new Uint8Array(1) }, cwd: '/work' });
+    const error = await failsWith(resolveFilePath(rooted, '../secret.txt', { root: '.' }), FileError);
+    expect(error.message).toBe(
+      '../secret.txt is outside /work, the only directory these tools may read (the path leads out of it). Use a path inside it; relative paths start there.',
+    );
+  });
 });
 
 describe('resolveFilePath on a real disk', () => {

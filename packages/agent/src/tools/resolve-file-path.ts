@@ -17,7 +17,7 @@ function isInside(paths: FileSystem['paths'], root: string, target: string): boo
 function outsideRoot(requested: string, root: string, how: string): FileError {
   return new FileError(
     'E_PATH_OUTSIDE_ROOT',
-    `${requested} is outside the allowed directory ${root} (${how}). Use a path inside it.`,
+    `${requested} is outside ${root}, the only directory these tools may read (${how}). Use a path inside it; relative paths start there.`,
     { path: requested, root },
   );
 }

@@ -1,13 +1,20 @@
-import { isMediaError } from '@glimpse/media';
+import { isMediaError, isRetryableMediaError } from '@glimpse/media';
 import type { ToolResult } from '../types.js';
 import { mediaLabelOf } from './describe-binary.js';
 import { errorResult } from './error-result.js';
 
 /**
  * A failed view as the result the model reads, after the notes gathered so far: a PDF over the page limit gets
- * the call that works, a format the host cannot decode what the model can ask for. Bugs are rethrown.
+ * the call that works, a format the host cannot decode what the model can ask for, a busy host (E_BUSY: the
+ * file is fine) the same call again. Bugs are rethrown.
  */
 export function viewFailure(error: unknown, notes: string[]): ToolResult {
+  if (isRetryableMediaError(error)) {
+    const seconds = Math.ceil(Number(error.details['retryAfterMs'] ?? 1000) / 1000);
+    return errorResult(error, notes, [
+      `The file is not damaged: the host was busy. Call view_file again with the same arguments in about ${seconds} s.`,
+    ]);
+  }
   if (isMediaError(error) && error.code === 'E_TOO_LARGE' && typeof error.details.pages === 'number') {
     return errorResult(error, notes, [
       `Call view_file again with pages (for example "1-${Math.min(10, Number(error.details.maxPdfPages) || 10)}"), or with as: "text" to read its text.`,

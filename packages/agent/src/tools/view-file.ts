@@ -17,10 +17,11 @@ import { readViewArguments, VIEW_FILE_TOOL_DEFINITION, type ViewArguments } from
 import { attachedSummary, describeSentPages } from './view-file-summary.js';
 import { viewFailure } from './view-file-failure.js';
 import { viewPdfPages } from './view-pdf-pages.js';
+import { processWithFonts, type SvgFontOptions } from './svg-fonts.js';
 
 export { VIEW_FILE_TOOL_DEFINITION };
 
-export interface ViewFileToolOptions extends CapabilitySource {
+export interface ViewFileToolOptions extends CapabilitySource, SvgFontOptions {
   fileSystem?: FileSystem;
   /** Refuse paths outside this directory (no `..`, no symlink escape). Relative paths resolve against it. */
   root?: string;
@@ -68,7 +69,7 @@ export async function viewFile(
         ? notMedia(file, notes)
         : type === 'application/pdf'
           ? await viewPdf(file, request, capabilities, notes)
-          : await viewImage(file, type, request, capabilities, notes);
+          : await viewImage(file, type, request, capabilities, notes, options);
     return { ...outcome, path: file.path };
   } catch (error) {
     return { ...viewFailure(error, notes), error };
@@ -82,6 +83,7 @@ async function viewImage(
   request: ViewArguments,
   capabilities: ModelCapabilities,
   notes: readonly string[],
+  fonts: SvgFontOptions,
 ): Promise<ViewFileOutcome> {
   if (!capabilities.imageInput) throw noImageInput();
   const what = `${file.name} is a ${mediaLabel(type)}, so it was ignored`;
@@ -89,7 +91,8 @@ async function viewImage(
     ...(request.pages === undefined ? [] : [`Note: pages applies to PDFs only; ${what}.`]),
     ...(request.as === undefined ? [] : [`Note: as applies to PDFs only; ${what}.`]),
   ];
-  return attached(file, [...notes, ...ignored], await process(file.bytes, { preset: capabilities.preset }));
+  const processed = await processWithFonts(file.bytes, { preset: capabilities.preset }, fonts);
+  return attached(file, [...notes, ...ignored], processed);
 }
 
 /**

@@ -12,6 +12,7 @@ import {
   type RenderPdfPageOptions,
 } from '../pdf-pages.js';
 import type { ProcessResult, SendableImageType } from '../types.js';
+import { configureMemoryGovernor } from '../runtime/memory-governor.js';
 import { setWasmRuntime } from '../runtime/wasm.js';
 
 setWasmRuntime({
@@ -35,6 +36,28 @@ setWasmRuntime({
  */
 export const WORKERS_AVIF_MAX_MEMORY = 86 * 1024 * 1024;
 setAvifMemoryLimit(WORKERS_AVIF_MAX_MEMORY);
+
+/**
+ * The memory governor's default budget in a Worker: the estimates of the jobs one isolate runs at once
+ * (pipeline/job-memory.ts) add up to at most this. A Worker has 128 MB, which counts the runtime, the
+ * bundle's compiled code and the JS garbage V8 has not collected yet (up to about 64 MB of ArrayBuffers
+ * before it collects: measured in workerd), so a job of a 12 MP photo (52 MiB by its estimate) runs
+ * alone and three small ones run together. Jobs past it wait, and past 32 waiting or 30 s they are E_BUSY
+ * (docs/runtimes.md "Many requests in one isolate"). `configureMemoryGovernor` replaces it (or, with
+ * undefined, turns it off).
+ */
+export const WORKERS_MAX_CONCURRENT_MEMORY = 80 * 1024 * 1024;
+
+/**
+ * Most input the requests waiting in a Worker may hold (their bodies, read before `process` is called):
+ * 16 MiB, half a dozen photos. V8 leaves up to about 64 MB of dead ArrayBuffers before it collects, and
+ * 20 mixed requests at once grew the isolate by 126 MB with 40 MiB allowed here, 95 MB one by one.
+ */
+export const WORKERS_MAX_QUEUED_BYTES = 16 * 1024 * 1024;
+configureMemoryGovernor({
+  maxConcurrentMemory: WORKERS_MAX_CONCURRENT_MEMORY,
+  maxQueuedBytes: WORKERS_MAX_QUEUED_BYTES,
+});
 
 /**
  * Most WASM memory PDFium may use per call in a Worker (the `maxMemory` option's default here). Measured

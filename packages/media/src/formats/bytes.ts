@@ -8,3 +8,8 @@ export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
   }
   return out;
 }
+
+/** The bytes of `ranges` ([start, end) pairs, in order) of `bytes`, joined: a file with other parts cut out. */
+export function joinRanges(bytes: Uint8Array, ranges: readonly (readonly [number, number])[]): Uint8Array {
+  return concatBytes(ranges.map(([start, end]) => bytes.subarray(start, end)));
+}

@@ -111,6 +111,19 @@ export interface RasterFormat<Info extends DecodableInfo> extends FormatFacts<In
   mustConvert?(info: Info): boolean;
   /** A variant glimpse neither decodes nor sends (a 12-bit JPEG): its refusal, checked before anything else. */
   refusal?(info: Info): MediaError | undefined;
+  /**
+   * The file without the metadata that says where, when and with what it was made (Exif, XMP, IPTC, text,
+   * comments), cut out whole: every other byte kept, the colour profile included. Applied to what is sent
+   * as it is, unless `keepMetadata`; a re-encoded image carries none of it anyway.
+   */
+  withoutMetadata?(bytes: Uint8Array): MetadataRemoval;
+}
+
+/** A file with its metadata cut out (`data` is the input itself when there was none), and what was removed. */
+export interface MetadataRemoval {
+  data: Uint8Array;
+  /** What the removed parts held, in the format's terms ("Exif", "XMP", "IPTC", "comments", "tEXt", …). */
+  removed: string[];
 }
 
 export interface SvgFormat extends FormatFacts<SvgInfo> {

@@ -4,6 +4,7 @@
 import type { DecodeRequest, DecodeResult, RowLayout, RowSink, Size } from '../raster/contract.js';
 import { resizeKernel, resizingSink } from '../raster/resize-kernel.js';
 import { orientedRaster, type OrientedRaster } from '../raster/orient.js';
+import { rasterBuffer } from '../raster/raster-buffers.js';
 import type { Orientation, Raster } from '../types.js';
 import { NO_DEADLINE, type Deadline } from '../runtime/deadline.js';
 import { MediaError } from '../errors.js';
@@ -30,7 +31,10 @@ export interface DecodedToFit extends DecodeResult {
   raster: Raster;
 }
 
-/** Decodes `bytes` to the `fitted` size, turned upright, without holding the decoded image. */
+/**
+ * Decodes `bytes` to the `fitted` size, turned upright, without holding the decoded image. The raster is
+ * from raster-buffers.ts: the caller gives it back (releaseRasterBuffer) once its output is encoded.
+ */
 export async function decodeToFit({
   decode,
   bytes,
@@ -46,7 +50,7 @@ export async function decodeToFit({
   let inner: (RowSink & { end?(): void }) | undefined;
   const sink: RowSink = {
     start(layout: RowLayout) {
-      const placed = orientedRaster(orientation, fitted, layout.bottomUp);
+      const placed = orientedRaster(orientation, fitted, layout.bottomUp, rasterBuffer);
       output = placed;
       const direct = layout.width === fitted.width && layout.height === fitted.height;
       if (direct) {
@@ -70,6 +74,7 @@ export async function decodeToFit({
   };
   const result = await decode({ bytes, cover: fitted, sink });
   inner?.end?.();
+  kernel?.unused();
   if (!output) throw new Error('the decoder delivered no rows');
   return { ...result, raster: output.raster() };
 }

@@ -7,6 +7,7 @@ import { selectPdfPages } from '../formats/pdf/select-pages.js';
 import type { Limits } from '../presets/limits.js';
 import type { Deadline } from '../runtime/deadline.js';
 import type { PdfInfo, ProcessResult } from '../types.js';
+import { refuseEncryptedPdf } from './encrypted-pdf.js';
 import { original } from './result.js';
 
 /**
@@ -32,6 +33,7 @@ export async function processPdf(
   if (pages === undefined) assertPdfBytes(bytes, limits);
   const { info } = await format.probe(bytes);
   deadline.check("Reading the file's header");
+  if (info.encrypted) await refuseEncryptedPdf(bytes);
   if (pages === undefined || wholeDocument(pages, readablePages(info))) {
     if (pages !== undefined) assertPdfBytes(bytes, limits);
     return checkedPdf(bytes, info, format, limits);
@@ -45,7 +47,7 @@ export async function processPdf(
   return { ...chosen, original: original(info), reencoded: true };
 }
 
-/** The page count of a PDF that may be read: encrypted ones are refused, and one without pages is damaged. */
+/** The page count of a PDF that may be read: encrypted ones are refused (refuseEncryptedPdf says more), and one without pages is damaged. */
 function readablePages(info: PdfInfo): number {
   if (info.encrypted) {
     throw new MediaError(

@@ -2,12 +2,13 @@
 // probe, then sent untouched when its route takes it as it is and a strict read finds nothing wrong, or
 // decoded, turned upright, resized and re-encoded within the limits.
 import type { Limits } from '../presets/limits.js';
-import type { Size } from '../raster/contract.js';
 import type { Deadline } from '../runtime/deadline.js';
 import type { ProcessResult, ProcessStep, ProcessWarning, SendableImageType } from '../types.js';
 import { profileToCarry, withProfile } from './colour-profile.js';
 import { decodeToFit } from './decode-to-fit.js';
+import { fitEdge } from './fit-edge.js';
 import { fitWithinLimits } from './fit.js';
+import { releaseRasterBuffer } from '../raster/raster-buffers.js';
 import { chooseEncoding } from './output-encoding.js';
 import { integrityWarning, noDecoder } from './refusals.js';
 import type { RasterSource } from './raster-source.js';
@@ -41,23 +42,28 @@ export async function processRaster(source: RasterSource, limits: Limits, deadli
     // costs about a decode (docs/formats-and-errors.md), and only here, where nothing else decodes the file.
     damage = await integrity?.verify(bytes);
     deadline.check('Checking the image data');
-    if (!damage) return passedThrough(source, accepted);
+    if (!damage) return passedThrough(source, accepted, limits.keepMetadata);
     warnings.push(integrityWarning(damage, format.label));
   }
   if (!format.hasDecoder()) throw noDecoder(source, limits, accepted !== undefined, damage);
   return converted(source, limits, deadline, warnings, mustConvert);
 }
 
-function passedThrough(source: RasterSource, mediaType: SendableImageType): ProcessResult {
+/** The file as it came, less its metadata (Exif, XMP, …: cut out whole) unless `keepMetadata`. */
+function passedThrough(source: RasterSource, mediaType: SendableImageType, keepMetadata: boolean): ProcessResult {
+  const { data, removed } =
+    keepMetadata || !source.format.withoutMetadata
+      ? { data: source.bytes, removed: [] }
+      : source.format.withoutMetadata(source.bytes);
   return {
-    data: source.bytes,
+    data,
     mediaType,
     ...source.stored,
-    bytes: source.bytes.byteLength,
+    bytes: data.byteLength,
     original: original(source.info),
     resized: false,
     reencoded: false,
-    steps: [],
+    steps: removed.length > 0 ? ['metadata-removed'] : [],
     warnings: [],
   };
 }
@@ -107,27 +113,21 @@ async function converted(
     limits.accepts,
   );
   if (preferred.type !== format.mediaType || mustConvert) steps.push('converted');
-  // The pixels are still in the source's colour space: its ICC profile goes with them, in room the fit leaves.
-  const profile = await profileToCarry(source.probed, limits.maxBytes);
-  const output = await fitWithinLimits({
-    raster: decoded.raster,
-    hasAlpha: decoded.hasAlpha,
-    preferred,
-    maxBytes: limits.maxBytes,
-    accepts: limits.accepts,
-    ...(profile && { reserve: profile.reserve }),
-    deadline,
-  });
-  return reencodedResult(withProfile(output, profile), info, steps, resized, warnings);
-}
-
-/** Longest side at most `maxEdge`, aspect kept, never upscaled (either axis first: the rounding is the same). */
-function fitEdge(size: Size, maxEdge: number): Size {
-  const longest = Math.max(size.width, size.height);
-  if (longest <= maxEdge) return { width: size.width, height: size.height };
-  const scale = maxEdge / longest;
-  return {
-    width: Math.max(1, Math.round(size.width * scale)),
-    height: Math.max(1, Math.round(size.height * scale)),
-  };
+  try {
+    // The pixels are still in the source's colour space: its ICC profile goes with them, in room the fit leaves.
+    const profile = await profileToCarry(source.probed, limits.maxBytes);
+    const output = await fitWithinLimits({
+      raster: decoded.raster,
+      hasAlpha: decoded.hasAlpha,
+      preferred,
+      maxBytes: limits.maxBytes,
+      accepts: limits.accepts,
+      ...(profile && { reserve: profile.reserve }),
+      deadline,
+    });
+    return reencodedResult(withProfile(output, profile), info, steps, resized, warnings);
+  } finally {
+    // The output is encoded bytes, never a view of the raster: the next job may have its buffer.
+    releaseRasterBuffer(decoded.raster.data);
+  }
 }

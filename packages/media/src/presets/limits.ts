@@ -10,6 +10,8 @@ export interface Limits extends Preset {
   maxInputPixels: number;
   /** No budget when undefined. */
   timeoutMs: number | undefined;
+  /** Files sent as they are keep their Exif, XMP, IPTC, text and comments (ProcessOptions.keepMetadata). */
+  keepMetadata: boolean;
 }
 
 /** The preset's limits with explicit options on top; bad values are a typed error, not a surprise later. */
@@ -39,7 +41,19 @@ export function resolveLimits(options: ProcessOptions): Limits {
     maxPdfPages: positive('maxPdfPages', options.maxPdfPages) ?? preset.maxPdfPages,
     maxInputPixels: positive('maxInputPixels', options.maxInputPixels) ?? DEFAULT_MAX_INPUT_PIXELS,
     timeoutMs: positive('timeoutMs', options.timeoutMs),
+    keepMetadata: flag('keepMetadata', options.keepMetadata),
   };
+}
+
+/** `value` when it is a boolean, false when absent; anything else is E_INVALID_OPTIONS naming `name`. */
+function flag(name: string, value: boolean | undefined): boolean {
+  if (value === undefined) return false;
+  if (typeof value !== 'boolean') {
+    throw new MediaError('E_INVALID_OPTIONS', `Expected true or false for ${name} but received ${String(value)}.`, {
+      option: name,
+    });
+  }
+  return value;
 }
 
 /** `value` when it is a positive integer, undefined when absent; anything else is E_INVALID_OPTIONS naming `name`. */

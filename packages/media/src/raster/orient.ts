@@ -48,12 +48,17 @@ export interface OrientedRaster {
  * Places rows of a `stored`-size image, as they arrive, where EXIF `orientation` puts them upright, so
  * turning an image costs no second copy of it. `bottomUp`: the rows arrive last row first.
  */
-export function orientedRaster(orientation: Orientation, stored: Size, bottomUp = false): OrientedRaster {
+export function orientedRaster(
+  orientation: Orientation,
+  stored: Size,
+  bottomUp = false,
+  allocate: (bytes: number) => Uint8Array = (bytes) => new Uint8Array(bytes),
+): OrientedRaster {
   const swap = swapsAxes(orientation);
   const width = swap ? stored.height : stored.width;
   const height = swap ? stored.width : stored.height;
-  const data = new Uint8Array(width * height * 4);
-  const out = new Uint32Array(data.buffer);
+  const data = allocate(width * height * 4);
+  const out = new Uint32Array(data.buffer, data.byteOffset, width * height);
   const rowBytes = stored.width * 4;
   let received = 0;
   let aligned: Uint32Array | undefined;

@@ -5,6 +5,7 @@
 // rows its window spans, so a 50 MP source costs the kernel a few hundred KB.
 import { MediaError } from '../errors.js';
 import type { Raster } from '../types.js';
+import { keepForReuse, rememberStartedImage, takeIdleInstance } from '../runtime/kernel-pool.js';
 import { wasmModule } from '../runtime/wasm.js';
 import type { RowSink, Size } from './contract.js';
 import { boxTable, lanczosTable, type FilterTable } from './filter-tables.js';
@@ -71,42 +72,43 @@ export interface ResizeStream {
   end(): void;
 }
 
-/** A fresh instance of the kernel, ready for one resize (instantiated ahead, so rows can then flow synchronously). */
+/** An instance of the kernel, ready for one resize (instantiated ahead, so rows can then flow synchronously). */
 export interface ResizeKernel {
   start(request: { source: Size; target: Size; premultiply: boolean }, out: RowsOut): ResizeStream;
   /** The instance's memory now (it only grows): what the resize costs, for tests and reports. */
   memoryBytes(): number;
+  /** Gives the instance back unused, when the decoder delivered the target size itself (JPEG's DCT scaling). */
+  unused(): void;
 }
 
+/** A started instance and the row callback its `emit_rows` import calls, set by each resize. */
+interface ResizeInstance {
+  kernel: ResizeExports;
+  binding: { out: RowsOut | undefined };
+}
+
+/**
+ * An instance for one resize: reset from the one an earlier resize finished with, or fresh. A resize that
+ * makes every row gives its instance back for the next (runtime/kernel-pool.ts); one that fails drops it.
+ */
 export async function resizeKernel(): Promise<ResizeKernel> {
-  let out: RowsOut | undefined;
-  let memory: WebAssembly.Memory | undefined;
-  const imports = {
-    env: {
-      emit_rows: (pointer: number, count: number) => {
-        if (!out || !memory) throw new Error('the resize kernel emitted rows before it was started');
-        out(new Uint8Array(memory.buffer, pointer), count);
-      },
-    },
-  };
-  const { exports } = await WebAssembly.instantiate(await wasmModule('resize'), imports);
-  if (!isResizeExports(exports))
-    throw new MediaError(
-      'E_WASM_UNAVAILABLE',
-      'The resize WASM module lacks the expected exports: rebuild it with scripts/build-wasm.sh.',
-    );
-  const kernel = exports;
-  memory = kernel.memory;
+  const { kernel, binding } = takeIdleInstance<ResizeInstance>('resize') ?? (await startResizeKernel());
+  const instance: ResizeInstance = { kernel, binding };
   let started = false;
   return {
     memoryBytes: () => kernel.memory.buffer.byteLength,
+    unused() {
+      if (started) return;
+      started = true;
+      keepForReuse('resize', instance, kernel.memory);
+    },
     start({ source, target, premultiply }, rowsOut) {
       if (started) throw new Error('a resize kernel instance runs one resize');
       started = true;
       const passes = passesFor(source, target);
       const outRowBytes = target.width * 4;
       const outCapacity = Math.max(1, Math.floor(BAND_BYTES / outRowBytes));
-      out = (view, count) => rowsOut(view.subarray(0, count * outRowBytes), count);
+      binding.out = (view, count) => rowsOut(view.subarray(0, count * outRowBytes), count);
       const put = (array: Int32Array | Int16Array | Uint32Array): number => {
         const pointer = alloc(kernel, array.byteLength);
         new Uint8Array(kernel.memory.buffer, pointer, array.byteLength).set(
@@ -149,10 +151,34 @@ export async function resizeKernel(): Promise<ResizeKernel> {
           if (received !== source.height || made !== target.height) {
             throw new Error(`the resize made ${made} of ${target.height} rows from ${received} of ${source.height}`);
           }
+          binding.out = undefined;
+          keepForReuse('resize', instance, kernel.memory);
         },
       };
     },
   };
+}
+
+async function startResizeKernel(): Promise<ResizeInstance> {
+  let memory: WebAssembly.Memory | undefined;
+  const binding: ResizeInstance['binding'] = { out: undefined };
+  const imports = {
+    env: {
+      emit_rows: (pointer: number, count: number) => {
+        if (!binding.out || !memory) throw new Error('the resize kernel emitted rows before it was started');
+        binding.out(new Uint8Array(memory.buffer, pointer), count);
+      },
+    },
+  };
+  const { exports } = await WebAssembly.instantiate(await wasmModule('resize'), imports);
+  if (!isResizeExports(exports))
+    throw new MediaError(
+      'E_WASM_UNAVAILABLE',
+      'The resize WASM module lacks the expected exports: rebuild it with scripts/build-wasm.sh.',
+    );
+  memory = exports.memory;
+  rememberStartedImage('resize', memory);
+  return { kernel: exports, binding };
 }
 
 function alloc(kernel: ResizeExports, bytes: number): number {

@@ -1,10 +1,12 @@
-// What glimpse's own C kernels (wasm/jpeg, wasm/png) share on the host side: a fresh instance per call
-// (its memory is released when the call ends), the `env.fail` import through which the C libraries report
+// What glimpse's own C kernels (wasm/jpeg, wasm/png) share on the host side: an instance per call, started
+// fresh or reset from one a finished call left (kernel-pool.ts: a dropped instance's memory is not released
+// soon in every runtime), the `env.fail` import through which the C libraries report
 // a fatal error, the `env.read_input` and `env.read_at` imports through which a kernel may pull its input
 // a buffer at a time (in order, or from any offset) instead of holding all of it, and copying bytes into
 // the instance.
 import { MediaError } from '../errors.js';
 import { wasmModule, type WasmModuleName } from './wasm.js';
+import { keepForReuse, rememberStartedImage, takeIdleInstance } from './kernel-pool.js';
 import { wasiStandIns } from './wasi-stand-ins.js';
 
 /** Every kernel exports its memory, wasi-libc's start-up and an allocator. */
@@ -27,19 +29,54 @@ export class KernelFailure extends Error {
   }
 }
 
+/** A started instance and what its imports read the current call's input from. */
+interface KernelInstance<T extends KernelExports> {
+  exports: T;
+  input: { bytes: Uint8Array; read: number };
+}
+
+const NO_INPUT = new Uint8Array(0);
+
 /**
- * A fresh, started instance of kernel `name` whose exports include `functions`. WASI calls the libraries
- * link but never reach are stubs that fail loudly rather than touch the host. `input` is what the
- * kernel's `read_input(out, capacity)` hands out, in order, and `read_at(out, offset, capacity)` from
- * any offset (both return how many bytes they copied, 0 at the end).
+ * Runs `use` with a started instance of kernel `name` whose exports include `functions`: an idle one reset
+ * to its started state when a call before left one, otherwise a fresh one. When `use` resolves the
+ * instance is reset and kept for the next call (kernel-pool.ts); when it throws, dropped. WASI calls the
+ * libraries link but never reach are stubs that fail loudly rather than touch the host. `input` is what
+ * the kernel's `read_input(out, capacity)` hands out, in order, and `read_at(out, offset, capacity)` from
+ * any offset (both return how many bytes they copied, 0 at the end); it is let go when the call ends.
  */
+export async function withKernel<T extends KernelExports, R>(
+  name: WasmModuleName,
+  functions: readonly (keyof T & string)[],
+  input: Uint8Array,
+  use: (kernel: T) => R | Promise<R>,
+): Promise<R> {
+  const instance = takeIdleInstance<KernelInstance<T>>(name) ?? (await startKernel<T>(name, functions));
+  instance.input.bytes = input;
+  instance.input.read = 0;
+  const result = await use(instance.exports);
+  instance.input.bytes = NO_INPUT;
+  keepForReuse(name, instance, instance.exports.memory);
+  return result;
+}
+
+/** A fresh, started instance of kernel `name` (see withKernel), never reused: for callers that keep it across calls. */
 export async function instantiateKernel<T extends KernelExports>(
   name: WasmModuleName,
   functions: readonly (keyof T & string)[],
-  input: Uint8Array = new Uint8Array(0),
+  input: Uint8Array = NO_INPUT,
 ): Promise<T> {
+  const instance = await startKernel<T>(name, functions);
+  instance.input.bytes = input;
+  return instance.exports;
+}
+
+async function startKernel<T extends KernelExports>(
+  name: WasmModuleName,
+  functions: readonly (keyof T & string)[],
+): Promise<KernelInstance<T>> {
   let memory: WebAssembly.Memory | undefined;
-  let read = 0;
+  const input = { bytes: NO_INPUT, read: 0 };
   const imports = {
     env: {
       fail: (message: number) => {
@@ -49,14 +86,14 @@ export async function instantiateKernel<T extends KernelExports>(
         throw new KernelFailure(memory ? readCString(memory, message) : `${name} error`, true);
       },
       read_input: (out: number, capacity: number) => {
-        const part = input.subarray(read, read + capacity);
+        const part = input.bytes.subarray(input.read, input.read + capacity);
         if (memory) new Uint8Array(memory.buffer, out, part.byteLength).set(part);
-        read += part.byteLength;
+        input.read += part.byteLength;
         return part.byteLength;
       },
       read_at: (out: number, offset: number, capacity: number) => {
         const start = offset >>> 0;
-        const part = input.subarray(start, start + (capacity >>> 0));
+        const part = input.bytes.subarray(start, start + (capacity >>> 0));
         if (memory) new Uint8Array(memory.buffer, out, part.byteLength).set(part);
         return part.byteLength;
       },
@@ -75,7 +112,8 @@ export async function instantiateKernel<T extends KernelExports>(
   }
   memory = exports.memory;
   exports._initialize();
-  return exports;
+  rememberStartedImage(name, memory);
+  return { exports, input };
 }
 
 function hasExports<T extends KernelExports>(
@@ -102,13 +140,15 @@ export type StrictReadFinding = { error: string } | { warning: string };
  * read was clean. Running out of memory is E_TOO_LARGE, as for a decode.
  */
 export async function strictRead(name: 'png' | 'jpeg', bytes: Uint8Array): Promise<StrictReadFinding | undefined> {
-  const kernel = await instantiateKernel<KernelExports & { verify(data: number, size: number): number }>(name, [
-    'verify',
-  ]);
   const codec = name.toUpperCase();
   try {
-    const warning = kernel.verify(copyIn(kernel, bytes, codec), bytes.byteLength);
-    return warning === 0 ? undefined : { warning: readCString(kernel.memory, warning) };
+    return await withKernel<
+      KernelExports & { verify(data: number, size: number): number },
+      StrictReadFinding | undefined
+    >(name, ['verify'], NO_INPUT, (kernel) => {
+      const warning = kernel.verify(copyIn(kernel, bytes, codec), bytes.byteLength);
+      return warning === 0 ? undefined : { warning: readCString(kernel.memory, warning) };
+    });
   } catch (cause) {
     if (!(cause instanceof KernelFailure || cause instanceof WebAssembly.RuntimeError)) throw cause;
     if (cause instanceof KernelFailure && cause.tooComplex) throw kernelTooComplex(codec, cause);

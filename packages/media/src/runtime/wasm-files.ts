@@ -16,3 +16,9 @@ export const WASM_FILES = {
 
 /** A module of the core's own, as the WASM seam names it. */
 export type WasmModuleName = keyof typeof WASM_FILES;
+
+/**
+ * Codecs a runtime bundle leaves out of its module table (scripts/build-runtimes.mjs): `workerd-lite`, the
+ * Workers entry within the free plan's 3 MB, has no PDFium (entries/workerd-lite.ts).
+ */
+export const OMITTED_CODECS: Readonly<Record<string, readonly WasmModuleName[]>> = { 'workerd-lite': ['pdfium'] };

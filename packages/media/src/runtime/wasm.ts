@@ -1,4 +1,5 @@
 import { MediaError } from '../errors.js';
+import { dropIdleInstances } from './kernel-pool.js';
 import { WASM_FILES, type WasmModuleName } from './wasm-files.js';
 
 export type { WasmModuleName } from './wasm-files.js';
@@ -30,17 +31,19 @@ let loader: WasmLoader | undefined;
 const packaged = new Map<string, WasmSource>();
 const compiled = new Map<string, Promise<WebAssembly.Module>>();
 
-/** Called once by a runtime entry. Replacing it forgets modules compiled before. */
+/** Called once by a runtime entry. Replacing it forgets modules compiled before (and instances kept of them). */
 export function setWasmRuntime(next: WasmRuntime): void {
   runtime = next;
   loader = (name) => fromSource(next.locate(name), next);
   compiled.clear();
+  dropIdleInstances();
 }
 
 /** Replaces how the core's own modules are obtained (the runtime entry's way, by default). Forgets modules compiled before. */
 export function setWasmLoader(next: WasmLoader): void {
   loader = next;
   compiled.clear();
+  dropIdleInstances();
 }
 
 /**

@@ -12,6 +12,7 @@ import type { Raster } from '../../types.js';
 import { heifPartsPresent, readHeifLayout, type HeifGrid, type HeifLayout } from '../heif/layout.js';
 import { AvifFailure, type ItemDecoder, openAvifDecoder, typedError } from './kernel.js';
 import { assertHeifDecodeBudget } from '../heif/decode-budget.js';
+import { regularAvif } from './mini.js';
 
 /** Rows of a single-item image are converted this many bytes at a time. */
 const BAND_BYTES = 1024 * 1024;
@@ -42,7 +43,7 @@ export async function decodeAvif(bytes: Uint8Array, cover: Size, maxInputPixels:
  * probe's size, never smaller than `cover`.
  */
 export async function decodeAvifRows({
-  bytes,
+  bytes: file,
   cover,
   maxInputPixels,
   sink,
@@ -52,6 +53,7 @@ export async function decodeAvifRows({
   maxInputPixels: number;
   sink: RowSink;
 }): Promise<{ hasAlpha: boolean; lossless: boolean }> {
+  const bytes = regularAvif(file); // the compact `mini` form, as the file it stands for
   const layout = readHeifLayout(bytes, 'AVIF');
   if (!heifPartsPresent(layout, bytes.length)) {
     throw new MediaError(

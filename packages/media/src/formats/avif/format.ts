@@ -6,6 +6,7 @@ import type { RasterFormat } from '../format.js';
 import { isoBmffImageType } from '../heif/brands.js';
 import { probeIsoBmff } from '../heif/probe.js';
 import { decodeAvifRows } from './decode.js';
+import { regularAvif } from './mini.js';
 
 export const avif: RasterFormat<HeifInfo> = {
   kind: 'raster',
@@ -13,7 +14,11 @@ export const avif: RasterFormat<HeifInfo> = {
   label: 'AVIF',
   extensions: ['avif'],
   matches: (bytes) => isoBmffImageType(bytes) === 'image/avif',
-  probe: (bytes) => probeIsoBmff('image/avif', 'AVIF', bytes),
+  // The compact `mini` form is read as the regular file it stands for (mini.ts).
+  probe: (bytes) => {
+    const probed = probeIsoBmff('image/avif', 'AVIF', regularAvif(bytes));
+    return { ...probed, info: { ...probed.info, bytes: bytes.length } };
+  },
   takenAsIsBy: presetsTaking('image/avif'),
   hasDecoder: () => true,
   // Each AV1 frame decoded whole, its rows converted to RGBA and handed on a band at a time, shrunk by a
@@ -24,6 +29,6 @@ export const avif: RasterFormat<HeifInfo> = {
     licence: 'BSD-2-Clause',
     output: 'JPEG; PNG with alpha or if lossless',
     notes:
-      "primary image (an animation's still first frame; one with no still image is refused); grids a row of tiles at a time; alpha (straight or premultiplied); 8/10/12-bit, 4:0:0–4:4:4, colour matrix and range from `nclx` (else the AV1 header) brought to 8-bit RGB; irot/imir applied, clap cropped; shrunk by a whole factor on the way when much larger than the target",
+      "primary image (an animation's still first frame; one with no still image is refused), of the compact `mini` form (AVIF 1.2) too, its gain map left out; grids a row of tiles at a time; alpha (straight or premultiplied); 8/10/12-bit, 4:0:0–4:4:4, colour matrix and range from `nclx` (else the AV1 header) brought to 8-bit RGB; irot/imir applied, clap cropped; shrunk by a whole factor on the way when much larger than the target",
   },
 };

@@ -6,6 +6,7 @@ import type { RasterFormat } from '../format.js';
 import { gifDecoder } from './decode.js';
 import { checkGifImageData, checkGifIntegrity } from './integrity.js';
 import { probeGif } from './probe.js';
+import { gifWithoutMetadata } from './metadata.js';
 
 export const gif: RasterFormat<GifInfo> = {
   kind: 'raster',
@@ -19,5 +20,6 @@ export const gif: RasterFormat<GifInfo> = {
   decode: gifDecoder,
   // giflib decodes every image's LZW data (codes defined when used, one for every pixel): so does the full read.
   integrity: { check: checkGifIntegrity, verify: async (bytes) => checkGifImageData(bytes) },
+  withoutMetadata: gifWithoutMetadata,
   docs: { decoder: 'TypeScript', licence: "glimpse's", output: 'PNG', notes: 'first frame' },
 };

@@ -11,7 +11,7 @@ import {
 import type { IntegrityProblem } from '../integrity-problem.js';
 
 /** The offset after a chain of length-prefixed sub-blocks and its zero terminator, or -1 if it runs past the end. */
-function subBlocksEnd(bytes: Uint8Array, from: number): number {
+export function subBlocksEnd(bytes: Uint8Array, from: number): number {
   let at = from;
   while (at < bytes.length) {
     const size = bytes[at]!;

@@ -7,6 +7,7 @@ import { registeredDecoder } from '../registered-decoders.js';
 import { isoBmffImageType } from './brands.js';
 import { registeredHeifDecoder } from './decode.js';
 import { checkHeifIntegrity, verifyHeifIntegrity } from './integrity.js';
+import { heifWithoutMetadata } from './metadata.js';
 import { probeIsoBmff } from './probe.js';
 
 /** The record of an HEVC-coded HEIF type: `mediaType` and the name messages give it. */
@@ -27,6 +28,7 @@ function hevcFormat(mediaType: 'image/heic' | 'image/heif', label: 'HEIC' | 'HEI
       verify: (bytes) => verifyHeifIntegrity(bytes, mediaType, label),
     },
     orientedByReaders: true,
+    withoutMetadata: (bytes) => heifWithoutMetadata(bytes, label),
     docs: {
       decoder: 'libheif 1.15.1 + libde265 1.0.11 (`heif.wasm`) in the optional **@glimpse/heif**',
       licence: '**LGPL-3.0**',

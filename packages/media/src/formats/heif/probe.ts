@@ -36,6 +36,14 @@ export function probeIsoBmff(mediaType: HeifInfo['mediaType'], format: string, b
  */
 function assertStillImage(mediaType: HeifInfo['mediaType'], format: string, bytes: Uint8Array): void {
   const boxes = heifTopLevel(bytes, format).types;
+  // The compact form (brand mif3): AVIF's is rebuilt before this (avif/mini.ts); libheif 1.15 reads no other.
+  if (boxes.includes('mini') && !boxes.includes('meta')) {
+    throw new MediaError(
+      'E_UNSUPPORTED',
+      `This ${format} is in the compact form (a mif3 \`mini\` box in place of the meta box), which glimpse reads only for AV1 (AVIF), and no preset takes as it is. Convert it to a regular ${format}, PNG or JPEG and send that.`,
+      { format, mediaType },
+    );
+  }
   if (boxes.includes('meta') || !boxes.includes('moov')) return;
   throw new MediaError(
     'E_UNSUPPORTED',

@@ -9,6 +9,7 @@ import { encodeJpeg, jpegDecoder } from './codec.js';
 import { embedJpegProfile, jpegIccProfileBytes, readJpegProfile } from './icc.js';
 import { checkJpegIntegrity, verifyJpegIntegrity } from './integrity.js';
 import { probeJpeg } from './probe.js';
+import { jpegWithoutMetadata } from './metadata.js';
 
 export const jpeg: RasterFormat<JpegInfo> = {
   kind: 'raster',
@@ -37,6 +38,7 @@ export const jpeg: RasterFormat<JpegInfo> = {
           `This JPEG stores ${info.bitDepth}-bit samples, which browsers and model providers do not decode, and glimpse does not either. Convert it to an 8-bit JPEG or a PNG first (for example \`convert in.jpg -depth 8 out.png\` with ImageMagick).`,
           { format: 'JPEG', bitDepth: info.bitDepth },
         ),
+  withoutMetadata: jpegWithoutMetadata,
   docs: {
     decoder: 'libjpeg-turbo 2.1.5 (`jpeg.wasm`)',
     licence: 'IJG, BSD-3-Clause',

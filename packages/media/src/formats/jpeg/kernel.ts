@@ -1,18 +1,18 @@
 // glimpse's own JPEG codec (wasm/jpeg/codec.c over libjpeg-turbo): decodes at M/8 scale in the DCT
-// domain and encodes baseline Huffman-optimised JPEG, both a band of rows at a time. Each call runs in a
-// fresh instance, so a corrupt file cannot leave state behind and the codec's memory is released when
-// the call ends.
+// domain and encodes baseline Huffman-optimised JPEG, both a band of rows at a time. Each call runs in an
+// instance started fresh or reset to its started state (runtime/kernel-pool.ts), so a corrupt file cannot
+// leave state behind; an instance that failed is dropped.
 import { MediaError } from '../../errors.js';
 import type { RowSink, RowSource } from '../../raster/contract.js';
 import { rasterSink, rasterSource } from '../../raster/raster-rows.js';
 import type { Raster } from '../../types.js';
 import {
   copyIn,
-  instantiateKernel,
   KernelFailure,
   kernelOutOfMemory,
   kernelTooComplex,
   type KernelExports,
+  withKernel,
 } from '../../runtime/kernel-instance.js';
 
 interface JpegExports extends KernelExports {
@@ -82,25 +82,26 @@ export async function decodeJpegRows(
   scaleEighths: number,
   sink: RowSink,
 ): Promise<JpegCompleteness> {
-  const codec = await instantiateKernel<JpegExports>('jpeg', FUNCTIONS);
   try {
-    const data = copyIn(codec, bytes, 'JPEG');
-    const info = codec.alloc(8);
-    codec.decode_start(data, bytes.byteLength, scaleEighths, info);
-    const [width = 0, height = 0] = new Uint32Array(codec.memory.buffer, info, 2);
-    sink.start({ width, height, mayHaveAlpha: false });
-    const rowBytes = width * 4;
-    const bandRows = Math.max(1, Math.min(height, Math.floor(BAND_BYTES / rowBytes)));
-    const band = codec.alloc(bandRows * rowBytes);
-    if (band === 0) throw kernelOutOfMemory('JPEG', bandRows * rowBytes);
-    for (let y = 0; y < height; y += bandRows) {
-      const rows = Math.min(bandRows, height - y);
-      codec.decode_rows(band, rows);
-      sink.write(new Uint8Array(codec.memory.buffer, band, rows * rowBytes), rows);
-    }
-    codec.decode_finish(info);
-    const [realRows = 0, eofScan = 0] = new Uint32Array(codec.memory.buffer, info, 2);
-    return { height, realRows, eofScan };
+    return await withKernel<JpegExports, JpegCompleteness>('jpeg', FUNCTIONS, new Uint8Array(0), (codec) => {
+      const data = copyIn(codec, bytes, 'JPEG');
+      const info = codec.alloc(8);
+      codec.decode_start(data, bytes.byteLength, scaleEighths, info);
+      const [width = 0, height = 0] = new Uint32Array(codec.memory.buffer, info, 2);
+      sink.start({ width, height, mayHaveAlpha: false });
+      const rowBytes = width * 4;
+      const bandRows = Math.max(1, Math.min(height, Math.floor(BAND_BYTES / rowBytes)));
+      const band = codec.alloc(bandRows * rowBytes);
+      if (band === 0) throw kernelOutOfMemory('JPEG', bandRows * rowBytes);
+      for (let y = 0; y < height; y += bandRows) {
+        const rows = Math.min(bandRows, height - y);
+        codec.decode_rows(band, rows);
+        sink.write(new Uint8Array(codec.memory.buffer, band, rows * rowBytes), rows);
+      }
+      codec.decode_finish(info);
+      const [realRows = 0, eofScan = 0] = new Uint32Array(codec.memory.buffer, info, 2);
+      return { height, realRows, eofScan };
+    });
   } catch (cause) {
     if (!(cause instanceof KernelFailure || cause instanceof WebAssembly.RuntimeError)) throw cause;
     if (cause instanceof KernelFailure && cause.tooComplex) throw kernelTooComplex('JPEG', cause);
@@ -117,23 +118,24 @@ export async function decodeJpegRows(
 
 /** Encodes the rows of `source` (alpha ignored) as baseline, Huffman-optimised, 4:2:0 JPEG at `quality` (1–100). */
 export async function encodeJpegRows(source: RowSource, quality: number): Promise<Uint8Array> {
-  const codec = await instantiateKernel<JpegExports>('jpeg', FUNCTIONS);
   try {
-    const { width, height } = source;
-    const rowBytes = width * 4;
-    const bandRows = Math.max(1, Math.min(height, Math.floor(BAND_BYTES / rowBytes)));
-    const band = codec.alloc(bandRows * rowBytes);
-    if (band === 0) throw kernelOutOfMemory('JPEG', bandRows * rowBytes);
-    codec.encode_start(width, height, Math.round(quality));
-    for (let y = 0; y < height; y += bandRows) {
-      const rows = Math.min(bandRows, height - y);
-      new Uint8Array(codec.memory.buffer, band, rows * rowBytes).set(source.rows(y, rows));
-      codec.encode_rows(band, rows);
-    }
-    const info = codec.alloc(4);
-    const out = codec.encode_finish(info);
-    const [length = 0] = new Uint32Array(codec.memory.buffer, info, 1);
-    return new Uint8Array(codec.memory.buffer.slice(out, out + length));
+    return await withKernel<JpegExports, Uint8Array>('jpeg', FUNCTIONS, new Uint8Array(0), (codec) => {
+      const { width, height } = source;
+      const rowBytes = width * 4;
+      const bandRows = Math.max(1, Math.min(height, Math.floor(BAND_BYTES / rowBytes)));
+      const band = codec.alloc(bandRows * rowBytes);
+      if (band === 0) throw kernelOutOfMemory('JPEG', bandRows * rowBytes);
+      codec.encode_start(width, height, Math.round(quality));
+      for (let y = 0; y < height; y += bandRows) {
+        const rows = Math.min(bandRows, height - y);
+        new Uint8Array(codec.memory.buffer, band, rows * rowBytes).set(source.rows(y, rows));
+        codec.encode_rows(band, rows);
+      }
+      const info = codec.alloc(4);
+      const out = codec.encode_finish(info);
+      const [length = 0] = new Uint32Array(codec.memory.buffer, info, 1);
+      return new Uint8Array(codec.memory.buffer.slice(out, out + length));
+    });
   } catch (cause) {
     if (!(cause instanceof KernelFailure || cause instanceof WebAssembly.RuntimeError)) throw cause;
     if (/memory/i.test(cause.message)) throw kernelOutOfMemory('JPEG');

@@ -34,7 +34,9 @@ export function assertPdfBounds(bytes: Uint8Array): void {
     const dict = enclosingDictionary(text, match.index ?? 0);
     if (dict === undefined) continue;
     const storedLength = streamLength(text, dict.end);
-    const decodedLimit = storedLength * expansionOf(dict.text);
+    // Not a stream: a classic trailer may name /Type /XRef too (pdf.js's issue14821.pdf, which qpdf calls clean).
+    // It has no data to hold its entries, so only the object cap applies.
+    const decodedLimit = storedLength === undefined ? Number.POSITIVE_INFINITY : storedLength * expansionOf(dict.text);
     if (kind === 'XRef') {
       const widths = numbersIn(arrayValue(dict.text, 'W'));
       const entryBytes = Math.max(
@@ -84,8 +86,15 @@ function enclosingDictionary(text: string, at: number): { text: string; end: num
   const open = text.indexOf('<<', start);
   if (open < 0 || open > at) return undefined;
   let depth = 0;
-  for (let i = open; i < text.length && i < open + 65536; i++) {
-    if (text.startsWith('<<', i)) {
+  const limit = Math.min(text.length, open + 65536);
+  for (let i = open; i < limit; i++) {
+    // Strings are skipped whole: a hex string's closing `>` before the dictionary's `>>`, or a `>>` inside a
+    // literal string (a binary /ID), is not the dictionary's end.
+    if (text[i] === '(') i = literalStringEnd(text, i, limit);
+    else if (text[i] === '<' && text[i + 1] !== '<') {
+      const close = text.indexOf('>', i);
+      i = close < 0 || close >= limit ? limit : close;
+    } else if (text.startsWith('<<', i)) {
       depth++;
       i++;
     } else if (text.startsWith('>>', i)) {
@@ -97,10 +106,26 @@ function enclosingDictionary(text: string, at: number): { text: string; end: num
   return undefined;
 }
 
-/** Bytes between `stream` and `endstream` after a dictionary (its /Length may be an indirect reference). */
-function streamLength(text: string, dictEnd: number): number {
-  const start = /^\s*stream\r?\n/.exec(text.slice(dictEnd, dictEnd + 64));
-  if (!start) return 0;
+/** The index of the `)` closing the literal string opened at `open` (nested parentheses, backslash escapes), or `limit`. */
+function literalStringEnd(text: string, open: number, limit: number): number {
+  let depth = 0;
+  for (let i = open; i < limit; i++) {
+    const c = text[i];
+    if (c === '\\') i++;
+    else if (c === '(') depth++;
+    else if (c === ')' && --depth === 0) return i;
+  }
+  return limit;
+}
+
+/**
+ * Bytes between `stream` and `endstream` after a dictionary (its /Length may be an indirect reference), or
+ * undefined when no `stream` keyword follows it. The keyword's end of line is taken as readers take it (CR LF,
+ * LF, or a lone CR; spaces before it); any `stream` counts, as pdf-lib starts a stream at the bare word.
+ */
+function streamLength(text: string, dictEnd: number): number | undefined {
+  const start = /^\s*stream[ \t]*(?:\r\n|\n|\r)?/.exec(text.slice(dictEnd, dictEnd + 64));
+  if (!start) return undefined;
   const from = dictEnd + start[0].length;
   const end = text.indexOf('endstream', from);
   return end < 0 ? text.length - from : end - from;

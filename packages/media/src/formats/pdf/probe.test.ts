@@ -4,6 +4,7 @@ import { probe as probeAny } from '../../probe.js';
 import { MediaError } from '../../errors.js';
 import { PDFParser } from 'pdf-lib';
 import { pdf } from '../../../../../test/fixtures/make.js';
+import { strictProblems } from '../../../../../test/support/strict-oracle.js';
 import { failsWith } from '../../../../../test/support/typed-errors.js';
 
 /** probe, narrowed to a PDF's facts. */
@@ -110,6 +111,19 @@ describe('probe: PDF', () => {
     expect(warn).not.toHaveBeenCalled();
   });
 
+  it('reads a classic trailer that names /Type /XRef as a trailer, not as a stream with no data (pdf.js issue14821.pdf)', async () => {
+    // Written that way by some tool: qpdf calls it clean; it was refused as "declares 125 objects, more than
+    // its 0 bytes of data can hold". Its /ID is binary, with a `>>` and a `)` inside (escaped).
+    for (const trailer of ['/Type/XRef/DL 420', '/ID [(a>>b\\)c) (<d>)] /Type/XRef/DL 420']) {
+      const bytes = handWrittenPdf({ trailer });
+      expect(strictProblems(bytes, 'application/pdf')).toEqual([]);
+      expect((await probe(bytes)).pages).toBe(1);
+    }
+    // A trailer still may not declare more objects than are read, and a stream still may not hold fewer bytes.
+    await failsWith(probe(handWrittenPdf({ trailer: '/Type /XRef /Index [0 4294967296]' })), MediaError, 'E_CORRUPT');
+    await failsWith(probe(handWrittenPdf({ xrefStream: '/ID [<ab>] /Index [0 1000000]' })), MediaError, 'E_CORRUPT');
+  });
+
   it("keeps pdf-lib's console chatter (numbers too large) off the host's console, and forwards the host's own warnings", async () => {
     const warn = vi.spyOn(console, 'warn');
     const bytes = handWrittenPdf({ catalog: '<< /Type /Catalog /Pages 2 0 R /Huge 99999999999999999999 >>' });
@@ -135,10 +149,13 @@ function handWrittenPdf({
   catalog = '<< /Type /Catalog /Pages 2 0 R >>',
   xrefStream,
   objectStream,
+  trailer = '',
 }: {
   catalog?: string;
   xrefStream?: string;
   objectStream?: string;
+  /** Extra entries of the classic trailer, written before its /Size. */
+  trailer?: string;
 }): Uint8Array {
   let text = '%PDF-1.5\n';
   const offsets: number[] = [];
@@ -154,7 +171,7 @@ function handWrittenPdf({
   const start = text.length;
   if (xrefStream === undefined) {
     text += `xref\n0 ${offsets.length + 1}\n0000000000 65535 f \n${offsets.map((at) => `${String(at).padStart(10, '0')} 00000 n \n`).join('')}`;
-    text += `trailer\n<< /Size ${offsets.length + 1} /Root 1 0 R >>\nstartxref\n${start}\n%%EOF\n`;
+    text += `trailer\n<< /Root 1 0 R ${trailer} /Size ${offsets.length + 1} >>\nstartxref\n${start}\n%%EOF\n`;
     return new TextEncoder().encode(text);
   }
   const rows = [[0, 0, 255], ...offsets.map((at) => [1, at, 0]), [1, start, 0]];

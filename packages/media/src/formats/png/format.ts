@@ -7,6 +7,7 @@ import { encodePng, encodePngWithin, pngDecoder } from './codec.js';
 import { embedPngProfile, pngIccProfileBytes, readPngProfile } from './icc.js';
 import { checkPngIntegrity, verifyPngIntegrity } from './integrity.js';
 import { probePng } from './probe.js';
+import { pngWithoutMetadata } from './metadata.js';
 
 export const png: RasterFormat<PngInfo> = {
   kind: 'raster',
@@ -25,5 +26,6 @@ export const png: RasterFormat<PngInfo> = {
     embedIccProfile: embedPngProfile,
     iccProfileBytes: pngIccProfileBytes,
   },
+  withoutMetadata: pngWithoutMetadata,
   docs: { decoder: 'libpng 1.6.39 + zlib (`png.wasm`)', licence: 'libpng, zlib', output: 'PNG' },
 };

@@ -6,12 +6,7 @@ import { MediaError } from '../../errors.js';
 import type { RowSink, RowSource } from '../../raster/contract.js';
 import { rasterSink, rasterSource } from '../../raster/raster-rows.js';
 import type { Raster } from '../../types.js';
-import {
-  instantiateKernel,
-  KernelFailure,
-  kernelOutOfMemory,
-  type KernelExports,
-} from '../../runtime/kernel-instance.js';
+import { KernelFailure, kernelOutOfMemory, type KernelExports, withKernel } from '../../runtime/kernel-instance.js';
 
 interface PngExports extends KernelExports {
   decode_start(info: number): void;
@@ -58,31 +53,32 @@ export async function decodePngRows(
   sink: RowSink,
 ): Promise<{ hasAlpha: boolean }> {
   // The decoder reads the file through a 64 KB buffer (env.read_input): the instance never holds it whole.
-  const codec = await instantiateKernel<PngExports>('png', FUNCTIONS, bytes);
   try {
-    const info = codec.alloc(12);
-    codec.decode_start(info);
-    const [width = 0, height = 0, passes = 1] = new Uint32Array(codec.memory.buffer, info, 3);
-    sink.start({ width, height, mayHaveAlpha });
-    const rowBytes = width * 4;
-    const bandRows = Math.max(1, Math.min(height, Math.floor(BAND_BYTES / rowBytes)));
-    if (passes === 1) {
-      // A band at a time through a small buffer: the instance never holds (or faults in) the whole image.
-      const band = alloc(codec, bandRows * rowBytes);
-      for (let y = 0; y < height; y += bandRows) {
-        const rows = Math.min(bandRows, height - y);
-        codec.decode_rows(band, rows);
-        sink.write(new Uint8Array(codec.memory.buffer, band, rows * rowBytes), rows);
+    return await withKernel<PngExports, { hasAlpha: boolean }>('png', FUNCTIONS, bytes, (codec) => {
+      const info = codec.alloc(12);
+      codec.decode_start(info);
+      const [width = 0, height = 0, passes = 1] = new Uint32Array(codec.memory.buffer, info, 3);
+      sink.start({ width, height, mayHaveAlpha });
+      const rowBytes = width * 4;
+      const bandRows = Math.max(1, Math.min(height, Math.floor(BAND_BYTES / rowBytes)));
+      if (passes === 1) {
+        // A band at a time through a small buffer: the instance never holds (or faults in) the whole image.
+        const band = alloc(codec, bandRows * rowBytes);
+        for (let y = 0; y < height; y += bandRows) {
+          const rows = Math.min(bandRows, height - y);
+          codec.decode_rows(band, rows);
+          sink.write(new Uint8Array(codec.memory.buffer, band, rows * rowBytes), rows);
+        }
+      } else {
+        const whole = alloc(codec, rowBytes * height);
+        for (let pass = 0; pass < passes; pass++) codec.decode_rows(whole, height);
+        for (let y = 0; y < height; y += bandRows) {
+          const rows = Math.min(bandRows, height - y);
+          sink.write(new Uint8Array(codec.memory.buffer, whole + y * rowBytes, rows * rowBytes), rows);
+        }
       }
-    } else {
-      const whole = alloc(codec, rowBytes * height);
-      for (let pass = 0; pass < passes; pass++) codec.decode_rows(whole, height);
-      for (let y = 0; y < height; y += bandRows) {
-        const rows = Math.min(bandRows, height - y);
-        sink.write(new Uint8Array(codec.memory.buffer, whole + y * rowBytes, rows * rowBytes), rows);
-      }
-    }
-    return { hasAlpha: codec.decode_finish() !== 0 };
+      return { hasAlpha: codec.decode_finish() !== 0 };
+    });
   } catch (cause) {
     if (!(cause instanceof KernelFailure || cause instanceof WebAssembly.RuntimeError)) throw cause;
     // libpng says "Out of memory"; our layer says "out of memory for …": the image is too big, not broken.
@@ -135,35 +131,36 @@ export async function encodePngRowsWithin(
   level: number,
   maxBytes: number,
 ): Promise<Uint8Array | undefined> {
-  const codec = await instantiateKernel<PngExports>('png', FUNCTIONS);
   try {
-    const { width, height } = source;
-    const rowBytes = width * 4;
-    const bandRows = Math.max(1, Math.min(height, Math.floor(BAND_BYTES / rowBytes)));
-    const band = alloc(codec, bandRows * rowBytes);
-    // Bands through a small buffer: the instance never holds the whole image.
-    const copyBand = (y: number): number => {
-      const rows = Math.min(bandRows, height - y);
-      new Uint8Array(codec.memory.buffer, band, rows * rowBytes).set(source.rows(y, rows));
-      return rows;
-    };
-    let opaque = true;
-    if (source.mayHaveAlpha)
-      for (let y = 0; y < height && opaque; y += bandRows)
-        opaque = codec.encode_opaque(band, copyBand(y) * width) !== 0;
-    codec.encode_start(width, height, level, opaque ? 1 : 0, maxBytes);
-    for (let y = 0; y < height; y += bandRows) if (codec.encode_rows(band, copyBand(y)) === 0) return undefined;
-    const info = alloc(codec, 8);
-    const blocks = codec.encode_finish(info);
-    if (blocks === 0) return undefined;
-    const [length = 0, count = 0] = new Uint32Array(codec.memory.buffer, info, 2);
-    // The PNG is kept in blocks of OUTPUT_BLOCK bytes (wasm/png/codec.c), copied out in order.
-    const png = new Uint8Array(length);
-    new Uint32Array(codec.memory.buffer, blocks, count).forEach((block, i) => {
-      const at = i * OUTPUT_BLOCK;
-      png.set(new Uint8Array(codec.memory.buffer, block, Math.min(OUTPUT_BLOCK, length - at)), at);
+    return await withKernel<PngExports, Uint8Array | undefined>('png', FUNCTIONS, new Uint8Array(0), (codec) => {
+      const { width, height } = source;
+      const rowBytes = width * 4;
+      const bandRows = Math.max(1, Math.min(height, Math.floor(BAND_BYTES / rowBytes)));
+      const band = alloc(codec, bandRows * rowBytes);
+      // Bands through a small buffer: the instance never holds the whole image.
+      const copyBand = (y: number): number => {
+        const rows = Math.min(bandRows, height - y);
+        new Uint8Array(codec.memory.buffer, band, rows * rowBytes).set(source.rows(y, rows));
+        return rows;
+      };
+      let opaque = true;
+      if (source.mayHaveAlpha)
+        for (let y = 0; y < height && opaque; y += bandRows)
+          opaque = codec.encode_opaque(band, copyBand(y) * width) !== 0;
+      codec.encode_start(width, height, level, opaque ? 1 : 0, maxBytes);
+      for (let y = 0; y < height; y += bandRows) if (codec.encode_rows(band, copyBand(y)) === 0) return undefined;
+      const info = alloc(codec, 8);
+      const blocks = codec.encode_finish(info);
+      if (blocks === 0) return undefined;
+      const [length = 0, count = 0] = new Uint32Array(codec.memory.buffer, info, 2);
+      // The PNG is kept in blocks of OUTPUT_BLOCK bytes (wasm/png/codec.c), copied out in order.
+      const png = new Uint8Array(length);
+      new Uint32Array(codec.memory.buffer, blocks, count).forEach((block, i) => {
+        const at = i * OUTPUT_BLOCK;
+        png.set(new Uint8Array(codec.memory.buffer, block, Math.min(OUTPUT_BLOCK, length - at)), at);
+      });
+      return png;
     });
-    return png;
   } catch (cause) {
     if (!(cause instanceof KernelFailure || cause instanceof WebAssembly.RuntimeError)) throw cause;
     if (/out of memory/i.test(cause.message)) throw kernelOutOfMemory('PNG');

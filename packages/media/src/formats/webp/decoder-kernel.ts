@@ -2,11 +2,12 @@
 // WebP into the decoder a chunk at a time (libwebp keeps only what it has not read yet) and hands each
 // batch of rows libwebp finishes to a row sink (it holds only that batch's window of output rows),
 // optionally rescaling while it decodes (a 12 MP WebP bound for 2000 px never exists at full size).
-// Each call runs in a fresh instance, so the decoder's memory is released when the call ends.
+// Each call runs in an instance started fresh or reset from one a clean call left (runtime/kernel-pool.ts).
 import { MediaError } from '../../errors.js';
 import type { RowSink, Size } from '../../raster/contract.js';
 import { rasterSink } from '../../raster/raster-rows.js';
 import type { Raster } from '../../types.js';
+import { keepForReuse, rememberStartedImage, takeIdleInstance } from '../../runtime/kernel-pool.js';
 import { wasmModule } from '../../runtime/wasm.js';
 
 interface WebpDecoderExports {
@@ -67,24 +68,10 @@ export async function decodeWebpRows(
   size: Size | undefined,
   sink: RowSink,
 ): Promise<{ alphaChannel: boolean }> {
-  let memory: WebAssembly.Memory | undefined;
-  let width = 0;
-  const imports = {
-    env: {
-      rows_ready: (rows: number, count: number) => {
-        if (memory) sink.write(new Uint8Array(memory.buffer, rows, count * width * 4), count);
-      },
-    },
-  };
-  const { exports } = await WebAssembly.instantiate(await wasmModule('webp_decoder'), imports);
-  if (!isWebpDecoderExports(exports))
-    throw new MediaError(
-      'E_WASM_UNAVAILABLE',
-      'The webp_decoder WASM module lacks the expected exports: rebuild it with scripts/build-wasm.sh.',
-    );
-  const codec = exports;
-  memory = codec.memory;
-  codec._initialize();
+  const instance = takeIdleInstance<WebpDecoderInstance>('webp_decoder') ?? (await startWebpDecoder());
+  const { codec, binding } = instance;
+  binding.sink = sink;
+  binding.width = 0;
   const chunk = codec.alloc(CHUNK_BYTES);
   const info = codec.alloc(16);
   if (chunk === 0 || info === 0) throw failure(1);
@@ -105,8 +92,8 @@ export async function decodeWebpRows(
       headerBytes = Math.min(bytes.byteLength, headerBytes * 4);
     }
     const [outWidth = 0, height = 0, alpha = 0] = new Uint32Array(codec.memory.buffer, info, 3);
-    width = outWidth;
-    sink.start({ width, height, mayHaveAlpha: alpha !== 0 });
+    binding.width = outWidth;
+    sink.start({ width: outWidth, height, mayHaveAlpha: alpha !== 0 });
     for (let offset = 0; ; ) {
       const part = bytes.subarray(offset, offset + CHUNK_BYTES);
       copyIn(chunk, part);
@@ -115,6 +102,8 @@ export async function decodeWebpRows(
       if (status === 0) break;
       if (status !== SUSPENDED) throw failure(status);
     }
+    binding.sink = undefined;
+    keepForReuse('webp_decoder', instance, codec.memory);
     return { alphaChannel: alpha !== 0 };
   } catch (cause) {
     if (!(cause instanceof WebAssembly.RuntimeError)) throw cause;
@@ -125,6 +114,36 @@ export async function decodeWebpRows(
       { cause },
     );
   }
+}
+
+/** A started decoder instance and the sink its `rows_ready` import writes to, set by each decode. */
+interface WebpDecoderInstance {
+  codec: WebAssembly.Exports & WebpDecoderExports;
+  binding: { sink: RowSink | undefined; width: number };
+}
+
+/** A fresh decoder instance; a decode that ends cleanly gives it back for the next (runtime/kernel-pool.ts). */
+async function startWebpDecoder(): Promise<WebpDecoderInstance> {
+  let memory: WebAssembly.Memory | undefined;
+  const binding: WebpDecoderInstance['binding'] = { sink: undefined, width: 0 };
+  const imports = {
+    env: {
+      rows_ready: (rows: number, count: number) => {
+        if (memory && binding.sink)
+          binding.sink.write(new Uint8Array(memory.buffer, rows, count * binding.width * 4), count);
+      },
+    },
+  };
+  const { exports } = await WebAssembly.instantiate(await wasmModule('webp_decoder'), imports);
+  if (!isWebpDecoderExports(exports))
+    throw new MediaError(
+      'E_WASM_UNAVAILABLE',
+      'The webp_decoder WASM module lacks the expected exports: rebuild it with scripts/build-wasm.sh.',
+    );
+  memory = exports.memory;
+  exports._initialize();
+  rememberStartedImage('webp_decoder', memory);
+  return { codec: exports, binding };
 }
 
 export interface DecodedWebp {

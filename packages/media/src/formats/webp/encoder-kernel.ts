@@ -2,15 +2,10 @@
 // rows at a time: a lossy picture is converted to YUV 4:2:0 as its rows arrive, so the instance holds the
 // planes (1.5 bytes per pixel, +1 with alpha) and libwebp's state, never the image as RGBA. Lossless
 // (VP8L) needs the whole image as ARGB, which libwebp's lossless encoder works on.
-// Each call runs in a fresh instance, so the encoder's memory is released when the call ends.
+// Each call runs in an instance started fresh or reset from one a clean call left (runtime/kernel-pool.ts).
 import type { RowSource } from '../../raster/contract.js';
 import { MediaError } from '../../errors.js';
-import {
-  instantiateKernel,
-  KernelFailure,
-  kernelOutOfMemory,
-  type KernelExports,
-} from '../../runtime/kernel-instance.js';
+import { KernelFailure, kernelOutOfMemory, type KernelExports, withKernel } from '../../runtime/kernel-instance.js';
 
 interface WebpEncoderExports extends KernelExports {
   encode_start(
@@ -43,27 +38,28 @@ export async function encodeWebpRows(
   source: RowSource,
   { quality, lossless, method }: WebpEncoding,
 ): Promise<Uint8Array> {
-  const codec = await instantiateKernel<WebpEncoderExports>('webp_encoder', FUNCTIONS);
   try {
-    const { width, height } = source;
-    const rowBytes = width * 4;
-    const bandRows = Math.min(height, Math.max(2, Math.floor(BAND_BYTES / rowBytes / 2) * 2));
-    if (width > WEBP_MAX_SIDE || height > WEBP_MAX_SIDE) throw encodeFailure(VP8_ENC_ERROR_BAD_DIMENSION);
-    const q = Math.round(quality);
-    if (codec.encode_start(width, height, q, lossless ? 1 : 0, method, source.mayHaveAlpha ? 1 : 0) === 0)
-      throw kernelOutOfMemory('WebP');
-    const band = codec.alloc(bandRows * rowBytes);
-    const info = codec.alloc(8);
-    if (band === 0 || info === 0) throw kernelOutOfMemory('WebP', bandRows * rowBytes);
-    for (let y = 0; y < height; y += bandRows) {
-      const rows = Math.min(bandRows, height - y);
-      new Uint8Array(codec.memory.buffer, band, rows * rowBytes).set(source.rows(y, rows));
-      if (codec.encode_rows(band, rows) === 0) throw kernelOutOfMemory('WebP');
-    }
-    const out = codec.encode_finish(info);
-    const [length = 0, error = 0] = new Uint32Array(codec.memory.buffer, info, 2);
-    if (out === 0) throw encodeFailure(error);
-    return new Uint8Array(codec.memory.buffer.slice(out, out + length));
+    return await withKernel<WebpEncoderExports, Uint8Array>('webp_encoder', FUNCTIONS, new Uint8Array(0), (codec) => {
+      const { width, height } = source;
+      const rowBytes = width * 4;
+      const bandRows = Math.min(height, Math.max(2, Math.floor(BAND_BYTES / rowBytes / 2) * 2));
+      if (width > WEBP_MAX_SIDE || height > WEBP_MAX_SIDE) throw encodeFailure(VP8_ENC_ERROR_BAD_DIMENSION);
+      const q = Math.round(quality);
+      if (codec.encode_start(width, height, q, lossless ? 1 : 0, method, source.mayHaveAlpha ? 1 : 0) === 0)
+        throw kernelOutOfMemory('WebP');
+      const band = codec.alloc(bandRows * rowBytes);
+      const info = codec.alloc(8);
+      if (band === 0 || info === 0) throw kernelOutOfMemory('WebP', bandRows * rowBytes);
+      for (let y = 0; y < height; y += bandRows) {
+        const rows = Math.min(bandRows, height - y);
+        new Uint8Array(codec.memory.buffer, band, rows * rowBytes).set(source.rows(y, rows));
+        if (codec.encode_rows(band, rows) === 0) throw kernelOutOfMemory('WebP');
+      }
+      const out = codec.encode_finish(info);
+      const [length = 0, error = 0] = new Uint32Array(codec.memory.buffer, info, 2);
+      if (out === 0) throw encodeFailure(error);
+      return new Uint8Array(codec.memory.buffer.slice(out, out + length));
+    });
   } catch (cause) {
     if (!(cause instanceof KernelFailure || cause instanceof WebAssembly.RuntimeError)) throw cause;
     if (/memory/i.test(cause.message)) throw kernelOutOfMemory('WebP');

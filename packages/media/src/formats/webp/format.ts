@@ -7,6 +7,7 @@ import { encodeWebp, webpDecoder } from './codec.js';
 import { embedWebpProfile, readWebpProfile, webpIccProfileBytes } from './icc.js';
 import { checkWebpIntegrity, verifyWebpIntegrity } from './integrity.js';
 import { probeWebp } from './probe.js';
+import { webpWithoutMetadata } from './metadata.js';
 
 export const webp: RasterFormat<WebpInfo> = {
   kind: 'raster',
@@ -24,6 +25,7 @@ export const webp: RasterFormat<WebpInfo> = {
     embedIccProfile: embedWebpProfile,
     iccProfileBytes: webpIccProfileBytes,
   },
+  withoutMetadata: webpWithoutMetadata,
   docs: {
     decoder: 'libwebp 1.2.4 (`webp-decoder.wasm`, `webp-encoder.wasm`)',
     licence: 'BSD-3-Clause',

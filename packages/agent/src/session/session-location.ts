@@ -1,0 +1,62 @@
+import { SessionError } from './session-error.js';
+
+/** What a `--session` value names: a JSONL file, a session in a PGlite directory, or one on a Postgres server. */
+export type SessionLocation =
+  | { kind: 'jsonl'; path: string }
+  | { kind: 'pglite'; dataDir: string; id: string; location: string }
+  | { kind: 'postgres'; connectionString: string; id: string; location: string };
+
+const POSTGRES_URL = /^postgres(ql)?:\/\//;
+
+export const SESSION_LOCATION_FORMS = 'a JSONL file path, pglite:DIR#ID, or postgres://USER:PASS@HOST:PORT/DB#ID';
+
+/**
+ * Parses a `--session` value. `pglite:` and `postgres://` (or `postgresql://`) name a database, `#ID` the
+ * session in it; anything else is a JSONL file path, as it always was. A malformed URL is `E_SESSION_STORE`.
+ */
+export function parseSessionLocation(value: string): SessionLocation {
+  if (value.startsWith('pglite:')) {
+    const { before: dataDir, id } = splitId(value.slice('pglite:'.length), value);
+    if (dataDir === '') throw badLocation(value, 'the PGlite directory is empty');
+    return { kind: 'pglite', dataDir, id, location: `pglite:${dataDir}` };
+  }
+  if (POSTGRES_URL.test(value)) {
+    const { before: connectionString, id } = splitId(value, value);
+    let url: URL;
+    try {
+      url = new URL(connectionString);
+    } catch (cause) {
+      throw badLocation(value, `not a URL (${cause instanceof Error ? cause.message : String(cause)})`);
+    }
+    if (url.hostname === '') throw badLocation(value, 'the URL names no host');
+    if (url.pathname.length <= 1) throw badLocation(value, 'the URL names no database (…/DB#ID)');
+    if (url.password !== '') url.password = '***';
+    return { kind: 'postgres', connectionString, id, location: url.href };
+  }
+  return { kind: 'jsonl', path: value };
+}
+
+/**
+ * A store rather than one session, as `glimpse session list` takes it: a directory of JSONL logs, `pglite:DIR`
+ * or a server URL (a `#ID` is ignored). The location's `id` is `*`, which no listing uses.
+ */
+export function parseStoreLocation(value: string): SessionLocation {
+  if (value.startsWith('pglite:') || POSTGRES_URL.test(value))
+    return parseSessionLocation(`${value.replace(/#.*$/, '')}#*`);
+  return { kind: 'jsonl', path: `${value.replace(/\/+$/, '')}/*` };
+}
+
+function splitId(text: string, value: string): { before: string; id: string } {
+  const hash = text.lastIndexOf('#');
+  const id = hash === -1 ? '' : decodeURIComponent(text.slice(hash + 1));
+  if (id === '') throw badLocation(value, 'it names no session: end it with #ID');
+  return { before: text.slice(0, hash), id };
+}
+
+function badLocation(value: string, reason: string): SessionError {
+  const shown = value.replace(/(\/\/[^:/@]*:)[^@]*@/, '$1***@');
+  return new SessionError(
+    'E_SESSION_STORE',
+    `bad session location ${JSON.stringify(shown)}: ${reason}; expected ${SESSION_LOCATION_FORMS}`,
+  );
+}

@@ -1,0 +1,31 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it, vi } from 'vitest';
+import { process as fit } from '../entries/node.js';
+import { decodeJpegScaled } from '../formats/jpeg/kernel.js';
+import { dropIdleInstances, idleInstances } from './kernel-pool.js';
+import * as make from '../../../../test/fixtures/make.js';
+
+const sha = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+describe('kernel instances reused between calls', () => {
+  it('give the same bytes as fresh ones, start no new instance on a repeat, and are dropped after a failure', async () => {
+    const photo = await make.photoJpeg({ width: 1600, height: 1200 });
+    const screenshot = await make.screenshotPng({ width: 1400, height: 900 });
+    const options = { maxEdge: 700 };
+    dropIdleInstances();
+    const fresh = [sha((await fit(photo, options)).data), sha((await fit(screenshot, options)).data)];
+    expect(idleInstances()).toMatchObject({ jpeg: 1, png: 1, resize: 1 });
+    const instantiate = vi.spyOn(WebAssembly, 'instantiate');
+    const again = [sha((await fit(photo, options)).data), sha((await fit(screenshot, options)).data)];
+    expect(again).toEqual(fresh);
+    expect(instantiate).not.toHaveBeenCalled(); // every kernel came from the pool
+    // A decode that fails inside libjpeg drops its instance: the next starts fresh and decodes the same.
+    await expect(decodeJpegScaled(photo.slice(0, 2000).fill(0, 200, 1500))).rejects.toMatchObject({
+      code: 'E_CORRUPT',
+    });
+    expect(idleInstances()['jpeg']).toBe(0);
+    expect(sha((await fit(photo, options)).data)).toBe(fresh[0]);
+    expect(instantiate).toHaveBeenCalledTimes(1);
+    instantiate.mockRestore();
+  });
+});

@@ -1,0 +1,228 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { MediaError } from '@glimpse/media';
+// Unchecked by the strict oracle (which would start a decoder per output of the 1,000 jobs): the outputs
+// are not what this file tests.
+import { configureMemoryGovernor, memoryGovernor, process as fit } from '../entries/node.js';
+import { MemoryGovernor } from './memory-governor.js';
+import { idleInstances, MAX_IDLE_PER_MODULE } from './kernel-pool.js';
+import * as make from '../../../../test/fixtures/make.js';
+import { failsWith } from '../../../../test/support/typed-errors.js';
+
+const MB = 2 ** 20;
+
+/** A job that runs until `finish` is called, recording when it started. */
+function heldJob(started: string[], name: string) {
+  let finish: () => void = () => {};
+  const done = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
+  return {
+    finish: () => finish(),
+    run: async () => {
+      started.push(name);
+      await done;
+      return name;
+    },
+  };
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+afterEach(() => {
+  vi.useRealTimers();
+  configureMemoryGovernor(undefined);
+});
+
+describe('MemoryGovernor', () => {
+  it('admits jobs in arrival order: a small one never overtakes a large one waiting before it', async () => {
+    const governor = new MemoryGovernor({ maxConcurrentMemory: 100 * MB });
+    const started: string[] = [];
+    const a = heldJob(started, 'a 60');
+    const b = heldJob(started, 'b 60');
+    const c = heldJob(started, 'c 10');
+    const runs = [
+      governor.run({ estimateBytes: 60 * MB }, a.run),
+      governor.run({ estimateBytes: 60 * MB }, b.run),
+      governor.run({ estimateBytes: 10 * MB }, c.run),
+    ];
+    await settle();
+    // c would fit beside a, but b came first and does not.
+    expect(started).toEqual(['a 60']);
+    expect(governor.state()).toMatchObject({ runningJobs: 1, queuedJobs: 2, admittedBytes: 60 * MB });
+    a.finish();
+    await settle();
+    expect(started).toEqual(['a 60', 'b 60', 'c 10']);
+    b.finish();
+    c.finish();
+    expect(await Promise.all(runs)).toEqual(['a 60', 'b 60', 'c 10']);
+    expect(governor.state()).toEqual({
+      runningJobs: 0,
+      queuedJobs: 0,
+      queuedBytes: 0,
+      admittedBytes: 0,
+      peakAdmittedBytes: 70 * MB,
+    });
+  });
+
+  it('never lets the running estimates add up past the budget (200 jobs of random sizes, instrumented)', async () => {
+    const budget = 80 * MB;
+    const governor = new MemoryGovernor({ maxConcurrentMemory: budget, maxQueuedJobs: 1000 });
+    let running = 0;
+    let mostRunning = 0;
+    let most = 0;
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const jobs = Array.from({ length: 200 }, () => {
+      const estimate = Math.round((5 + random() * 50) * MB);
+      return governor.run({ estimateBytes: estimate }, async () => {
+        running += estimate;
+        most = Math.max(most, running);
+        mostRunning = Math.max(mostRunning, governor.state().runningJobs);
+        await new Promise((resolve) => setTimeout(resolve, random() * 3));
+        running -= estimate;
+      });
+    });
+    await Promise.all(jobs);
+    expect(most).toBeLessThanOrEqual(budget);
+    expect(mostRunning).toBeGreaterThan(1); // it did run jobs side by side
+    expect(governor.state().peakAdmittedBytes).toBe(most);
+    expect(governor.state()).toMatchObject({ runningJobs: 0, queuedJobs: 0, admittedBytes: 0 });
+  });
+
+  it('runs a job over the budget alone, once nothing else runs, and starts nothing beside it', async () => {
+    const governor = new MemoryGovernor({ maxConcurrentMemory: 50 * MB });
+    const started: string[] = [];
+    const small = heldJob(started, 'small');
+    const huge = heldJob(started, 'huge');
+    const after = heldJob(started, 'after');
+    const runs = [
+      governor.run({ estimateBytes: 10 * MB }, small.run),
+      governor.run({ estimateBytes: 120 * MB }, huge.run),
+      governor.run({ estimateBytes: 1 * MB }, after.run),
+    ];
+    await settle();
+    expect(started).toEqual(['small']);
+    small.finish();
+    await settle();
+    expect(started).toEqual(['small', 'huge']);
+    expect(governor.state().runningJobs).toBe(1);
+    huge.finish();
+    after.finish();
+    await Promise.all(runs);
+    expect(started).toEqual(['small', 'huge', 'after']);
+  });
+
+  it('refuses with a retry-able E_BUSY at once when the queue is full', async () => {
+    const governor = new MemoryGovernor({ maxConcurrentMemory: 10 * MB, maxQueuedJobs: 1 });
+    const started: string[] = [];
+    const first = heldJob(started, 'first');
+    const running = governor.run({ estimateBytes: 10 * MB }, first.run);
+    const queued = governor.run({ estimateBytes: 10 * MB }, async () => 'queued');
+    const error = await failsWith(
+      governor.run({ estimateBytes: 10 * MB }, async () => 'never'),
+      MediaError,
+      'E_BUSY',
+    );
+    expect(error.details).toMatchObject({ runningJobs: 1, queuedJobs: 1, maxConcurrentMemory: 10 * MB });
+    expect(error.details['retryAfterMs']).toBeGreaterThanOrEqual(1000);
+    expect(error.message).toMatch(/Nothing is wrong with the file: send it again after \d+ ms/);
+    first.finish();
+    expect(await running).toBe('first');
+    expect(await queued).toBe('queued');
+  });
+
+  it('refuses with E_BUSY at once a job whose input would pass what the waiting jobs may hold', async () => {
+    const governor = new MemoryGovernor({ maxConcurrentMemory: 20 * MB });
+    expect(governor.maxQueuedBytes).toBe(10 * MB);
+    const started: string[] = [];
+    const first = heldJob(started, 'first');
+    const running = governor.run({ estimateBytes: 20 * MB, inputBytes: 8 * MB }, first.run);
+    const queued = governor.run({ estimateBytes: 20 * MB, inputBytes: 6 * MB }, async () => 'queued');
+    expect(governor.state()).toMatchObject({ queuedJobs: 1, queuedBytes: 6 * MB });
+    const error = await failsWith(
+      governor.run({ estimateBytes: 1 * MB, inputBytes: 5 * MB }, async () => 'never'),
+      MediaError,
+      'E_BUSY',
+    );
+    expect(error.message).toMatch(/the 1 jobs waiting hold 6 MB of input, and this one's 5 MB would pass the 10 MB/);
+    // A smaller one still fits in what is left.
+    const small = governor.run({ estimateBytes: 1 * MB, inputBytes: 4 * MB }, async () => 'small');
+    first.finish();
+    expect(await Promise.all([running, queued, small])).toEqual(['first', 'queued', 'small']);
+    expect(governor.state()).toMatchObject({ queuedJobs: 0, queuedBytes: 0, admittedBytes: 0 });
+  });
+
+  it('refuses with E_BUSY a job that waited maxWaitMs, and the jobs behind it move up', async () => {
+    vi.useFakeTimers();
+    const governor = new MemoryGovernor({ maxConcurrentMemory: 10 * MB, maxWaitMs: 5000 });
+    const started: string[] = [];
+    const first = heldJob(started, 'first');
+    const running = governor.run({ estimateBytes: 10 * MB }, first.run);
+    const waiting = governor.run({ estimateBytes: 10 * MB }, async () => 'waited').catch((error: unknown) => error);
+    await vi.advanceTimersByTimeAsync(4999);
+    expect(governor.state().queuedJobs).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
+    const error = await waiting;
+    expect(error).toBeInstanceOf(MediaError);
+    expect(error).toMatchObject({ code: 'E_BUSY', details: { retryAfterMs: expect.any(Number) } });
+    expect(governor.state()).toMatchObject({ runningJobs: 1, queuedJobs: 0 });
+    first.finish();
+    await running;
+    expect(governor.state()).toMatchObject({ runningJobs: 0, admittedBytes: 0 });
+  });
+
+  it('releases the admission of a job that fails, and starts the next', async () => {
+    const governor = new MemoryGovernor({ maxConcurrentMemory: 10 * MB });
+    const failing = governor.run({ estimateBytes: 10 * MB }, async () => {
+      await settle();
+      throw new MediaError('E_CORRUPT', 'damaged');
+    });
+    const next = governor.run({ estimateBytes: 10 * MB }, async () => 'next');
+    await failsWith(failing, MediaError, 'E_CORRUPT');
+    expect(await next).toBe('next');
+    expect(governor.state()).toMatchObject({ runningJobs: 0, queuedJobs: 0, admittedBytes: 0 });
+  });
+
+  it('refuses a budget or bound that is not an integer in range', () => {
+    expect(() => new MemoryGovernor({ maxConcurrentMemory: 0 })).toThrow(/maxConcurrentMemory/);
+    expect(() => new MemoryGovernor({ maxConcurrentMemory: 1, maxQueuedJobs: -1 })).toThrow(/maxQueuedJobs/);
+    expect(() => new MemoryGovernor({ maxConcurrentMemory: 1, maxWaitMs: 1.5 })).toThrow(/maxWaitMs/);
+    expect(() => new MemoryGovernor({ maxConcurrentMemory: 1, maxQueuedBytes: -2 })).toThrow(/maxQueuedBytes/);
+  });
+});
+
+describe('process under a configured governor', () => {
+  it('admits each job with its estimate and gives everything back: 1,000 jobs leave no admission and reuse their instances', async () => {
+    const governor = configureMemoryGovernor({ maxConcurrentMemory: 80 * MB });
+    expect(memoryGovernor()).toBe(governor);
+    const instantiate = vi.spyOn(WebAssembly, 'instantiate');
+    const photo = await make.photoJpeg({ width: 600, height: 400 });
+    const png = await make.screenshotPng({ width: 500, height: 300 });
+    const corrupt = photo.slice(0, 300);
+    let fitted = 0;
+    let refused = 0;
+    for (let round = 0; round < 100; round++) {
+      const batch = Array.from({ length: 10 }, (_, i) => {
+        const input = i === 9 ? corrupt : i % 2 === 0 ? photo : png;
+        return fit(input, { maxEdge: 200, maxBytes: 20_000 }).then(
+          () => fitted++,
+          (error: unknown) => {
+            expect(error).toMatchObject({ code: 'E_CORRUPT' });
+            refused++;
+          },
+        );
+      });
+      await Promise.all(batch);
+    }
+    expect(fitted + refused).toBe(1000);
+    expect(refused).toBe(100);
+    expect(governor?.state()).toMatchObject({ runningJobs: 0, queuedJobs: 0, admittedBytes: 0 });
+    // Instances that finished cleanly were reused: far fewer started than the 2,000+ kernel calls made.
+    expect(instantiate.mock.calls.length).toBeLessThan(300);
+    for (const idle of Object.values(idleInstances())) expect(idle).toBeLessThanOrEqual(MAX_IDLE_PER_MODULE);
+    instantiate.mockRestore();
+  });
+});

@@ -1,0 +1,236 @@
+// The isolate-wide memory governor: jobs that run at once in one process or isolate share its memory, and
+// each job's caps bound only that job. So every job says, before it decodes anything, how much memory it
+// may take at its peak (its estimate, from the header's facts: pipeline/job-memory.ts), and starts only
+// while the estimates of the jobs running add up to at most the budget. The rest wait in arrival order;
+// one that cannot start within a bound (the queue is full, or it waited too long) is refused with
+// E_BUSY, which says when to try again. A Cloudflare Worker ends the isolate, and every request in it,
+// past 128 MB, so the Workers entry governs by default; elsewhere it is opt-in (configureMemoryGovernor).
+import { MediaError } from '../errors.js';
+
+export interface MemoryGovernorOptions {
+  /** Most bytes the estimates of the jobs running at once may add up to. */
+  maxConcurrentMemory: number;
+  /** Most jobs waiting to start; one more is refused at once with E_BUSY. Default 32. */
+  maxQueuedJobs?: number;
+  /** Longest a job waits to start before it is refused with E_BUSY, in ms. Default 30,000. */
+  maxWaitMs?: number;
+  /**
+   * Most bytes of input the jobs waiting may hold (a waiting job's input is in memory already: in a
+   * Worker, its request body); one more is refused at once with E_BUSY. Default half maxConcurrentMemory.
+   */
+  maxQueuedBytes?: number;
+}
+
+/** What the governor is told of a job before it starts. */
+export interface JobMemory {
+  /** The most memory the job may take at its peak (pipeline/job-memory.ts). */
+  estimateBytes: number;
+  /** What it holds while it waits: its input. */
+  inputBytes?: number;
+}
+
+/** A job's right to run; `release` (idempotent) gives its memory back and starts the jobs waiting that now fit. */
+export interface Admission {
+  release(): void;
+}
+
+/** What the governor holds now, and the most its running jobs' estimates ever added up to. */
+export interface GovernorState {
+  runningJobs: number;
+  queuedJobs: number;
+  queuedBytes: number;
+  admittedBytes: number;
+  peakAdmittedBytes: number;
+}
+
+interface Waiting {
+  estimateBytes: number;
+  inputBytes: number;
+  admit(admission: Admission): void;
+  timer: ReturnType<typeof setTimeout> | undefined;
+}
+
+const DEFAULT_MAX_QUEUED_JOBS = 32;
+const DEFAULT_MAX_WAIT_MS = 30_000;
+
+/** The shortest retry hint: a job of the sizes governed takes about a second of CPU. */
+const MIN_RETRY_AFTER_MS = 1000;
+
+/**
+ * Admits jobs by their memory estimates, first come first served. A job whose estimate alone exceeds the
+ * budget is not refused for that (its own caps decide whether it can run at all): it runs alone, starting
+ * when no other job runs, and nothing starts beside it.
+ */
+export class MemoryGovernor {
+  readonly maxConcurrentMemory: number;
+  readonly maxQueuedJobs: number;
+  readonly maxWaitMs: number;
+  readonly maxQueuedBytes: number;
+  private admittedBytes = 0;
+  private queuedBytes = 0;
+  private peakAdmittedBytes = 0;
+  private running = 0;
+  private readonly queue: Waiting[] = [];
+  /** How long admitted jobs held their admission, averaged (for the retry hint). */
+  private averageHoldMs = 0;
+
+  constructor(options: MemoryGovernorOptions) {
+    this.maxConcurrentMemory = positiveOption('maxConcurrentMemory', options.maxConcurrentMemory);
+    this.maxQueuedJobs =
+      options.maxQueuedJobs === undefined
+        ? DEFAULT_MAX_QUEUED_JOBS
+        : nonNegativeOption('maxQueuedJobs', options.maxQueuedJobs);
+    this.maxWaitMs =
+      options.maxWaitMs === undefined ? DEFAULT_MAX_WAIT_MS : nonNegativeOption('maxWaitMs', options.maxWaitMs);
+    this.maxQueuedBytes =
+      options.maxQueuedBytes === undefined
+        ? Math.floor(this.maxConcurrentMemory / 2)
+        : nonNegativeOption('maxQueuedBytes', options.maxQueuedBytes);
+  }
+
+  /** Resolves when the job may start; rejects with E_BUSY when it cannot start within the bounds. */
+  admit({ estimateBytes, inputBytes = 0 }: JobMemory): Promise<Admission> {
+    const estimate = Math.max(0, Math.ceil(estimateBytes));
+    const input = Math.max(0, Math.ceil(inputBytes));
+    if (this.queue.length === 0 && this.fits(estimate)) return Promise.resolve(this.start(estimate));
+    if (this.queue.length >= this.maxQueuedJobs) {
+      return Promise.reject(this.busy(`${this.queue.length} jobs are waiting already, the most this isolate queues`));
+    }
+    if (this.queuedBytes + input > this.maxQueuedBytes) {
+      return Promise.reject(
+        this.busy(
+          `the ${this.queue.length} jobs waiting hold ${megabytes(this.queuedBytes)} of input, and this one's ${megabytes(input)} would pass the ${megabytes(this.maxQueuedBytes)} they may`,
+        ),
+      );
+    }
+    return new Promise<Admission>((resolve, reject) => {
+      const waiting: Waiting = { estimateBytes: estimate, inputBytes: input, admit: resolve, timer: undefined };
+      waiting.timer = setTimeout(() => {
+        if (!this.dequeue(waiting)) return;
+        reject(this.busy(`it waited ${this.maxWaitMs} ms for memory to start in`));
+        this.pump(); // the head may have changed
+      }, this.maxWaitMs);
+      this.queue.push(waiting);
+      this.queuedBytes += input;
+    });
+  }
+
+  /** Runs `job` once admitted, and releases its admission however it ends. */
+  async run<T>(memory: JobMemory, job: () => Promise<T>): Promise<T> {
+    const admission = await this.admit(memory);
+    try {
+      return await job();
+    } finally {
+      admission.release();
+    }
+  }
+
+  state(): GovernorState {
+    return {
+      runningJobs: this.running,
+      queuedJobs: this.queue.length,
+      queuedBytes: this.queuedBytes,
+      admittedBytes: this.admittedBytes,
+      peakAdmittedBytes: this.peakAdmittedBytes,
+    };
+  }
+
+  /** Within the budget beside the jobs running; a job over the budget fits only when none runs. */
+  private fits(estimate: number): boolean {
+    return this.running === 0 || this.admittedBytes + estimate <= this.maxConcurrentMemory;
+  }
+
+  private start(estimate: number): Admission {
+    this.running++;
+    this.admittedBytes += estimate;
+    this.peakAdmittedBytes = Math.max(this.peakAdmittedBytes, this.admittedBytes);
+    const started = Date.now();
+    let released = false;
+    return {
+      release: () => {
+        if (released) return;
+        released = true;
+        this.running--;
+        this.admittedBytes -= estimate;
+        this.averageHoldMs = this.averageHoldMs * 0.8 + (Date.now() - started) * 0.2;
+        this.pump();
+      },
+    };
+  }
+
+  /** Starts waiting jobs from the head of the queue while they fit: none overtakes an earlier one. */
+  private pump(): void {
+    for (let head = this.queue[0]; head && this.fits(head.estimateBytes); head = this.queue[0]) {
+      this.dequeue(head);
+      clearTimeout(head.timer);
+      head.admit(this.start(head.estimateBytes));
+    }
+  }
+
+  private dequeue(waiting: Waiting): boolean {
+    const at = this.queue.indexOf(waiting);
+    if (at < 0) return false;
+    this.queue.splice(at, 1);
+    this.queuedBytes -= waiting.inputBytes;
+    return true;
+  }
+
+  private busy(why: string): MediaError {
+    const ahead = this.queue.length + this.running;
+    const retryAfterMs = Math.min(
+      Math.max(this.maxWaitMs, MIN_RETRY_AFTER_MS),
+      Math.max(MIN_RETRY_AFTER_MS, Math.ceil(this.averageHoldMs * ahead)),
+    );
+    return new MediaError(
+      'E_BUSY',
+      `This isolate is busy: ${why}, with ${this.running} running in ${megabytes(this.maxConcurrentMemory)}. Nothing is wrong with the file: send it again after ${retryAfterMs} ms (in a Worker, answer 503 with Retry-After).`,
+      {
+        retryAfterMs,
+        runningJobs: this.running,
+        queuedJobs: this.queue.length,
+        maxConcurrentMemory: this.maxConcurrentMemory,
+      },
+    );
+  }
+}
+
+let current: MemoryGovernor | undefined;
+
+/**
+ * Governs every job of this copy of the core from now on: `options` make a new governor (jobs admitted by
+ * the one before keep their admission there), undefined turns governing off. Returns the governor in use.
+ */
+export function configureMemoryGovernor(options: MemoryGovernorOptions | undefined): MemoryGovernor | undefined {
+  current = options === undefined ? undefined : new MemoryGovernor(options);
+  return current;
+}
+
+/** The governor in use, if any. */
+export function memoryGovernor(): MemoryGovernor | undefined {
+  return current;
+}
+
+/** Runs `job` under the governor in use (at once when there is none). */
+export function governed<T>(memory: JobMemory, job: () => Promise<T>): Promise<T> {
+  return current ? current.run(memory, job) : job();
+}
+
+function megabytes(bytes: number): string {
+  return `${Math.round(bytes / 2 ** 20)} MB`;
+}
+
+function positiveOption(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value <= 0) throw invalid(name, value, 'a positive integer');
+  return value;
+}
+
+function nonNegativeOption(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 0) throw invalid(name, value, 'a non-negative integer');
+  return value;
+}
+
+function invalid(name: string, value: unknown, what: string): MediaError {
+  return new MediaError('E_INVALID_OPTIONS', `Expected ${what} for ${name} but received ${String(value)}.`, {
+    option: name,
+  });
+}
