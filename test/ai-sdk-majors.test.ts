@@ -48,6 +48,7 @@ const PRESET_OF = {
   'openai-chat': 'openai',
   'openai-responses': 'openai',
   gemini: 'gemini',
+  bedrock: 'bedrock',
 } as const;
 const ROUTES = Object.keys(MAJOR_MODELS) as MajorRoute[];
 
@@ -111,6 +112,9 @@ function expectToolImagePlace(body: unknown, route: MajorRoute, image: WireMedia
       break;
     case 'gemini':
       expect(image.path).toMatch(/^contents\.2\.parts\.0\.functionResponse\.parts\.\d+\.inlineData\.data$/);
+      break;
+    case 'bedrock':
+      expect(image.path).toMatch(/^messages\.2\.content\.0\.toolResult\.content\.\d+\.image\.source\.bytes$/);
       break;
     case 'openai-chat': {
       // Tool messages are text only: the tool message says where the photo went, ONE user message after it has it.

@@ -1,8 +1,10 @@
 // The AI SDK's two supported majors side by side: `ai@7` (LanguageModelV4, the root devDependencies) and `ai@6`
-// (LanguageModelV3, installed under the aliases ai-v6, ai-v6-anthropic, ai-v6-openai, ai-v6-google). Each runs the
+// (LanguageModelV3, installed under the aliases ai-v6, ai-v6-anthropic, ai-v6-openai, ai-v6-google,
+// ai-v6-amazon-bedrock). Each runs the
 // same two-step conversation against the local API server (test/support/api-server.ts): the model asks for a tool,
 // the tool hands back a photo, and the second request is what the test reads. Each major is written in its own
 // package's types, so `tsc` proves glimpse's adapters are what that major's `wrapLanguageModel` and `tool` take.
+import { createAmazonBedrock } from '@ai-sdk/amazon-bedrock';
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { createOpenAI } from '@ai-sdk/openai';
@@ -15,6 +17,7 @@ import {
   wrapLanguageModel as wrapLanguageModel6,
   type ToolResultPart as ToolResultPart6,
 } from 'ai-v6';
+import { createAmazonBedrock as createAmazonBedrock6 } from 'ai-v6-amazon-bedrock';
 import { createAnthropic as createAnthropic6 } from 'ai-v6-anthropic';
 import { createGoogleGenerativeAI as createGoogle6 } from 'ai-v6-google';
 import { createOpenAI as createOpenAI6 } from 'ai-v6-openai';
@@ -25,14 +28,18 @@ import {
   type AiSdk6ModelOutput,
 } from '../../packages/agent/src/entries/ai-sdk.js';
 
-export type MajorRoute = 'anthropic' | 'openai-chat' | 'openai-responses' | 'gemini';
+export type MajorRoute = 'anthropic' | 'openai-chat' | 'openai-responses' | 'gemini' | 'bedrock';
 
 export const MAJOR_MODELS: Record<MajorRoute, string> = {
   anthropic: 'claude-sonnet-4-6',
   'openai-chat': 'gpt-4.1',
   'openai-responses': 'gpt-5.1',
   gemini: 'gemini-3-pro-preview',
+  bedrock: 'us.anthropic.claude-sonnet-4-6-v1:0',
 };
+
+/** Bedrock signs its requests: any key does for the local server. */
+const AWS = { region: 'us-east-1', accessKeyId: 'AKIDTEST', secretAccessKey: 'test-secret' };
 
 export interface MajorCall {
   route: MajorRoute;
@@ -66,6 +73,8 @@ function model7(route: MajorRoute, url: string) {
       return createOpenAI({ apiKey: 'k', baseURL: `${url}/v1` }).responses(id);
     case 'gemini':
       return createGoogleGenerativeAI({ apiKey: 'k', baseURL: `${url}/v1beta` })(id);
+    case 'bedrock':
+      return createAmazonBedrock({ ...AWS, baseURL: url })(id);
   }
 }
 
@@ -80,6 +89,8 @@ function model6(route: MajorRoute, url: string) {
       return createOpenAI6({ apiKey: 'k', baseURL: `${url}/v1` }).responses(id);
     case 'gemini':
       return createGoogle6({ apiKey: 'k', baseURL: `${url}/v1beta` })(id);
+    case 'bedrock':
+      return createAmazonBedrock6({ ...AWS, baseURL: url })(id);
   }
 }
 

@@ -1,6 +1,7 @@
 // The raster job: a PNG, JPEG, GIF, WebP, BMP, TIFF, ICO, HEIC, HEIF or AVIF, read once by its format's
 // probe, then sent untouched when its route takes it as it is and a strict read finds nothing wrong, or
 // decoded, turned upright, resized and re-encoded within the limits.
+import type { MetadataRemoval } from '../formats/format.js';
 import type { Limits } from '../presets/limits.js';
 import type { Deadline } from '../runtime/deadline.js';
 import type { ProcessResult, ProcessStep, ProcessWarning, SendableImageType } from '../types.js';
@@ -38,23 +39,23 @@ export async function processRaster(source: RasterSource, limits: Limits, deadli
     Math.max(source.stored.width, source.stored.height) <= limits.maxEdge &&
     bytes.byteLength <= limits.maxBytes
   ) {
-    // Sent untouched only when its format's strictest reader reads every byte of it without complaint:
-    // costs about a decode (docs/formats-and-errors.md), and only here, where nothing else decodes the file.
-    damage = await integrity?.verify(bytes);
+    // What would be sent: the file less its metadata (Exif, XMP, …: cut out whole) unless keepMetadata.
+    const sent =
+      limits.keepMetadata || !format.withoutMetadata ? { data: bytes, removed: [] } : format.withoutMetadata(bytes);
+    // Sent only when its format's strictest reader reads every byte of that without complaint: costs about
+    // a decode (docs/formats-and-errors.md), and only here, where nothing else decodes the file.
+    damage = (sent.data === bytes ? undefined : integrity?.check(sent.data)) ?? (await integrity?.verify(sent.data));
     deadline.check('Checking the image data');
-    if (!damage) return passedThrough(source, accepted, limits.keepMetadata);
+    if (!damage) return passedThrough(source, accepted, sent);
     warnings.push(integrityWarning(damage, format.label));
   }
   if (!format.hasDecoder()) throw noDecoder(source, limits, accepted !== undefined, damage);
   return converted(source, limits, deadline, warnings, mustConvert);
 }
 
-/** The file as it came, less its metadata (Exif, XMP, …: cut out whole) unless `keepMetadata`. */
-function passedThrough(source: RasterSource, mediaType: SendableImageType, keepMetadata: boolean): ProcessResult {
-  const { data, removed } =
-    keepMetadata || !source.format.withoutMetadata
-      ? { data: source.bytes, removed: [] }
-      : source.format.withoutMetadata(source.bytes);
+/** The file as it came, or less its metadata (`sent`, checked as strictly). */
+function passedThrough(source: RasterSource, mediaType: SendableImageType, sent: MetadataRemoval): ProcessResult {
+  const { data, removed } = sent;
   return {
     data,
     mediaType,
