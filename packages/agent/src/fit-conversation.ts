@@ -5,7 +5,8 @@ import { requestBytes } from './request-bytes.js';
 import type { ProviderName } from './route/capabilities.js';
 import { routeFor, type RouteOptions } from './route/resolve-route.js';
 import { formatBytes } from './tools/format-bytes.js';
-import type { Message, Part, ToolDefinition } from './types.js';
+import { omitMedia } from './providers/placeholders.js';
+import type { MediaPart, Message, Part, ToolDefinition } from './types.js';
 import type { SerializeWarning } from './providers/types.js';
 
 export { createFitCache, type FitCache } from './fit-image.js';
@@ -32,6 +33,13 @@ export interface FitConversationInput extends RouteOptions {
    * went without them unless those were told `keepMetadata` too.
    */
   keepMetadata?: boolean;
+  /** Most images of the request. Default: the route's `imagesPerRequest`; smaller after a "too many images". */
+  maxImagesPerRequest?: number;
+  /**
+   * Stored base64 of media the provider refused (`runAgent` records them, `FittedConversation.sources` maps what
+   * was sent back to them): each becomes a placeholder, in this request and every later one.
+   */
+  refused?: ReadonlySet<string>;
 }
 
 export interface FittedConversation {
@@ -44,6 +52,8 @@ export interface FittedConversation {
   warnings: SerializeWarning[];
   /** Bytes of the request body as serialized (JSON, base64 included), when the route has a byte cap. */
   requestBytes?: number;
+  /** The stored base64 of each medium sent, by the base64 sent for it: what a refusal naming a block refers to. */
+  sources: Map<string, string>;
 }
 
 function countImages(messages: readonly Message[]): number {
@@ -72,7 +82,7 @@ export async function fitConversation(input: FitConversationInput): Promise<Fitt
   const { cache } = input;
   const route = routeFor(input.provider, input);
   const warnings: SerializeWarning[] = [];
-  if (!route.capabilities.imageInput) return { messages: [...input.messages], warnings };
+  if (!route.capabilities.imageInput) return { messages: [...input.messages], warnings, sources: new Map() };
   const preset = PRESETS[route.preset];
   const many = route.media.limits.manyImages;
   const crowded = many !== undefined && countImages(input.messages) > many.above;
@@ -102,14 +112,19 @@ export async function fitConversation(input: FitConversationInput): Promise<Fitt
         row.push(part);
         continue;
       }
-      const fitted = part.type === 'image' ? await fit(part, routeTarget) : { parts: [part], warnings: [] };
+      const refused = input.refused?.has(part.data) === true;
+      const fitted = refused
+        ? refusedMedia(part)
+        : part.type === 'image'
+          ? await fit(part, routeTarget)
+          : { parts: [part], warnings: [] };
       const slot: MediaSlot = {
         source: part,
         messageIndex: index,
         newest: index > lastAssistant,
         sent: fitted.parts,
         warnings: fitted.warnings,
-        settled: false,
+        settled: refused,
       };
       slots.push(slot);
       row.push(slot);
@@ -135,7 +150,7 @@ export async function fitConversation(input: FitConversationInput): Promise<Fitt
         route,
       });
     const why = `to keep the request under ${formatBytes(cap)} (${route.provider}'s bytes per request)`;
-    const { imagesPerRequest } = route.media.limits;
+    const imagesPerRequest = input.maxImagesPerRequest ?? route.media.limits.imagesPerRequest;
     measured = await fitRequestBudget({
       slots,
       cap,
@@ -154,5 +169,14 @@ export async function fitConversation(input: FitConversationInput): Promise<Fitt
       cap,
       message: `the request is ${formatBytes(measured)} with every medium left out, over ${route.provider}'s ${formatBytes(cap)} per request: shorten its text or history`,
     });
-  return { messages: assemble(), warnings, ...(measured !== undefined && { requestBytes: measured }) };
+  const sources = new Map<string, string>();
+  for (const slot of slots)
+    for (const part of slot.sent) if (part.type !== 'text') sources.set(part.data, slot.source.data);
+  return { messages: assemble(), warnings, sources, ...(measured !== undefined && { requestBytes: measured }) };
+}
+
+/** The placeholder for a medium the provider refused once: it is not sent again. */
+function refusedMedia(part: MediaPart): { parts: Part[]; warnings: SerializeWarning[] } {
+  const warnings: SerializeWarning[] = [];
+  return { parts: [omitMedia(part, 'refused-by-provider', -1, warnings)], warnings };
 }

@@ -46,10 +46,16 @@ export type { SerializedRequest } from './providers/request-bodies.js';
 export type { OmitReason, SerializeInput, Serialized, SerializeWarning } from './providers/types.js';
 export { createFitCache, fitConversation } from './fit-conversation.js';
 export type { FitCache, FitConversationInput, FittedConversation } from './fit-conversation.js';
+export { requestBytes } from './request-bytes.js';
+export { fitResultBytes } from './fit-result-bytes.js';
+export type { FitResultBytesInput, FittedResult } from './fit-result-bytes.js';
 
 // The agent loop, the model it talks to, and a context window within a budget.
 export { runAgent } from './loop/run-agent.js';
 export type { AgentRun, AgentStep, RunAgentInput } from './loop/run-agent.js';
+export { classifyMediaRefusal } from './loop/classify-media-refusal.js';
+export type { MediaRefusal, MediaRefusalCode } from './loop/classify-media-refusal.js';
+export type { MediaRepair } from './loop/repair-media-refusal.js';
 export type { InputModality, ModelClient, ModelRequest, ModelTurn } from './loop/model-client.js';
 export { ReplayModel } from './loop/replay-model.js';
 export { parseReplayScript, ReplayScriptError } from './loop/replay-script.js';

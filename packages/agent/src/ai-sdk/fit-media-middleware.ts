@@ -5,7 +5,11 @@ import type { CapabilityRule, ModelCapabilities, ProviderName } from '../route/c
 import { aiSdkRoute } from './ai-sdk-route.js';
 import { AiSdkVersionError } from './ai-sdk-version-error.js';
 import { bridgeV3Prompt } from './bridge-v3-prompt.js';
+import { createFitCache } from '../fit-image.js';
+import type { SerializeWarning } from '../providers/types.js';
+import type { ImagePart } from '../types.js';
 import { fitAiSdkPrompt } from './fit-ai-sdk-prompt.js';
+import { fitAiSdkRequestBytes } from './fit-ai-sdk-request-bytes.js';
 import { FitCache } from './fit-cache.js';
 import type { FitMediaWarning } from './fit-media-warning.js';
 import { fitOptions } from '../route/fit-options.js';
@@ -28,7 +32,9 @@ export interface FitMediaMiddlewareOptions {
    * remote images and PDFs are fitted too instead of reaching the provider unseen. Default true.
    */
   downloadUrls?: boolean;
-  /** Told about each image or PDF replaced by a placeholder or a note. */
+  /** Most bytes of one request (a gateway's cap); default the route's bytes per request (Anthropic 32 MB, …). */
+  maxRequestBytes?: number;
+  /** Told about each image or PDF replaced by a placeholder or a note, or fitted smaller for the request's bytes. */
   onWarning?: (warning: FitMediaWarning) => void;
   /**
    * The AI SDK major the middleware is typed for: 7 (default, `LanguageModelV4Middleware`) or 6
@@ -77,6 +83,14 @@ export function fitMediaMiddleware(
   const cache = new FitCache<AttachedPart>();
   const warn = options.onWarning ?? (() => {});
   const presetChoice = options.preset ?? options.limits?.preset;
+  const budget = {
+    cache: createFitCache(),
+    parts: new Map<string, ImagePart>(),
+    ...(options.maxRequestBytes !== undefined && { maxRequestBytes: options.maxRequestBytes }),
+  };
+  const warnBudget = (warning: SerializeWarning) => {
+    if (warning.type === 'media-omitted' || warning.type === 'media-refitted') warn(warning);
+  };
   const fit = async (prompt: LanguageModelV4Prompt, model: TransformCall<unknown>['model']) => {
     const route = aiSdkRoute({
       providerId: model.provider,
@@ -92,7 +106,9 @@ export function fitMediaMiddleware(
       ...options.limits,
       preset: route.preset,
     };
-    return fitAiSdkPrompt(prompt, { route, options: processOptions, cache, warn });
+    const fitted = await fitAiSdkPrompt(prompt, { route, options: processOptions, cache, warn });
+    // The whole request within the route's bytes per request: older images fitted smaller first.
+    return fitAiSdkRequestBytes(fitted, { route, ...budget, warn: warnBudget });
   };
   // The AI SDK calling a middleware hands it the prompt of its own specification, the one its wrapped model
   // declares (ai@7 turns every model into a V4 one first; ai@6 passes V3 models as they are).

@@ -6,4 +6,6 @@ import type { SerializeWarning } from '../providers/types.js';
  */
 export type FitMediaWarning =
   | Extract<SerializeWarning, { type: 'media-omitted' }>
+  /** An image fitted smaller to keep the request within its route's bytes per request. */
+  | Extract<SerializeWarning, { type: 'media-refitted' }>
   | { type: 'media-failed'; messageIndex: number; message: string };

@@ -7,7 +7,10 @@ import { createFitCache, fitConversation } from '../fit-conversation.js';
 import { serialize } from '../providers/serialize.js';
 import type { SessionAppender } from '../session/session-store.js';
 import { toolResultFrom } from '../results/tool-result-from.js';
-import type { ModelClient, ModelRequest } from './model-client.js';
+import { requestBytes } from '../request-bytes.js';
+import { classifyMediaRefusal } from './classify-media-refusal.js';
+import type { ModelClient, ModelRequest, ModelTurn } from './model-client.js';
+import { repairMediaRefusal, type MediaBudgetState, type MediaRepair } from './repair-media-refusal.js';
 
 export interface RunAgentInput {
   model: ModelClient;
@@ -33,6 +36,13 @@ export interface RunAgentInput {
   maxSteps?: number;
   /** Called after each model turn with the request it answered and the results of its calls. */
   onStep?: (step: AgentStep) => void;
+  /**
+   * Stored base64 of media a provider refused in an earlier run (from `AgentRun.repairs`, kept by the app): they
+   * are sent as placeholders from the first request on.
+   */
+  refusedMedia?: Iterable<string>;
+  /** Called when the provider refused a request for its media and the loop repaired it before sending once more. */
+  onRepair?: (repair: MediaRepair) => void;
   signal?: AbortSignal;
 }
 
@@ -48,6 +58,8 @@ export interface AgentRun {
   steps: number;
   /** `done`: the model answered without tool calls. `max-steps`: it was still calling tools. */
   stopped: 'done' | 'max-steps';
+  /** Each refusal of media the loop repaired (left the named medium out, tightened the bytes or the image count). */
+  repairs: MediaRepair[];
 }
 
 /**
@@ -76,8 +88,9 @@ export async function runAgent(input: RunAgentInput): Promise<AgentRun> {
   });
   // History fitted for a roomier route is fitted again for this one, once per image for the whole run.
   const fitCache = createFitCache();
-  for (let step = 1; step <= maxSteps; step++) {
-    input.signal?.throwIfAborted();
+  const state: MediaBudgetState = { refused: new Set(input.refusedMedia ?? []) };
+  const repairs: MediaRepair[] = [];
+  const prepare = async () => {
     const system = input.system ? { system: input.system } : {};
     // Each image fitted to the route, and the request as a whole to its bytes per request.
     const fitted = await fitConversation({
@@ -87,6 +100,9 @@ export async function runAgent(input: RunAgentInput): Promise<AgentRun> {
       provider,
       route,
       cache: fitCache,
+      refused: state.refused,
+      ...(state.maxRequestBytes !== undefined && { maxRequestBytes: state.maxRequestBytes }),
+      ...(state.maxImagesPerRequest !== undefined && { maxImagesPerRequest: state.maxImagesPerRequest }),
     });
     const serialized = serialize(provider, { ...system, messages: fitted.messages, tools: definitions, route });
     const request: ModelRequest = {
@@ -95,7 +111,28 @@ export async function runAgent(input: RunAgentInput): Promise<AgentRun> {
       tools: definitions,
       serialized: { ...serialized, warnings: [...fitted.warnings, ...serialized.warnings] },
     };
-    const turn = await model.next(request, input.signal);
+    return { fitted, request };
+  };
+  for (let step = 1; step <= maxSteps; step++) {
+    input.signal?.throwIfAborted();
+    let { fitted, request } = await prepare();
+    let turn: ModelTurn;
+    try {
+      turn = await model.next(request, input.signal);
+    } catch (error) {
+      // A refusal of the request's media: repair the outgoing copy and send once more; the history is untouched.
+      const refusal = classifyMediaRefusal(error);
+      const sent = refusal && (fitted.requestBytes ?? requestBytes(provider, { ...request, route }));
+      const repair =
+        refusal && sent !== undefined
+          ? repairMediaRefusal(refusal, request.serialized.body, fitted, sent, state)
+          : undefined;
+      if (repair === undefined) throw error;
+      repairs.push(repair);
+      input.onRepair?.(repair);
+      ({ fitted, request } = await prepare());
+      turn = await model.next(request, input.signal);
+    }
     const assistant: AssistantMessage = { role: 'assistant', text: turn.text, toolCalls: turn.toolCalls };
     await add(assistant);
     const results = await Promise.all(turn.toolCalls.map((call) => runTool(tools, call, route, input.signal)));
@@ -103,9 +140,9 @@ export async function runAgent(input: RunAgentInput): Promise<AgentRun> {
     messages.push(...results);
     if (session) await Promise.all(results.map((result) => session.append(result)));
     input.onStep?.({ request, assistant, results });
-    if (turn.toolCalls.length === 0) return { messages, steps: step, stopped: 'done' };
+    if (turn.toolCalls.length === 0) return { messages, steps: step, stopped: 'done', repairs };
   }
-  return { messages, steps: maxSteps, stopped: 'max-steps' };
+  return { messages, steps: maxSteps, stopped: 'max-steps', repairs };
 }
 
 /** The messages a request carries: all of them, or the window within `contextBudget`. */

@@ -13,6 +13,8 @@ const WHY: Readonly<Record<OmitReason, string>> = {
   'too-many-images': 'the message already carries as many images as the provider allows',
   'too-many-documents': 'the message already carries as many documents as the provider allows',
   'cannot-fit': "it could not be fitted to this provider's limits",
+  'refused-by-provider':
+    'the provider refused it once (it could not be processed), so it is left out of this and later requests; the session still holds it',
   'result-too-large':
     "the tool result would pass the host's bytes per result even with every image fitted to its smallest legible size: view that file alone (or fewer PDF pages) to see it",
   'request-too-large':

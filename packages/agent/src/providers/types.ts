@@ -24,7 +24,8 @@ export type OmitReason =
   | 'too-many-documents' // a per-message document cap (Bedrock: 5)
   | 'cannot-fit' // fitting it again for this route failed (fitConversation)
   | 'request-too-large' // the request would pass the route's byte cap even with every image at its legible floor
-  | 'result-too-large'; // an MCP tool result would pass the host's byte cap (fitResultBytes)
+  | 'result-too-large' // an MCP tool result would pass the host's byte cap (fitResultBytes)
+  | 'refused-by-provider'; // the provider refused this medium once (runAgent's repair): it is not sent again
 
 /** Something the serializer changed so the request stays valid. Structured, so apps can log or surface it. */
 export type SerializeWarning =
