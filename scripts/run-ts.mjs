@@ -1,4 +1,4 @@
-// Runs a TypeScript script on Node 20, which cannot strip types: bundles it with esbuild (npm packages
+// Runs a TypeScript script on any supported Node (type stripping is not relied on): bundles it with esbuild (npm packages
 // stay external, workspace sources are bundled) into node_modules/.cache/glimpse/, then imports it.
 // `import.meta.url` keeps meaning the TypeScript file's own location, so scripts find files beside them.
 // Usage: node scripts/run-ts.mjs path/to/script.ts [args...]

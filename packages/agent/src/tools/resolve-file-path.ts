@@ -1,5 +1,5 @@
 import { FileError, isFileError } from '../fs/file-error.js';
-import type { FileSystem } from '../fs/file-system.js';
+import type { FileStat, FileSystem } from '../fs/file-system.js';
 import { foldUnicodeSpaces, looseFileName, showUnicodeSpaces } from './unicode-spaces.js';
 
 export interface ResolvedFilePath {
@@ -20,6 +20,19 @@ function outsideRoot(requested: string, root: string, how: string): FileError {
     `${requested} is outside ${root}, the only directory these tools may read (${how}). Use a path inside it; relative paths start there.`,
     { path: requested, root },
   );
+}
+
+/**
+ * The tools read regular files only: opening a named pipe waits for a writer that may never come, and an
+ * abandoned open holds one of Node's few file-system threads for good (four such calls stall every later read).
+ */
+function requireRegularFile(info: FileStat, requested: string): void {
+  if (info.kind === 'other')
+    throw new FileError(
+      'E_NOT_A_FILE',
+      `${requested} is a named pipe, socket or device, not a regular file; these tools read regular files only. Save its content to a file and read that.`,
+      { path: requested },
+    );
 }
 
 /**
@@ -51,8 +64,9 @@ export async function resolveFilePath(
   };
 
   try {
-    await fileSystem.stat(target);
+    const info = await fileSystem.stat(target);
     await confine(target);
+    requireRegularFile(info, requested);
     return { path: target };
   } catch (error) {
     if (!isFileError(error) || error.code !== 'E_FILE_NOT_FOUND') throw error;
@@ -75,6 +89,7 @@ export async function resolveFilePath(
     }
     const found = paths.join(directory, matches[0]!);
     await confine(found);
+    requireRegularFile(await fileSystem.stat(found), requested);
     return {
       path: found,
       note: `No file is named exactly ${showUnicodeSpaces(paths.basename(target))}; read ${showUnicodeSpaces(matches[0]!)} instead, the one file whose name matches once ${

@@ -94,6 +94,22 @@ describe('metadata in files sent as they are', () => {
     60_000,
   );
 
+  it("webp: ImageMagick 6's 'XMP\\0' chunk (its name for XMP) goes too, GPS inside it", async () => {
+    const input = await photoWithLocation('webp');
+    const xmp = webpChunks(input).chunks.find((chunk) => chunk.type === 'XMP ');
+    expect(xmp).toBeDefined();
+    // 'XMP ' → 'XMP\0', and VP8X no longer announcing XMP, as ImageMagick 6.9 writes it
+    input[xmp!.start + 3] = 0;
+    const vp8x = webpChunks(input).chunks.find((chunk) => chunk.type === 'VP8X');
+    input[vp8x!.offset] = input[vp8x!.offset]! & ~0x04;
+    expect(Buffer.from(input).includes('GPSLatitude')).toBe(true);
+    const result = await process(input, { preset: 'anthropic' });
+    expect(result).toMatchObject({ mediaType: 'image/webp', reencoded: false, steps: ['metadata-removed'] });
+    expect(webpChunks(result.data).chunks.map((chunk) => chunk.type)).not.toContain('XMP\0');
+    expect(Buffer.from(result.data).includes('GPSLatitude')).toBe(false);
+    assertStrictlyValid(result.data, 'image/webp');
+  });
+
   it('gif: comments and XMP are cut out, the other blocks and the pixels kept', async () => {
     const plain = new Uint8Array(
       await sharp({ create: { width: 40, height: 30, channels: 3, background: { r: 10, g: 200, b: 90 } } })

@@ -7,7 +7,8 @@ import { copyRiffChunk, webpChunks, webpFile } from './riff.js';
 
 const VP8X_EXIF = 0x08;
 const VP8X_XMP = 0x04;
-const METADATA: Record<string, string> = { EXIF: 'EXIF', 'XMP ': 'XMP' };
+// ImageMagick 6 names its XMP chunk 'XMP\0', not the specification's 'XMP ': both carry the same packet.
+const METADATA: Record<string, string> = { EXIF: 'EXIF', 'XMP ': 'XMP', 'XMP\0': 'XMP' };
 
 /** `bytes` without its EXIF and XMP chunks and anything after the RIFF container; the same array when there are none. */
 export function webpWithoutMetadata(bytes: Uint8Array): MetadataRemoval {
