@@ -1,4 +1,5 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +8,7 @@ import { DATABASE_URL, postgresAvailable } from '../../../../test/support/postgr
 import { failsWith, throwsWith } from '../../../../test/support/typed-errors.js';
 import { JsonlSessionStore } from './jsonl-session-store.js';
 import { openSessionStore } from './open-session-store.js';
+import { PGLITE_LOCK_FILE } from './pglite-directory-lock.js';
 import { SessionError } from './session-error.js';
 import { parseSessionLocation } from './session-location.js';
 
@@ -73,6 +75,29 @@ describe('openSessionStore', () => {
     await writeFile(join(dir, 'file'), 'x');
     const file = await failsWith(openSessionStore(parseSessionLocation(`pglite:${dir}/file#s`)), SessionError);
     expect(file.message).toContain('is not a directory');
+  });
+
+  it('takes a PGlite directory for one process: a second opener is refused, a dead holder is taken over', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'glimpse-lock-'));
+    const location = parseSessionLocation(`pglite:${dir}#s`);
+    const { store } = await openSessionStore(location);
+    expect((await readFile(join(dir, PGLITE_LOCK_FILE), 'utf8')).trim()).toBe(String(process.pid));
+    const twice = await failsWith(openSessionStore(location), SessionError, 'E_SESSION_STORE');
+    expect(twice.message).toContain(`is in use by process ${process.pid} (this one)`);
+    await store.close();
+    // Another live process holds it: refused, naming it; once that process is gone, the lock is stale.
+    const holder = spawn('sleep', ['30']);
+    await writeFile(join(dir, PGLITE_LOCK_FILE), `${holder.pid}\n`);
+    const busy = await failsWith(openSessionStore(location), SessionError, 'E_SESSION_STORE');
+    expect(busy.message).toContain(`in use by process ${holder.pid}: PGlite takes one process at a time`);
+    const gone = new Promise((resolve) => holder.once('exit', resolve));
+    holder.kill('SIGKILL');
+    await gone;
+    const reopened = await openSessionStore(location);
+    const session = await reopened.store.openSession('s');
+    await session.close();
+    await reopened.store.close();
+    await expect(readFile(join(dir, PGLITE_LOCK_FILE))).rejects.toThrow();
   });
 
   it('says to start an unreachable server', async () => {

@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { JsonlSessionStore } from './jsonl-session-store.js';
 import { openPgClient } from './pg-client.js';
+import { lockPGliteDirectory } from './pglite-directory-lock.js';
 import { openPGliteClient } from './pglite-client.js';
 import { PostgresSessionStore } from './postgres-session-store.js';
 import { SessionError } from './session-error.js';
@@ -23,8 +24,16 @@ export async function openSessionStore(location: SessionLocation): Promise<{ sto
           'E_SESSION_STORE',
           `the PGlite directory ${dataDir} ${facts ? 'is not a directory' : 'does not exist'}; create it (mkdir -p ${JSON.stringify(dataDir)}) and PGlite sets the database up in it on first use`,
         );
-      const client = await openPGliteClient(dataDir);
-      return { store: await PostgresSessionStore.open(client, location.location), id: location.id };
+      const release = await lockPGliteDirectory(dataDir);
+      const client = await openPGliteClient(dataDir).catch(async (error: unknown) => {
+        await release();
+        throw error;
+      });
+      const locked = {
+        ...client,
+        close: () => client.close().finally(release),
+      };
+      return { store: await PostgresSessionStore.open(locked, location.location), id: location.id };
     }
     case 'postgres': {
       const client = await openPgClient(location.connectionString, location.location);
