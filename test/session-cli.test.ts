@@ -57,18 +57,16 @@ describe('glimpse session', () => {
     expect(tokens).toBe(100 + 2 * 1296 + 2 * Math.ceil('shot{}'.length / 4));
   });
 
-  it('prices current models only: the OpenAI Chat column is gpt-5.5 (70 + 140 per tile), not the retired gpt-4o', async () => {
+  it('prices current models only: the OpenAI columns are gpt-5.5, a patch model, not the retired gpt-4o', async () => {
     const io = captureOutput();
     expect(await main(['session', logPath])).toBe(0);
     const out = io.stdout.join('');
     const column = (label: string) => Number(new RegExp(`${label}\\s+([\\d,]+)`).exec(out)?.[1]?.replace(/,/g, ''));
     expect(out).not.toContain('gpt-4o');
-    // Two 1000×1000 images: 768×768 after the shortest-side fit, 2×2 tiles of 512, 70 + 4 × 140 = 630 each
-    // (gpt-4o's 85 + 4 × 170 would be 765); the text and the calls are the same on both OpenAI routes.
+    // Two 1000×1000 images: 32 × 32 = 1,024 patches of 32 px (under gpt-5.5's 2,500 at high), × 1.2 = 1,229 each
+    // (gpt-4o's tiles would be 85 + 4 × 170 = 765); 100 text tokens and the two calls as on the Anthropic line.
     expect(column('openai-chat gpt-5\\.5')).toBe(column('openai-responses gpt-5\\.5'));
-    expect(column('openai-chat gpt-5\\.5') - column('openai-responses gpt-5\\.4-mini')).not.toBe(0);
-    expect(column('openai-chat gpt-5\\.5')).toBeGreaterThan(2 * 630);
-    expect(column('openai-chat gpt-5\\.5')).toBeLessThan(2 * 765);
+    expect(column('openai-chat gpt-5\\.5')).toBe(100 + 2 * 1229 + 2 * Math.ceil('shot{}'.length / 4));
   });
 
   it('reports a torn tail and exits 0', async () => {

@@ -38,6 +38,12 @@ describe('parseSessionLocation', () => {
       location: 'postgres://me:***@db.local:5433/agents',
     });
     expect(parseSessionLocation('postgresql://h/db#x')).toMatchObject({ kind: 'postgres', id: 'x' });
+    // Schemes are case-insensitive.
+    expect(parseSessionLocation('POSTGRES://h/db#x')).toMatchObject({
+      kind: 'postgres',
+      connectionString: 'postgres://h/db',
+    });
+    expect(parseSessionLocation('PGlite:/var/glimpse#demo')).toMatchObject({ kind: 'pglite', dataDir: '/var/glimpse' });
   });
 
   it('refuses a database location without a session id, database or host, never showing the password', () => {
@@ -47,6 +53,8 @@ describe('parseSessionLocation', () => {
       ['postgres://me:s3cret@host/db', 'names no session'],
       ['postgres://me:s3cret@host#id', 'names no database'],
       ['postgres://me:s3cret@:5432/db#id', 'not a URL'],
+      ['postgress://me:s3cret@host/db#id', 'postgress:// is no store glimpse knows'],
+      ['mysql://me:s3cret@host/db#id', 'mysql:// is no store glimpse knows'],
     ] as const) {
       const error = throwsWith(() => parseSessionLocation(value), SessionError, 'E_SESSION_STORE');
       expect(error.message).toContain(reason);

@@ -6,7 +6,10 @@ export type SessionLocation =
   | { kind: 'pglite'; dataDir: string; id: string; location: string }
   | { kind: 'postgres'; connectionString: string; id: string; location: string };
 
-const POSTGRES_URL = /^postgres(ql)?:\/\//;
+// URL schemes are case-insensitive; any other scheme is a mistake (postgress://, mysql://), not a file name.
+const POSTGRES_URL = /^postgres(ql)?:\/\//i;
+const PGLITE = /^pglite:/i;
+const OTHER_URL = /^([a-z][a-z0-9+.-]*):\/\//i;
 
 export const SESSION_LOCATION_FORMS = 'a JSONL file path, pglite:DIR#ID, or postgres://USER:PASS@HOST:PORT/DB#ID';
 
@@ -15,13 +18,14 @@ export const SESSION_LOCATION_FORMS = 'a JSONL file path, pglite:DIR#ID, or post
  * session in it; anything else is a JSONL file path, as it always was. A malformed URL is `E_SESSION_STORE`.
  */
 export function parseSessionLocation(value: string): SessionLocation {
-  if (value.startsWith('pglite:')) {
+  if (PGLITE.test(value)) {
     const { before: dataDir, id } = splitId(value.slice('pglite:'.length), value);
     if (dataDir === '') throw badLocation(value, 'the PGlite directory is empty');
     return { kind: 'pglite', dataDir, id, location: `pglite:${dataDir}` };
   }
   if (POSTGRES_URL.test(value)) {
-    const { before: connectionString, id } = splitId(value, value);
+    const { before, id } = splitId(value, value);
+    const connectionString = before.replace(POSTGRES_URL, (scheme) => scheme.toLowerCase());
     let url: URL;
     try {
       url = new URL(connectionString);
@@ -33,6 +37,8 @@ export function parseSessionLocation(value: string): SessionLocation {
     if (url.password !== '') url.password = '***';
     return { kind: 'postgres', connectionString, id, location: url.href };
   }
+  const other = OTHER_URL.exec(value);
+  if (other) throw badLocation(value, `${other[1]}:// is no store glimpse knows`);
   return { kind: 'jsonl', path: value };
 }
 
@@ -41,7 +47,7 @@ export function parseSessionLocation(value: string): SessionLocation {
  * or a server URL (a `#ID` is ignored). The location's `id` is `*`, which no listing uses.
  */
 export function parseStoreLocation(value: string): SessionLocation {
-  if (value.startsWith('pglite:') || POSTGRES_URL.test(value))
+  if (PGLITE.test(value) || POSTGRES_URL.test(value) || OTHER_URL.test(value))
     return parseSessionLocation(`${value.replace(/#.*$/, '')}#*`);
   return { kind: 'jsonl', path: `${value.replace(/\/+$/, '')}/*` };
 }
