@@ -31,7 +31,7 @@ name typed with plain spaces also finds a log whose name has Unicode spaces.
                      pglite:DIR or postgres://USER:PASS@HOST:PORT/DB
   import FILE --to LOCATION
                      copies a JSONL log into a store as session ID (its times and header kept); refuses
-                     an ID the store already holds
+                     an ID the store already holds, but finishes an import of the same log killed mid-way
 
 Options:
   --provider PROVIDER  estimate for this route only: ${PROVIDER_NAMES.join(', ')}

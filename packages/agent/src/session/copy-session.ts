@@ -3,32 +3,43 @@ import type { SessionStore, StoredSession } from './session-store.js';
 
 /**
  * Writes `session` into `store` as session `id`, keeping its header's `created` and `app` and each entry's `at`
- * (the store's clock is fed the session's own times, in the order the appender asks for them). Refuses an id
- * the store already holds, so an import run twice cannot double a session. Returns the entries copied.
+ * (the store's clock reads the time of what it writes). An id the store
+ * already holds is refused, so an import run twice cannot double a session, unless it holds a beginning of this
+ * same session (same creation time, the same entries' times and roles): an import killed mid-way is finished
+ * from where it stopped. Returns the entries copied.
  */
 export async function copySession(session: StoredSession, store: SessionStore, id: string): Promise<number> {
-  const exists = await store.readSession(id).then(
-    () => true,
-    (error: unknown) => {
-      if (isSessionError(error) && error.code === 'E_SESSION_STORE') return false; // no such session
-      throw error;
-    },
-  );
-  if (exists)
+  const existing = await store.readSession(id).catch((error: unknown) => {
+    if (isSessionError(error) && error.code === 'E_SESSION_STORE') return undefined; // no such session
+    throw error;
+  });
+  const done = existing === undefined ? 0 : existing.entries.length;
+  if (existing !== undefined && (done >= session.entries.length || !isBeginningOf(existing, session)))
     throw new SessionError(
       'E_SESSION_STORE',
-      `${store.location} already holds a session ${JSON.stringify(id)}; import under another #ID`,
+      `${store.location} already holds a session ${JSON.stringify(id)}${done >= session.entries.length && isBeginningOf(existing, session) ? ' with every entry of this log (imported before)' : ''}; import under another #ID`,
     );
-  const times = [session.header.created, ...session.entries.map((entry) => entry.at)];
-  let next = 0;
-  const target = await store.openSession(id, {
-    app: session.header.app,
-    now: () => new Date(times[Math.min(next++, times.length - 1)]!),
-  });
+  // The store's clock reads the time of what is being written: the header's, then each entry's as it is appended.
+  let current = session.header.created;
+  const target = await store.openSession(id, { app: session.header.app, now: () => new Date(current) });
   try {
-    for (const message of session.messages) await target.append(message);
+    for (let index = done; index < session.messages.length; index++) {
+      current = session.entries[index]!.at;
+      await target.append(session.messages[index]!);
+    }
   } finally {
     await target.close();
   }
-  return session.messages.length;
+  return session.messages.length - done;
+}
+
+function isBeginningOf(part: StoredSession, whole: StoredSession): boolean {
+  return (
+    part.header.created === whole.header.created &&
+    part.entries.length <= whole.entries.length &&
+    part.entries.every(
+      (entry, index) =>
+        entry.at === whole.entries[index]!.at && entry.message.role === whole.entries[index]!.message.role,
+    )
+  );
 }
