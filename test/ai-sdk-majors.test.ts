@@ -3,11 +3,12 @@
 // decodable by the strict oracle, and as an image part where the API wants one, never as base64 text or
 // `[object Object]`. Before the V3 bridge, ai@6 sent the 1.7 MB sideways original to Anthropic and
 // `data:image/jpeg;base64,[object Object]` to OpenAI Chat.
-import { PRESETS } from '@glimpse/media';
+import { fitWorkingSize, PRESETS } from '@glimpse/media';
 import sharp from 'sharp';
 import { generateText as generateText6 } from 'ai-v6';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createFileTools } from '../packages/agent/src/index.js';
+import { workingSizeFor } from '../packages/agent/src/route/working-sizes.js';
 import { AiSdkVersionError, fitMediaMiddleware } from '../packages/agent/src/entries/ai-sdk.js';
 import { MemoryFileSystem } from '../packages/agent/src/entries/fs.js';
 import { AI_SDK_MAJORS, MAJOR_MODELS, type MajorCall, type MajorRoute } from './support/ai-sdk-majors.js';
@@ -90,7 +91,12 @@ async function theFittedPhoto(body: unknown, route: MajorRoute): Promise<WireMed
   const image = images[0]!;
   assertStrictlyValid(image.bytes, image.mediaType, `the photo sent to ${route}`);
   const { width, height, orientation, exif } = await sharp(image.bytes).metadata();
-  expect(height).toBe(Math.min(4000, PRESETS[PRESET_OF[route]].maxEdge));
+  // At the size the route's model works at (Claude's patch budget, OpenAI's 768 px short side), within the preset.
+  const working = workingSizeFor(MAJOR_MODELS[route], undefined).workingSize ?? {
+    maxEdge: PRESETS[PRESET_OF[route]].maxEdge,
+  };
+  const expected = fitWorkingSize({ width: 3000, height: 4000 }, working);
+  expect(height).toBe(Math.min(expected.height, PRESETS[PRESET_OF[route]].maxEdge));
   expect(width! / height!).toBeCloseTo(3 / 4, 2);
   expect(orientation ?? 1).toBe(1);
   expect(hasGps(exif)).toBe(false);
@@ -154,7 +160,8 @@ describe.each(AI_SDK_MAJORS)('AI SDK $major', ({ run }) => {
     const messages = at(body, 'messages') as Array<{ role: string; content: unknown }>;
     expect(messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool']);
     expect(typeof messages[2]!.content).toBe('string');
-    expect(String(messages[2]!.content).length).toBeGreaterThan(100_000);
+    // The fitted 768×1024 JPEG (gpt-4.1's working size) as base64 text: tens of kilobytes, no image.
+    expect(String(messages[2]!.content).length).toBeGreaterThan(50_000);
     expect(findWireMedia(body).filter((media) => media.path.endsWith('image_url.url'))).toEqual([]);
   });
 });
