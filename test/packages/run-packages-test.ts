@@ -223,8 +223,9 @@ async function checkPage(site: string): Promise<void> {
       result,
       {
         mediaType: 'image/jpeg',
-        width: 1176,
-        height: 1568,
+        // The 3000×4000 photo at claude-sonnet-4-5's working size: within 1,568 patches of 28 px.
+        width: 952,
+        height: 1269,
         viewed: ['text', 'image'],
         messages: 3,
         heic: ['image/jpeg', 100, 160],
