@@ -6,6 +6,7 @@ import type { ProviderName } from './route/capabilities.js';
 import { routeFor, type RouteOptions } from './route/resolve-route.js';
 import { formatBytes } from './tools/format-bytes.js';
 import { omitMedia } from './providers/placeholders.js';
+import type { ResolveFileReference } from './references/resolve-file-references.js';
 import type { MediaPart, Message, Part, ToolDefinition } from './types.js';
 import type { SerializeWarning } from './providers/types.js';
 
@@ -40,6 +41,15 @@ export interface FitConversationInput extends RouteOptions {
    * was sent back to them): each becomes a placeholder, in this request and every later one.
    */
   refused?: ReadonlySet<string>;
+  /**
+   * Provider file references (`resolveFileReferences`, which `runAgent` makes when its client uploads): each medium,
+   * once fitted to the route, is named by its upload instead of its base64. It costs the request only its
+   * reference's bytes, so the budget never re-fits it (it still counts towards the image and document caps and the
+   * tokens). An upload that fails leaves it inline, with a `media-reference-failed` warning.
+   */
+  references?: ResolveFileReference;
+  /** Cancels the uploads `references` makes. */
+  signal?: AbortSignal;
 }
 
 export interface FittedConversation {
@@ -97,6 +107,30 @@ export async function fitConversation(input: FitConversationInput): Promise<Fitt
     ...(input.keepMetadata === true && { keepMetadata: true }),
   };
   const fit = cachedFit(cache);
+  const referenceWarnings: SerializeWarning[] = [];
+  const reference = async (parts: Part[], messageIndex: number): Promise<{ parts: Part[]; referenced: boolean }> => {
+    if (input.references === undefined) return { parts, referenced: false };
+    let referenced = false;
+    const out: Part[] = [];
+    for (const part of parts) {
+      const outcome = part.type === 'text' ? undefined : await input.references(part, input.signal);
+      if (part.type === 'text' || outcome === undefined) out.push(part);
+      else if ('reference' in outcome) {
+        out.push({ ...part, reference: outcome.reference });
+        referenced = true;
+      } else {
+        out.push(part);
+        referenceWarnings.push({
+          type: 'media-reference-failed',
+          provider: outcome.provider,
+          mediaType: part.mediaType,
+          messageIndex,
+          message: `uploading a ${part.mediaType} to ${route.provider}'s file store failed (${outcome.failure}): it is sent inline`,
+        });
+      }
+    }
+    return { parts: out, referenced };
+  };
 
   const lastAssistant = input.messages.findLastIndex((message) => message.role === 'assistant');
   const pieces: Piece[][] = [];
@@ -118,13 +152,15 @@ export async function fitConversation(input: FitConversationInput): Promise<Fitt
         : part.type === 'image'
           ? await fit(part, routeTarget)
           : { parts: [part], warnings: [] };
+      // Referenced once fitted to the route: the budget then has nothing to take from it.
+      const sent = refused ? { parts: fitted.parts, referenced: false } : await reference(fitted.parts, index);
       const slot: MediaSlot = {
         source: part,
         messageIndex: index,
         newest: index > lastAssistant,
-        sent: fitted.parts,
+        sent: sent.parts,
         warnings: fitted.warnings,
-        settled: refused,
+        settled: refused || sent.referenced,
       };
       slots.push(slot);
       row.push(slot);
@@ -162,6 +198,7 @@ export async function fitConversation(input: FitConversationInput): Promise<Fitt
   }
   for (const slot of slots)
     warnings.push(...slot.warnings.map((warning) => ({ ...warning, messageIndex: slot.messageIndex })));
+  warnings.push(...referenceWarnings);
   if (measured !== undefined && measured > cap)
     warnings.push({
       type: 'request-over-budget',

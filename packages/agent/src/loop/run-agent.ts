@@ -8,6 +8,8 @@ import { serialize } from '../providers/serialize.js';
 import type { SessionAppender } from '../session/session-store.js';
 import { toolResultFrom } from '../results/tool-result-from.js';
 import { requestBytes } from '../request-bytes.js';
+import { createMemoryMediaReferences, type MediaReferences } from '../references/media-references.js';
+import { resolveFileReferences } from '../references/resolve-file-references.js';
 import { classifyMediaRefusal } from './classify-media-refusal.js';
 import type { ModelClient, ModelRequest, ModelTurn } from './model-client.js';
 import { repairMediaRefusal, type MediaBudgetState, type MediaRepair } from './repair-media-refusal.js';
@@ -43,6 +45,12 @@ export interface RunAgentInput {
   refusedMedia?: Iterable<string>;
   /** Called when the provider refused a request for its media and the loop repaired it before sending once more. */
   onRepair?: (repair: MediaRepair) => void;
+  /**
+   * Where provider file references are remembered, by content hash (when the client uploads: `model.uploadMedia`, a
+   * live client with `fileReferences: true`). Default: in memory for this run; give a resumed session its store
+   * (the session log's `media` lines) and it names its media again with no new upload.
+   */
+  references?: MediaReferences;
   signal?: AbortSignal;
 }
 
@@ -90,6 +98,15 @@ export async function runAgent(input: RunAgentInput): Promise<AgentRun> {
   const fitCache = createFitCache();
   const state: MediaBudgetState = { refused: new Set(input.refusedMedia ?? []) };
   const repairs: MediaRepair[] = [];
+  const { uploadMedia } = model;
+  const references =
+    uploadMedia === undefined
+      ? undefined
+      : resolveFileReferences({
+          route: provider,
+          upload: (media, signal) => uploadMedia.call(model, media, signal),
+          memory: input.references ?? createMemoryMediaReferences(),
+        });
   const prepare = async () => {
     const system = input.system ? { system: input.system } : {};
     // Each image fitted to the route, and the request as a whole to its bytes per request.
@@ -101,6 +118,8 @@ export async function runAgent(input: RunAgentInput): Promise<AgentRun> {
       route,
       cache: fitCache,
       refused: state.refused,
+      ...(references !== undefined && { references }),
+      ...(input.signal !== undefined && { signal: input.signal }),
       ...(state.maxRequestBytes !== undefined && { maxRequestBytes: state.maxRequestBytes }),
       ...(state.maxImagesPerRequest !== undefined && { maxImagesPerRequest: state.maxImagesPerRequest }),
     });
