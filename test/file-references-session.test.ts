@@ -1,0 +1,146 @@
+// Provider file references end to end: a session of 60 tool-result screenshots run through runAgent and the live
+// clients' official SDKs, with `fileReferences: true`, against a local server that answers the SDKs' upload calls
+// (test/support/file-uploads.ts) and enforces the API's caps, refusing a reference no upload has. Each screenshot
+// must be uploaded once, every request must name every screenshot so far and stay under 1 MB, and a resumed
+// session (new client, new references read back from the log's `media` lines) must upload nothing again.
+import { appendFile, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runAgent, type HandlerTool } from '../packages/agent/src/index.js';
+import { createModelClient } from '../packages/agent/src/entries/clients.js';
+import { sessionMediaReferences } from '../packages/agent/src/references/session-media-references.js';
+import { startApiServer, type ApiServer, type ScriptEntry } from './support/api-server.js';
+import { denseScreenshot } from './support/dense-screenshot.js';
+import type { StoredUpload } from './support/file-uploads.js';
+import { anthropicCapsWith, geminiCapsWith } from './support/provider-caps.js';
+import { assertStrictlyValid } from './support/strict-oracle.js';
+import { findWireMedia } from './support/wire-media.js';
+
+const TURNS = 60;
+
+const screenshot: HandlerTool = {
+  definition: { name: 'screenshot', description: 'Takes a screenshot', parameters: { type: 'object' } },
+  handler: async (args) => ({
+    text: 'the screen now',
+    attachments: [{ bytes: await denseScreenshot({ seed: Number(args.n) }), filename: 'screen.png' }],
+  }),
+};
+
+const script = (from: number, turns: number): ScriptEntry[] => [
+  ...Array.from({ length: turns }, (_, i) => ({
+    toolCalls: [{ id: `call_${from + i}`, name: 'screenshot', arguments: { n: from + i } }],
+  })),
+  { text: 'Looked at all of them.' },
+];
+
+/** The references a body names, by wire shape: Anthropic `source.file_id`, Gemini `fileData.fileUri`. */
+function referencesIn(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(referencesIn);
+  if (typeof value !== 'object' || value === null) return [];
+  const record = value as Record<string, unknown>;
+  const source = record.source as { type?: string; file_id?: string } | undefined;
+  const fileData = record.fileData as { fileUri?: string } | undefined;
+  const own = [
+    ...(record.type === 'image' && source?.type === 'file' && source.file_id ? [source.file_id] : []),
+    ...(fileData?.fileUri ? [fileData.fileUri] : []),
+  ];
+  return [...own, ...Object.values(record).flatMap(referencesIn)];
+}
+
+let server: ApiServer | undefined;
+let dir: string | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+  dir = undefined;
+});
+
+describe.each([
+  { provider: 'anthropic' as const, model: 'claude-sonnet-4-6', caps: anthropicCapsWith, key: 'id' as const },
+  { provider: 'gemini' as const, model: 'gemini-3-pro-preview', caps: geminiCapsWith, key: 'uri' as const },
+])('file references, $provider: 60 screenshots', ({ provider, model, caps, key }) => {
+  it('uploads each screenshot once, names it in every later request (each under 1 MB), and a resumed session re-uploads nothing', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'glimpse-refs-'));
+    const log = join(dir, 'media.jsonl');
+    const uploads: StoredUpload[] = [];
+    server = await startApiServer(script(1, TURNS), caps(uploads), { uploads });
+    const client = () =>
+      createModelClient({
+        provider,
+        model,
+        apiKey: 'test-key',
+        baseUrl: server!.url,
+        maxRetries: 0,
+        env: {},
+        fileReferences: true,
+      });
+    // The references a run remembers, as a session log keeps them: one `media` line per upload.
+    const references = async () =>
+      sessionMediaReferences({
+        lines: (await readFile(log, 'utf8').catch(() => ''))
+          .split('\n')
+          .filter((line) => line !== '')
+          .map((line) => JSON.parse(line)),
+        append: (line) => appendFile(log, `${JSON.stringify(line)}\n`),
+      });
+    const warnings: string[] = [];
+    const run = await runAgent({
+      model: client(),
+      provider,
+      modelId: model,
+      tools: [screenshot],
+      prompt: 'Take sixty screenshots, one at a time.',
+      maxSteps: TURNS + 1,
+      references: await references(),
+      onStep: ({ request }) => warnings.push(...request.serialized.warnings.map((warning) => warning.type)),
+    });
+    expect(run.stopped).toBe('done');
+    expect(warnings).toEqual([]);
+    expect(server.requests).toHaveLength(TURNS + 1);
+
+    // Each screenshot uploaded once, with its own bytes, and each upload a strictly valid image.
+    expect(uploads).toHaveLength(TURNS);
+    expect(new Set(uploads.map((upload) => upload.sha256)).size).toBe(TURNS);
+    for (const upload of uploads) assertStrictlyValid(upload.bytes, upload.mediaType, upload.id);
+
+    // Every request names every screenshot so far by its upload, in order, and carries no base64 at all.
+    const sizes = server.requests.map((request) => request.bytes);
+    server.requests.forEach((request, turn) => {
+      expect(referencesIn(request.body), `turn ${turn}`).toEqual(uploads.slice(0, turn).map((upload) => upload[key]));
+      expect(findWireMedia(request.body), `turn ${turn}`).toEqual([]);
+    });
+    expect(Math.max(...sizes)).toBeLessThan(1_000_000);
+    console.log(
+      `${provider} with references: request bytes per turn (KB): ${sizes.map((b) => (b / 1e3).toFixed(1)).join(' ')}`,
+    );
+
+    // The log holds one media line per upload, with the hash of the bytes uploaded.
+    const lines = (await readFile(log, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(lines.map((line) => line.sha256)).toEqual(uploads.map((upload) => upload.sha256));
+
+    // Resumed: a new client and references read back from the log; one screenshot more, one upload more.
+    const before = server.requests.length;
+    server.script.push(...script(TURNS + 1, 1));
+    const resumed = await runAgent({
+      model: client(),
+      provider,
+      modelId: model,
+      tools: [screenshot],
+      history: run.messages,
+      prompt: 'One more.',
+      maxSteps: 2,
+      references: await references(),
+    });
+    expect(resumed.stopped).toBe('done');
+    expect(uploads).toHaveLength(TURNS + 1);
+    const [first, second] = server.requests.slice(before);
+    expect(referencesIn(first!.body)).toEqual(uploads.slice(0, TURNS).map((upload) => upload[key]));
+    expect(referencesIn(second!.body)).toEqual(uploads.map((upload) => upload[key]));
+    expect(first!.bytes).toBeLessThan(1_000_000);
+  }, 600_000);
+});
