@@ -144,3 +144,84 @@ describe.each([
     expect(first!.bytes).toBeLessThan(1_000_000);
   }, 600_000);
 });
+
+describe('file references through the other clients, and when the upload fails', () => {
+  const run = (provider: 'openai-responses' | 'openai-chat' | 'anthropic', model: string, turns: number) =>
+    runAgent({
+      model: createModelClient({
+        provider,
+        model,
+        apiKey: 'test-key',
+        baseUrl: server!.url,
+        maxRetries: 0,
+        env: {},
+        fileReferences: true,
+      }),
+      provider,
+      modelId: model,
+      tools: [screenshot],
+      prompt: 'Take three screenshots.',
+      maxSteps: turns + 1,
+    });
+
+  it('OpenAI Responses: each screenshot uploaded once to OpenAI Files and named by file_id', async () => {
+    server = await startApiServer(script(1, 3));
+    await run('openai-responses', 'gpt-5.5', 3);
+    expect(server.uploads.map((upload) => [upload.api, upload.id])).toEqual([
+      ['openai', 'file-1'],
+      ['openai', 'file-2'],
+      ['openai', 'file-3'],
+    ]);
+    const last = JSON.stringify(server.requests.at(-1)!.body);
+    for (const upload of server.uploads) {
+      assertStrictlyValid(upload.bytes, upload.mediaType, upload.id);
+      expect(last).toContain(`"type":"input_image","file_id":"${upload.id}"`);
+    }
+    expect(findWireMedia(server.requests.at(-1)!.body)).toEqual([]);
+  }, 120_000);
+
+  it('OpenAI Chat: images stay inline (image_url takes no file_id), so nothing is uploaded', async () => {
+    server = await startApiServer(script(1, 2));
+    await run('openai-chat', 'gpt-5.5', 2);
+    expect(server.uploads).toEqual([]);
+    expect(findWireMedia(server.requests.at(-1)!.body)).toHaveLength(2);
+  }, 120_000);
+
+  it('Anthropic: the messages requests carry the Files beta header; a refused upload leaves each image inline with a media-reference-failed warning, and the turn goes on', async () => {
+    server = await startApiServer(script(1, 2), undefined, {
+      uploadCheck: () => ({ status: 500, message: 'the file store is down' }),
+    });
+    const warnings: { type: string; message: string }[] = [];
+    const result = await runAgent({
+      model: createModelClient({
+        provider: 'anthropic',
+        model: 'claude-sonnet-4-6',
+        apiKey: 'test-key',
+        baseUrl: server.url,
+        maxRetries: 0,
+        env: {},
+        fileReferences: true,
+      }),
+      provider: 'anthropic',
+      modelId: 'claude-sonnet-4-6',
+      tools: [screenshot],
+      prompt: 'Take two screenshots.',
+      maxSteps: 3,
+      onStep: ({ request }) => warnings.push(...request.serialized.warnings),
+    });
+    expect(result.stopped).toBe('done');
+    expect(server.uploads).toEqual([]);
+    // One failed upload per screenshot for the whole run; each request after it says so and sends the image inline.
+    expect(warnings.map((warning) => warning.type)).toEqual([
+      'media-reference-failed',
+      'media-reference-failed',
+      'media-reference-failed',
+    ]);
+    expect(warnings[0]!.message).toMatch(
+      /^the upload of this image\/png to anthropic's file store failed \(Anthropic answered 500: .*the file store is down.*\): it is sent inline$/,
+    );
+    expect(findWireMedia(server.requests.at(-1)!.body)).toHaveLength(2);
+    for (const request of server.requests)
+      expect(String(request.headers['anthropic-beta'])).toContain('files-api-2025-04-14');
+  }, 120_000);
+});

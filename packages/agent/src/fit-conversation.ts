@@ -125,7 +125,7 @@ export async function fitConversation(input: FitConversationInput): Promise<Fitt
           provider: outcome.provider,
           mediaType: part.mediaType,
           messageIndex,
-          message: `uploading a ${part.mediaType} to ${route.provider}'s file store failed (${outcome.failure}): it is sent inline`,
+          message: `the upload of this ${part.mediaType} to ${route.provider}'s file store failed (${outcome.failure}): it is sent inline`,
         });
       }
     }
