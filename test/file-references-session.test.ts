@@ -224,4 +224,48 @@ describe('file references through the other clients, and when the upload fails',
     for (const request of server.requests)
       expect(String(request.headers['anthropic-beta'])).toContain('files-api-2025-04-14');
   }, 120_000);
+
+  it('Gemini: a resumed session whose uploads expire within the hour uploads them again, and names the new ones', async () => {
+    server = await startApiServer(script(1, 2));
+    const lines: unknown[] = [];
+    const references = () => sessionMediaReferences({ lines: [...lines], append: (line) => void lines.push(line) });
+    const gemini = () =>
+      createModelClient({
+        provider: 'gemini',
+        model: 'gemini-3-pro-preview',
+        apiKey: 'test-key',
+        baseUrl: server!.url,
+        maxRetries: 0,
+        env: {},
+        fileReferences: true,
+      });
+    const first = await runAgent({
+      model: gemini(),
+      provider: 'gemini',
+      modelId: 'gemini-3-pro-preview',
+      tools: [screenshot],
+      prompt: 'Take two screenshots.',
+      maxSteps: 3,
+      references: references(),
+    });
+    expect(server.uploads).toHaveLength(2);
+    // 47.5 hours later: each file has half an hour left, too little for a turn and its retries.
+    for (const line of lines as { reference: { expiresAt: string } }[])
+      line.reference.expiresAt = new Date(Date.now() + 30 * 60 * 1000).toISOString();
+    const before = server.requests.length;
+    await runAgent({
+      model: gemini(),
+      provider: 'gemini',
+      modelId: 'gemini-3-pro-preview',
+      tools: [screenshot],
+      history: first.messages,
+      prompt: 'Look again.',
+      maxSteps: 1,
+      references: references(),
+    });
+    expect(server.uploads).toHaveLength(4);
+    expect(server.uploads[2]!.sha256).toBe(server.uploads[0]!.sha256);
+    expect(server.uploads[3]!.sha256).toBe(server.uploads[1]!.sha256);
+    expect(referencesIn(server.requests[before]!.body)).toEqual([server.uploads[2]!.uri, server.uploads[3]!.uri]);
+  }, 120_000);
 });
