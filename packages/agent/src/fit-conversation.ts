@@ -6,6 +6,7 @@ import type { ProviderName } from './route/capabilities.js';
 import { routeFor, type RouteOptions } from './route/resolve-route.js';
 import { formatBytes } from './tools/format-bytes.js';
 import { omitMedia } from './providers/placeholders.js';
+import { attachFileReferences } from './references/attach-file-references.js';
 import type { ResolveFileReference } from './references/resolve-file-references.js';
 import type { MediaPart, Message, Part, ToolDefinition } from './types.js';
 import type { SerializeWarning } from './providers/types.js';
@@ -108,29 +109,6 @@ export async function fitConversation(input: FitConversationInput): Promise<Fitt
   };
   const fit = cachedFit(cache);
   const referenceWarnings: SerializeWarning[] = [];
-  const reference = async (parts: Part[], messageIndex: number): Promise<{ parts: Part[]; referenced: boolean }> => {
-    if (input.references === undefined) return { parts, referenced: false };
-    let referenced = false;
-    const out: Part[] = [];
-    for (const part of parts) {
-      const outcome = part.type === 'text' ? undefined : await input.references(part, input.signal);
-      if (part.type === 'text' || outcome === undefined) out.push(part);
-      else if ('reference' in outcome) {
-        out.push({ ...part, reference: outcome.reference });
-        referenced = true;
-      } else {
-        out.push(part);
-        referenceWarnings.push({
-          type: 'media-reference-failed',
-          provider: outcome.provider,
-          mediaType: part.mediaType,
-          messageIndex,
-          message: `the upload of this ${part.mediaType} to ${route.provider}'s file store failed (${outcome.failure}): it is sent inline`,
-        });
-      }
-    }
-    return { parts: out, referenced };
-  };
 
   const lastAssistant = input.messages.findLastIndex((message) => message.role === 'assistant');
   const pieces: Piece[][] = [];
@@ -153,7 +131,17 @@ export async function fitConversation(input: FitConversationInput): Promise<Fitt
           ? await fit(part, routeTarget)
           : { parts: [part], warnings: [] };
       // Referenced once fitted to the route: the budget then has nothing to take from it.
-      const sent = refused ? { parts: fitted.parts, referenced: false } : await reference(fitted.parts, index);
+      const sent =
+        refused || input.references === undefined
+          ? { parts: fitted.parts, referenced: false }
+          : await attachFileReferences({
+              parts: fitted.parts,
+              messageIndex: index,
+              resolve: input.references,
+              route: route.provider,
+              ...(input.signal !== undefined && { signal: input.signal }),
+            });
+      if ('warnings' in sent) referenceWarnings.push(...sent.warnings);
       const slot: MediaSlot = {
         source: part,
         messageIndex: index,
