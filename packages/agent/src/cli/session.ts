@@ -31,7 +31,8 @@ name typed with plain spaces also finds a log whose name has Unicode spaces.
                      pglite:DIR or postgres://USER:PASS@HOST:PORT/DB
   import FILE --to LOCATION
                      copies a JSONL log into a store as session ID (its times and header kept); refuses
-                     an ID the store already holds, but finishes an import of the same log killed mid-way
+                     an ID the store already holds, but finishes an import of the same log killed mid-way;
+                     a torn last line is left out, and said so on stderr (exit 0)
 
 Options:
   --provider PROVIDER  estimate for this route only: ${PROVIDER_NAMES.join(', ')}
@@ -153,6 +154,11 @@ async function importSession(args: string[]): Promise<number> {
   if (to === undefined) throw new UsageError('import: --to LOCATION is required');
   const path = await resolveInputPath(positionals[0]!);
   const source = await withStore({ kind: 'jsonl', path }, (store, id) => store.readSession(id));
+  // Said before copying: a killed writer's last line is not part of the log, so the import leaves it out.
+  if (source.tornTail)
+    process.stderr.write(
+      `glimpse session import: warning: ${path} ends in a torn line ${source.tornTail.line} (${formatCount(source.tornTail.bytes)} bytes, no newline: a writer stopped mid-append, so it was never committed); that 1 line is left out, only the ${formatCount(source.messages.length)} committed entries are imported\n`,
+    );
   const target = parseSessionLocation(to);
   const copied = await withStore(target, (store, id) => copySession(source, store, id));
   const shown = target.kind === 'jsonl' ? target.path : `${target.location}#${target.id}`;
