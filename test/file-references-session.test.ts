@@ -2,14 +2,15 @@
 // clients' official SDKs, with `fileReferences: true`, against a local server that answers the SDKs' upload calls
 // (test/support/file-uploads.ts) and enforces the API's caps, refusing a reference no upload has. Each screenshot
 // must be uploaded once, every request must name every screenshot so far and stay under 1 MB, and a resumed
-// session (new client, new references read back from the log's `media` lines) must upload nothing again.
-import { appendFile, mkdtemp, readFile, rm } from 'node:fs/promises';
+// session (a new store, client and run on the same JSONL log, its `media` lines read back) must upload nothing again.
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runAgent, type HandlerTool } from '../packages/agent/src/index.js';
 import { createModelClient } from '../packages/agent/src/entries/clients.js';
 import { sessionMediaReferences } from '../packages/agent/src/references/session-media-references.js';
+import { JsonlSessionStore } from '../packages/agent/src/session/jsonl-session-store.js';
 import { startApiServer, type ApiServer, type ScriptEntry } from './support/api-server.js';
 import { denseScreenshot } from './support/dense-screenshot.js';
 import type { StoredUpload } from './support/file-uploads.js';
@@ -63,7 +64,6 @@ describe.each([
 ])('file references, $provider: 60 screenshots', ({ provider, model, caps, key }) => {
   it('uploads each screenshot once, names it in every later request (each under 1 MB), and a resumed session re-uploads nothing', async () => {
     dir = await mkdtemp(join(tmpdir(), 'glimpse-refs-'));
-    const log = join(dir, 'media.jsonl');
     const uploads: StoredUpload[] = [];
     server = await startApiServer(script(1, TURNS), caps(uploads), { uploads });
     const client = () =>
@@ -76,15 +76,9 @@ describe.each([
         env: {},
         fileReferences: true,
       });
-    // The references a run remembers, as a session log keeps them: one `media` line per upload.
-    const references = async () =>
-      sessionMediaReferences({
-        lines: (await readFile(log, 'utf8').catch(() => ''))
-          .split('\n')
-          .filter((line) => line !== '')
-          .map((line) => JSON.parse(line)),
-        append: (line) => appendFile(log, `${JSON.stringify(line)}\n`),
-      });
+    // The session log keeps the references: one `media` line per upload (runAgent's default with a session).
+    const store = () => new JsonlSessionStore(dir!);
+    let session = await store().openSession('refs');
     const warnings: string[] = [];
     const run = await runAgent({
       model: client(),
@@ -93,7 +87,7 @@ describe.each([
       tools: [screenshot],
       prompt: 'Take sixty screenshots, one at a time.',
       maxSteps: TURNS + 1,
-      references: await references(),
+      session,
       onStep: ({ request }) => warnings.push(...request.serialized.warnings.map((warning) => warning.type)),
     });
     expect(run.stopped).toBe('done');
@@ -113,29 +107,33 @@ describe.each([
     });
     expect(Math.max(...sizes)).toBeLessThan(1_000_000);
     console.log(
-      `${provider} with references: request bytes per turn (KB): ${sizes.map((b) => (b / 1e3).toFixed(1)).join(' ')}`,
+      `${provider}: ${uploads.length} uploads, ${(uploads.reduce((sum, upload) => sum + upload.bytes.length, 0) / 1e6).toFixed(1)} MB in all; ` +
+        `${provider} with references: request bytes per turn (KB): ${sizes.map((b) => (b / 1e3).toFixed(1)).join(' ')}`,
     );
 
-    // The log holds one media line per upload, with the hash of the bytes uploaded.
-    const lines = (await readFile(log, 'utf8'))
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line));
-    expect(lines.map((line) => line.sha256)).toEqual(uploads.map((upload) => upload.sha256));
+    // The log holds one media line per upload, with the hash of the bytes uploaded and the provider's reference.
+    await session.close();
+    const media = (await store().readSession('refs')).media ?? [];
+    expect(media.map((line) => [line.sha256, line.reference?.id, line.reference?.uri])).toEqual(
+      uploads.map((upload) => [upload.sha256, upload.id, upload.uri]),
+    );
 
-    // Resumed: a new client and references read back from the log; one screenshot more, one upload more.
+    // Resumed as a restart would: a new store object, client and run on the same log; one screenshot more, one
+    // upload more.
     const before = server.requests.length;
     server.script.push(...script(TURNS + 1, 1));
+    session = await store().openSession('refs');
     const resumed = await runAgent({
       model: client(),
       provider,
       modelId: model,
       tools: [screenshot],
-      history: run.messages,
+      history: session.resumed?.messages ?? [],
       prompt: 'One more.',
       maxSteps: 2,
-      references: await references(),
+      session,
     });
+    await session.close();
     expect(resumed.stopped).toBe('done');
     expect(uploads).toHaveLength(TURNS + 1);
     const [first, second] = server.requests.slice(before);

@@ -10,6 +10,7 @@ import { toolResultFrom } from '../results/tool-result-from.js';
 import { requestBytes } from '../request-bytes.js';
 import { createMemoryMediaReferences, type MediaReferences } from '../references/media-references.js';
 import { resolveFileReferences } from '../references/resolve-file-references.js';
+import { sessionLogReferences } from '../references/session-log-references.js';
 import { classifyMediaRefusal } from './classify-media-refusal.js';
 import { LoggedRefusals, refusalLine } from './logged-refusals.js';
 import type { ModelClient, ModelRequest, ModelTurn } from './model-client.js';
@@ -51,8 +52,8 @@ export interface RunAgentInput {
   onRepair?: (repair: MediaRepair) => void;
   /**
    * Where provider file references are remembered, by content hash (when the client uploads: `model.uploadMedia`, a
-   * live client with `fileReferences: true`). Default: in memory for this run; give a resumed session its store
-   * (the session log's `media` lines) and it names its media again with no new upload.
+   * live client with `fileReferences: true`). Default: the `session`'s log (its `media` lines: read from the session
+   * it resumes, one appended per upload), else in memory for this run.
    */
   references?: MediaReferences;
   signal?: AbortSignal;
@@ -110,7 +111,8 @@ export async function runAgent(input: RunAgentInput): Promise<AgentRun> {
       : resolveFileReferences({
           route: provider,
           upload: (media, signal) => uploadMedia.call(model, media, signal),
-          memory: input.references ?? createMemoryMediaReferences(),
+          // The session's log when there is one: a resumed session names its earlier uploads again.
+          memory: input.references ?? (session ? sessionLogReferences(session) : createMemoryMediaReferences()),
         });
   const prepare = async () => {
     await logged.admit(messages, state.refused);
