@@ -6,6 +6,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PDFDocument } from 'pdf-lib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runAgent, type HandlerTool } from '../packages/agent/src/index.js';
 import { createModelClient } from '../packages/agent/src/entries/clients.js';
@@ -266,4 +267,49 @@ describe('file references through the other clients, and when the upload fails',
     expect(server.uploads[3]!.sha256).toBe(server.uploads[1]!.sha256);
     expect(referencesIn(server.requests[before]!.body)).toEqual([server.uploads[2]!.uri, server.uploads[3]!.uri]);
   }, 120_000);
+
+  it.each([
+    ['anthropic', 'claude-sonnet-4-6', '"type":"document","source":{"type":"file","file_id":"file_1"}'],
+    ['openai-chat', 'gpt-5.5', '"type":"file","file":{"file_id":"file-1"}'],
+    ['openai-responses', 'gpt-5.5', '"type":"input_file","file_id":"file-1"'],
+    ['gemini', 'gemini-3-pro-preview', '"fileData":{"mimeType":"application/pdf","fileUri":"'],
+  ] as const)(
+    '%s: a PDF a tool returns is uploaded once and named in the next request',
+    async (provider, model, wire) => {
+      const document = await PDFDocument.create();
+      for (let i = 0; i < 3; i++) document.addPage([300, 400]).drawText(`page ${i + 1}`);
+      const bytes = await document.save();
+      const report: HandlerTool = {
+        definition: { name: 'report', description: 'The report', parameters: { type: 'object' } },
+        handler: () => ({ attachments: [{ bytes, filename: 'report.pdf' }] }),
+      };
+      server = await startApiServer([
+        { toolCalls: [{ id: 'call_1', name: 'report', arguments: {} }] },
+        { text: 'Read.' },
+      ]);
+      await runAgent({
+        model: createModelClient({
+          provider,
+          model,
+          apiKey: 'test-key',
+          baseUrl: server.url,
+          maxRetries: 0,
+          env: {},
+          fileReferences: true,
+        }),
+        provider,
+        modelId: model,
+        tools: [report],
+        prompt: 'Read the report.',
+        maxSteps: 2,
+      });
+      expect(server.uploads.map((upload) => [upload.mediaType, upload.filename])).toEqual([
+        ['application/pdf', 'report.pdf'],
+      ]);
+      assertStrictlyValid(server.uploads[0]!.bytes, 'application/pdf', 'upload');
+      expect(JSON.stringify(server.requests[1]!.body)).toContain(wire);
+      expect(findWireMedia(server.requests[1]!.body)).toEqual([]);
+    },
+    120_000,
+  );
 });
