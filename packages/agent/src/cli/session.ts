@@ -9,6 +9,7 @@ import { parseSessionLocation, parseStoreLocation } from '../session/session-loc
 import type { SessionStore, StoredSession } from '../session/session-store.js';
 import { sha256OfBase64 } from '../session/content-address.js';
 import { copySession } from '../session/copy-session.js';
+import { latestMediaFacts } from '../session/media-facts.js';
 import { formatBytes } from '../tools/format-bytes.js';
 import { parseArgs, stringFlag } from './args.js';
 import { UsageError, type Command } from './command.js';
@@ -109,12 +110,24 @@ export async function summariseSession(
     `${path}: glimpse-session v${header.version}, created ${header.created}, app ${JSON.stringify(header.app)}`,
     `entries: ${messages.length} (user ${roles.user}, assistant ${roles.assistant} with ${toolCalls} tool calls, tool results ${roles.toolResult} of which ${errors} errors)`,
     `media: ${tallied(media.image, 'images')}; ${tallied(media.document, 'documents')}${session.storedBytes === undefined ? '' : `; log file ${formatBytes(session.storedBytes)}`}`,
+    mediaLinesSummary(session),
     session.tornTail
       ? `torn tail: line ${session.tornTail.line}, ${formatCount(session.tornTail.bytes)} bytes never committed (a writer stopped mid-append); dropped, and cut by the next writer that opens the log`
       : 'torn tail: none',
     'token estimate and request bytes of the whole log:',
     textTable([['provider / model', 'tokens', 'bytes per request'], ...estimates], '  '),
   ].join('\n');
+}
+
+/** What the log's media lines say: how many media a provider refused (and what was done), how many have a file reference. */
+function mediaLinesSummary(session: StoredSession): string {
+  const lines = session.media ?? [];
+  if (lines.length === 0) return 'media lines: none';
+  const facts = [...latestMediaFacts(lines).values()];
+  const refused = facts.filter((fact) => fact.refused);
+  const placeholders = refused.filter((fact) => fact.refused?.action === 'placeholder').length;
+  const references = facts.filter((fact) => fact.reference).length;
+  return `media lines: ${lines.length} about ${facts.length} media: ${refused.length} refused (${placeholders} sent as placeholders, ${refused.length - placeholders} refitted), ${references} with a provider file reference`;
 }
 
 export const sessionCommand: Command = {
