@@ -1,6 +1,7 @@
 import type { Content, FunctionResponsePart, Part as GeminiPart, Tool } from '@google/genai';
 import { isGemini3 } from '../route/wire-facts.js';
 import type { MediaPart, Part, ToolDefinition, ToolResultMessage } from '../types.js';
+import { fileReferenceOf } from './file-reference.js';
 import { attachedLine, EMPTY_RESULT, joinText, liftedMediaParts, splitToolResult } from './lift-media.js';
 import { prepareConversation, type CallWithResult } from './turns.js';
 import type { SerializeInput, Serialized } from './types.js';
@@ -26,8 +27,13 @@ function toPart(part: Part): GeminiPart {
     case 'text':
       return { text: part.text };
     case 'image':
-    case 'document':
+    case 'document': {
+      // An upload to the File API is named by its URI (ai.google.dev/gemini-api/docs/files: `fileData` with
+      // `mimeType` and `fileUri`); it is kept 48 hours, and the reference's expiry says when to upload it again.
+      const reference = fileReferenceOf('gemini', part);
+      if (reference?.uri !== undefined) return { fileData: { mimeType: part.mediaType, fileUri: reference.uri } };
       return { inlineData: { mimeType: part.mediaType, data: part.data } };
+    }
     default: {
       const exhaustive: never = part;
       return exhaustive;
@@ -51,6 +57,9 @@ function mediaFitsResponse(result: ToolResultMessage): boolean {
 }
 
 function toResponsePart(part: MediaPart): FunctionResponsePart {
+  // Gemini 3 takes an uploaded file inside a function response too (SDK `FunctionResponsePart.fileData`).
+  const reference = fileReferenceOf('gemini', part);
+  if (reference?.uri !== undefined) return { fileData: { mimeType: part.mediaType, fileUri: reference.uri } };
   return {
     inlineData: {
       mimeType: part.mediaType,
