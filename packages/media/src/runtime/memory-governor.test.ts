@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MediaError } from '@glimpse/media';
 // Unchecked by the strict oracle (which would start a decoder per output of the 1,000 jobs): the outputs
 // are not what this file tests.
-import { configureMemoryGovernor, memoryGovernor, process as fit } from '../entries/node.js';
+import { configureMemoryGovernor, memoryGovernor, pdfText, process as fit, renderPdfPage } from '../entries/node.js';
+import { assertStrictlyValid } from '../../../../test/support/strict-oracle.js';
 import { MemoryGovernor } from './memory-governor.js';
 import { idleInstances, MAX_IDLE_PER_MODULE } from './kernel-pool.js';
 import * as make from '../../../../test/fixtures/make.js';
@@ -297,5 +298,20 @@ describe('process under a configured governor', () => {
     expect(instantiate.mock.calls.length).toBeLessThan(300);
     for (const idle of Object.values(idleInstances())) expect(idle).toBeLessThanOrEqual(MAX_IDLE_PER_MODULE);
     instantiate.mockRestore();
+  });
+
+  it('admits renderPdfPage and pdfText too, with PDFium at its memory cap: E_BUSY while the isolate is full', async () => {
+    const governor = configureMemoryGovernor({ maxConcurrentMemory: 100 * MB, maxQueuedJobs: 0 })!;
+    const pdf = await make.pdf({ pages: 2 });
+    const holder = await governor.admit({ estimateBytes: 40 * MB }); // 40 + 64 is past 100
+    await failsWith(renderPdfPage(pdf, 1, { maxMemory: 64 * MB }), MediaError, 'E_BUSY');
+    await failsWith(pdfText(pdf, { maxMemory: 64 * MB }), MediaError, 'E_BUSY');
+    holder.release();
+    const page = await renderPdfPage(pdf, 2, { maxMemory: 64 * MB });
+    assertStrictlyValid(page.data, page.mediaType);
+    expect((await pdfText(pdf, { maxMemory: 64 * MB })).pageCount).toBe(2);
+    // Each was admitted alone with at least PDFium's 64 MiB, and gave it back.
+    expect(governor.state().peakAdmittedBytes).toBeGreaterThanOrEqual(64 * MB + pdf.byteLength * 2);
+    expect(governor.state()).toMatchObject({ runningJobs: 0, queuedJobs: 0, admittedBytes: 0 });
   });
 });
