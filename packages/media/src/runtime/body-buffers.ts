@@ -4,8 +4,8 @@
 // reading each into the buffer the last one used (docs/runtimes.md "Many requests in one isolate").
 // So processRequest reads a body into a buffer from here and gives it back when its job ends.
 
-/** Most buffers kept idle: a governed isolate reads few bodies at once. */
-const MAX_IDLE = 2;
+/** Most buffers kept idle: a governed Worker reads one large body at a time, and an idle buffer is held memory. */
+const MAX_IDLE = 1;
 
 const idle: ArrayBuffer[] = [];
 
