@@ -1,7 +1,17 @@
 // Sessions that heal: a local server speaking Anthropic's API refuses one screenshot with a 400 naming its block
 // (as the API does for an image it cannot process), or a whole request with a 413; runAgent, through the official
 // SDK, classifies the refusal, repairs the outgoing copy, sends once more, and never sends the refused image again.
+import { createHash } from 'node:crypto';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { JsonlSessionStore } from '../packages/agent/src/session/jsonl-session-store.js';
+import { openPgClient } from '../packages/agent/src/session/pg-client.js';
+import { openPGliteClient } from '../packages/agent/src/session/pglite-client.js';
+import { PostgresSessionStore } from '../packages/agent/src/session/postgres-session-store.js';
+import type { SessionStore } from '../packages/agent/src/session/session-store.js';
+import { DATABASE_URL, postgresAvailable } from './support/postgres-url.js';
 import { runAgent, type HandlerTool, type Message } from '../packages/agent/src/index.js';
 import { createModelClient } from '../packages/agent/src/entries/clients.js';
 import { startApiServer, type ApiServer, type RequestCheck, type ScriptEntry } from './support/api-server.js';
@@ -139,4 +149,114 @@ describe('runAgent heals a refused image', () => {
     const answered = server.requests.filter((request) => request.bytes <= 500_000);
     expect(answered).toHaveLength(TURNS + 1);
   }, 120_000);
+});
+
+/** Each store opened twice on one place, as a process and its restart would: `open()` gives a new store object. */
+const STORES: [string, () => Promise<() => Promise<SessionStore>>][] = [
+  [
+    'JSONL',
+    async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'glimpse-heal-'));
+      return async () => new JsonlSessionStore(dir);
+    },
+  ],
+  [
+    'PGlite',
+    async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'glimpse-heal-pglite-'));
+      return async () => PostgresSessionStore.open(await openPGliteClient(dir), `pglite:${dir}`);
+    },
+  ],
+  ...(postgresAvailable()
+    ? [
+        [
+          'Postgres server',
+          async () => async () => PostgresSessionStore.open(await openPgClient(DATABASE_URL!, 'test'), 'test'),
+        ] as [string, () => Promise<() => Promise<SessionStore>>],
+      ]
+    : []),
+];
+
+describe('runAgent writes the repair to the session log', () => {
+  for (const [name, place] of STORES)
+    it(`${name}: after a restart, a new runAgent reads the refusal from the log and never sends that image`, async () => {
+      const open = await place();
+      const id = `heal-${process.pid}-${Date.now()}`;
+      server = await startApiServer(script(), refusesOne);
+      let store = await open();
+      let session = await store.openSession(id);
+      const run = await runAgent({
+        model: client(server.url),
+        provider: 'anthropic',
+        tools: [screenshot],
+        prompt: 'Look eight times.',
+        maxSteps: TURNS + 1,
+        session,
+      });
+      await session.close();
+      expect(run.stopped).toBe('done');
+      expect(run.repairs).toHaveLength(1);
+      const sha256 = createHash('sha256').update(Buffer.from(shots[BAD]!, 'base64')).digest('hex');
+      const logged = await store.readSession(id);
+      // The refused screenshot came in the tool result of turn BAD: entry 1 is the prompt, then two per turn.
+      const holder = logged.messages.findIndex(
+        (m) => m.role === 'toolResult' && m.parts.some((part) => part.type === 'image' && part.data === shots[BAD]),
+      );
+      expect(
+        logged.media?.map(({ type, sha256, refused, afterEntries }) => ({ type, sha256, refused, afterEntries })),
+      ).toStrictEqual([
+        {
+          type: 'media',
+          sha256,
+          refused: {
+            route: 'anthropic',
+            code: 'E_MEDIA_REFUSED',
+            action: 'placeholder',
+            reason: expect.stringMatching(
+              /^messages\.\d+\.content\.0\.content\.0\.source\.base64\.data: Could not process image$/,
+            ),
+          },
+          // Written at the refusal of the first request that carried it, right after its tool result.
+          afterEntries: holder + 1,
+        },
+      ]);
+      await store.close();
+      await server.close();
+
+      // The restart: a new store object and a new runAgent, no refusedMedia. Five more turns, the first of which
+      // gets the very same screenshot from the tool again.
+      const again = [BAD, 0, 1, 3, 4];
+      server = await startApiServer(
+        [
+          ...again.map((n, i) => ({ toolCalls: [{ id: `again_${i}`, name: 'screenshot', arguments: { n } }] })),
+          { text: 'Done again.' },
+        ],
+        refusesOne,
+      );
+      store = await open();
+      session = await store.openSession(id);
+      const resumed = await runAgent({
+        model: client(server.url),
+        provider: 'anthropic',
+        tools: [screenshot],
+        history: session.resumed?.messages ?? [],
+        prompt: 'Five more.',
+        maxSteps: again.length + 1,
+        session,
+      });
+      await session.close();
+      expect(resumed.stopped).toBe('done');
+      expect(resumed.repairs).toEqual([]);
+      expect(server.requests).toHaveLength(again.length + 1);
+      for (const request of server.requests) {
+        expect(blockOf(request.body, shots[BAD]!)).toBeUndefined();
+        expect(JSON.stringify(request.body)).toContain('the provider refused it once');
+      }
+      // The other screenshots of the restart are sent as images.
+      const last = server.requests.at(-1)!;
+      for (const n of [0, 1, 3, 4]) expect(blockOf(last.body, shots[n]!)).toBeDefined();
+      // Still one media line: nothing was refused again.
+      expect((await store.readSession(id)).media).toHaveLength(1);
+      await store.close();
+    }, 180_000);
 });

@@ -148,7 +148,9 @@ describe('session stores, end to end through the CLI', () => {
     expect(summaries[0]![0]).toBe(
       'entries: 14 (user 2, assistant 4 with 8 tool calls, tool results 8 of which 0 errors)',
     );
-    expect(summaries[0]![1]).toMatch(/^media: 6 images \(3 unique\), [\d.]+ [kKM]B; 2 documents \(1 unique\)/);
+    expect(summaries[0]![1]).toMatch(
+      /^media: 6 images \(3 unique\), [\d.]+ [kKM]B in all, [\d.]+ [kKM]B unique; 2 documents \(1 unique\), [\d.]+ [kKM]B in all, [\d.]+ [kKM]B unique/,
+    );
     for (const [index, summary] of summaries.entries()) expect(summary, cases[index]!.name).toStrictEqual(summaries[0]);
   }, 240_000);
 

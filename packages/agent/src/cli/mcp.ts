@@ -19,8 +19,8 @@ import { readFonts } from './read-fonts.js';
 
 const signature = (definition: ToolDefinition) => `${definition.name} ${argumentSignature(definition)}`;
 
-const usage = `Usage: glimpse mcp [--root DIR] [--preset NAME] [--max-file-bytes N] [--strict] [--timeout-ms N]
-                  [--http PORT] [--font FILE]... [--no-system-fonts] [--max-result-bytes N]
+const usage = `Usage: glimpse mcp [--root DIR] [--preset NAME] [--max-file-bytes N] [--max-input-pixels N] [--strict]
+                  [--timeout-ms N] [--http PORT] [--font FILE]... [--no-system-fonts] [--max-result-bytes N]
 
 Runs an MCP server on stdin/stdout (for Claude Desktop, Claude Code, Cursor, VS Code, …) with two tools:
   ${signature(VIEW_FILE_TOOL_DEFINITION)}  images, SVGs and PDFs, fitted for the provider: images come back as
@@ -36,6 +36,8 @@ Options:
                        (${PROVIDER_NAMES.filter((p) => !isPresetName(p)).join(', ')} → openai);
                        --provider NAME is the same option, under its earlier name
   --max-file-bytes N   refuse files larger than N bytes without reading them (default ${DEFAULT_MAX_FILE_BYTES})
+  --max-input-pixels N refuse images whose header declares more pixels, before decoding them
+                       (default 100000000, as on glimpse process)
   --strict             refuse files whose extension names another type than their content
   --timeout-ms N       time one view_file call may take (default ${DEFAULT_VIEW_TIMEOUT_MS}); views run on worker
                        threads, so a slow file never holds up read or other calls, and one over this
@@ -65,7 +67,15 @@ export const mcpCommand: Command = {
   usage,
   async run(args) {
     const { positionals, flags, lists } = parseArgs(args, {
-      values: ['--root', '--preset', '--max-file-bytes', '--timeout-ms', '--http', '--max-result-bytes'],
+      values: [
+        '--root',
+        '--preset',
+        '--max-file-bytes',
+        '--timeout-ms',
+        '--http',
+        '--max-result-bytes',
+        '--max-input-pixels',
+      ],
       booleans: ['--strict', '--no-system-fonts'],
       lists: ['--font'],
       aliases: { '--provider': '--preset' },
@@ -90,6 +100,7 @@ export const mcpCommand: Command = {
       root,
       preset: preset === undefined ? 'portable' : presetFor(preset),
       maxFileBytes: positiveInteger(flags, '--max-file-bytes'),
+      maxInputPixels: positiveInteger(flags, '--max-input-pixels'),
       strict: flags.has('--strict'),
       viewQueue: limitConcurrency(2),
       viewFileRunner: pool.view,

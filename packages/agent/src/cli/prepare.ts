@@ -24,7 +24,7 @@ function bodyKeys(): string {
 }
 
 const usage = `Usage: glimpse prepare FILE... --provider PROVIDER [--model ID] [--system TEXT] [--no-vision]
-                       [--lift-tool-media] [--max-file-bytes N] [--keep-metadata]
+                       [--lift-tool-media] [--max-file-bytes N] [--max-input-pixels N] [--keep-metadata]
 
 Builds the request a provider receives when an agent's tool hands it FILEs: a user asks, the assistant
 calls view_file once per FILE (in order, in one turn), and the results come back with each file fitted
@@ -38,6 +38,8 @@ Options:
   --no-vision          treat the model as text-only: images and PDFs become placeholders
   --lift-tool-media    openai-responses: media in a user message after the outputs, not inside them
   --max-file-bytes N   refuse a FILE larger than N bytes without reading it (default ${DEFAULT_MAX_FILE_BYTES})
+  --max-input-pixels N refuse an image whose header declares more pixels (default 100000000): its result
+                       is an error note
   --keep-metadata      send images with their Exif, XMP, IPTC and comments (GPS position included);
                        by default they are cut out, losslessly
   -h, --help           show this help
@@ -80,7 +82,14 @@ export async function prepareConversation(
     noVision = false,
     route = prepareRoute(provider, model, noVision),
     keepMetadata = false,
-  }: { maxFileBytes?: number; noVision?: boolean; route?: ModelRoute; keepMetadata?: boolean } = {},
+    maxInputPixels,
+  }: {
+    maxFileBytes?: number;
+    noVision?: boolean;
+    route?: ModelRoute;
+    keepMetadata?: boolean;
+    maxInputPixels?: number;
+  } = {},
 ): Promise<Message[]> {
   const calls: ToolCall[] = files.map((path, i) => ({
     id: `call_${i + 1}`,
@@ -91,13 +100,14 @@ export async function prepareConversation(
   const { capabilities } = route;
   const results: Message[] = [];
   for (const call of calls) {
-    let outcome = await viewFile(call.arguments, { capabilities, maxFileBytes, keepMetadata });
+    let outcome = await viewFile(call.arguments, { capabilities, maxFileBytes, keepMetadata, maxInputPixels });
     // view_file refuses an image for a text-only model; attach it anyway, so the output shows the serializer's placeholder.
     if (isFileError(outcome.error) && outcome.error.code === 'E_NO_IMAGE_INPUT')
       outcome = await viewFile(call.arguments, {
         capabilities: { ...capabilities, imageInput: true },
         maxFileBytes,
         keepMetadata,
+        maxInputPixels,
       });
     // A FILE that cannot be read at all (missing, too large, ambiguous name) fails the command; bad content is a note.
     if (isFileError(outcome.error)) throw outcome.error;
@@ -121,7 +131,7 @@ export const prepareCommand: Command = {
   usage,
   async run(args) {
     const { positionals, flags } = parseArgs(args, {
-      values: ['--provider', '--model', '--system', '--max-file-bytes'],
+      values: ['--provider', '--model', '--system', '--max-file-bytes', '--max-input-pixels'],
       booleans: ['--no-vision', '--lift-tool-media', '--keep-metadata'],
     });
     if (positionals.length === 0) throw new UsageError('expected at least one FILE');
@@ -135,6 +145,7 @@ export const prepareCommand: Command = {
       maxFileBytes: positiveInteger(flags, '--max-file-bytes'),
       route,
       keepMetadata: flags.has('--keep-metadata'),
+      maxInputPixels: positiveInteger(flags, '--max-input-pixels'),
     });
     const system = stringFlag(flags, '--system');
     const conversation = {

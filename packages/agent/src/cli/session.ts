@@ -7,7 +7,9 @@ import type { Message, Part } from '../types.js';
 import { openSessionStore } from '../session/open-session-store.js';
 import { parseSessionLocation, parseStoreLocation } from '../session/session-location.js';
 import type { SessionStore, StoredSession } from '../session/session-store.js';
+import { sha256OfBase64 } from '../session/content-address.js';
 import { copySession } from '../session/copy-session.js';
+import { latestMediaFacts } from '../session/media-facts.js';
 import { formatBytes } from '../tools/format-bytes.js';
 import { parseArgs, stringFlag } from './args.js';
 import { UsageError, type Command } from './command.js';
@@ -21,17 +23,19 @@ const usage = `Usage: glimpse session LOCATION [--provider PROVIDER]
        glimpse session import FILE --to LOCATION
 
 Validates a glimpse session and summarises it: entries by role, error results, images and documents
-(unique and total bytes), and the token estimate of the whole log per provider, from each image's pixel
-size (images logged without a size are probed), beside the bytes of the whole log sent as one request on
-that route against its cap (anthropic 32 MB, gemini 20 MB, openai 50 MB): a session dies of either. LOCATION is a JSONL file path, pglite:DIR#ID or
-postgres://USER:PASS@HOST:PORT/DB#ID (docs/sessions.md: which store for which deployment). A FILE
-name typed with plain spaces also finds a log whose name has Unicode spaces.
+(how many and their bytes in all, and the distinct ones by content hash: "(N unique)", "… unique"), and the
+token estimate of the whole log per provider, from each image's pixel size (images logged without a size
+are probed), beside the bytes of the whole log sent as one request on that route against its cap
+(anthropic 32 MB, gemini 20 MB, openai 50 MB): a session dies of either. LOCATION is a JSONL file path,
+pglite:DIR#ID or postgres://USER:PASS@HOST:PORT/DB#ID (docs/sessions.md: which store for which deployment).
+A FILE name typed with plain spaces also finds a log whose name has Unicode spaces.
 
   list STORE         the sessions a store holds (id, created, entries): a directory of JSONL logs,
                      pglite:DIR or postgres://USER:PASS@HOST:PORT/DB
   import FILE --to LOCATION
                      copies a JSONL log into a store as session ID (its times and header kept); refuses
-                     an ID the store already holds, but finishes an import of the same log killed mid-way
+                     an ID the store already holds, but finishes an import of the same log killed mid-way;
+                     a torn last line is left out, and said so on stderr (exit 0)
 
 Options:
   --provider PROVIDER  estimate for this route only: ${PROVIDER_NAMES.join(', ')}
@@ -68,9 +72,11 @@ export async function summariseSession(
   const roles = { user: 0, assistant: 0, toolResult: 0 };
   let errors = 0;
   let toolCalls = 0;
+  // unique: bytes of each distinct medium by its content hash (a screenshot sent again is stored once in a
+  // content-addressed log, but each copy is sent again in every request).
   const media = {
-    image: { count: 0, bytes: 0, unique: new Set<string>() },
-    document: { count: 0, bytes: 0, unique: new Set<string>() },
+    image: { count: 0, bytes: 0, unique: new Map<string, number>() },
+    document: { count: 0, bytes: 0, unique: new Map<string, number>() },
   };
   for (const message of messages) {
     roles[message.role]++;
@@ -83,8 +89,9 @@ export async function summariseSession(
       if (part.type === 'text') continue;
       const tally = media[part.type];
       tally.count++;
-      tally.bytes += base64Size(part.data);
-      tally.unique.add(part.data);
+      const size = base64Size(part.data);
+      tally.bytes += size;
+      tally.unique.set(sha256OfBase64(part.data), size);
     }
   }
   const sized = await withPixelSizes(messages);
@@ -94,18 +101,33 @@ export async function summariseSession(
     formatCount(sized.reduce((sum, message) => sum + estimateMessageTokens(message, target.options), 0)),
     requestMeter(messages, target.options),
   ]);
-  const unique = (tally: { count: number; unique: Set<string> }) =>
-    tally.unique.size < tally.count ? ` (${tally.unique.size} unique)` : '';
+  const tallied = (tally: { count: number; bytes: number; unique: Map<string, number> }, noun: string) => {
+    const kinds = tally.unique.size < tally.count ? ` (${tally.unique.size} unique)` : '';
+    const uniqueBytes = [...tally.unique.values()].reduce((sum, bytes) => sum + bytes, 0);
+    return `${tally.count} ${noun}${kinds}, ${formatBytes(tally.bytes)} in all, ${formatBytes(uniqueBytes)} unique`;
+  };
   return [
     `${path}: glimpse-session v${header.version}, created ${header.created}, app ${JSON.stringify(header.app)}`,
     `entries: ${messages.length} (user ${roles.user}, assistant ${roles.assistant} with ${toolCalls} tool calls, tool results ${roles.toolResult} of which ${errors} errors)`,
-    `media: ${media.image.count} images${unique(media.image)}, ${formatBytes(media.image.bytes)}; ${media.document.count} documents${unique(media.document)}, ${formatBytes(media.document.bytes)}${session.storedBytes === undefined ? '' : `; log file ${formatBytes(session.storedBytes)}`}`,
+    `media: ${tallied(media.image, 'images')}; ${tallied(media.document, 'documents')}${session.storedBytes === undefined ? '' : `; log file ${formatBytes(session.storedBytes)}`}`,
+    mediaLinesSummary(session),
     session.tornTail
       ? `torn tail: line ${session.tornTail.line}, ${formatCount(session.tornTail.bytes)} bytes never committed (a writer stopped mid-append); dropped, and cut by the next writer that opens the log`
       : 'torn tail: none',
     'token estimate and request bytes of the whole log:',
     textTable([['provider / model', 'tokens', 'bytes per request'], ...estimates], '  '),
   ].join('\n');
+}
+
+/** What the log's media lines say: how many media a provider refused (and what was done), how many have a file reference. */
+function mediaLinesSummary(session: StoredSession): string {
+  const lines = session.media ?? [];
+  if (lines.length === 0) return 'media lines: none';
+  const facts = [...latestMediaFacts(lines).values()];
+  const refused = facts.filter((fact) => fact.refused);
+  const placeholders = refused.filter((fact) => fact.refused?.action === 'placeholder').length;
+  const references = facts.filter((fact) => fact.reference).length;
+  return `media lines: ${lines.length} about ${facts.length} media: ${refused.length} refused (${placeholders} sent as placeholders, ${refused.length - placeholders} refitted), ${references} with a provider file reference`;
 }
 
 export const sessionCommand: Command = {
@@ -153,6 +175,11 @@ async function importSession(args: string[]): Promise<number> {
   if (to === undefined) throw new UsageError('import: --to LOCATION is required');
   const path = await resolveInputPath(positionals[0]!);
   const source = await withStore({ kind: 'jsonl', path }, (store, id) => store.readSession(id));
+  // Said before copying: a killed writer's last line is not part of the log, so the import leaves it out.
+  if (source.tornTail)
+    process.stderr.write(
+      `glimpse session import: warning: ${path} ends in a torn line ${source.tornTail.line} (${formatCount(source.tornTail.bytes)} bytes, no newline: a writer stopped mid-append, so it was never committed); that 1 line is left out, only the ${formatCount(source.messages.length)} committed entries are imported\n`,
+    );
   const target = parseSessionLocation(to);
   const copied = await withStore(target, (store, id) => copySession(source, store, id));
   const shown = target.kind === 'jsonl' ? target.path : `${target.location}#${target.id}`;

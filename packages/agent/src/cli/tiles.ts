@@ -11,7 +11,7 @@ import { FILE_USAGE, MAX_FILE_BYTES_USAGE, readInputFile } from './read-input.js
 import { writeOutput } from './write-output.js';
 
 const usage = `Usage: glimpse tiles FILE -o DIR [--preset NAME] [--model M] [--provider NAME] [--max-tiles N]
-                     [--max-tokens N] [--overlap N] [--overview] [--max-file-bytes N]
+                     [--max-tokens N] [--overlap N] [--overview] [--max-input-pixels N] [--max-file-bytes N]
 
 Cuts a raster image (a tall page capture, a 5K screen) into tiles a model reads at full resolution: each
 tile at most the size the model works at (its working size: Claude's 1,568 patches of 28 px, OpenAI's
@@ -29,6 +29,7 @@ Options:
   --max-tokens N     make only the tiles whose estimated tokens fit in N (with --model or a route)
   --overlap N        pixels each tile shares with its neighbours (default 64)
   --overview         also write overview.png, the whole image at 512 px
+  --max-input-pixels N  refuse an image whose header declares more pixels (default 100000000)
 ${MAX_FILE_BYTES_USAGE}
   -h, --help         show this help
 
@@ -95,6 +96,7 @@ export const tilesCommand: Command = {
         '--max-tiles',
         '--max-tokens',
         '--overlap',
+        '--max-input-pixels',
         '--max-file-bytes',
       ],
       booleans: ['--overview'],
@@ -119,7 +121,12 @@ export const tilesCommand: Command = {
         ? fitOptions(route.capabilities)
         : { preset: presetFlag ?? 'portable' };
     const input = await readInputFile(positionals[0]!, flags);
-    const options = { ...fit, ...(overlap !== undefined && { overlap }) };
+    const maxInputPixels = positiveInteger(flags, '--max-input-pixels');
+    const options = {
+      ...fit,
+      ...(overlap !== undefined && { overlap }),
+      ...(maxInputPixels !== undefined && { maxInputPixels }),
+    };
     let maxTiles = positiveInteger(flags, '--max-tiles');
     if (maxTokens !== undefined && route !== undefined) {
       const info = await probe(input);

@@ -4,12 +4,23 @@
 export { SessionError, isSessionError, SESSION_ERROR_CODES } from '../session/session-error.js';
 export type { SessionErrorCode } from '../session/session-error.js';
 export { SESSION_FORMAT_NAME, SESSION_FORMAT_VERSION } from '../session/session-format.js';
-export type { LoggedMessage, LoggedPart, SessionEntry, SessionHeader } from '../session/session-format.js';
+export type {
+  LoggedMessage,
+  LoggedPart,
+  MediaFact,
+  MediaReferenceFact,
+  MediaRefusalFact,
+  SessionEntry,
+  SessionHeader,
+  SessionMediaLine,
+} from '../session/session-format.js';
+export { latestMediaFacts } from '../session/media-facts.js';
 export type {
   OpenSessionOptions,
   SessionAppender,
   SessionListing,
   SessionStore,
+  StoredMediaLine,
   StoredSession,
 } from '../session/session-store.js';
 export { PostgresSessionStore } from '../session/postgres-session-store.js';

@@ -9,6 +9,7 @@ import type { SessionAppender } from '../session/session-store.js';
 import { toolResultFrom } from '../results/tool-result-from.js';
 import { requestBytes } from '../request-bytes.js';
 import { classifyMediaRefusal } from './classify-media-refusal.js';
+import { LoggedRefusals, refusalLine } from './logged-refusals.js';
 import type { ModelClient, ModelRequest, ModelTurn } from './model-client.js';
 import { repairMediaRefusal, type MediaBudgetState, type MediaRepair } from './repair-media-refusal.js';
 
@@ -25,7 +26,10 @@ export interface RunAgentInput {
   history?: readonly Message[];
   /** The new user turn that starts this run. */
   prompt: string | Part[];
-  /** Every new message is appended here as it happens. */
+  /**
+   * Every new message is appended here as it happens, and each medium the loop leaves out after a refusal as a
+   * `media` line; the refusals of a resumed session (`session.resumed`) for this provider apply from the first request.
+   */
   session?: SessionAppender;
   /**
    * Token budget of each request. Over it, `chooseWindow` placeholders older media and then drops the
@@ -38,7 +42,7 @@ export interface RunAgentInput {
   onStep?: (step: AgentStep) => void;
   /**
    * Stored base64 of media a provider refused in an earlier run (from `AgentRun.repairs`, kept by the app): they
-   * are sent as placeholders from the first request on.
+   * are sent as placeholders from the first request on. A `session` needs none: its log holds them.
    */
   refusedMedia?: Iterable<string>;
   /** Called when the provider refused a request for its media and the loop repaired it before sending once more. */
@@ -89,8 +93,10 @@ export async function runAgent(input: RunAgentInput): Promise<AgentRun> {
   // History fitted for a roomier route is fitted again for this one, once per image for the whole run.
   const fitCache = createFitCache();
   const state: MediaBudgetState = { refused: new Set(input.refusedMedia ?? []) };
+  const logged = new LoggedRefusals(session, provider);
   const repairs: MediaRepair[] = [];
   const prepare = async () => {
+    await logged.admit(messages, state.refused);
     const system = input.system ? { system: input.system } : {};
     // Each image fitted to the route, and the request as a whole to its bytes per request.
     const fitted = await fitConversation({
@@ -130,6 +136,9 @@ export async function runAgent(input: RunAgentInput): Promise<AgentRun> {
       if (repair === undefined) throw error;
       repairs.push(repair);
       input.onRepair?.(repair);
+      // Written before the resend, so a run stopped now still never sends it again when resumed.
+      const line = session ? await refusalLine(repair, provider) : undefined;
+      if (line) await session?.appendMedia(line);
       ({ fitted, request } = await prepare());
       turn = await model.next(request, input.signal);
     }

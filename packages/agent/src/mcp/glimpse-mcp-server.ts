@@ -27,6 +27,8 @@ export interface GlimpseMcpServerOptions {
   maxFileBytes?: number;
   /** Refuse files whose extension names another type than their content. */
   strict?: boolean;
+  /** Refuse images whose header declares more pixels than this, before decoding (default: media's, 100 MP). */
+  maxInputPixels?: number;
   fileSystem?: FileSystem;
   /** Queue for view_file work; share one between servers (HTTP makes one server per request). Default: two at a time. */
   viewQueue?: <T>(task: () => Promise<T>) => Promise<T>;
@@ -69,6 +71,7 @@ export function createGlimpseMcpServer(options: GlimpseMcpServerOptions = {}): S
     fileSystem = defaultFileSystem(),
     maxFileBytes = DEFAULT_MAX_FILE_BYTES,
     strict,
+    maxInputPixels,
   } = options;
   const root = fileSystem.paths.resolve(fileSystem.cwd(), options.root ?? '.');
   // The client chose to call view_file; the server declares what its preset carries (PDFs: not for Ollama).
@@ -76,6 +79,7 @@ export function createGlimpseMcpServer(options: GlimpseMcpServerOptions = {}): S
     root,
     maxFileBytes,
     strict: strict ?? false,
+    ...(maxInputPixels !== undefined && { maxInputPixels }),
     capabilities: { imageInput: true, pdfInput: PRESETS[preset].maxPdfPages > 0, mediaInToolResults: true, preset },
   };
   const read = createReadTool({ fileSystem, root, maxFileBytes });

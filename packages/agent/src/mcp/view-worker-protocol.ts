@@ -10,6 +10,8 @@ export interface PortableViewOptions {
   maxFileBytes: number;
   strict: boolean;
   capabilities: ModelCapabilities;
+  /** `glimpse mcp --max-input-pixels N`; absent: media's default. */
+  maxInputPixels?: number;
 }
 
 /** What every view worker is started with (`workerData`): the fonts for SVG text, sent once, not with each call. */

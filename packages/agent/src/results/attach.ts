@@ -1,5 +1,6 @@
 import { detect, isMediaError, process, type ProcessOptions } from '@glimpse/media';
 import { base64ToBytes } from '../base64.js';
+import { modelErrorText } from './model-error-text.js';
 import { failureNote, processNote } from './notes.js';
 import { toMediaPart } from './to-media-part.js';
 import type { Attachment, Part } from '../types.js';
@@ -43,7 +44,7 @@ export async function attach(attachment: Attachment, name: string, options: Proc
     const note = processNote(name, result);
     return { parts: [toMediaPart(result, attachment.filename)], notes: note === undefined ? [] : [note] };
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = modelErrorText(error);
     return { parts: [], notes: [failureNote(name, isMediaError(error) ? error.code : undefined, message)] };
   }
 }

@@ -1,15 +1,23 @@
 import { bytesToBase64 } from '../base64.js';
 import type { Message } from '../types.js';
+import { decodeMediaFact, decodeMediaLine } from './decode-media-line.js';
 import { decodeMessage } from './decode-message.js';
 import { detachMedia, type StoredMedium } from './detach-media.js';
 import { encodeMessage } from './encode-message.js';
 import { SessionError } from './session-error.js';
-import { SESSION_FORMAT_NAME, SESSION_FORMAT_VERSION, type SessionEntry } from './session-format.js';
+import {
+  SESSION_FORMAT_NAME,
+  SESSION_FORMAT_VERSION,
+  type MediaFact,
+  type SessionEntry,
+  type SessionMediaLine,
+} from './session-format.js';
 import type {
   OpenSessionOptions,
   SessionAppender,
   SessionListing,
   SessionStore,
+  StoredMediaLine,
   StoredSession,
 } from './session-store.js';
 import { sha256Hex } from './sha256-hex.js';
@@ -46,6 +54,11 @@ export const D1_SESSION_SCHEMA = [
     PRIMARY KEY (session_id, seq, sha256))`,
   `INSERT OR IGNORE INTO glimpse_schema_migrations (version, summary, applied)
     VALUES (1, 'sessions, entries, media rows (bytes in R2), entry media links', datetime('now'))`,
+  // Version 2: media lines apart from the entries (as the Postgres schema's version 3), placed by after_entries.
+  `CREATE TABLE IF NOT EXISTS glimpse_media_lines (session_id TEXT NOT NULL REFERENCES glimpse_sessions (id),
+    seq INTEGER NOT NULL, after_entries INTEGER NOT NULL, line TEXT NOT NULL, PRIMARY KEY (session_id, seq))`,
+  `INSERT OR IGNORE INTO glimpse_schema_migrations (version, summary, applied)
+    VALUES (2, 'media lines: facts about one medium of a session', datetime('now'))`,
 ] as const;
 
 const mediaKey = (sha256: string) => `media/${sha256}`;
@@ -115,6 +128,20 @@ export class D1SessionStore implements SessionStore {
         throw new SessionError('E_SESSION_CORRUPT', `session ${id}, entry ${seq}: ${reason}`, undefined, { cause });
       }
     });
+    const { results: lines } = await this.db
+      .prepare('SELECT seq, after_entries, line FROM glimpse_media_lines WHERE session_id = ? ORDER BY seq')
+      .bind(id)
+      .all<{ seq: number; after_entries: number; line: string }>();
+    const mediaLines = lines.map(({ seq, after_entries, line }): StoredMediaLine => {
+      try {
+        return { ...decodeMediaLine(JSON.parse(line)), afterEntries: after_entries };
+      } catch (cause) {
+        const reason = cause instanceof Error ? cause.message : String(cause);
+        throw new SessionError('E_SESSION_CORRUPT', `session ${id}, media line ${seq}: ${reason}`, undefined, {
+          cause,
+        });
+      }
+    });
     return {
       header: {
         type: 'header',
@@ -125,6 +152,7 @@ export class D1SessionStore implements SessionStore {
       },
       entries,
       messages: entries.map((entry) => entry.message),
+      media: mediaLines,
     };
   }
 
@@ -186,6 +214,30 @@ class D1SessionAppender implements SessionAppender {
             .bind(id, id, medium.sha256),
         ),
       ]);
+    });
+    this.queue = step.catch(() => undefined);
+    return step;
+  }
+
+  appendMedia(fact: MediaFact): Promise<void> {
+    if (this.closed) return Promise.reject(new SessionError('E_SESSION_CLOSED', 'the session is closed'));
+    let checked: MediaFact;
+    try {
+      checked = decodeMediaFact(fact);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const step = this.queue.then(async () => {
+      const line: SessionMediaLine = { type: 'media', at: this.now().toISOString(), ...checked };
+      // One statement, so its place (the entry count) and its seq are read in the same write.
+      await this.db
+        .prepare(
+          `INSERT INTO glimpse_media_lines (session_id, seq, after_entries, line)
+            SELECT ?, coalesce(max(seq), 0) + 1, (SELECT entry_count FROM glimpse_sessions WHERE id = ?), ?
+            FROM glimpse_media_lines WHERE session_id = ?`,
+        )
+        .bind(this.id, this.id, JSON.stringify(line), this.id)
+        .all();
     });
     this.queue = step.catch(() => undefined);
     return step;

@@ -30,6 +30,7 @@ function migrations(name: string, fresh: () => Promise<SqlClient>) {
         'glimpse_entries',
         'glimpse_entry_media',
         'glimpse_media',
+        'glimpse_media_lines',
         'glimpse_schema_migrations',
         'glimpse_sessions',
       ]);
@@ -38,7 +39,7 @@ function migrations(name: string, fresh: () => Promise<SqlClient>) {
       const versions = await client.query<{ version: number }>(
         'SELECT version FROM glimpse_schema_migrations ORDER BY 1',
       );
-      expect(versions.map((row) => row.version)).toStrictEqual([1, 2]);
+      expect(versions.map((row) => row.version)).toStrictEqual([1, 2, 3]);
     });
 
     it('brings a version-1 database with entries to the latest, linking the media its entries refer to', async () => {
@@ -82,6 +83,40 @@ function migrations(name: string, fresh: () => Promise<SqlClient>) {
             ],
           },
         ]);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('brings a version-2 database to the latest: its sessions read with no media lines, then take them', async () => {
+      client = await fresh();
+      expect(await migrateSessionSchema(client, 2)).toBe(2);
+      // What a glimpse of schema version 2 wrote (open() would migrate, so through SQL).
+      await client.query(
+        `INSERT INTO glimpse_sessions (id, format_version, created, app, entry_count) VALUES ('two', 1, now(), '{}', 1)`,
+      );
+      const entry = { type: 'message', at: '2026-12-01T00:00:00.000Z', message: { role: 'user', content: [] } };
+      await client.query(`INSERT INTO glimpse_entries (session_id, seq, entry) VALUES ('two', 1, $1)`, [
+        JSON.stringify(entry),
+      ]);
+      const store = await PostgresSessionStore.open(client, name);
+      client = undefined;
+      try {
+        expect((await store.readSession('two')).media).toStrictEqual([]);
+        const session = await store.openSession('two');
+        const fact = {
+          sha256: 'a'.repeat(64),
+          refused: {
+            route: 'openai',
+            code: 'E_MEDIA_REFUSED',
+            action: 'placeholder' as const,
+            reason: 'invalid image',
+          },
+        };
+        await session.appendMedia(fact);
+        await session.close();
+        const [line] = (await store.readSession('two')).media ?? [];
+        expect(line).toMatchObject({ type: 'media', ...fact, afterEntries: 1 });
       } finally {
         await store.close();
       }

@@ -63,6 +63,39 @@ describe('parseSession', () => {
     }
   });
 
+  it('reads media lines in their place and names the line of a bad one', () => {
+    const sha256 = 'b'.repeat(64);
+    const media = (fields: Record<string, unknown>) =>
+      JSON.stringify({ type: 'media', at: '2026-01-01T00:00:02.000Z', sha256, ...fields });
+    const refused = { route: 'gemini', code: 'E_MEDIA_REFUSED', action: 'refit', reason: '' };
+    const loaded = parseSession(
+      bytes(`${header}\n${user('a')}\n${media({ refused, extra: 'kept out' })}\n${user('b')}\n`),
+    );
+    expect(loaded.messages).toHaveLength(2);
+    expect(loaded.media).toStrictEqual([
+      { type: 'media', at: '2026-01-01T00:00:02.000Z', sha256, refused, line: 3, afterEntries: 1 },
+    ]);
+    const cases: [string, RegExp][] = [
+      [media({}), /line 3: media line: has neither "refused" nor "reference"/],
+      [media({ sha256: 'B'.repeat(64), refused }), /line 3: media line: sha256 "B+" is not 64 lowercase hex/],
+      [media({ refused: { ...refused, action: 'drop' } }), /line 3: media line: refused.action "drop" is not one of/],
+      [
+        media({ reference: { provider: 'bedrock', id: 'x', mimeType: 'image/png' } }),
+        /line 3: media line: reference.provider "bedrock"/,
+      ],
+      [
+        media({ reference: { provider: 'gemini', id: 'files/x', mimeType: 'image/png', expiresAt: 'soon' } }),
+        /line 3: media line: reference.expiresAt is not an ISO time/,
+      ],
+      [JSON.stringify({ type: 'media', sha256, refused }), /line 3: media line: time "at"/],
+    ];
+    for (const [line, pattern] of cases) {
+      const error = throwsWith(() => parseSession(bytes(`${header}\n${user('a')}\n${line}\n`)), SessionError);
+      expect(error.code).toBe('E_SESSION_CORRUPT');
+      expect(error.message).toMatch(pattern);
+    }
+  });
+
   it('a bad line in the middle is corruption even when the tail is torn', () => {
     const error = throwsWith(
       () => parseSession(bytes(`${header}\nnope\n${user('b').slice(0, 10)}`)),

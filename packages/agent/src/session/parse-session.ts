@@ -1,8 +1,10 @@
 import type { Message } from '../types.js';
 import { sha256OfBase64 } from './content-address.js';
+import { decodeMediaLine } from './decode-media-line.js';
 import { decodeMessage, object } from './decode-message.js';
 import { isSessionError, SessionError } from './session-error.js';
 import { SESSION_FORMAT_NAME, SESSION_FORMAT_VERSION, type SessionHeader } from './session-format.js';
+import type { StoredMediaLine } from './session-store.js';
 
 /** One committed entry with the 1-based line it came from. */
 export interface LoadedEntry {
@@ -11,11 +13,18 @@ export interface LoadedEntry {
   message: Message;
 }
 
-/** What a log holds: every committed entry, and the torn tail a crash left behind (if any). */
+/** One committed `media` line with the 1-based line it came from. */
+export interface LoadedMediaLine extends StoredMediaLine {
+  line: number;
+}
+
+/** What a log holds: every committed entry and media line, and the torn tail a crash left behind (if any). */
 export interface LoadedSession {
   header: SessionHeader;
   entries: LoadedEntry[];
   messages: Message[];
+  /** Every committed `media` line, in log order. */
+  media: LoadedMediaLine[];
   /** Length of the committed lines in bytes: where the next append belongs. */
   committedBytes: number;
   /** An unterminated last line: a crash mid-append. It was dropped; nothing in it was ever committed. */
@@ -35,6 +44,7 @@ export function parseSession(bytes: Uint8Array): LoadedSession {
   const decoder = new TextDecoder('utf-8', { fatal: true });
   const media = new Map<string, string>();
   const entries: LoadedEntry[] = [];
+  const mediaLines: LoadedMediaLine[] = [];
   let header: SessionHeader | undefined;
   let start = 0;
   let line = 0;
@@ -42,6 +52,7 @@ export function parseSession(bytes: Uint8Array): LoadedSession {
     line++;
     const value = parseLine(decoder, bytes.subarray(start, end), line);
     if (line === 1) header = parseHeader(value);
+    else if (isMediaLine(value)) mediaLines.push(parseMediaLine(value, line, entries.length));
     else entries.push(parseEntry(value, media, line));
     start = end + 1;
   }
@@ -58,6 +69,7 @@ export function parseSession(bytes: Uint8Array): LoadedSession {
     header,
     entries,
     messages: entries.map((entry) => entry.message),
+    media: mediaLines,
     committedBytes: start,
     ...(tornTail && { tornTail }),
     storedMedia: new Set(media.keys()),
@@ -105,6 +117,19 @@ function parseHeader(value: unknown): SessionHeader {
   if (typeof created !== 'string') throw shapeError('created is not a string');
   if (typeof app !== 'object' || app === null || Array.isArray(app)) throw shapeError('app is not a JSON object');
   return { type: 'header', format: SESSION_FORMAT_NAME, version, created, app: { ...app } };
+}
+
+const isMediaLine = (value: unknown) =>
+  typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'media';
+
+function parseMediaLine(value: unknown, line: number, afterEntries: number): LoadedMediaLine {
+  try {
+    return { ...decodeMediaLine(value), line, afterEntries };
+  } catch (error) {
+    if (isSessionError(error) && error.line === undefined)
+      throw new SessionError(error.code, error.message, line, { cause: error });
+    throw error;
+  }
 }
 
 function parseEntry(value: unknown, media: Map<string, string>, line: number): LoadedEntry {

@@ -1,4 +1,5 @@
 import type { Message } from '../types.js';
+import { decodeMediaFact, decodeMediaLine } from './decode-media-line.js';
 import { decodeMessage } from './decode-message.js';
 import { detachMedia } from './detach-media.js';
 import { encodeMessage } from './encode-message.js';
@@ -7,14 +8,17 @@ import { SessionError } from './session-error.js';
 import {
   SESSION_FORMAT_NAME,
   SESSION_FORMAT_VERSION,
+  type MediaFact,
   type SessionEntry,
   type SessionHeader,
+  type SessionMediaLine,
 } from './session-format.js';
 import type {
   OpenSessionOptions,
   SessionAppender,
   SessionListing,
   SessionStore,
+  StoredMediaLine,
   StoredSession,
 } from './session-store.js';
 import type { SqlClient, SqlQueries } from './sql-client.js';
@@ -76,12 +80,12 @@ export class PostgresSessionStore implements SessionStore {
         [id],
       );
       // Base64 from the server: the drivers' bytea parsing (hex text) costs more than the whole rest of a read.
-      const media = await tx.query<{ sha256: string; data: string }>(
+      const mediaRows = await tx.query<{ sha256: string; data: string }>(
         `SELECT m.sha256, translate(encode(m.bytes, 'base64'), E'\\n', '') AS data FROM glimpse_media m
           WHERE m.sha256 IN (SELECT DISTINCT sha256 FROM glimpse_entry_media WHERE session_id = $1)`,
         [id],
       );
-      const stored = new Map(media.map((medium) => [medium.sha256, medium.data]));
+      const stored = new Map(mediaRows.map((medium) => [medium.sha256, medium.data]));
       const entries = rows.map(({ seq, entry }) => {
         try {
           return { at: entry.at, message: decodeMessage(entry.message, stored) };
@@ -90,7 +94,21 @@ export class PostgresSessionStore implements SessionStore {
           throw new SessionError('E_SESSION_CORRUPT', `session ${id}, entry ${seq}: ${reason}`, undefined, { cause });
         }
       });
-      return { header: header(row), entries, messages: entries.map((entry) => entry.message) };
+      const lines = await tx.query<{ seq: number; after_entries: number; line: SessionMediaLine }>(
+        'SELECT seq, after_entries, line FROM glimpse_media_lines WHERE session_id = $1 ORDER BY seq',
+        [id],
+      );
+      const media = lines.map(({ seq, after_entries, line }): StoredMediaLine => {
+        try {
+          return { ...decodeMediaLine(line), afterEntries: after_entries };
+        } catch (cause) {
+          const reason = cause instanceof Error ? cause.message : String(cause);
+          throw new SessionError('E_SESSION_CORRUPT', `session ${id}, media line ${seq}: ${reason}`, undefined, {
+            cause,
+          });
+        }
+      });
+      return { header: header(row), entries, messages: entries.map((entry) => entry.message), media };
     });
   }
 
@@ -131,10 +149,41 @@ class PostgresSessionAppender implements SessionAppender {
     return step;
   }
 
+  appendMedia(fact: MediaFact): Promise<void> {
+    if (this.closed) return Promise.reject(new SessionError('E_SESSION_CLOSED', 'the session is closed'));
+    let checked: MediaFact;
+    try {
+      checked = decodeMediaFact(fact);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const step = this.queue.then(async () => {
+      const line: SessionMediaLine = { type: 'media', at: this.now().toISOString(), ...checked };
+      await this.client.transaction((tx) => insertMediaLine(tx, this.id, line));
+    });
+    this.queue = step.catch(() => undefined);
+    return step;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     await this.queue;
   }
+}
+
+/** One media line, placed after the entries committed so far; the session's row lock orders it among them. */
+async function insertMediaLine(tx: SqlQueries, id: string, line: SessionMediaLine): Promise<void> {
+  const [session] = await tx.query<{ entry_count: number }>(
+    'SELECT entry_count FROM glimpse_sessions WHERE id = $1 FOR UPDATE',
+    [id],
+  );
+  if (session === undefined)
+    throw new SessionError('E_SESSION_STORE', `session ${JSON.stringify(id)} was deleted while it was being written`);
+  await tx.query(
+    `INSERT INTO glimpse_media_lines (session_id, seq, after_entries, line)
+      SELECT $1, coalesce(max(seq), 0) + 1, $2, $3 FROM glimpse_media_lines WHERE session_id = $1`,
+    [id, session.entry_count, JSON.stringify(line)],
+  );
 }
 
 async function insertEntry(

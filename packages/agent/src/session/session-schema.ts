@@ -56,6 +56,21 @@ export const SESSION_MIGRATIONS: readonly Migration[] = [
         WHERE part ? 'sha256'`,
     ],
   },
+  {
+    version: 3,
+    summary: 'media lines: facts about one medium of a session (refused by a provider, uploaded as a file reference)',
+    statements: [
+      // Apart from the entries, so the entry count and an entry's seq stay the messages' own; `after_entries` is
+      // the line's place among them, what an export to JSONL or a copy needs to put it back where it was.
+      `CREATE TABLE glimpse_media_lines (
+        session_id text NOT NULL REFERENCES glimpse_sessions (id) ON DELETE CASCADE,
+        seq integer NOT NULL,
+        after_entries integer NOT NULL,
+        line jsonb NOT NULL,
+        PRIMARY KEY (session_id, seq)
+      )`,
+    ],
+  },
 ];
 
 export const SESSION_SCHEMA_VERSION = SESSION_MIGRATIONS.at(-1)!.version;

@@ -1,16 +1,20 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_URL, postgresAvailable } from '../../../../test/support/postgres-url.js';
+import { sqliteAvailable, sqliteD1 } from '../../../../test/support/sqlite-d1.js';
 import { failsWith } from '../../../../test/support/typed-errors.js';
 import type { Message } from '../types.js';
+import { D1SessionStore } from './d1-session-store.js';
 import { JsonlSessionStore } from './jsonl-session-store.js';
 import { openPgClient } from './pg-client.js';
 import { openPGliteClient } from './pglite-client.js';
 import { PostgresSessionStore } from './postgres-session-store.js';
 import { SessionError } from './session-error.js';
+import type { MediaFact } from './session-format.js';
 import type { SessionStore } from './session-store.js';
 import type { SqlClient } from './sql-client.js';
 
@@ -151,7 +155,60 @@ function storeContract(name: string, setup: () => Promise<{ store: SessionStore;
       expect(error.message).toContain('missing');
     });
 
-    if (name !== 'JSONL directory')
+    it('keeps media lines checked and in their place among the entries, and gives them back on resume', async () => {
+      const id = freshId();
+      const sha256 = createHash('sha256').update(Buffer.from(red, 'base64')).digest('hex');
+      const refused: MediaFact = {
+        sha256,
+        refused: {
+          route: 'anthropic',
+          code: 'E_MEDIA_REFUSED',
+          action: 'placeholder',
+          reason: 'messages.2.content.1.image.source.base64: Could not process image',
+        },
+      };
+      const reference: MediaFact = {
+        sha256,
+        reference: {
+          provider: 'gemini',
+          id: 'files/abc-123',
+          uri: 'https://generativelanguage.googleapis.com/v1beta/files/abc-123',
+          mimeType: 'image/png',
+          expiresAt: '2026-12-05T15:00:00.000Z',
+        },
+      };
+      const session = await store.openSession(id);
+      for (const message of conversation().slice(0, 3)) await session.append(message);
+      // Queued with messages: they land in call order.
+      await Promise.all([
+        session.appendMedia(refused),
+        session.append(conversation()[3]!),
+        session.appendMedia(reference),
+      ]);
+      // What the format does not hold is refused before anything is written, and the session goes on.
+      await failsWith(session.appendMedia({ ...refused, sha256: 'ABC' }), SessionError, 'E_SESSION_CORRUPT');
+      await failsWith(session.appendMedia({ sha256 }), SessionError, 'E_SESSION_CORRUPT');
+      const badAction = { sha256, refused: { ...refused.refused!, action: 'drop' } } as unknown as MediaFact;
+      await failsWith(session.appendMedia(badAction), SessionError, 'E_SESSION_CORRUPT');
+      await session.append(conversation()[4]!);
+      await session.close();
+      await failsWith(session.appendMedia(refused), SessionError, 'E_SESSION_CLOSED');
+
+      const read = await store.readSession(id);
+      expect(read.messages).toStrictEqual(conversation().slice(0, 5));
+      const lines = read.media ?? [];
+      expect(lines.map(({ at, ...line }) => ({ ...line, line: undefined }))).toStrictEqual([
+        { type: 'media', ...refused, afterEntries: 3, line: undefined },
+        { type: 'media', ...reference, afterEntries: 4, line: undefined },
+      ]);
+      expect(lines.map((line) => new Date(line.at).toISOString() === line.at)).toStrictEqual([true, true]);
+      const resumed = await store.openSession(id);
+      expect(resumed.resumed?.media?.map((line) => line.afterEntries)).toStrictEqual([3, 4]);
+      await resumed.close();
+      expect((await store.listSessions()).find((listed) => listed.id === id)).toMatchObject({ entries: 5 });
+    });
+
+    if (name === 'PGlite' || name === 'Postgres server')
       it('holds each unique medium once, as its bytes, however many entries and sessions refer to it', async () => {
         const ids = [freshId(), freshId()];
         for (const id of ids) {
@@ -193,6 +250,13 @@ storeContract('PGlite', async () => {
   const sql = await openPGliteClient(await mkdtemp(join(tmpdir(), 'glimpse-store-pglite-')));
   return { store: await PostgresSessionStore.open(sql, 'pglite:test'), sql };
 });
+
+if (await sqliteAvailable()) {
+  storeContract('D1 and R2 (node:sqlite)', async () => {
+    const { db, bucket } = await sqliteD1();
+    return { store: await D1SessionStore.open(db, bucket) };
+  });
+}
 
 if (postgresAvailable()) {
   storeContract('Postgres server', async () => {

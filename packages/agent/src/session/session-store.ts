@@ -1,5 +1,5 @@
 import type { Message } from '../types.js';
-import type { SessionHeader } from './session-format.js';
+import type { MediaFact, SessionHeader, SessionMediaLine } from './session-format.js';
 
 /**
  * Where sessions live, whatever the medium: a directory of JSONL files, an embedded PGlite database, a Postgres
@@ -28,7 +28,7 @@ export interface OpenSessionOptions {
   app?: Record<string, unknown>;
   /**
    * Clock for `created` and each entry's `at`: called once for the header when the session is created, then
-   * once per append, in order (what an import relies on to keep a log's times). Tests pin it.
+   * once per append (`append` and `appendMedia`), in order (what an import relies on to keep a log's times). Tests pin it.
    */
   now?: () => Date;
 }
@@ -38,6 +38,12 @@ export interface SessionAppender {
   /** The session as it was when opened; undefined for a new one. */
   readonly resumed: StoredSession | undefined;
   append(message: Message): Promise<void>;
+  /**
+   * Appends a fact about one medium (a `media` line: refused by a provider, or uploaded as a file reference),
+   * in call order with the messages; resolves once committed. The fact is checked first: E_SESSION_CORRUPT
+   * when it is not one the format holds (no sha256 of 64 hex digits, neither `refused` nor `reference`).
+   */
+  appendMedia(fact: MediaFact): Promise<void>;
   /** Waits for queued appends; later appends reject with E_SESSION_CLOSED. */
   close(): Promise<void>;
 }
@@ -47,10 +53,17 @@ export interface StoredSession {
   header: SessionHeader;
   entries: { at: string; message: Message }[];
   messages: Message[];
+  /** Every `media` line, in append order; absent from a session read by a store that predates them. */
+  media?: StoredMediaLine[];
   /** An unterminated last line of a JSONL log (a writer killed mid-append), dropped; databases never have one. */
   tornTail?: { line: number; bytes: number };
   /** What the session occupies in its store, when the store can tell (a JSONL file's size). */
   storedBytes?: number;
+}
+
+/** A media line as read back, with its place in the log: how many message entries were appended before it. */
+export interface StoredMediaLine extends SessionMediaLine {
+  afterEntries: number;
 }
 
 export interface SessionListing {

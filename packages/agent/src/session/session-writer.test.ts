@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, writeFile, appendFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -74,6 +75,40 @@ describe('SessionWriter', () => {
       height: 300,
     });
     expect(Object.keys(result.message.content[1]).slice(0, 3)).toEqual(['type', 'data', 'mimeType']);
+  });
+
+  it('writes a media line in the exact shape of the format, and resumes with it', async () => {
+    const path = await tempLog();
+    const writer = await SessionWriter.open(path, { now: () => new Date('2026-01-02T03:04:05Z') });
+    await writer.append(screenshotResult(1, otherImage));
+    const sha256 = createHash('sha256').update(Buffer.from(otherImage, 'base64')).digest('hex');
+    await writer.appendMedia({
+      sha256,
+      refused: {
+        route: 'anthropic',
+        code: 'E_MEDIA_REFUSED',
+        action: 'placeholder',
+        reason: 'Could not process image',
+      },
+    });
+    await writer.appendMedia({
+      sha256,
+      reference: { provider: 'openai', id: 'file-abc', mimeType: 'image/jpeg' },
+    });
+    await writer.close();
+    const lines = (await readFile(path, 'utf8')).split('\n');
+    expect(lines.slice(2, 4)).toStrictEqual([
+      `{"type":"media","at":"2026-01-02T03:04:05.000Z","sha256":"${sha256}","refused":{"route":"anthropic","code":"E_MEDIA_REFUSED","action":"placeholder","reason":"Could not process image"}}`,
+      `{"type":"media","at":"2026-01-02T03:04:05.000Z","sha256":"${sha256}","reference":{"provider":"openai","id":"file-abc","mimeType":"image/jpeg"}}`,
+    ]);
+    const resumed = await SessionWriter.open(path);
+    expect(resumed.resumed?.media.map(({ line, afterEntries }) => [line, afterEntries])).toStrictEqual([
+      [3, 1],
+      [4, 1],
+    ]);
+    await resumed.append(screenshotResult(2, otherImage));
+    await resumed.close();
+    expect((await loadSession(path)).messages).toHaveLength(2);
   });
 
   it('keeps every line whole when many appends race, in call order', async () => {

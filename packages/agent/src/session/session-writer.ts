@@ -7,9 +7,12 @@ import { SessionError } from './session-error.js';
 import {
   SESSION_FORMAT_NAME,
   SESSION_FORMAT_VERSION,
+  type MediaFact,
   type SessionEntry,
   type SessionHeader,
+  type SessionMediaLine,
 } from './session-format.js';
+import { decodeMediaFact } from './decode-media-line.js';
 
 export interface SessionWriterOptions {
   /** Free-form metadata for the header of a new log (app name, version, model…). */
@@ -23,7 +26,7 @@ export interface SessionWriterOptions {
 }
 
 /**
- * Appends messages to a JSONL session log. Each entry is one `write` of the whole line, newline
+ * Appends messages (and `media` lines) to a JSONL session log. Each entry is one `write` of the whole line, newline
  * included, on a descriptor opened with O_APPEND; appends from one process go through a queue, so
  * parallel tool calls appending at once land as whole lines in call order. Committed lines are never
  * rewritten: the only bytes a writer ever removes are a torn tail no reader counts as committed.
@@ -77,14 +80,37 @@ export class SessionWriter {
     // Encoding now snapshots the message; media addressing waits for its turn in the queue, so a
     // reference only ever points at a line already on disk.
     const logged = encodeMessage(message);
-    const step = this.queue.then(async () => {
-      if (this.failure) throw this.failure;
+    return this.enqueue(() => {
       const { message: addressed, introduced } = this.options.contentAddressed
         ? addressMedia(logged, this.storedMedia)
         : { message: logged, introduced: [] };
       const entry: SessionEntry = { type: 'message', at: this.now().toISOString(), message: addressed };
+      return { line: entry, introduced };
+    });
+  }
+
+  /** Appends one `media` line (a fact about a medium, by its sha256), in call order with the messages. */
+  appendMedia(fact: MediaFact): Promise<void> {
+    if (this.closing) return Promise.reject(new SessionError('E_SESSION_CLOSED', 'the session writer is closed'));
+    let checked: MediaFact;
+    try {
+      checked = decodeMediaFact(fact);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.enqueue(() => ({
+      line: { type: 'media', at: this.now().toISOString(), ...checked },
+      introduced: [],
+    }));
+  }
+
+  /** Writes the line `build` makes once the appends before it are written; a failed write closes the writer. */
+  private enqueue(build: () => { line: SessionEntry | SessionMediaLine; introduced: string[] }): Promise<void> {
+    const step = this.queue.then(async () => {
+      if (this.failure) throw this.failure;
+      const { line, introduced } = build();
       try {
-        await writeLine(this.handle, entry, this.options.fsync ?? false);
+        await writeLine(this.handle, line, this.options.fsync ?? false);
       } catch (cause) {
         this.failure = new SessionError(
           'E_SESSION_CLOSED',
@@ -145,7 +171,11 @@ async function writeHeader(handle: FileHandle, options: SessionWriterOptions): P
 }
 
 /** One line, newline included, in one write; the loop only continues a short write the OS returned. */
-async function writeLine(handle: FileHandle, value: SessionHeader | SessionEntry, fsync: boolean): Promise<void> {
+async function writeLine(
+  handle: FileHandle,
+  value: SessionHeader | SessionEntry | SessionMediaLine,
+  fsync: boolean,
+): Promise<void> {
   const bytes = Buffer.from(`${JSON.stringify(value)}\n`, 'utf8');
   let offset = 0;
   while (offset < bytes.length) {

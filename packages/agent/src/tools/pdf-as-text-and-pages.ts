@@ -1,5 +1,6 @@
 import { isMediaError, type ProcessOptions } from '@glimpse/media';
 import { base64ToBytes } from '../base64.js';
+import { modelErrorText } from '../results/model-error-text.js';
 import { failureNote } from '../results/notes.js';
 import type { DocumentPart, Part } from '../types.js';
 import { viewPdfPages } from './view-pdf-pages.js';
@@ -26,7 +27,7 @@ export async function pdfAsTextAndPages(document: DocumentPart, options: Process
       ...parts,
     ];
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = modelErrorText(error);
     return [{ type: 'text', text: failureNote(name, isMediaError(error) ? error.code : undefined, message) }];
   }
 }

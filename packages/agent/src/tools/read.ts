@@ -147,7 +147,7 @@ export function createReadTool(options: ReadToolOptions = {}): Tool {
         }
         return text([...resolvedNote, formatLines(decoded, offset, limit, { maxLineChars, maxOutputChars })]);
       } catch (error) {
-        return errorResult(error, resolvedNote);
+        return errorResult(error, resolvedNote, [], 'read');
       }
     },
   };

@@ -65,7 +65,7 @@ describe('view_file on an encrypted PDF', () => {
     const result = await viewFile({ path: 'locked.pdf' }, { fileSystem, route: CLAUDE });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/E_PDF_ENCRYPTED/);
-    expect(textOf(result)).toMatch(/Save an unencrypted copy/);
+    expect(textOf(result)).toMatch(/Ask the user for a copy without the password/);
     expect(images(result)).toEqual([]);
   });
 

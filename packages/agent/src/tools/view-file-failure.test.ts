@@ -12,7 +12,7 @@ describe('a busy host (E_BUSY) is retry-able, not a damaged file', () => {
     expect(result.parts).toEqual([
       {
         type: 'text',
-        text: '[note]\nE_BUSY: This isolate is busy: send it again after 2000 ms.\nThe file is not damaged: the host was busy. Call view_file again with the same arguments in about 2 s.',
+        text: '[note]\nE_BUSY: The host was busy with other files; nothing is wrong with this one.\nCall view_file again with the same arguments in about 2 s.',
       },
     ]);
   });

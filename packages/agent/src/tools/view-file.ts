@@ -44,6 +44,11 @@ export interface ViewFileToolOptions extends CapabilitySource, SvgFontOptions {
    * sent as it is goes without them, cut out losslessly (media's `keepMetadata`).
    */
   keepMetadata?: boolean;
+  /**
+   * Refuse an image whose header declares more pixels than this (media's `maxInputPixels`, default 100 MP),
+   * before anything is decoded: `glimpse mcp --max-input-pixels N`.
+   */
+  maxInputPixels?: number;
   /** Most tiles one `tiles: true` call returns (default 16); the rest are listed, to ask for by region. */
   maxTiles?: number;
 }
@@ -101,9 +106,11 @@ async function viewImage(
   capabilities: ModelCapabilities,
   notes: readonly string[],
   maxTiles: number,
-  fonts: SvgFontOptions & { keepMetadata?: boolean },
+  fonts: SvgFontOptions & { keepMetadata?: boolean; maxInputPixels?: number },
 ): Promise<ViewFileOutcome> {
   if (!capabilities.imageInput) throw noImageInput();
+  const { maxInputPixels } = fonts;
+  const fit = { ...fitOptions(capabilities), ...(maxInputPixels !== undefined && { maxInputPixels }) };
   const what = `${file.name} is a ${mediaLabel(type)}, so it was ignored`;
   const ignored = [
     ...(request.pages === undefined ? [] : [`Note: pages applies to PDFs only; ${what}.`]),
@@ -113,7 +120,7 @@ async function viewImage(
     ignored.push(`Note: tiles applies to raster images; ${file.name} is an SVG, drawn whole at the size you take.`);
   else if (request.tiles === true) {
     // Many images: no single `processed` (the MCP worker then sends each part's base64 as it is).
-    const { parts } = await viewTiles(file.bytes, file.name, fitOptions(capabilities), maxTiles);
+    const { parts } = await viewTiles(file.bytes, file.name, fit, maxTiles);
     const [head, ...rest] = parts;
     const text = [...notes, ...ignored, head?.type === 'text' ? head.text : ''].join('\n');
     return { parts: [{ type: 'text', text }, ...rest], isError: false };
@@ -121,7 +128,7 @@ async function viewImage(
   const region = request.region === undefined ? {} : { region: request.region };
   const processed = await processWithFonts(
     file.bytes,
-    { ...fitOptions(capabilities), ...region, ...(fonts.keepMetadata === true && { keepMetadata: true }) },
+    { ...fit, ...region, ...(fonts.keepMetadata === true && { keepMetadata: true }) },
     fonts,
   );
   return attached(

@@ -18,7 +18,7 @@ const describe = ({ x, y, width, height }: Region) => `x ${x}, y ${y}, ${width}x
 export async function viewTiles(
   bytes: Uint8Array,
   name: string,
-  fit: FitOptions,
+  fit: FitOptions & { maxInputPixels?: number },
   maxTiles: number,
 ): Promise<{ parts: Part[]; result: TilesResult }> {
   const result = await tiles(bytes, { ...fit, maxTiles });

@@ -25,7 +25,7 @@ export async function processPdf(
     throw new MediaError(
       'E_UNSUPPORTED',
       'This provider takes no PDFs. Read the text with pdfText() and render pages with renderPdfPage() instead (CLI: glimpse text FILE, glimpse process FILE --page N).',
-      { mediaType: 'application/pdf' },
+      { mediaType: 'application/pdf', pdfInput: false },
     );
   }
   // pdf-lib parses the whole file: refuse an oversized PDF before paying for that, unless pages are chosen

@@ -76,6 +76,9 @@ function openFailure(code: number): MediaError {
       code === FPDF_ERR_PASSWORD
         ? 'The PDF is password-protected, so its pages cannot be read. Save an unencrypted copy (print to PDF) and use that.'
         : 'The PDF is encrypted with a security handler PDFium does not support. Save an unencrypted copy (print to PDF) and use that.',
+      code === FPDF_ERR_PASSWORD
+        ? { opensWithoutPassword: false }
+        : { opensWithoutPassword: false, securityHandler: 'unsupported' },
     );
   }
   return corrupt(`PDFium cannot open it (error ${code})`);

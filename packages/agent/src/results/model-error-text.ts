@@ -1,0 +1,57 @@
+import { isMediaError, type MediaError } from '@glimpse/media';
+
+// What a model reads for a failure in a tool result. Media's messages are written for the developer who called
+// it (pdfText(), maxBytes, "answer 503", a rebuild script); a model can do none of that. It can ask the user for
+// another file, call its tool again, or say that the host is at fault. The typed error (code, message, details)
+// stays the developer's: the CLI prints it, ViewFileOutcome.error carries it.
+
+export interface ModelErrorContext {
+  /** The tool whose result this is (`view_file`), when the text may say what its arguments can and cannot do. */
+  tool?: string;
+}
+
+/** Up to the first sentence's end: the facts, before media's remedy for the developer. */
+function facts(message: string): string {
+  const end = message.search(/\.\s+(?=[A-Z(])/);
+  return end === -1 ? message.replace(/\.?$/, '.') : message.slice(0, end + 1);
+}
+
+function encrypted(error: MediaError, { tool }: ModelErrorContext): string {
+  const refused = 'and providers refuse encrypted PDFs, so it could not be sent';
+  if (error.details['opensWithoutPassword'] === true)
+    return `The PDF is encrypted, though it opens without a password, ${refused}. Ask the user for an unencrypted copy (printed to a new PDF).`;
+  if (error.details['securityHandler'] === 'unsupported')
+    return `The PDF is encrypted in a way that cannot be opened here, ${refused}. Ask the user for an unencrypted copy (printed to a new PDF).`;
+  const noPassword = tool === undefined ? '' : ` (${tool} takes no password)`;
+  return `The PDF is password-protected: it cannot be read or sent without its password${noPassword}. Ask the user for a copy without the password (opened with it and printed to a new PDF), or for the text you need from it.`;
+}
+
+/**
+ * The failure's message as the model should read it: media's own where it already says what the model can do,
+ * else its facts with a remedy the model can act on. A FileError's message is already written for the model.
+ */
+export function modelErrorText(error: unknown, context: ModelErrorContext = {}): string {
+  const message = error instanceof Error ? error.message : String(error);
+  if (!isMediaError(error)) return message;
+  switch (error.code) {
+    case 'E_PDF_ENCRYPTED':
+      return encrypted(error, context);
+    case 'E_UNSUPPORTED':
+      return error.details['pdfInput'] === false
+        ? 'The current model takes no PDF attachments, so it could not be sent. Ask the user for the text you need from it, or for images of its pages.'
+        : message;
+    case 'E_BUSY':
+      return 'The host was busy with other files; nothing is wrong with this one.';
+    case 'E_WASM_UNAVAILABLE':
+      return "The host's media decoders could not start: a problem of the host's setup, not of the file, and trying again will not help. Tell the user.";
+    case 'E_TIMEOUT':
+      return `${facts(message)} The file may be built to be slow. Ask the user for a simpler copy (exported to PNG or JPEG).`;
+    case 'E_TOO_LARGE':
+      // A PDF over the preset's page limit already says to choose pages (view_file adds the call that does).
+      if (typeof error.details['maxPdfPages'] === 'number') return message;
+      if (typeof error.details['maxPages'] === 'number') return `${facts(message)} Ask for fewer pages at once.`;
+      return `${facts(message)} Ask the user for a smaller copy (fewer pixels, or fewer pages).`;
+    default:
+      return message;
+  }
+}

@@ -1,0 +1,103 @@
+// The pixel-budget refusal (E_TOO_MANY_PIXELS) tells the user to raise --max-input-pixels: every command whose
+// files can meet it takes that flag, with the same meaning (process, tiles, prepare, and the MCP server's view_file).
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import sharp from 'sharp';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { main } from '../packages/agent/src/cli/main.js';
+import { buildCliForTests } from './support/build-cli.js';
+import { captureOutput } from './support/capture-output.js';
+import { assertStrictlyValid } from './support/strict-oracle.js';
+
+let dir: string;
+let screen: string;
+// 1600×1000 = 1.6 MP: over a 1 MP budget, well under the 100 MP default.
+const BUDGET = '1000000';
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'glimpse-max-input-pixels-'));
+  screen = join(dir, 'screen.png');
+  await sharp({ create: { width: 1600, height: 1000, channels: 3, background: '#2a6' } })
+    .png()
+    .toFile(screen);
+});
+
+afterAll(() => rm(dir, { recursive: true, force: true }));
+afterEach(() => vi.restoreAllMocks());
+
+async function run(...argv: string[]) {
+  const { stdout, stderr } = captureOutput();
+  const code = await main(argv);
+  vi.restoreAllMocks();
+  return { code, out: stdout.join(''), err: stderr.join('') };
+}
+
+const REFUSAL = /The image declares 1600×1000 pixels \(1\.6 MP\); the limit is 1\.0 MP .*--max-input-pixels/;
+
+describe('--max-input-pixels', () => {
+  it('every command that meets the refusal lists the flag its hint names', async () => {
+    for (const command of ['process', 'tiles', 'prepare', 'mcp']) {
+      const { code, out, err } = await run(command, '--help');
+      expect(code, command).toBe(0);
+      expect(out + err, command).toMatch(/--max-input-pixels N +refuse/);
+    }
+  });
+
+  it('glimpse tiles refuses an image over the budget (exit 1, E_TOO_MANY_PIXELS) and tiles it without', async () => {
+    const refused = await run('tiles', screen, '-o', join(dir, 'refused'), '--max-input-pixels', BUDGET);
+    expect(refused.code).toBe(1);
+    expect(refused.out).toBe('');
+    const { error } = JSON.parse(refused.err.trim());
+    expect(error.code).toBe('E_TOO_MANY_PIXELS');
+    expect(error.message).toMatch(REFUSAL);
+    const tiled = await run('tiles', screen, '-o', join(dir, 'tiled'), '--max-input-pixels', '1600000');
+    expect(tiled.code).toBe(0);
+    expect(JSON.parse(tiled.out).tiles.length).toBeGreaterThan(0);
+  });
+
+  it('glimpse prepare answers the view_file call with the refusal as an error note', async () => {
+    const refused = await run('prepare', screen, '--provider', 'anthropic', '--max-input-pixels', BUDGET);
+    expect(refused.code).toBe(0);
+    const result = JSON.parse(refused.out).messages[2].content[0];
+    expect(result.type).toBe('tool_result');
+    expect(result.is_error).toBe(true);
+    expect(JSON.stringify(result.content)).toMatch(REFUSAL);
+    const sent = await run('prepare', screen, '--provider', 'anthropic');
+    expect(JSON.stringify(JSON.parse(sent.out).messages[2].content[0].content)).toContain('"type":"image"');
+  });
+
+  it('glimpse mcp --max-input-pixels refuses in its view_file worker; without it the image is sent', async () => {
+    const bundle = await buildCliForTests('glimpse-max-input-pixels-test');
+    const connect = async (flags: string[]) => {
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [bundle, 'mcp', '--root', dir, ...flags],
+        stderr: 'pipe',
+      });
+      const client = new Client({ name: 'glimpse-test', version: '0.0.0' });
+      await client.connect(transport);
+      return client;
+    };
+    const limited = await connect(['--max-input-pixels', BUDGET]);
+    const open = await connect([]);
+    try {
+      const refused = await limited.callTool({ name: 'view_file', arguments: { path: 'screen.png' } });
+      expect(refused.isError).toBe(true);
+      const content = refused.content as { type: string; text?: string }[];
+      expect(content.map((c) => c.type)).toEqual(['text']);
+      expect(content[0]!.text).toMatch(/^E_TOO_MANY_PIXELS: /);
+      expect(content[0]!.text).toMatch(REFUSAL);
+      const sent = await open.callTool({ name: 'view_file', arguments: { path: 'screen.png' } });
+      expect(sent.isError).not.toBe(true);
+      const image = (sent.content as { type: string; data?: string }[]).find((c) => c.type === 'image');
+      expect(image).toBeDefined();
+      await assertStrictlyValid(Buffer.from(image!.data!, 'base64'));
+    } finally {
+      await limited.close();
+      await open.close();
+    }
+  }, 120_000);
+});
