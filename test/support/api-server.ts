@@ -17,7 +17,8 @@ import { anthropicStream, openAIChatStream, RESPONSES_USAGE, type StreamedTurn }
 export type ApiName = 'anthropic' | 'openai-chat' | 'openai-responses' | 'gemini' | 'bedrock' | 'ollama';
 
 /** `type`: the API's own error type where it has one (Anthropic `request_too_large`, `invalid_request_error`). */
-export type ErrorEntry = { status: number; message?: string; retryAfter?: string; type?: string };
+/** `details`: Gemini's google.rpc details (a BadRequest's `fieldViolations`), in its error body. */
+export type ErrorEntry = { status: number; message?: string; retryAfter?: string; type?: string; details?: unknown[] };
 export type ScriptEntry = StreamedTurn | ErrorEntry | { drop: true };
 
 export interface ServerRequest {
@@ -68,6 +69,7 @@ function errorBody(
   status: number,
   message: string,
   type?: string,
+  details?: unknown[],
 ): { headers: Record<string, string>; body: string } {
   const json = { 'content-type': 'application/json' };
   switch (api) {
@@ -89,7 +91,12 @@ function errorBody(
       return {
         headers: json,
         body: JSON.stringify({
-          error: { code: status, message, status: status === 429 ? 'RESOURCE_EXHAUSTED' : 'INVALID_ARGUMENT' },
+          error: {
+            code: status,
+            message,
+            status: status === 429 ? 'RESOURCE_EXHAUSTED' : 'INVALID_ARGUMENT',
+            ...(details && { details }),
+          },
         }),
       };
     case 'bedrock':
@@ -350,7 +357,13 @@ export async function startApiServer(
       return;
     }
     if ('status' in entry) {
-      const { headers, body } = errorBody(api, entry.status, entry.message ?? `scripted ${entry.status}`, entry.type);
+      const { headers, body } = errorBody(
+        api,
+        entry.status,
+        entry.message ?? `scripted ${entry.status}`,
+        entry.type,
+        entry.details,
+      );
       response
         .writeHead(entry.status, {
           ...headers,

@@ -50,6 +50,9 @@ export function createGeminiClient(options: LiveClientOptions): ModelClient {
         new Sdk({
           apiKey: apiKey ?? 'none',
           httpOptions: {
+            // v1beta, not the SDK's default v1: Google documents Gemini 3's per-part media_resolution (which the
+            // serializer sets on images) for v1beta, as it does the request body glimpse prepare prints.
+            apiVersion: 'v1beta',
             retryOptions: { attempts: 1 },
             ...(options.baseUrl !== undefined && { baseUrl: options.baseUrl }),
           },

@@ -15,7 +15,7 @@ import { staleFileReference } from '../references/stale-file-reference.js';
 import { classifyMediaRefusal } from './classify-media-refusal.js';
 import { LoggedRefusals, refusalLine } from './logged-refusals.js';
 import type { ModelClient, ModelRequest, ModelTurn } from './model-client.js';
-import { repairMediaRefusal, type MediaBudgetState, type MediaRepair } from './repair-media-refusal.js';
+import { repairMediaRefusal, sentMedia, type MediaBudgetState, type MediaRepair } from './repair-media-refusal.js';
 
 export interface RunAgentInput {
   model: ModelClient;
@@ -176,6 +176,8 @@ export async function runAgent(input: RunAgentInput): Promise<AgentRun> {
         ({ fitted, request } = await prepare());
       }
     }
+    // What the provider took: a later refusal that names no block is about a medium added since.
+    state.accepted = sentMedia(fitted);
     const assistant: AssistantMessage = { role: 'assistant', text: turn.text, toolCalls: turn.toolCalls };
     await add(assistant);
     const results = await Promise.all(turn.toolCalls.map((call) => runTool(tools, call, route, input.signal)));

@@ -46,6 +46,17 @@ const geminiPart = z
           .optional(),
       })
       .optional(),
+    // Gemini 3's per-part media_resolution (Part.mediaResolution in the API and @google/genai), on media parts only.
+    mediaResolution: z
+      .strictObject({
+        level: z.enum([
+          'MEDIA_RESOLUTION_LOW',
+          'MEDIA_RESOLUTION_MEDIUM',
+          'MEDIA_RESOLUTION_HIGH',
+          'MEDIA_RESOLUTION_ULTRA_HIGH',
+        ]),
+      })
+      .optional(),
     // Proto bytes: JSON takes standard or URL-safe base64 (Google's placeholder value is the latter).
     thoughtSignature: z
       .string()
@@ -58,6 +69,10 @@ const geminiPart = z
         (value) => value !== undefined,
       ).length === 1,
     'a part holds exactly one of text, inlineData, fileData, functionCall, functionResponse',
+  )
+  .refine(
+    (part) => part.mediaResolution === undefined || part.inlineData !== undefined || part.fileData !== undefined,
+    'mediaResolution is for media parts',
   );
 
 /** `mediaInFunctionResponse`: the model is Gemini 3 style (older models refuse `functionResponse.parts`). */
@@ -114,6 +129,9 @@ export const geminiRequest = ({
       const withMedia = request.contents.some((content) =>
         content.parts.some((part) => part.functionResponse?.parts !== undefined),
       );
+      const levels = request.contents.some((content) => content.parts.some((part) => part.mediaResolution));
+      if (levels && !gemini3)
+        context.addIssue({ code: 'custom', message: 'per-part media_resolution is Gemini 3 only' });
       if (withMedia && !mediaInFunctionResponse)
         context.addIssue({ code: 'custom', message: 'this model refuses media inside functionResponse' });
     });
