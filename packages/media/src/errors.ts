@@ -8,7 +8,8 @@ export const MEDIA_ERROR_CODES = {
   E_CORRUPT: 'the bytes claim a format but cannot be read as it (truncated, malformed)',
   E_TOO_MANY_PIXELS:
     'decompression-bomb guard: the header declares more than `maxInputPixels`, or a side over 65,535; refused before decoding',
-  E_TOO_LARGE: 'nothing glimpse can produce fits `maxBytes`; a PDF over the page or byte limit',
+  E_TOO_LARGE:
+    "nothing glimpse can produce fits `maxBytes`; a PDF over the page or byte limit; a request body over `processRequest`'s `maxInputBytes` (16 MiB by default; `details.maxInputBytes`: a Worker answers 413), refused where it passes it",
   E_PDF_ENCRYPTED:
     'an encrypted PDF passed to a provider (providers refuse them); a password-protected PDF to read or render',
   E_SVG_INVALID: 'the SVG cannot be parsed or rendered',
@@ -16,7 +17,8 @@ export const MEDIA_ERROR_CODES = {
   E_INVALID_OPTIONS: 'an option out of range (e.g. `maxEdge: 0`)',
   E_TOO_COMPLEX:
     "refused from cheap facts before the work starts, because it would take unbounded time: SVG text over 10,000 characters (once per `<use>` of it), nesting over 256, over 50,000 elements after `<use>` and marker expansion (a `marker-mid` is one copy per vertex), filter work (morphology radius, turbulence octaves, convolve order, blurs) over the budget for the output's pixels, strokes over 1,000× the canvas, over 200,000 dashes, embedded images decoded over 5×10⁷ pixels in all (once per draw), painted area and path outlines (each shape's box in output pixels, layers, each path's segments, edge length and crossings, plus filter work) over the budget for the output's size; a JPEG of over 100 scans, or whose scans read its DCT blocks over 32 times in all (refused as that scan starts)",
-  E_INVALID_INPUT: 'the input is not a `Uint8Array` of file bytes',
+  E_INVALID_INPUT:
+    'the input is not a `Uint8Array` of file bytes; a request body longer than its Content-Length (`details.declaredBytes`), refused where it passes it',
   E_TIMEOUT:
     'the work took longer than its time budget (`timeoutMs`), checked between steps and between the bands of rows a decoder delivers (one codec call is not interrupted; in workerd the clock only moves on I/O), e.g. a PDF page built to be slow to draw',
   E_BUSY:

@@ -2,8 +2,8 @@
 export { detect } from './detect.js';
 export { probe } from './probe.js';
 export { process } from './process.js';
-export { processRequest } from './process-request.js';
-export type { RequestWithBody } from './process-request.js';
+export { DEFAULT_MAX_INPUT_BYTES, processRequest } from './process-request.js';
+export type { ProcessRequestOptions, RequestWithBody } from './process-request.js';
 export { planTiles, tiles } from './tiles.js';
 export type { TilePlan } from './pipeline/tile-plan.js';
 export type { Tile, TilesOptions, TilesResult } from './tiles.js';

@@ -1,6 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { MediaError } from '@glimpse/media';
-import { configureMemoryGovernor, process, processRequest, type RequestWithBody } from './entries/node.js';
+import {
+  configureMemoryGovernor,
+  DEFAULT_MAX_INPUT_BYTES,
+  memoryGovernor,
+  process,
+  processRequest,
+  type RequestWithBody,
+} from './entries/node.js';
 import * as make from '../../../test/fixtures/make.js';
 import { assertStrictlyValid } from '../../../test/support/strict-oracle.js';
 import { failsWith } from '../../../test/support/typed-errors.js';
@@ -92,6 +99,89 @@ describe('processRequest', () => {
     await request.arrayBuffer();
     await failsWith(processRequest(request), MediaError, 'E_INVALID_INPUT');
     await failsWith(processRequest(new Uint8Array(3) as unknown as Request), MediaError, 'E_INVALID_INPUT');
+  });
+});
+
+/** A body of `head` then `zeros` zero bytes in 1 MiB chunks, counting what was pulled from it. */
+function paddedRequest(head: Uint8Array, zeros: number, declared?: number) {
+  const pulled = { bytes: 0, cancelled: false, lowestMargin: Infinity };
+  let sentHead = false;
+  let sentZeros = 0;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        // What the governor admits beyond twice what was read so far and a job's 24 MiB.
+        const admitted = memoryGovernor()?.state().admittedBytes;
+        if (admitted !== undefined && pulled.bytes > 0)
+          pulled.lowestMargin = Math.min(pulled.lowestMargin, admitted - (2 * pulled.bytes + 24 * MB));
+        if (!sentHead) {
+          sentHead = true;
+          pulled.bytes += head.byteLength;
+          return controller.enqueue(head.slice());
+        }
+        if (sentZeros >= zeros) return controller.close();
+        const n = Math.min(MB, zeros - sentZeros);
+        sentZeros += n;
+        pulled.bytes += n;
+        controller.enqueue(new Uint8Array(n));
+      },
+      cancel() {
+        pulled.cancelled = true;
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  const headers = new Headers(declared === undefined ? {} : { 'content-length': String(declared) });
+  const request: RequestWithBody = { headers, body, bodyUsed: false };
+  return { request, pulled };
+}
+
+describe('processRequest bounds the body it reads (maxInputBytes)', () => {
+  it('a body of no declared length stops at the cap: E_TOO_LARGE, read no further than one chunk past it, stream cancelled', async () => {
+    configureMemoryGovernor({ maxConcurrentMemory: 80 * MB });
+    const photo = await make.photoJpeg({ width: 400, height: 300, seed: 21 });
+    const { request, pulled } = paddedRequest(photo, 64 * MB);
+    const error = await failsWith(processRequest(request, { maxInputBytes: 4 * MB }), MediaError, 'E_TOO_LARGE');
+    expect(error.details['maxInputBytes']).toBe(4 * MB);
+    expect(pulled.bytes).toBeLessThanOrEqual(5 * MB + photo.byteLength);
+    expect(pulled.cancelled).toBe(true);
+  });
+
+  it('a body of no declared length is admitted as it grows: the admitted estimate follows the bytes read', async () => {
+    configureMemoryGovernor({ maxConcurrentMemory: 80 * MB });
+    const photo = await make.photoJpeg({ width: 400, height: 300, seed: 22 });
+    const { request, pulled } = paddedRequest(photo, 6 * MB);
+    const result = await processRequest(request, { maxEdge: 200, maxInputBytes: 8 * MB });
+    assertStrictlyValid(result.data, result.mediaType);
+    // At every read, at least what a job of the bytes read so far is admitted with (2 x input + 24 MiB).
+    expect(pulled.lowestMargin).toBeGreaterThanOrEqual(0);
+  });
+
+  it('uses a documented default cap that leaves room in a 128 MB Worker', async () => {
+    expect(DEFAULT_MAX_INPUT_BYTES).toBe(16 * MB);
+    const { request, pulled } = paddedRequest(new Uint8Array([0xff, 0xd8, 0xff]), 40 * MB);
+    const error = await failsWith(processRequest(request), MediaError, 'E_TOO_LARGE');
+    expect(error.details['maxInputBytes']).toBe(DEFAULT_MAX_INPUT_BYTES);
+    expect(pulled.bytes).toBeLessThanOrEqual(17 * MB);
+  });
+
+  it('a declared length over the cap is E_TOO_LARGE with the body unread', async () => {
+    const { request, pulled } = paddedRequest(new Uint8Array(10), 0, 32 * MB);
+    await failsWith(processRequest(request, { maxInputBytes: 16 * MB }), MediaError, 'E_TOO_LARGE');
+    expect(pulled.bytes).toBe(0);
+  });
+
+  it('a body longer than its Content-Length is refused where it passes it (E_INVALID_INPUT), not read to its end', async () => {
+    const photo = await make.photoJpeg({ width: 400, height: 300, seed: 23 });
+    const { request, pulled } = paddedRequest(photo, 64 * MB, 1000);
+    const error = await failsWith(processRequest(request), MediaError, 'E_INVALID_INPUT');
+    expect(error.details['declaredBytes']).toBe(1000);
+    expect(pulled.bytes).toBeLessThanOrEqual(photo.byteLength + MB);
+    expect(pulled.cancelled).toBe(true);
+  });
+
+  it('refuses a maxInputBytes that is not a positive integer, typed', async () => {
+    await failsWith(processRequest(post(new Uint8Array(3)), { maxInputBytes: 0 }), MediaError, 'E_INVALID_OPTIONS');
   });
 });
 

@@ -4,6 +4,9 @@
 // memory governor on the length its body declares, before the body is read; then the body is read into
 // a buffer the next request reuses (runtime/body-buffers.ts), the header is read and the admission refitted
 // to the job's own estimate. A request that cannot start in time is E_BUSY with its body never read.
+// No body is read past `maxInputBytes` (E_TOO_LARGE) or past the length it declares (E_INVALID_INPUT): a
+// client's stream is otherwise memory without end. A body that declares no length is admitted at what it
+// has sent so far, refitted each time its buffer grows.
 import { MediaError } from './errors.js';
 import { requestJobMemory } from './pipeline/job-memory.js';
 import { resolveLimits } from './presets/limits.js';
@@ -23,11 +26,26 @@ export interface RequestWithBody {
 const UNDECLARED_START_BYTES = 1024 * 1024;
 
 /**
+ * The default `maxInputBytes`: 16 MiB, a large phone photo or scanned PDF. Its job's estimate at that size
+ * (4 x the body for a PDF + 24 MiB, pipeline/job-memory.ts) is 88 MiB: it runs alone within a Worker's 128 MB.
+ */
+export const DEFAULT_MAX_INPUT_BYTES = 16 * 1024 * 1024;
+
+/** Options of `processRequest`: `process`'s, and the most body it reads. */
+export interface ProcessRequestOptions extends ProcessOptions {
+  /** Largest body in bytes (default 16 MiB); past it, or a Content-Length over it, `E_TOO_LARGE` (HTTP 413). */
+  maxInputBytes?: number;
+}
+
+/**
  * Fits the file that is `request`'s body, as `process` does. Under a memory governor (the Workers
  * entry's default) the job waits for its turn before the body is read, so requests waiting hold nothing
  * but their place in the queue, and one refused is `E_BUSY` unread. The result owns its bytes.
  */
-export async function processRequest(request: RequestWithBody, options: ProcessOptions = {}): Promise<ProcessResult> {
+export async function processRequest(
+  request: RequestWithBody,
+  { maxInputBytes, ...options }: ProcessRequestOptions = {},
+): Promise<ProcessResult> {
   if (request === null || typeof request !== 'object' || !('headers' in request) || !('body' in request)) {
     throw new MediaError(
       'E_INVALID_INPUT',
@@ -40,13 +58,18 @@ export async function processRequest(request: RequestWithBody, options: ProcessO
       'processRequest() was given a request whose body was read already: pass it unread, or call process(bytes) with what was read.',
     );
   }
+  const cap = maxInputBytesOption(maxInputBytes);
   const declared = declaredLength(request.headers);
+  if (declared !== undefined && declared > cap) throw tooLarge(cap, declared);
+  const limits = resolveLimits(options);
   const governor = memoryGovernor();
   const admission: Admission | undefined = governor
-    ? await governor.admit({ estimateBytes: requestJobMemory(declared ?? 0, resolveLimits(options)) })
+    ? await governor.admit({ estimateBytes: requestJobMemory(declared ?? UNDECLARED_START_BYTES, limits) })
     : undefined;
   try {
-    const input = await readBody(request.body, declared);
+    // An undeclared body's admission grows with its buffer (a refit may wait for room, holding what was read).
+    const grown = async (capacity: number) => admission?.refit({ estimateBytes: requestJobMemory(capacity, limits) });
+    const input = await readBody(request.body, { declared, cap, grown });
     try {
       const result = await processAdmitted(input, options, async (memory, job) => {
         await admission?.refit(memory);
@@ -69,47 +92,115 @@ function declaredLength(headers: Headers): number | undefined {
   return Number.isSafeInteger(length) ? length : undefined;
 }
 
-/** The whole body, in a pooled buffer (room for one byte more than declared: a byte stream's last read needs it). */
-async function readBody(body: ReadableStream<Uint8Array> | null, declared: number | undefined): Promise<Uint8Array> {
-  let buffer = bodyBuffer(declared === undefined ? UNDECLARED_START_BYTES : declared + 1);
+function maxInputBytesOption(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_MAX_INPUT_BYTES;
+  if (!Number.isSafeInteger(value) || value <= 0)
+    throw new MediaError(
+      'E_INVALID_OPTIONS',
+      `Expected maxInputBytes to be a positive whole number of bytes, got ${String(value)}.`,
+      {
+        option: 'maxInputBytes',
+      },
+    );
+  return value;
+}
+
+function tooLarge(cap: number, bytes: number): MediaError {
+  return new MediaError(
+    'E_TOO_LARGE',
+    `The request body is over ${cap} bytes, the most processRequest reads (maxInputBytes): send a smaller file.`,
+    { maxInputBytes: cap, bytes },
+  );
+}
+
+interface BodyBounds {
+  /** The length the body declares, if it does: a body longer than it is refused there. */
+  declared: number | undefined;
+  /** maxInputBytes. */
+  cap: number;
+  /** Called before the buffer of an undeclared body grows to `capacity` bytes. */
+  grown: (capacity: number) => Promise<void>;
+}
+
+/**
+ * The whole body, in a pooled buffer (room for one byte more than its limit: a byte stream's last read needs
+ * it, and a byte past the limit is how a body too long is seen). Stops, cancelling the stream, at the first
+ * read past the declared length or the cap.
+ */
+async function readBody(
+  body: ReadableStream<Uint8Array> | null,
+  { declared, cap, grown }: BodyBounds,
+): Promise<Uint8Array> {
+  const limit = declared ?? cap;
+  // What the admission counts, apart from the buffer's size: a pooled buffer may be bigger than asked for.
+  let admitted = declared === undefined ? Math.min(UNDECLARED_START_BYTES, cap + 1) : declared + 1;
+  let buffer = bodyBuffer(admitted);
   let filled = 0;
-  const room = (bytes: number) => {
+  const room = async (bytes: number) => {
+    if (filled + bytes > admitted) {
+      admitted = Math.min(Math.max(2 * admitted, filled + bytes + 1), limit + 1);
+      await grown(admitted);
+    }
     if (filled + bytes <= buffer.byteLength) return;
-    const bigger = bodyBuffer(Math.max(2 * buffer.byteLength, filled + bytes + 1));
+    const bigger = bodyBuffer(admitted);
     new Uint8Array(bigger).set(new Uint8Array(buffer, 0, filled));
     releaseBodyBuffer(buffer);
     buffer = bigger;
   };
+  /** The error for a body that ran past its limit after `bytes` were sent. */
+  const overLimit = (bytes: number) =>
+    declared === undefined
+      ? tooLarge(cap, bytes)
+      : new MediaError(
+          'E_INVALID_INPUT',
+          `The request body is longer than its Content-Length (${declared} bytes): it was refused where it passed it.`,
+          { declaredBytes: declared, bytes },
+        );
   if (body === null) return new Uint8Array(buffer, 0, 0);
-  const byob = byobReader(body);
-  if (byob) {
-    // The runtime writes into the buffer itself (no chunk per read to collect later).
-    try {
-      for (;;) {
-        room(1);
-        const { value, done } = await byob.read(new Uint8Array(buffer, filled));
-        if (value) {
-          buffer = value.buffer as ArrayBuffer; // the read moved the buffer to a new ArrayBuffer object
+  try {
+    const byob = byobReader(body);
+    if (byob) {
+      // The runtime writes into the buffer itself (no chunk per read to collect later).
+      try {
+        for (;;) {
+          await room(1);
+          const { value, done } = await byob.read(
+            new Uint8Array(buffer, filled, Math.min(buffer.byteLength, admitted) - filled),
+          );
+          if (value) {
+            buffer = value.buffer as ArrayBuffer; // the read moved the buffer to a new ArrayBuffer object
+            filled += value.byteLength;
+          }
+          if (filled > limit) throw overLimit(filled);
+          if (done) break;
+        }
+      } catch (error) {
+        await byob.cancel().catch(() => undefined);
+        throw error;
+      } finally {
+        byob.releaseLock();
+      }
+    } else {
+      const reader = body.getReader();
+      try {
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          if (filled + value.byteLength > limit) throw overLimit(filled + value.byteLength);
+          await room(value.byteLength);
+          new Uint8Array(buffer, filled, value.byteLength).set(value);
           filled += value.byteLength;
         }
-        if (done) break;
+      } catch (error) {
+        await reader.cancel().catch(() => undefined);
+        throw error;
+      } finally {
+        reader.releaseLock();
       }
-    } finally {
-      byob.releaseLock();
     }
-  } else {
-    const reader = body.getReader();
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        room(value.byteLength);
-        new Uint8Array(buffer, filled, value.byteLength).set(value);
-        filled += value.byteLength;
-      }
-    } finally {
-      reader.releaseLock();
-    }
+  } catch (error) {
+    releaseBodyBuffer(buffer);
+    throw error;
   }
   return new Uint8Array(buffer, 0, filled);
 }

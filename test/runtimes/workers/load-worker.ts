@@ -2,7 +2,8 @@
 // published Workers entry with default options: POST a file, get it back fitted (`x-result` holds its
 // facts). processRequest waits for the isolate's memory governor before it reads the body, so requests
 // waiting hold nothing. A MediaError answers 422 with its code; E_BUSY, the governor refusing a job it
-// could not start in time, answers 503 with Retry-After, which a client retries after.
+// could not start in time, answers 503 with Retry-After, which a client retries after; a body over
+// processRequest's maxInputBytes (16 MiB by default: E_TOO_LARGE whose details name it) answers 413.
 // `x-governor: {"maxQueuedJobs": 4, ...}` on a request reconfigures the governor first (the suite's
 // E_BUSY case; the Workers entry's budget stays).
 import '@glimpse/heif'; // registers the HEIC decoder with the same @glimpse/media
@@ -31,6 +32,12 @@ async function handle(request: Request): Promise<Response> {
       return Response.json(
         { error: error.code, message: error.message, retryAfterMs: error.details['retryAfterMs'] },
         { status: 503, headers: { 'retry-after': String(seconds) } },
+      );
+    }
+    if (error.code === 'E_TOO_LARGE' && 'maxInputBytes' in error.details) {
+      return Response.json(
+        { error: error.code, message: error.message, maxInputBytes: error.details['maxInputBytes'] },
+        { status: 413 },
       );
     }
     return Response.json({ error: error.code, message: error.message }, { status: 422 });
