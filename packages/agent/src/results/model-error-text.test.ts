@@ -6,18 +6,20 @@ import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { textPdf } from '../../../../test/fixtures/pdf-documents.js';
 import { qpdfEncrypted } from '../../../../test/support/qpdf-encrypt.js';
+import { FileError } from '../fs/file-error.js';
 import { MemoryFileSystem } from '../fs/memory-file-system.js';
 import type { CapabilitiesQuery } from '../route/capabilities.js';
 import { createReadTool } from '../tools/read.js';
 import { viewFailure } from '../tools/view-file-failure.js';
 import { viewFile } from '../tools/view-file.js';
 import type { ToolResult } from '../types.js';
+import { modelErrorText } from './model-error-text.js';
 import { toolResultFrom } from './tool-result-from.js';
 
 const CLAUDE: CapabilitiesQuery = { provider: 'anthropic', model: 'claude-sonnet-4-5' };
 /** Words a model cannot act on: media's functions and options, CLI commands, the runtime underneath. */
 const INTERNALS =
-  /pdfText|renderPdfPage|setWasmLoader|maxBytes|maxInputPixels|maxMemory|maxPages|timeoutMs|glimpse (text|process)|--page|PDFium|isolate|503|Retry-After|WASM|scripts\/|runtime entry/;
+  /pdfText|renderPdfPage|setWasmLoader|maxBytes|maxInputPixels|maxFileBytes|maxMemory|maxPages|maxEdge|timeoutMs|fileSystem|capabilities:|glimpse (text|process)|--[a-z]|PDFium|isolate|503|Retry-After|WASM|scripts\/|runtime entry/;
 /** The text without its error codes (E_WASM_UNAVAILABLE is the code the developer keeps). */
 const withoutCodes = (text: string) => text.replace(/\bE_[A-Z_]+\b/g, '');
 const textOf = (result: ToolResult) => result.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
@@ -130,5 +132,52 @@ describe('failures as the model reads them', () => {
       /^E_WASM_UNAVAILABLE: The host's media decoders could not start: .*not of the file.*Tell the user\.$/,
     );
     for (const text of [retry, broken]) expect(withoutCodes(text)).not.toMatch(INTERNALS);
+  });
+
+  it('an image over the pixel limit, a file over the read cap: what the model can do, no host option (the typed error keeps it)', async () => {
+    const big = new Uint8Array(
+      await sharp({ create: { width: 3000, height: 2000, channels: 3, background: '#888' } })
+        .png()
+        .toBuffer(),
+    );
+    const files = new MemoryFileSystem({ cwd: '/desk', files: { '/desk/big.png': big } });
+    const pixels = await viewFile({ path: 'big.png' }, { fileSystem: files, route: CLAUDE, maxInputPixels: 100 });
+    expect(pixels.isError).toBe(true);
+    const pixelsText = textOf(pixels);
+    expect(pixelsText).toMatch(
+      /^E_TOO_MANY_PIXELS: The image declares 3000×2000 pixels \(6\.0 MP\); the limit is .*\. It is larger than this host opens, so no part of it can be shown\. Ask the user for a smaller copy/,
+    );
+    expect(withoutCodes(pixelsText)).not.toMatch(INTERNALS);
+    if (!isMediaError(pixels.error)) throw new Error('expected the typed error');
+    expect(pixels.error.message).toMatch(/raise maxInputPixels \(--max-input-pixels\)/); // the developer's hint stays
+
+    const capped = await viewFile({ path: 'big.png' }, { fileSystem: files, route: CLAUDE, maxFileBytes: 1000 });
+    const cappedText = textOf(capped);
+    expect(cappedText).toMatch(
+      /^E_FILE_TOO_LARGE: .*big\.png is \d+ bytes, over the 1000-byte read limit\. Ask the user for a smaller copy/,
+    );
+    expect(withoutCodes(cappedText)).not.toMatch(INTERNALS);
+    expect((capped.error as Error).message).toMatch(/--max-file-bytes/);
+  });
+
+  it('a PDF page too large to draw, a host without a file system or a capability: no option names', () => {
+    const page = new MediaError(
+      'E_TOO_MANY_PIXELS',
+      'Rendering this page at maxEdge 70000 makes 70000×90000 pixels, over the limit of 100000000 pixels and 65535 per side. Lower maxEdge.',
+      { width: 70000, height: 90000, maxInputPixels: 100_000_000 },
+    );
+    expect(modelErrorText(page)).toMatch(/^The page would be 70000×90000 pixels drawn at the size asked for/);
+    const noFs = new FileError(
+      'E_NO_FILE_SYSTEM',
+      'No fileSystem was given, and this runtime has no default one: pass fileSystem (…), or call setDefaultFileSystem once.',
+    );
+    expect(modelErrorText(noFs)).toMatch(/a problem of the host's setup.*Tell the user\.$/);
+    const unknown = new FileError(
+      'E_CAPABILITY_UNKNOWN',
+      'view_file is disabled: glimpse does not know whether model "x-1" can see images, and sending images to a text-only model makes it describe what it cannot see. The app can declare it (capabilities: { imageInput: true, … } or a capability rule). Use read for text files.',
+      { model: 'x-1' },
+    );
+    expect(modelErrorText(unknown)).toMatch(/^view_file is disabled: .* cannot see\. Use read for text files\.$/);
+    for (const error of [page, noFs, unknown]) expect(modelErrorText(error)).not.toMatch(INTERNALS);
   });
 });

@@ -1,9 +1,11 @@
 import { isMediaError, type MediaError } from '@glimpse/media';
+import { type FileError, isFileError } from '../fs/file-error.js';
 
 // What a model reads for a failure in a tool result. Media's messages are written for the developer who called
 // it (pdfText(), maxBytes, "answer 503", a rebuild script); a model can do none of that. It can ask the user for
 // another file, call its tool again, or say that the host is at fault. The typed error (code, message, details)
-// stays the developer's: the CLI prints it, ViewFileOutcome.error carries it.
+// stays the developer's: the CLI prints it, ViewFileOutcome.error carries it. The same for the few FileErrors
+// whose remedy names a host option or flag (the read cap, a missing file system or capability).
 
 export interface ModelErrorContext {
   /** The tool whose result this is (`view_file`), when the text may say what its arguments can and cannot do. */
@@ -26,14 +28,39 @@ function encrypted(error: MediaError, { tool }: ModelErrorContext): string {
   return `The PDF is password-protected: it cannot be read or sent without its password${noPassword}. Ask the user for a copy without the password (opened with it and printed to a new PDF), or for the text you need from it.`;
 }
 
+/** The bomb guard: the image (or a PDF page drawn at the size asked for) has more pixels than the host opens. */
+function tooManyPixels(error: MediaError): string {
+  const { width, height } = error.details;
+  if (error.message.startsWith('Rendering this page'))
+    return `The page would be ${width}×${height} pixels drawn at the size asked for, more than this host draws. Ask for the page as text, or ask the user for the part you need.`;
+  return `${facts(error.message)} It is larger than this host opens, so no part of it can be shown. Ask the user for a smaller copy (downscaled, or cropped to the part you need).`;
+}
+
+/** A FileError's message is written for the model, but for the few whose remedy is the host's (an option, a flag). */
+function fileErrorText(error: FileError): string {
+  switch (error.code) {
+    case 'E_FILE_TOO_LARGE':
+      return `${facts(error.message)} Ask the user for a smaller copy, or for the part you need.`;
+    case 'E_NO_FILE_SYSTEM':
+      return "This tool has no files to read here: a problem of the host's setup, not of the file, and trying again will not help. Tell the user.";
+    case 'E_CAPABILITY_UNKNOWN':
+      return `${facts(error.message).replace(/\.$/, '')}. Use read for text files.`;
+    default:
+      return error.message;
+  }
+}
+
 /**
  * The failure's message as the model should read it: media's own where it already says what the model can do,
  * else its facts with a remedy the model can act on. A FileError's message is already written for the model.
  */
 export function modelErrorText(error: unknown, context: ModelErrorContext = {}): string {
   const message = error instanceof Error ? error.message : String(error);
+  if (isFileError(error)) return fileErrorText(error);
   if (!isMediaError(error)) return message;
   switch (error.code) {
+    case 'E_TOO_MANY_PIXELS':
+      return tooManyPixels(error);
     case 'E_PDF_ENCRYPTED':
       return encrypted(error, context);
     case 'E_UNSUPPORTED':

@@ -196,9 +196,15 @@ describe('view_file', () => {
   it('refuses an unknown model unless the app declares what it sees', async () => {
     const unknown = createFileTools({ fileSystem, route: { provider: 'anthropic', model: 'acme-vision-7b' } });
     expect(unknown.definitions().map((d) => d.name)).toEqual(['read']);
-    expect(textOf(await unknown.viewFile.execute({ path: 'small.png' }))).toMatch(
-      /^E_CAPABILITY_UNKNOWN: .*"acme-vision-7b".*capabilities: \{ imageInput: true/,
-    );
+    // The model reads what it can do (read text files); the app's remedy stays in the typed error.
+    const refusal = textOf(await unknown.viewFile.execute({ path: 'small.png' }));
+    expect(refusal).toMatch(/^E_CAPABILITY_UNKNOWN: .*"acme-vision-7b".*cannot see\. Use read for text files\.$/);
+    expect(refusal).not.toMatch(/capabilities:/);
+    await expect(
+      viewFile({ path: 'small.png' }, { fileSystem, route: { provider: 'anthropic', model: 'acme-vision-7b' } }),
+    ).resolves.toMatchObject({
+      error: { code: 'E_CAPABILITY_UNKNOWN', message: expect.stringMatching(/capabilities: \{ imageInput: true/) },
+    });
 
     const declared = createFileTools({
       fileSystem,
