@@ -48,4 +48,17 @@ describe('glimpse session import of a torn log', () => {
     vi.restoreAllMocks();
     expect(io.stderr.join('')).toBe('');
   });
+
+  it('a target that cannot be opened fails with E_SESSION_STORE and no "are imported" warning before it', async () => {
+    const torn = join(dir, 'torn-missing.jsonl');
+    await writeFile(torn, `${await readFile(whole, 'utf8')}{"type":"message","at":"2026`);
+    const io = captureOutput();
+    const code = await main(['session', 'import', torn, '--to', `pglite:${join(dir, 'missing', 'db')}#s1`]);
+    vi.restoreAllMocks();
+    expect(code).not.toBe(0);
+    const stderr = io.stderr.join('');
+    expect(stderr).toMatch(/E_SESSION_STORE/);
+    expect(stderr).not.toMatch(/are imported|torn line/);
+    expect(io.stdout.join('')).toBe('');
+  });
 });

@@ -175,13 +175,16 @@ async function importSession(args: string[]): Promise<number> {
   if (to === undefined) throw new UsageError('import: --to LOCATION is required');
   const path = await resolveInputPath(positionals[0]!);
   const source = await withStore({ kind: 'jsonl', path }, (store, id) => store.readSession(id));
-  // Said before copying: a killed writer's last line is not part of the log, so the import leaves it out.
-  if (source.tornTail)
-    process.stderr.write(
-      `glimpse session import: warning: ${path} ends in a torn line ${source.tornTail.line} (${formatCount(source.tornTail.bytes)} bytes, no newline: a writer stopped mid-append, so it was never committed); that 1 line is left out, only the ${formatCount(source.messages.length)} committed entries are imported\n`,
-    );
   const target = parseSessionLocation(to);
-  const copied = await withStore(target, (store, id) => copySession(source, store, id));
+  const copied = await withStore(target, (store, id) => {
+    // Said once the target is open, before copying: a killed writer's last line is not part of the log, so the
+    // import leaves it out (a target that cannot be opened fails first, and then nothing "is imported").
+    if (source.tornTail)
+      process.stderr.write(
+        `glimpse session import: warning: ${path} ends in a torn line ${source.tornTail.line} (${formatCount(source.tornTail.bytes)} bytes, no newline: a writer stopped mid-append, so it was never committed); that 1 line is left out, only the ${formatCount(source.messages.length)} committed entries are imported\n`,
+      );
+    return copySession(source, store, id);
+  });
   const shown = target.kind === 'jsonl' ? target.path : `${target.location}#${target.id}`;
   process.stdout.write(`imported ${copied} entries from ${path} into ${shown}\n`);
   return 0;
