@@ -57,6 +57,40 @@ describe('truncated JPEG', () => {
   });
 });
 
+/** Mean absolute difference of RGB over rows [from, to) of two RGBA rasters of one width. */
+function rowsDifference(a: Uint8Array, b: Uint8Array, width: number, from: number, to: number): number {
+  let sum = 0;
+  for (let at = from * width * 4; at < to * width * 4; at += 4)
+    for (let c = 0; c < 3; c++) sum += Math.abs(a[at + c]! - b[at + c]!);
+  return sum / ((to - from) * width * 3);
+}
+
+describe('truncated JPEG padded with zeros (a download that preallocated its file)', () => {
+  it('the zeros are not decoded as data: every row the warning calls real matches the real image, the rest is grey', async () => {
+    const jpeg = await make.photoJpeg({ width: 400, height: 600, seed: 7 });
+    const padded = new Uint8Array(jpeg.length); // zeros after the first 40 %
+    padded.set(jpeg.subarray(0, Math.round(jpeg.length * 0.4)));
+    const result = await fit(padded, { maxEdge: 600 });
+    const [warning] = result.warnings;
+    if (warning?.code !== 'W_TRUNCATED')
+      throw new Error(`expected W_TRUNCATED, got ${JSON.stringify(result.warnings)}`);
+    expect(warning.missingSide).toBe('bottom');
+    const got = await decodeIndependently(result.data);
+    const real = await decodeIndependently(jpeg);
+    expect([got.width, got.height]).toEqual([400, 600]);
+    const realRows = Math.floor(warning.recoveredFraction * 600);
+    expect(realRows).toBeGreaterThan(600 * 0.2);
+    for (
+      let y = 0;
+      y + 20 <= realRows;
+      y += 20 // 20-row bands; JPEG noise of a re-encode only
+    )
+      expect(rowsDifference(got.data, real.data, 400, y, y + 20), `rows ${y}-${y + 20}`).toBeLessThan(6);
+    const grey = greyRows(got.data, got.width, got.height) / got.height;
+    expect(Math.abs(1 - warning.recoveredFraction - grey)).toBeLessThan(0.05);
+  });
+});
+
 describe('truncated progressive JPEG', () => {
   it('cut after its first scans: every row is there, with less detail, and the warning says so', async () => {
     const jpeg = await make.photoJpeg({ width: 400, height: 300, progressive: true, seed: 6 });
