@@ -13,6 +13,7 @@ import {
 import { loadSdk } from './load-sdk.js';
 import { withRetries } from './with-retries.js';
 import { routeBody } from './route-body.js';
+import { uploadGeminiFile } from './upload-gemini-file.js';
 
 /** Text and calls gathered from the streamed chunks; thoughts are the model's own and not part of its answer. */
 function collect(chunk: GenerateContentResponse, turn: ModelTurn, emit: (delta: string) => void): void {
@@ -76,5 +77,11 @@ export function createGeminiClient(options: LiveClientOptions): ModelClient {
         return turn;
       });
     },
+    ...(options.fileReferences === true && {
+      uploadMedia: async (media, signal) => {
+        if (apiKey === undefined && options.baseUrl === undefined) throw missingApiKey('gemini', 'Gemini');
+        return uploadGeminiFile(client, options)(media, signal);
+      },
+    }),
   };
 }

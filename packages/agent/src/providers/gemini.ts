@@ -2,6 +2,7 @@ import type { Content, FunctionResponsePart, Part as GeminiPart, PartMediaResolu
 import { GEMINI_LEVEL_ON_WIRE, geminiImageLevel } from '../compaction/gemini-image-tokens.js';
 import { isGemini3 } from '../route/wire-facts.js';
 import type { MediaPart, Part, ToolDefinition, ToolResultMessage } from '../types.js';
+import { fileReferenceOf } from './file-reference.js';
 import { attachedLine, EMPTY_RESULT, joinText, liftedMediaParts, splitToolResult } from './lift-media.js';
 import { prepareConversation, type CallWithResult } from './turns.js';
 import type { SerializeInput, Serialized } from './types.js';
@@ -32,16 +33,18 @@ function toPart(part: Part, levels: boolean): GeminiPart {
     case 'text':
       return { text: part.text };
     case 'image':
-      return {
-        inlineData: { mimeType: part.mediaType, data: part.data },
-        ...(levels && {
-          mediaResolution: {
-            level: GEMINI_LEVEL_ON_WIRE[geminiImageLevel(part.width, part.height)] as PartMediaResolutionLevel,
-          },
-        }),
-      };
-    case 'document':
-      return { inlineData: { mimeType: part.mediaType, data: part.data } };
+    case 'document': {
+      // An upload to the File API is named by its URI (ai.google.dev/gemini-api/docs/files: `fileData` with
+      // `mimeType` and `fileUri`); it is kept 48 hours, and the reference's expiry says when to upload it again.
+      const reference = fileReferenceOf('gemini', part);
+      const media: GeminiPart =
+        reference?.uri !== undefined
+          ? { fileData: { mimeType: part.mediaType, fileUri: reference.uri } }
+          : { inlineData: { mimeType: part.mediaType, data: part.data } };
+      if (part.type === 'document' || !levels) return media;
+      const level = GEMINI_LEVEL_ON_WIRE[geminiImageLevel(part.width, part.height)] as PartMediaResolutionLevel;
+      return { ...media, mediaResolution: { level } };
+    }
     default: {
       const exhaustive: never = part;
       return exhaustive;
@@ -65,6 +68,9 @@ function mediaFitsResponse(result: ToolResultMessage): boolean {
 }
 
 function toResponsePart(part: MediaPart): FunctionResponsePart {
+  // Gemini 3 takes an uploaded file inside a function response too (SDK `FunctionResponsePart.fileData`).
+  const reference = fileReferenceOf('gemini', part);
+  if (reference?.uri !== undefined) return { fileData: { mimeType: part.mediaType, fileUri: reference.uri } };
   return {
     inlineData: {
       mimeType: part.mediaType,

@@ -8,10 +8,16 @@ const inlineData = z.strictObject({
   data: base64,
   displayName: z.string().optional(),
 });
+// A File API upload, by its URI (`fileData`).
+const fileData = z.strictObject({
+  mimeType: z.string().regex(/^(image\/(png|jpeg|webp|heic|heif)|application\/pdf|text\/plain)$/),
+  fileUri: z.string().url(),
+});
 const geminiPart = z
   .strictObject({
     text: z.string().optional(),
     inlineData: inlineData.optional(),
+    fileData: fileData.optional(),
     functionCall: z
       .strictObject({ id: z.string().optional(), name: z.string().min(1), args: jsonObject.optional() })
       .optional(),
@@ -23,11 +29,18 @@ const geminiPart = z
         // Function responses take fewer media types than a turn: no HEIC/HEIF.
         parts: z
           .array(
-            z.strictObject({
-              inlineData: inlineData.extend({
-                mimeType: z.string().regex(/^(image\/(png|jpeg|webp)|application\/pdf|text\/plain)$/),
+            z.union([
+              z.strictObject({
+                inlineData: inlineData.extend({
+                  mimeType: z.string().regex(/^(image\/(png|jpeg|webp)|application\/pdf|text\/plain)$/),
+                }),
               }),
-            }),
+              z.strictObject({
+                fileData: fileData.extend({
+                  mimeType: z.string().regex(/^(image\/(png|jpeg|webp)|application\/pdf|text\/plain)$/),
+                }),
+              }),
+            ]),
           )
           .min(1)
           .optional(),
@@ -52,12 +65,13 @@ const geminiPart = z
   })
   .refine(
     (part) =>
-      [part.text, part.inlineData, part.functionCall, part.functionResponse].filter((value) => value !== undefined)
-        .length === 1,
-    'a part holds exactly one of text, inlineData, functionCall, functionResponse',
+      [part.text, part.inlineData, part.fileData, part.functionCall, part.functionResponse].filter(
+        (value) => value !== undefined,
+      ).length === 1,
+    'a part holds exactly one of text, inlineData, fileData, functionCall, functionResponse',
   )
   .refine(
-    (part) => part.mediaResolution === undefined || part.inlineData !== undefined,
+    (part) => part.mediaResolution === undefined || part.inlineData !== undefined || part.fileData !== undefined,
     'mediaResolution is for media parts',
   );
 
