@@ -1,10 +1,12 @@
 // HEIC decoding, checked against Debian's heif-convert (libheif applying every transformation itself) on
 // files made by heif-enc and by the test HEIF writer (grids, irot/imir, clap, which heif-enc cannot write).
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import '@glimpse/heif';
 import { isMediaError, MediaError, probe, process, type ProcessOptions } from '@glimpse/media';
 import sharp from 'sharp';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { dropIdleInstances } from '../../media/src/runtime/kernel-pool.js';
 import { codedImageOf, gridHeif, heifConvert, heifEnc, writeHeif } from '../../../test/fixtures/heif-writer.js';
 import { naturalPixels } from '../../../test/fixtures/pixels.js';
 import { decodeHeif } from './decode-heif.js';
@@ -192,6 +194,42 @@ describe('HEIC through process()', () => {
     const error = await failsWith(decode(2 * 2 ** 20), MediaError, 'E_TOO_LARGE');
     expect(String(error)).toMatch(/takes about \d+ MB of memory, over the 2 MB allowed/);
     expect(await decode(64 * 2 ** 20)).toBe(800);
+  });
+
+  it('reuses its instance: the same rows again, no new instance, no memory growth, and the same maxMemory still fits', async () => {
+    // Reset to its memory after start-up, libheif's allocator grew the memory by a picture per call (50 MB
+    // at 12 MP); and decode.cc's limit check counted a reused instance's free memory as held.
+    const photo = await heifEnc(naturalPixels(1600, 1200), { quality: 50 });
+    const module = await WebAssembly.compile(await readFile(new URL('../wasm/heif.wasm', import.meta.url)));
+    const memories: WebAssembly.Memory[] = [];
+    const instantiate = WebAssembly.instantiate;
+    const spy = vi.spyOn(WebAssembly, 'instantiate').mockImplementation((async (...args: unknown[]) => {
+      const made = await (instantiate as (...a: unknown[]) => Promise<WebAssembly.Instance>)(...args);
+      if (made.exports['memory'] instanceof WebAssembly.Memory) memories.push(made.exports['memory']);
+      return made;
+    }) as typeof WebAssembly.instantiate);
+    try {
+      dropIdleInstances();
+      const decode = async (maxMemory?: number) => {
+        const hash = createHash('sha256');
+        const request = {
+          bytes: photo,
+          info: await probe(photo),
+          maxInputPixels: 100_000_000,
+          sink: { start: () => undefined, write: (pixels: Uint8Array) => hash.update(pixels) },
+        };
+        await decodeHeif(module, request as unknown as Parameters<typeof decodeHeif>[1], maxMemory);
+        return hash.digest('hex');
+      };
+      const first = await decode();
+      expect(memories).toHaveLength(1);
+      const grown = memories[0]!.buffer.byteLength;
+      for (let call = 0; call < 3; call++) expect(await decode(grown + 2 * 2 ** 20)).toBe(first);
+      expect(memories).toHaveLength(1);
+      expect(memories[0]!.buffer.byteLength).toBe(grown);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('refuses a grid that declares too many pixels before decoding anything', async () => {

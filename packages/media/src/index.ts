@@ -2,6 +2,8 @@
 export { detect } from './detect.js';
 export { probe } from './probe.js';
 export { process } from './process.js';
+export { processRequest } from './process-request.js';
+export type { RequestWithBody } from './process-request.js';
 export { planTiles, tiles } from './tiles.js';
 export type { TilePlan } from './pipeline/tile-plan.js';
 export type { Tile, TilesOptions, TilesResult } from './tiles.js';
@@ -29,5 +31,6 @@ export { assertHeifDecodeBudget } from './formats/heif/decode-budget.js';
 export type { HeifCrop, HeifGrid, HeifItem, HeifLayout } from './formats/heif/layout.js';
 // For a decoder package's own WASM module (@glimpse/heif): the same host stand-ins glimpse's kernels get.
 export { wasiStandIns } from './runtime/wasi-stand-ins.js';
+export { withReusedInstance } from './runtime/kernel-pool.js';
 export type { WasmLoader, WasmModuleName, WasmSource } from './runtime/wasm.js';
 export type * from './types.js';

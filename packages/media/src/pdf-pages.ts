@@ -9,11 +9,13 @@ import { PDFIUM_MAX_MEMORY } from './formats/pdf/pdfium.js';
 import { findPdfHeader, hasEofMarker } from './formats/pdf/probe.js';
 import { readPageText } from './formats/pdf/text.js';
 import { fitWithinLimits } from './pipeline/fit.js';
+import { pdfiumJobMemory } from './pipeline/job-memory.js';
+import { governed } from './runtime/memory-governor.js';
 import { chooseEncoding } from './pipeline/output-encoding.js';
 import { reencodedResult } from './pipeline/result.js';
-import { positive, resolveLimits } from './presets/limits.js';
-import { deadlineAfter } from './runtime/deadline.js';
-import type { PdfInfo, ProcessOptions, ProcessResult, SendableImageType } from './types.js';
+import { type Limits, positive, resolveLimits } from './presets/limits.js';
+import { type Deadline, deadlineAfter } from './runtime/deadline.js';
+import type { PdfInfo, ProcessOptions, ProcessResult, Region, SendableImageType } from './types.js';
 import { assertRegionShape } from './pipeline/region.js';
 
 export interface PdfTextOptions {
@@ -58,6 +60,18 @@ export async function pdfText(bytes: Uint8Array, options: PdfTextOptions = {}): 
   const maxPages = options.maxPages ?? PDF_DEFAULTS.maxPages;
   const maxMemory = positive('maxMemory', options.maxMemory) ?? PDF_DEFAULTS.maxMemory;
   assertPdfBytes(bytes, 'pdfText');
+  // Admitted like process's jobs, with PDFium at its cap (what it takes depends on the pages).
+  const memory = { estimateBytes: pdfiumJobMemory(bytes, maxMemory), inputBytes: bytes.byteLength };
+  return governed(memory, () => readText(bytes, maxMemory, options, maxPages, deadline));
+}
+
+function readText(
+  bytes: Uint8Array,
+  maxMemory: number,
+  options: PdfTextOptions,
+  maxPages: number,
+  deadline: Deadline,
+): Promise<PdfText> {
   return withPdfDocument(bytes, maxMemory, (document) => {
     const wanted = options.pages ?? Array.from({ length: document.pageCount }, (_, i) => i + 1);
     if (wanted.length > maxPages) {
@@ -91,6 +105,20 @@ export async function renderPdfPage(
   const maxMemory = positive('maxMemory', options.maxMemory) ?? PDF_DEFAULTS.maxMemory;
   assertPdfBytes(bytes, 'renderPdfPage');
   const region = assertRegionShape(options.region);
+  // Admitted like process's jobs: PDFium at its cap, the page's raster at the working size, an encoder.
+  const outputPixels = limits.maxEdge * limits.maxEdge;
+  const memory = { estimateBytes: pdfiumJobMemory(bytes, maxMemory, outputPixels), inputBytes: bytes.byteLength };
+  return governed(memory, () => drawAndFit(bytes, page, limits, maxMemory, deadline, region));
+}
+
+async function drawAndFit(
+  bytes: Uint8Array,
+  page: number,
+  limits: Limits,
+  maxMemory: number,
+  deadline: Deadline,
+  region: Region | undefined,
+): Promise<ProcessResult & { mediaType: SendableImageType }> {
   const drawn = await withPdfDocument(bytes, maxMemory, (document) =>
     drawPage(document, pageIndex(page, document.pageCount), limits, deadline, region),
   );

@@ -8,7 +8,7 @@ import { assertRegionShape } from './pipeline/region.js';
 import { processSvg } from './pipeline/svg.js';
 import { resolveLimits } from './presets/limits.js';
 import { deadlineAfter, NO_DEADLINE } from './runtime/deadline.js';
-import { governed } from './runtime/memory-governor.js';
+import { governed, type JobMemory } from './runtime/memory-governor.js';
 import type { ProcessOptions, ProcessResult } from './types.js';
 
 /**
@@ -21,7 +21,19 @@ import type { ProcessOptions, ProcessResult } from './types.js';
  * configured (the Workers entry's default), with its estimate from those facts; one that cannot start in
  * time is `E_BUSY`. Throws `MediaError` when nothing valid can be sent.
  */
-export async function process(bytes: Uint8Array, options: ProcessOptions = {}): Promise<ProcessResult> {
+export function process(bytes: Uint8Array, options: ProcessOptions = {}): Promise<ProcessResult> {
+  return processAdmitted(bytes, options, governed);
+}
+
+/** How a job is admitted once its estimate is known: by the governor in use, or (processRequest) by the admission it holds. */
+export type Admit = <T>(memory: JobMemory, job: () => Promise<T>) => Promise<T>;
+
+/** `process`, the job admitted through `admit`. */
+export async function processAdmitted(
+  bytes: Uint8Array,
+  options: ProcessOptions,
+  admit: Admit,
+): Promise<ProcessResult> {
   if (!(bytes instanceof Uint8Array)) {
     throw new MediaError(
       'E_INVALID_INPUT',
@@ -52,20 +64,20 @@ export async function process(bytes: Uint8Array, options: ProcessOptions = {}): 
   }
   switch (format.kind) {
     case 'pdf':
-      return governed({ estimateBytes: pdfJobMemory(bytes), inputBytes: bytes.byteLength }, () =>
+      return admit({ estimateBytes: pdfJobMemory(bytes), inputBytes: bytes.byteLength }, () =>
         processPdf(bytes, format, limits, pages, deadline),
       );
     case 'svg': {
       const { info } = await format.probe(bytes);
       deadline.check("Reading the file's header");
-      return governed({ estimateBytes: svgJobMemory(bytes, limits), inputBytes: bytes.byteLength }, () =>
+      return admit({ estimateBytes: svgJobMemory(bytes, limits), inputBytes: bytes.byteLength }, () =>
         processSvg(bytes, info, limits, fonts, deadline),
       );
     }
     case 'raster': {
       const source = await readRasterSource(bytes, format, limits);
       deadline.check("Reading the file's header");
-      return governed({ estimateBytes: rasterJobMemory(source, limits), inputBytes: bytes.byteLength }, () =>
+      return admit({ estimateBytes: rasterJobMemory(source, limits), inputBytes: bytes.byteLength }, () =>
         processRaster(source, limits, deadline, region),
       );
     }

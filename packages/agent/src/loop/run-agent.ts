@@ -8,10 +8,13 @@ import { serialize } from '../providers/serialize.js';
 import type { SessionAppender } from '../session/session-store.js';
 import { toolResultFrom } from '../results/tool-result-from.js';
 import { requestBytes } from '../request-bytes.js';
+import { createMemoryMediaReferences, type MediaReferences } from '../references/media-references.js';
+import { resolveFileReferences } from '../references/resolve-file-references.js';
+import { sessionLogReferences } from '../references/session-log-references.js';
 import { classifyMediaRefusal } from './classify-media-refusal.js';
 import { LoggedRefusals, refusalLine } from './logged-refusals.js';
 import type { ModelClient, ModelRequest, ModelTurn } from './model-client.js';
-import { repairMediaRefusal, type MediaBudgetState, type MediaRepair } from './repair-media-refusal.js';
+import { repairMediaRefusal, sentMedia, type MediaBudgetState, type MediaRepair } from './repair-media-refusal.js';
 
 export interface RunAgentInput {
   model: ModelClient;
@@ -47,6 +50,12 @@ export interface RunAgentInput {
   refusedMedia?: Iterable<string>;
   /** Called when the provider refused a request for its media and the loop repaired it before sending once more. */
   onRepair?: (repair: MediaRepair) => void;
+  /**
+   * Where provider file references are remembered, by content hash (when the client uploads: `model.uploadMedia`, a
+   * live client with `fileReferences: true`). Default: the `session`'s log (its `media` lines: read from the session
+   * it resumes, one appended per upload), else in memory for this run.
+   */
+  references?: MediaReferences;
   signal?: AbortSignal;
 }
 
@@ -95,6 +104,16 @@ export async function runAgent(input: RunAgentInput): Promise<AgentRun> {
   const state: MediaBudgetState = { refused: new Set(input.refusedMedia ?? []) };
   const logged = new LoggedRefusals(session, provider);
   const repairs: MediaRepair[] = [];
+  const { uploadMedia } = model;
+  const references =
+    uploadMedia === undefined
+      ? undefined
+      : resolveFileReferences({
+          route: provider,
+          upload: (media, signal) => uploadMedia.call(model, media, signal),
+          // The session's log when there is one: a resumed session names its earlier uploads again.
+          memory: input.references ?? (session ? sessionLogReferences(session) : createMemoryMediaReferences()),
+        });
   const prepare = async () => {
     await logged.admit(messages, state.refused);
     const system = input.system ? { system: input.system } : {};
@@ -107,6 +126,8 @@ export async function runAgent(input: RunAgentInput): Promise<AgentRun> {
       route,
       cache: fitCache,
       refused: state.refused,
+      ...(references !== undefined && { references }),
+      ...(input.signal !== undefined && { signal: input.signal }),
       ...(state.maxRequestBytes !== undefined && { maxRequestBytes: state.maxRequestBytes }),
       ...(state.maxImagesPerRequest !== undefined && { maxImagesPerRequest: state.maxImagesPerRequest }),
     });
@@ -142,6 +163,8 @@ export async function runAgent(input: RunAgentInput): Promise<AgentRun> {
       ({ fitted, request } = await prepare());
       turn = await model.next(request, input.signal);
     }
+    // What the provider took: a later refusal that names no block is about a medium added since.
+    state.accepted = sentMedia(fitted);
     const assistant: AssistantMessage = { role: 'assistant', text: turn.text, toolCalls: turn.toolCalls };
     await add(assistant);
     const results = await Promise.all(turn.toolCalls.map((call) => runTool(tools, call, route, input.signal)));

@@ -66,6 +66,25 @@ export function pdfJobMemory(bytes: Uint8Array): number {
   return jobMemoryBytes(2 * bytes.byteLength, 0);
 }
 
+/**
+ * The estimate for a PDFium call (renderPdfPage, pdfText): the instance at its memory cap (PDFium's use
+ * depends on the page's content, which no header says), the file and a copy, and for a drawn page its
+ * output raster (`outputPixels`, at most maxEdge on a side) and an encoder.
+ */
+export function pdfiumJobMemory(bytes: Uint8Array, maxMemory: number, outputPixels = 0): number {
+  return 2 * bytes.byteLength + 8 * outputPixels + maxMemory;
+}
+
+/**
+ * What a request's job is admitted with before its body is read (processRequest): only the length it
+ * declares is known, so the output at its largest (maxEdge on both sides) or a PDF's parse and copy,
+ * whichever is more. Once the header is read the job is refitted to its own estimate; only an AVIF or
+ * HEIC, whose decoded frame counts too, can come out higher.
+ */
+export function requestJobMemory(declaredBytes: number, limits: Limits): number {
+  return Math.max(jobMemoryBytes(declaredBytes, limits.maxEdge * limits.maxEdge), jobMemoryBytes(2 * declaredBytes, 0));
+}
+
 /** The estimate for an SVG job: its output is at most maxEdge on its longer side. */
 export function svgJobMemory(bytes: Uint8Array, limits: Limits): number {
   return jobMemoryBytes(bytes.byteLength, limits.maxEdge * limits.maxEdge);

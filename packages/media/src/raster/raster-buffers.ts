@@ -3,8 +3,8 @@
 // So the raster a finished job fitted is kept for the next job's, as its kernel instances are
 // (runtime/kernel-pool.ts): a buffer given back is handed out again, zeroed, for a raster up to its size.
 
-/** Most buffers kept idle: the jobs a governed isolate runs at once are few. */
-const MAX_IDLE = 2;
+/** Most buffers kept idle: a governed Worker runs one job of a photo at a time, and each idle one is held memory (12 MB at 2000 px). */
+const MAX_IDLE = 1;
 
 const idle: ArrayBuffer[] = [];
 const lent = new WeakSet<ArrayBuffer>();

@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MediaError } from '@glimpse/media';
 // Unchecked by the strict oracle (which would start a decoder per output of the 1,000 jobs): the outputs
 // are not what this file tests.
-import { configureMemoryGovernor, memoryGovernor, process as fit } from '../entries/node.js';
+import { configureMemoryGovernor, memoryGovernor, pdfText, process as fit, renderPdfPage } from '../entries/node.js';
+import { assertStrictlyValid } from '../../../../test/support/strict-oracle.js';
 import { MemoryGovernor } from './memory-governor.js';
 import { idleInstances, MAX_IDLE_PER_MODULE } from './kernel-pool.js';
 import * as make from '../../../../test/fixtures/make.js';
@@ -186,6 +187,79 @@ describe('MemoryGovernor', () => {
     expect(governor.state()).toMatchObject({ runningJobs: 0, queuedJobs: 0, admittedBytes: 0 });
   });
 
+  it('refits an admission: lower gives memory back at once, higher is kept while it fits beside the others', async () => {
+    const governor = new MemoryGovernor({ maxConcurrentMemory: 100 * MB });
+    const first = await governor.admit({ estimateBytes: 60 * MB });
+    const started: string[] = [];
+    const second = heldJob(started, 'second 50');
+    const waiting = governor.run({ estimateBytes: 50 * MB }, second.run);
+    await settle();
+    expect(started).toEqual([]);
+    await first.refit({ estimateBytes: 40 * MB }); // the header said less than the declared length did
+    await settle();
+    expect(started).toEqual(['second 50']);
+    expect(governor.state()).toMatchObject({ runningJobs: 2, admittedBytes: 90 * MB });
+    await first.refit({ estimateBytes: 50 * MB }); // still fits: 100
+    expect(governor.state().admittedBytes).toBe(100 * MB);
+    second.finish();
+    await waiting;
+    first.release();
+    first.release();
+    expect(governor.state()).toMatchObject({
+      runningJobs: 0,
+      queuedJobs: 0,
+      admittedBytes: 0,
+      peakAdmittedBytes: 100 * MB,
+    });
+  });
+
+  it('a refit past the budget gives its admission back and waits first in line: two growing jobs never wait on each other', async () => {
+    const governor = new MemoryGovernor({ maxConcurrentMemory: 100 * MB });
+    const a = await governor.admit({ estimateBytes: 50 * MB });
+    const b = await governor.admit({ estimateBytes: 50 * MB });
+    const later: string[] = [];
+    const behind = governor.run({ estimateBytes: 10 * MB }, async () => later.push('behind'));
+    // Both learn they need 80: neither fits beside the other. a gives its 50 back and waits at the head
+    // (ahead of `behind`); b, now running alone, grows at once; a starts when b ends.
+    let aGrew = false;
+    const aRefit = a.refit({ estimateBytes: 80 * MB, inputBytes: 4 * MB }).then(() => {
+      aGrew = true;
+    });
+    expect(governor.state()).toMatchObject({
+      runningJobs: 1,
+      queuedJobs: 2,
+      queuedBytes: 4 * MB,
+      admittedBytes: 50 * MB,
+    });
+    await b.refit({ estimateBytes: 80 * MB });
+    expect(governor.state()).toMatchObject({ runningJobs: 1, admittedBytes: 80 * MB });
+    await settle();
+    expect(aGrew).toBe(false);
+    b.release();
+    await aRefit;
+    expect(aGrew).toBe(true);
+    await settle();
+    expect(later).toEqual(['behind']); // behind a in line, and 80 + 10 fits: it starts with it
+    a.release();
+    await behind;
+    expect(governor.state()).toMatchObject({ runningJobs: 0, queuedJobs: 0, queuedBytes: 0, admittedBytes: 0 });
+    expect(governor.state().peakAdmittedBytes).toBe(100 * MB); // 50 + 50, then 80 alone, then 80 + 10
+  });
+
+  it('a refit that waits past maxWaitMs is E_BUSY, and its release after that is a no-op', async () => {
+    vi.useFakeTimers();
+    const governor = new MemoryGovernor({ maxConcurrentMemory: 100 * MB, maxWaitMs: 1000 });
+    const holder = await governor.admit({ estimateBytes: 60 * MB });
+    const grower = await governor.admit({ estimateBytes: 40 * MB });
+    const refit = grower.refit({ estimateBytes: 70 * MB }).catch((error: unknown) => error);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(await refit).toMatchObject({ code: 'E_BUSY' });
+    grower.release();
+    expect(governor.state()).toMatchObject({ runningJobs: 1, queuedJobs: 0, admittedBytes: 60 * MB });
+    holder.release();
+    expect(governor.state()).toMatchObject({ runningJobs: 0, admittedBytes: 0 });
+  });
+
   it('refuses a budget or bound that is not an integer in range', () => {
     expect(() => new MemoryGovernor({ maxConcurrentMemory: 0 })).toThrow(/maxConcurrentMemory/);
     expect(() => new MemoryGovernor({ maxConcurrentMemory: 1, maxQueuedJobs: -1 })).toThrow(/maxQueuedJobs/);
@@ -224,5 +298,20 @@ describe('process under a configured governor', () => {
     expect(instantiate.mock.calls.length).toBeLessThan(300);
     for (const idle of Object.values(idleInstances())) expect(idle).toBeLessThanOrEqual(MAX_IDLE_PER_MODULE);
     instantiate.mockRestore();
+  });
+
+  it('admits renderPdfPage and pdfText too, with PDFium at its memory cap: E_BUSY while the isolate is full', async () => {
+    const governor = configureMemoryGovernor({ maxConcurrentMemory: 100 * MB, maxQueuedJobs: 0 })!;
+    const pdf = await make.pdf({ pages: 2 });
+    const holder = await governor.admit({ estimateBytes: 40 * MB }); // 40 + 64 is past 100
+    await failsWith(renderPdfPage(pdf, 1, { maxMemory: 64 * MB }), MediaError, 'E_BUSY');
+    await failsWith(pdfText(pdf, { maxMemory: 64 * MB }), MediaError, 'E_BUSY');
+    holder.release();
+    const page = await renderPdfPage(pdf, 2, { maxMemory: 64 * MB });
+    assertStrictlyValid(page.data, page.mediaType);
+    expect((await pdfText(pdf, { maxMemory: 64 * MB })).pageCount).toBe(2);
+    // Each was admitted alone with at least PDFium's 64 MiB, and gave it back.
+    expect(governor.state().peakAdmittedBytes).toBeGreaterThanOrEqual(64 * MB + pdf.byteLength * 2);
+    expect(governor.state()).toMatchObject({ runningJobs: 0, queuedJobs: 0, admittedBytes: 0 });
   });
 });

@@ -32,6 +32,14 @@ export interface JobMemory {
 /** A job's right to run; `release` (idempotent) gives its memory back and starts the jobs waiting that now fit. */
 export interface Admission {
   release(): void;
+  /**
+   * Changes what the job is admitted with, once it knows more (processRequest is admitted on its body's
+   * declared length, then reads the header). Lower: given back at once. Higher: kept when it still fits
+   * beside the jobs running; otherwise the job gives its admission back and waits at the head of the
+   * queue (its input counted as held) until the new estimate fits, or is E_BUSY after maxWaitMs. Two
+   * jobs that each wait to grow never hold memory from each other.
+   */
+  refit(memory: JobMemory): Promise<void>;
 }
 
 /** What the governor holds now, and the most its running jobs' estimates ever added up to. */
@@ -46,8 +54,19 @@ export interface GovernorState {
 interface Waiting {
   estimateBytes: number;
   inputBytes: number;
-  admit(admission: Admission): void;
+  /** Called when the job starts, with its estimate counted as admitted. */
+  start(): void;
   timer: ReturnType<typeof setTimeout> | undefined;
+}
+
+/** An admitted job's estimate while it runs; `waiting` while a refit waits for room. */
+interface Grant {
+  estimate: number;
+  released: boolean;
+  waiting: boolean;
+  started: number;
+  /** Its place in the queue while it waits. */
+  queued?: Waiting;
 }
 
 const DEFAULT_MAX_QUEUED_JOBS = 32;
@@ -92,7 +111,11 @@ export class MemoryGovernor {
   admit({ estimateBytes, inputBytes = 0 }: JobMemory): Promise<Admission> {
     const estimate = Math.max(0, Math.ceil(estimateBytes));
     const input = Math.max(0, Math.ceil(inputBytes));
-    if (this.queue.length === 0 && this.fits(estimate)) return Promise.resolve(this.start(estimate));
+    if (this.queue.length === 0 && this.fits(estimate)) {
+      const grant: Grant = { estimate, released: false, waiting: false, started: 0 };
+      this.begin(grant);
+      return Promise.resolve(this.admission(grant));
+    }
     if (this.queue.length >= this.maxQueuedJobs) {
       return Promise.reject(this.busy(`${this.queue.length} jobs are waiting already, the most this isolate queues`));
     }
@@ -104,15 +127,38 @@ export class MemoryGovernor {
       );
     }
     return new Promise<Admission>((resolve, reject) => {
-      const waiting: Waiting = { estimateBytes: estimate, inputBytes: input, admit: resolve, timer: undefined };
-      waiting.timer = setTimeout(() => {
-        if (!this.dequeue(waiting)) return;
-        reject(this.busy(`it waited ${this.maxWaitMs} ms for memory to start in`));
-        this.pump(); // the head may have changed
-      }, this.maxWaitMs);
-      this.queue.push(waiting);
-      this.queuedBytes += input;
+      const grant: Grant = { estimate, released: false, waiting: true, started: 0 };
+      this.wait(grant, input, 'last', () => resolve(this.admission(grant)), reject);
     });
+  }
+
+  /** Queues `grant` (at the end, or at the head for a refit) until it fits; E_BUSY after maxWaitMs. */
+  private wait(
+    grant: Grant,
+    input: number,
+    where: 'last' | 'first',
+    started: () => void,
+    refused: (error: MediaError) => void,
+  ): void {
+    const waiting: Waiting = {
+      estimateBytes: grant.estimate,
+      inputBytes: input,
+      start: () => {
+        this.begin(grant);
+        started();
+      },
+      timer: undefined,
+    };
+    grant.queued = waiting;
+    waiting.timer = setTimeout(() => {
+      if (!this.dequeue(waiting)) return;
+      grant.released = true; // a refit that timed out holds nothing; its release is a no-op
+      refused(this.busy(`it waited ${this.maxWaitMs} ms for memory to start in`));
+      this.pump(); // the head may have changed
+    }, this.maxWaitMs);
+    if (where === 'first') this.queue.unshift(waiting);
+    else this.queue.push(waiting);
+    this.queuedBytes += input;
   }
 
   /** Runs `job` once admitted, and releases its admission however it ends. */
@@ -140,22 +186,59 @@ export class MemoryGovernor {
     return this.running === 0 || this.admittedBytes + estimate <= this.maxConcurrentMemory;
   }
 
-  private start(estimate: number): Admission {
+  /** Counts `grant` as running (first admission, or again after a refit waited). */
+  private begin(grant: Grant): void {
+    if (grant.started === 0) grant.started = Date.now();
+    grant.waiting = false;
+    grant.queued = undefined;
     this.running++;
-    this.admittedBytes += estimate;
+    this.admittedBytes += grant.estimate;
     this.peakAdmittedBytes = Math.max(this.peakAdmittedBytes, this.admittedBytes);
-    const started = Date.now();
-    let released = false;
+  }
+
+  /** Stops counting `grant` as running. */
+  private end(grant: Grant): void {
+    this.running--;
+    this.admittedBytes -= grant.estimate;
+  }
+
+  private admission(grant: Grant): Admission {
     return {
       release: () => {
-        if (released) return;
-        released = true;
-        this.running--;
-        this.admittedBytes -= estimate;
-        this.averageHoldMs = this.averageHoldMs * 0.8 + (Date.now() - started) * 0.2;
+        if (grant.released) return;
+        grant.released = true;
+        if (grant.waiting) {
+          // released while a refit waits (its job gave up): leave the queue
+          if (grant.queued && this.dequeue(grant.queued)) clearTimeout(grant.queued.timer);
+        } else {
+          this.end(grant);
+          this.averageHoldMs = this.averageHoldMs * 0.8 + (Date.now() - grant.started) * 0.2;
+        }
         this.pump();
       },
+      refit: (memory) => this.refit(grant, memory),
     };
+  }
+
+  private refit(grant: Grant, { estimateBytes, inputBytes = 0 }: JobMemory): Promise<void> {
+    if (grant.released || grant.waiting) return Promise.resolve();
+    const estimate = Math.max(0, Math.ceil(estimateBytes));
+    const others = this.admittedBytes - grant.estimate;
+    if (estimate <= grant.estimate || this.running === 1 || others + estimate <= this.maxConcurrentMemory) {
+      this.admittedBytes = others + estimate;
+      this.peakAdmittedBytes = Math.max(this.peakAdmittedBytes, this.admittedBytes);
+      grant.estimate = estimate;
+      if (others + estimate < this.maxConcurrentMemory) this.pump();
+      return Promise.resolve();
+    }
+    // Growing past the budget: wait first in line, holding nothing but the input.
+    return new Promise<void>((resolve, reject) => {
+      this.end(grant);
+      grant.estimate = estimate;
+      grant.waiting = true;
+      this.wait(grant, Math.max(0, Math.ceil(inputBytes)), 'first', resolve, reject);
+      this.pump(); // starts it at once if the others fit beside it now; or the memory it gave back starts nothing ahead of it
+    });
   }
 
   /** Starts waiting jobs from the head of the queue while they fit: none overtakes an earlier one. */
@@ -163,7 +246,7 @@ export class MemoryGovernor {
     for (let head = this.queue[0]; head && this.fits(head.estimateBytes); head = this.queue[0]) {
       this.dequeue(head);
       clearTimeout(head.timer);
-      head.admit(this.start(head.estimateBytes));
+      head.start();
     }
   }
 

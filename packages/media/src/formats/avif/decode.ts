@@ -10,7 +10,7 @@ import type { RowSink, Size } from '../../raster/contract.js';
 import { alphaWatch, rasterSink } from '../../raster/raster-rows.js';
 import type { Raster } from '../../types.js';
 import { heifPartsPresent, readHeifLayout, type HeifGrid, type HeifLayout } from '../heif/layout.js';
-import { AvifFailure, type ItemDecoder, openAvifDecoder, typedError } from './kernel.js';
+import { AvifFailure, type ItemDecoder, typedError, withAvifDecoder } from './kernel.js';
 import { assertHeifDecodeBudget } from '../heif/decode-budget.js';
 import { regularAvif } from './mini.js';
 
@@ -63,13 +63,14 @@ export async function decodeAvifRows({
     );
   }
   assertDecodable(layout, maxInputPixels);
-  const decoder = await openAvifDecoder(bytes, layout, maxInputPixels);
   try {
-    const watched = alphaWatch(sink);
-    const lossless = layout.grid
-      ? decodeGrid(decoder, layout, layout.grid, cover, watched)
-      : decodeSingle(decoder, layout, cover, watched);
-    return { hasAlpha: layout.alpha !== undefined && watched.sawTransparent(), lossless };
+    return await withAvifDecoder(bytes, layout, maxInputPixels, (decoder) => {
+      const watched = alphaWatch(sink);
+      const lossless = layout.grid
+        ? decodeGrid(decoder, layout, layout.grid, cover, watched)
+        : decodeSingle(decoder, layout, cover, watched);
+      return { hasAlpha: layout.alpha !== undefined && watched.sawTransparent(), lossless };
+    });
   } catch (cause) {
     throw typedError(cause);
   }

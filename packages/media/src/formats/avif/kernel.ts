@@ -1,13 +1,14 @@
-// The host side of glimpse's dav1d build (wasm/avif): a fresh instance per call, whose memory may be capped
+// The host side of glimpse's dav1d build (wasm/avif): an instance per call (one a clean call before left,
+// reset: runtime/kernel-pool.ts; a dropped one's memory is not soon released in every runtime), whose memory may be capped
 // (setAvifMemoryLimit), that decodes one AV1 image item at a time into one of two slots (colour and alpha)
 // and turns them into RGBA rows; its failures as typed errors.
 import { isMediaError, MediaError } from '../../errors.js';
 import {
   copyIn,
-  instantiateKernel,
   KernelFailure,
   kernelOutOfMemory,
   type KernelExports,
+  withKernel,
 } from '../../runtime/kernel-instance.js';
 import { undecodable, unsupportedFeature } from '../codec-errors.js';
 import { heifItemBytes, type HeifItem, type HeifLayout } from '../heif/layout.js';
@@ -84,17 +85,22 @@ export class AvifFailure extends Error {
   }
 }
 
-/** A fresh decoder instance for the items of one file, its memory capped as setAvifMemoryLimit said. */
-export async function openAvifDecoder(
+/**
+ * Runs `use` with a decoder for the items of one file, its memory capped as setAvifMemoryLimit said; the
+ * instance is kept for the next file when `use` returns, dropped when it throws.
+ */
+export function withAvifDecoder<R>(
   bytes: Uint8Array,
   layout: HeifLayout,
   maxInputPixels: number,
-): Promise<ItemDecoder> {
-  const codec = await instantiateKernel<AvifExports>('avif', FUNCTIONS);
-  codec.set_memory_limit(memoryLimit);
-  const info = codec.alloc(9 * 4);
-  if (info === 0) throw kernelOutOfMemory('AVIF', 36);
-  return new ItemDecoder(codec, bytes, layout, info, maxInputPixels);
+  use: (decoder: ItemDecoder) => R,
+): Promise<R> {
+  return withKernel<AvifExports, R>('avif', FUNCTIONS, new Uint8Array(0), (codec) => {
+    codec.set_memory_limit(memoryLimit);
+    const info = codec.alloc(9 * 4);
+    if (info === 0) throw kernelOutOfMemory('AVIF', 36);
+    return use(new ItemDecoder(codec, bytes, layout, info, maxInputPixels));
+  });
 }
 
 /** Decodes items into the module's two slots and sets up their conversion to RGBA. */

@@ -1,16 +1,12 @@
 // glimpse's TIFF decoder (wasm/tiff/decode.c over libtiff, zlib and libjpeg-turbo): the first page as
 // straight-alpha RGBA8 rows, a band at a time, into a sink. The file stays here: libtiff reads the bytes
-// it needs at their offsets through `env.read_at`. A fresh instance per call.
+// it needs at their offsets through `env.read_at`. An instance a call before left is reused
+// (runtime/kernel-pool.ts), as the JPEG and PNG kernels' are.
 import type { RowSink } from '../../raster/contract.js';
 import { undecodable, unsupportedFeature } from '../codec-errors.js';
 import { isMediaError } from '../../errors.js';
 import { alphaWatch } from '../../raster/raster-rows.js';
-import {
-  instantiateKernel,
-  KernelFailure,
-  kernelOutOfMemory,
-  type KernelExports,
-} from '../../runtime/kernel-instance.js';
+import { KernelFailure, kernelOutOfMemory, type KernelExports, withKernel } from '../../runtime/kernel-instance.js';
 
 interface TiffExports extends KernelExports {
   error_message(): number;
@@ -34,9 +30,22 @@ export async function decodeTiffRows(
   bytes: Uint8Array,
   sink: RowSink,
 ): Promise<{ hasAlpha: boolean; damaged?: string }> {
-  const codec = await instantiateKernel<TiffExports>('tiff', FUNCTIONS, bytes);
   const watched = alphaWatch(sink);
   try {
+    return await withKernel<TiffExports, { hasAlpha: boolean; damaged?: string }>('tiff', FUNCTIONS, bytes, (codec) =>
+      decodeWith(codec, bytes, watched),
+    );
+  } catch (cause) {
+    throw typedError(cause);
+  }
+}
+
+function decodeWith(
+  codec: TiffExports,
+  bytes: Uint8Array,
+  watched: ReturnType<typeof alphaWatch>,
+): { hasAlpha: boolean; damaged?: string } {
+  {
     const info = codec.alloc(20);
     if (info === 0) throw kernelOutOfMemory('TIFF', 20);
     if (!codec.open_file(bytes.byteLength, info)) throw new KernelFailure(lastError(codec));
@@ -58,8 +67,6 @@ export async function decodeTiffRows(
     // libjpeg carries on over damaged JPEG-in-TIFF data, filling what it could not read: say so.
     const damaged = cString(codec, codec.damage_message());
     return { hasAlpha: watched.sawTransparent(), ...(damaged && { damaged: `libjpeg: ${damaged}` }) };
-  } catch (cause) {
-    throw typedError(cause);
   }
 }
 
