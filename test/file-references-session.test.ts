@@ -312,4 +312,56 @@ describe('file references through the other clients, and when the upload fails',
     },
     120_000,
   );
+
+  it('Anthropic: a resumed session whose file the store no longer holds (a 400 naming its id) uploads it again and the turn goes on', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'glimpse-refs-stale-'));
+    const store = () => new JsonlSessionStore(dir!);
+    const anthropic = (url: string) =>
+      createModelClient({
+        provider: 'anthropic',
+        model: 'claude-sonnet-4-6',
+        apiKey: 'test-key',
+        baseUrl: url,
+        maxRetries: 0,
+        env: {},
+        fileReferences: true,
+      });
+    const first: StoredUpload[] = [];
+    server = await startApiServer(script(1, 2), anthropicCapsWith(first), { uploads: first });
+    let session = await store().openSession('stale');
+    await runAgent({
+      model: anthropic(server.url),
+      provider: 'anthropic',
+      tools: [screenshot],
+      prompt: 'Two screenshots.',
+      maxSteps: 3,
+      session,
+    });
+    await session.close();
+    await server.close();
+    expect(first).toHaveLength(2);
+
+    // Another workspace (or the files deleted): a store without them, refusing their ids as the API does.
+    const second: StoredUpload[] = [];
+    server = await startApiServer([{ text: 'Still there.' }], anthropicCapsWith(second), { uploads: second });
+    session = await store().openSession('stale');
+    const resumed = await runAgent({
+      model: anthropic(server.url),
+      provider: 'anthropic',
+      tools: [screenshot],
+      history: session.resumed?.messages ?? [],
+      prompt: 'Look again.',
+      maxSteps: 1,
+      session,
+    });
+    await session.close();
+    expect(resumed.stopped).toBe('done');
+    // One refused request per stale file, each followed by its upload; then the answer.
+    expect(server.requests.map((request) => request.bytes < 1_000_000)).toEqual([true, true, true]);
+    expect(second.map((upload) => upload.sha256)).toEqual(first.map((upload) => upload.sha256));
+    expect(referencesIn(server.requests.at(-1)!.body)).toEqual(second.map((upload) => upload.id));
+    // The log names the new uploads last: a later resume uses them.
+    const media = (await store().readSession('stale')).media ?? [];
+    expect(media.slice(-2).map((line) => line.reference?.id)).toEqual(second.map((upload) => upload.id));
+  }, 120_000);
 });

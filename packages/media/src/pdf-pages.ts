@@ -1,6 +1,6 @@
 // Reading a PDF's pages with PDFium, for routes without PDF input and for a sharp look at one page: their
 // text (`pdfText`), or one drawn as an image fitted like any other (`renderPdfPage`). PDFium loads on first
-// use, in a fresh instance per document, whose memory goes when the call ends.
+// use, in an instance per document (reused from a clean call before: formats/pdf/pdfium.ts).
 import { detect } from './detect.js';
 import { MediaError } from './errors.js';
 import { withPdfDocument, corrupt, pageIndex } from './formats/pdf/document.js';

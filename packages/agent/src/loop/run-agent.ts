@@ -11,6 +11,7 @@ import { requestBytes } from '../request-bytes.js';
 import { createMemoryMediaReferences, type MediaReferences } from '../references/media-references.js';
 import { resolveFileReferences } from '../references/resolve-file-references.js';
 import { sessionLogReferences } from '../references/session-log-references.js';
+import { staleFileReference } from '../references/stale-file-reference.js';
 import { classifyMediaRefusal } from './classify-media-refusal.js';
 import { LoggedRefusals, refusalLine } from './logged-refusals.js';
 import type { ModelClient, ModelRequest, ModelTurn } from './model-client.js';
@@ -143,25 +144,37 @@ export async function runAgent(input: RunAgentInput): Promise<AgentRun> {
   for (let step = 1; step <= maxSteps; step++) {
     input.signal?.throwIfAborted();
     let { fitted, request } = await prepare();
-    let turn: ModelTurn;
-    try {
-      turn = await model.next(request, input.signal);
-    } catch (error) {
-      // A refusal of the request's media: repair the outgoing copy and send once more; the history is untouched.
-      const refusal = classifyMediaRefusal(error);
-      const sent = refusal && (fitted.requestBytes ?? requestBytes(provider, { ...request, route }));
-      const repair =
-        refusal && sent !== undefined
-          ? repairMediaRefusal(refusal, request.serialized.body, fitted, sent, state)
-          : undefined;
-      if (repair === undefined) throw error;
-      repairs.push(repair);
-      input.onRepair?.(repair);
-      // Written before the resend, so a run stopped now still never sends it again when resumed.
-      const line = session ? await refusalLine(repair, provider) : undefined;
-      if (line) await session?.appendMedia(line);
-      ({ fitted, request } = await prepare());
-      turn = await model.next(request, input.signal);
+    let turn: ModelTurn | undefined;
+    let repaired = false;
+    const forgotten = new Set<string>();
+    while (turn === undefined) {
+      try {
+        turn = await model.next(request, input.signal);
+      } catch (error) {
+        // A file reference the provider no longer holds (deleted, gone early): its medium is uploaded again. Once per
+        // reference the request sent, so a store that lost them all costs a small request each, not a failed turn.
+        const stale = references && staleFileReference(error, request.messages);
+        if (stale && !forgotten.has(stale.id)) {
+          forgotten.add(stale.id);
+          references.forget(stale);
+        } else {
+          // A refusal of the request's media: repair the outgoing copy and send once more; the history is untouched.
+          const refusal = repaired ? undefined : classifyMediaRefusal(error);
+          const sent = refusal && (fitted.requestBytes ?? requestBytes(provider, { ...request, route }));
+          const repair =
+            refusal && sent !== undefined
+              ? repairMediaRefusal(refusal, request.serialized.body, fitted, sent, state)
+              : undefined;
+          if (repair === undefined) throw error;
+          repaired = true;
+          repairs.push(repair);
+          input.onRepair?.(repair);
+          // Written before the resend, so a run stopped now still never sends it again when resumed.
+          const line = session ? await refusalLine(repair, provider) : undefined;
+          if (line) await session?.appendMedia(line);
+        }
+        ({ fitted, request } = await prepare());
+      }
     }
     // What the provider took: a later refusal that names no block is about a medium added since.
     state.accepted = sentMedia(fitted);

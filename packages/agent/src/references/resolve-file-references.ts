@@ -15,6 +15,12 @@ export type ReferenceOutcome =
 /** Finds or makes the reference of an outgoing medium; `fitConversation` takes it as `references`. */
 export type ResolveFileReference = (part: MediaPart, signal?: AbortSignal) => Promise<ReferenceOutcome>;
 
+/** A run's references: the resolver, and `forget` for one the provider says it no longer holds. */
+export interface FileReferences extends ResolveFileReference {
+  /** The medium of this reference is uploaded again the next time it is resolved (and the new one remembered). */
+  forget(reference: FileReference): void;
+}
+
 export interface FileReferencesInput {
   route: RouteName;
   upload: UploadMedia;
@@ -44,17 +50,14 @@ const EXTENSIONS: Record<MediaPart['mediaType'], string> = {
  * uploaded only when no live reference is there. An upload that fails leaves the medium inline with the reason, and
  * is not tried again in the run: a turn never fails for a reference. Uploads of one medium are shared.
  */
-export function resolveFileReferences({
-  route,
-  upload,
-  memory,
-  now = Date.now,
-}: FileReferencesInput): ResolveFileReference {
+export function resolveFileReferences({ route, upload, memory, now = Date.now }: FileReferencesInput): FileReferences {
   const provider = referenceProvider(route);
   // By the base64 string: history parts are the same strings turn after turn, so each is decoded and hashed once.
   const hashes = new Map<string, Promise<{ bytes: Uint8Array; sha256: string } | undefined>>();
   const pending = new Map<string, Promise<ReferenceOutcome>>();
   const failed = new Map<string, string>();
+  // The references a provider said it no longer holds: their media are uploaded again.
+  const stale = new Set<string>();
   const hashOf = (data: string) => {
     let hashed = hashes.get(data);
     if (hashed === undefined) {
@@ -65,17 +68,16 @@ export function resolveFileReferences({
     }
     return hashed;
   };
-  const live = (reference: FileReference | undefined) =>
-    reference !== undefined &&
-    (reference.expiresAt === undefined || Date.parse(reference.expiresAt) - EXPIRY_MARGIN_MS > now());
+  const live = (reference: FileReference) =>
+    reference.expiresAt === undefined || Date.parse(reference.expiresAt) - EXPIRY_MARGIN_MS > now();
 
-  return async (part, signal) => {
+  const resolve = async (part: MediaPart, signal?: AbortSignal): Promise<ReferenceOutcome> => {
     if (provider === undefined || !takesFileReference(route, part)) return undefined;
     const hashed = await hashOf(part.data);
     if (hashed === undefined) return undefined; // not base64: the serializer's own checks speak of it
     const { bytes, sha256 } = hashed;
     const known = memory.get(sha256, provider);
-    if (live(known)) return { reference: known! };
+    if (known !== undefined && live(known) && !stale.has(known.id)) return { reference: known };
     const failure = failed.get(sha256);
     if (failure !== undefined) return { failure, provider };
     let outcome = pending.get(sha256);
@@ -89,6 +91,7 @@ export function resolveFileReferences({
         .then(
           async (reference): Promise<ReferenceOutcome> => {
             await memory.put(sha256, reference);
+            stale.delete(reference.id); // a store may hand out an id again
             return { reference };
           },
           (error: unknown): ReferenceOutcome => {
@@ -102,4 +105,9 @@ export function resolveFileReferences({
     }
     return outcome;
   };
+  return Object.assign(resolve, {
+    forget: (reference: FileReference) => {
+      stale.add(reference.id);
+    },
+  });
 }

@@ -49,9 +49,10 @@ setAvifMemoryLimit(WORKERS_AVIF_MAX_MEMORY);
 export const WORKERS_MAX_CONCURRENT_MEMORY = 80 * 1024 * 1024;
 
 /**
- * Most input the requests waiting in a Worker may hold (their bodies, read before `process` is called):
- * 16 MiB, half a dozen photos. V8 leaves up to about 64 MB of dead ArrayBuffers before it collects, and
- * 20 mixed requests at once grew the isolate by 126 MB with 40 MiB allowed here, 95 MB one by one.
+ * Most input the `process(bytes)` jobs waiting in a Worker may hold (their bodies, read before `process` is
+ * called): 16 MiB, half a dozen photos. V8 leaves up to about 64 MB of dead ArrayBuffers before it
+ * collects, and 20 mixed requests at once grew the isolate by 126 MB with 40 MiB allowed here, 95 MB one
+ * by one. `processRequest` jobs wait with their bodies unread (+74 MB for the same 20).
  */
 export const WORKERS_MAX_QUEUED_BYTES = 16 * 1024 * 1024;
 configureMemoryGovernor({

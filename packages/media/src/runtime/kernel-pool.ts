@@ -12,6 +12,13 @@
 /** Most idle instances kept per module: the jobs a governed isolate runs at once are few. */
 export const MAX_IDLE_PER_MODULE = 2;
 
+/**
+ * An instance whose memory grew past this is dropped, not kept: without a per-call cap (Node, browsers) a
+ * huge image's decoder (a 48 MP AVIF's dav1d: hundreds of MB) would stay held for good. The Workers caps
+ * keep every instance below it (AVIF 86 MiB, PDFium 80, HEIF 64), so there everything is reused.
+ */
+export const MAX_KEPT_INSTANCE_BYTES = 100 * 2 ** 20;
+
 interface ModulePool<T> {
   /** The memory of a freshly started instance (after `_initialize`), the same for every instance of the module. */
   image: Uint8Array;
@@ -32,11 +39,14 @@ export function rememberStartedImage(name: string, memory: WebAssembly.Memory): 
 
 /**
  * Resets `memory` to its module's started image and keeps `instance` for the next job, unless enough
- * instances of the module are idle already (then it is dropped, for V8 to collect when it will).
+ * instances of the module are idle already or its memory is past MAX_KEPT_INSTANCE_BYTES (then it is
+ * dropped, for V8 to collect when it will).
  */
 export function keepForReuse<T>(name: string, instance: T, memory: WebAssembly.Memory): void {
   const pool = pools.get(name) as ModulePool<T> | undefined;
-  if (!pool || pool.idle.length >= MAX_IDLE_PER_MODULE || memory.buffer.byteLength < pool.image.byteLength) return;
+  const size = memory.buffer.byteLength;
+  if (!pool || pool.idle.length >= MAX_IDLE_PER_MODULE || size < pool.image.byteLength) return;
+  if (size > MAX_KEPT_INSTANCE_BYTES) return;
   const bytes = new Uint8Array(memory.buffer);
   bytes.set(pool.image);
   bytes.fill(0, pool.image.byteLength);

@@ -13,7 +13,7 @@ const FPDF_ERR_PASSWORD = 4;
 const FPDF_ERR_SECURITY = 5;
 
 /**
- * Opens `bytes` in a fresh PDFium instance, runs `use`, and closes everything, whatever happens. PDFium's
+ * Opens `bytes` in a PDFium instance of its own (startPdfium), runs `use`, and closes everything, whatever happens. PDFium's
  * failures become typed errors: a password → E_PDF_ENCRYPTED, memory past the cap → E_TOO_LARGE, anything
  * it cannot read → E_CORRUPT. A PDF encrypted without a user password (permissions only) opens, as in viewers.
  */
@@ -26,6 +26,7 @@ export async function withPdfDocument<T>(
   const { api } = pdfium;
   let data = 0;
   let handle = 0;
+  let clean = false;
   try {
     // PDFium reads the bytes in place for as long as the document is open.
     data = api.malloc(bytes.byteLength);
@@ -39,6 +40,7 @@ export async function withPdfDocument<T>(
     // PDFium carries on when an allocation fails and leaves out what it could not hold: a scan it had no
     // memory for comes back as a white page. Any refusal means the result may be missing something.
     if (pdfium.refusedMemory()) throw outOfMemory(maxMemory);
+    clean = true;
     return result;
   } catch (error) {
     if (isMediaError(error)) throw error;
@@ -47,10 +49,11 @@ export async function withPdfDocument<T>(
       error instanceof PdfiumFailure || error instanceof WebAssembly.RuntimeError ? error.message : String(error);
     throw corrupt(`PDFium stopped reading it (${detail})`, error);
   } finally {
-    // The instance is dropped after this; closing still matters when `use` is retried by a caller.
+    // Closed, a clean call's instance goes back for the next document; any other is dropped.
     try {
       if (handle !== 0) api.FPDF_CloseDocument(handle);
       if (data !== 0) api.free(data);
+      if (clean) pdfium.keep();
     } catch {
       // An instance that trapped is unusable; its memory goes with it.
     }

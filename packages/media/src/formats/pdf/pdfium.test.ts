@@ -1,6 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { describe, expect, it, vi } from 'vitest';
+import { pdfText, renderPdfPage } from '../../pdf-pages.js';
+import { dropIdleInstances, idleInstances } from '../../runtime/kernel-pool.js';
+import * as make from '../../../../../test/fixtures/make.js';
 import { WASM_FILES } from '../../runtime/wasm-files.js';
 import { PDFIUM_YES_SLOT, startPdfium } from './pdfium.js';
 import '../../entries/node.js';
@@ -119,6 +123,40 @@ describe('the pinned PDFium build', () => {
 });
 
 describe('startPdfium', () => {
+  it("reuses a clean call's instance, started again: the same pages and text, no new instance, no growth", async () => {
+    const pdf = await make.pdf({ pages: 3 });
+    const sha = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+    dropIdleInstances();
+    const memories: WebAssembly.Memory[] = [];
+    const instantiate = WebAssembly.instantiate;
+    const spy = vi.spyOn(WebAssembly, 'instantiate').mockImplementation((async (...args: unknown[]) => {
+      const made = await (instantiate as (...a: unknown[]) => Promise<WebAssembly.Instance>)(...args);
+      if (made.exports['FPDF_InitLibrary'] && made.exports['memory'] instanceof WebAssembly.Memory)
+        memories.push(made.exports['memory']);
+      return made;
+    }) as typeof WebAssembly.instantiate);
+    try {
+      const first = { page: sha((await renderPdfPage(pdf, 2)).data), text: await pdfText(pdf) };
+      expect(memories).toHaveLength(1);
+      expect(idleInstances()['pdfium']).toBe(1);
+      const grown = memories[0]!.buffer.byteLength;
+      // A password-protected one fails inside PDFium: its instance is dropped, the next starts new and reads the same.
+      const locked = new Uint8Array(
+        readFileSync(new URL('../../../../../test/fixtures/encrypted-aes256-password.pdf', import.meta.url)),
+      );
+      await expect(pdfText(locked)).rejects.toMatchObject({ code: 'E_PDF_ENCRYPTED' });
+      expect(idleInstances()['pdfium']).toBe(0);
+      for (let call = 0; call < 3; call++) {
+        expect(sha((await renderPdfPage(pdf, 2)).data)).toBe(first.page);
+        expect(await pdfText(pdf)).toEqual(first.text);
+      }
+      expect(memories).toHaveLength(2);
+      expect(memories[1]!.buffer.byteLength).toBeLessThanOrEqual(grown);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   it('pauses a progressive render through PDFIUM_YES_SLOT, so a deadline can stop a slow page', async () => {
     const { api } = await startPdfium();
     const bytes = await manyShapesPdf(2000);

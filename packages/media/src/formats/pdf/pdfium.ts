@@ -1,8 +1,11 @@
 // PDFium (from @hyzyla/pdfium, an emscripten build of Google's PDF engine) on glimpse's WASM seam. The
 // package's JS glue is not used: it sniffs the environment and fetches or compiles the .wasm itself, which
-// workerd forbids. This file gives the module the few host functions it imports instead, and starts a
-// fresh instance per document, so its memory (which only grows) is released when the call ends.
+// workerd forbids. This file gives the module the few host functions it imports instead, and starts an
+// instance per document: one a clean call before left when there is one (its memory set back to what it
+// held before its first start-up, and started again: runtime/kernel-pool.ts), since a dropped instance's
+// memory (17.8 MB at least, up to the cap) is released late in workerd.
 import { MediaError } from '../../errors.js';
+import { keepForReuse, rememberStartedImage, takeIdleInstance } from '../../runtime/kernel-pool.js';
 import { wasmModule } from '../../runtime/wasm.js';
 
 /** The part of PDFium's C API glimpse calls (fpdfview.h, fpdf_text.h, fpdf_progressive.h, fpdf_edit.h). */
@@ -101,10 +104,20 @@ export const PDFIUM_YES_SLOT = 55;
 /** PDFium called abort(); the message says what that usually means. */
 export class PdfiumFailure extends Error {}
 
-/** One started instance: its C API, and whether it was refused memory (which explains a later failure). */
+/**
+ * One started instance: its C API, whether it was refused memory (which explains a later failure), and
+ * `keep`, for a call that ended cleanly with everything closed: the instance goes back for the next one.
+ */
 export interface Pdfium {
   api: PdfiumExports;
   refusedMemory(): boolean;
+  keep(): void;
+}
+
+/** An instance and what its host functions read of the call it serves. */
+interface PdfiumInstance {
+  api: PdfiumExports & Record<string, unknown>;
+  call: { maxMemory: number; refused: boolean };
 }
 
 // emscripten turns C longjmp into this exception and catches it in the `invoke_*` trampolines.
@@ -113,10 +126,28 @@ const LONGJMP = Symbol('longjmp');
 const ENOENT = 44;
 const EBADF = 8;
 
-/** A started PDFium instance of its own, whose memory never grows past `maxMemory` bytes: nothing is shared with other calls. */
+/**
+ * A started PDFium instance, whose memory never grows past `maxMemory` bytes: nothing is shared with other
+ * calls (a reused one is as a new one; one whose memory is past `maxMemory` already is not reused).
+ */
 export async function startPdfium(maxMemory = PDFIUM_MAX_MEMORY): Promise<Pdfium> {
+  const idle = takeIdleInstance<PdfiumInstance>('pdfium');
+  const instance = idle && idle.api.memory.buffer.byteLength <= maxMemory ? idle : await instantiatePdfium();
+  instance.call.maxMemory = maxMemory;
+  instance.call.refused = false;
+  (instance.api['__wasm_call_ctors'] as () => void)();
+  instance.api.FPDF_InitLibrary();
+  return {
+    api: instance.api,
+    refusedMemory: () => instance.call.refused,
+    keep: () => keepForReuse('pdfium', instance, instance.api.memory),
+  };
+}
+
+/** A new instance, not started; the memory it has before its start-up is what a reused one is set back to. */
+async function instantiatePdfium(): Promise<PdfiumInstance> {
   let exports: (PdfiumExports & Record<string, unknown>) | undefined;
-  let refused = false;
+  const call = { maxMemory: PDFIUM_MAX_MEMORY, refused: false };
   const live = () => {
     if (!exports) throw new PdfiumFailure('PDFium called the host before it started');
     return exports;
@@ -161,8 +192,8 @@ export async function startPdfium(maxMemory = PDFIUM_MAX_MEMORY): Promise<Pdfium
       throw new PdfiumFailure('PDFium stopped on an internal check (usually: it ran out of memory)');
     },
     emscripten_resize_heap: (requested: number) => {
-      const grown = growMemory(live().memory, requested >>> 0, maxMemory);
-      refused ||= !grown;
+      const grown = growMemory(live().memory, requested >>> 0, call.maxMemory);
+      call.refused ||= !grown;
       return grown ? 1 : 0;
     },
     emscripten_date_now: () => Date.now(),
@@ -221,9 +252,8 @@ export async function startPdfium(maxMemory = PDFIUM_MAX_MEMORY): Promise<Pdfium
     );
   }
   exports = instance.exports as unknown as PdfiumExports & Record<string, unknown>;
-  (exports['__wasm_call_ctors'] as () => void)();
-  exports.FPDF_InitLibrary();
-  return { api: exports, refusedMemory: () => refused };
+  rememberStartedImage('pdfium', exports.memory);
+  return { api: exports, call };
 }
 
 /** emscripten's sbrk asks for `requested` bytes in all; grow by a quarter at least, never past the cap. */
