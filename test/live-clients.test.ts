@@ -203,6 +203,8 @@ describe('the gemini client', () => {
     });
     expect(JSON.stringify(server.requests[1]!.body)).toContain('"thoughtSignature":"c2lnbmVkLWJ5LWdlbWluaQ=="');
     expect(JSON.stringify(server.requests[1]!.body)).not.toContain('skip_thought_signature_validator');
+    // v1beta, the version Google documents Gemini 3's per-part media_resolution for (the SDK's default is v1).
+    expect(server.requests[1]!.path).toMatch(/^\/v1beta\/models\/gemini-3-pro-preview:streamGenerateContent/);
   });
 });
 

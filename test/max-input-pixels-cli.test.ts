@@ -1,6 +1,7 @@
-// The pixel-budget refusal (E_TOO_MANY_PIXELS) tells the user to raise --max-input-pixels: every command whose
-// files can meet it takes that flag, with the same meaning (process, tiles, prepare, and the MCP server's view_file).
-import { mkdtemp, rm } from 'node:fs/promises';
+// A refusal that names a flag names one the command has: the pixel budget (E_TOO_MANY_PIXELS) tells the user to
+// raise --max-input-pixels, so every command whose files can meet it takes that flag, with the same meaning
+// (process, tiles, prepare, and the MCP server's view_file); a --font over the font cap names that cap.
+import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -100,4 +101,23 @@ describe('--max-input-pixels', () => {
       await open.close();
     }
   }, 120_000);
+});
+
+describe('the read caps a refusal names', () => {
+  it('a --font file over the font cap names that cap, not --max-file-bytes (which does not apply to it)', async () => {
+    const big = join(dir, 'huge.ttf');
+    const handle = await open(big, 'w');
+    await handle.write(Buffer.from([0, 1, 0, 0]));
+    await handle.truncate(64 * 2 ** 20 + 1); // sparse: one byte over the cap
+    await handle.close();
+    const svg = join(dir, 'label.svg');
+    await writeFile(svg, '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><text y="15">hi</text></svg>');
+    const { code, err } = await run('process', svg, '-o', join(dir, 'label.png'), '--font', big);
+    expect(code).toBe(1);
+    const { error } = JSON.parse(err.trim());
+    expect(error.code).toBe('E_FILE_TOO_LARGE');
+    expect(error.message).toBe(
+      `--font ${big} is over 67108864 bytes (64 MiB), the most a font file may be; a CJK collection is 20–30 MB. Give a font file of one face or collection under that size.`,
+    );
+  });
 });

@@ -162,7 +162,16 @@ function limitsCell(limits: RouteLimits): string {
 
 const routesTable = () =>
   table(
-    ['route', 'preset', 'image types', 'PDFs', 'media inside tool results', 'limits', 'unknown model reads'],
+    [
+      'route',
+      'preset',
+      'image types',
+      'PDFs',
+      'media inside tool results',
+      'limits',
+      'file references',
+      'unknown model reads',
+    ],
     ROUTE_NAMES.map((name) => {
       const route = ROUTES[name];
       const wire = WIRE_FACTS[name];
@@ -182,6 +191,9 @@ const routesTable = () =>
         yesNo(route.pdfInput),
         inside,
         limitsCell(route.limits),
+        wire.fileReferences.length === 0
+          ? 'none'
+          : wire.fileReferences.map((kind) => (kind === 'image' ? 'images' : 'PDFs')).join(', '),
         unknown,
       ];
     }),

@@ -11,12 +11,14 @@ import {
 } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { crc32 } from '../fixtures/make.js';
+import { handleUpload, type StoredUpload, type UploadCheck } from './file-uploads.js';
 import { anthropicStream, openAIChatStream, RESPONSES_USAGE, type StreamedTurn } from './stream-replies.js';
 
 export type ApiName = 'anthropic' | 'openai-chat' | 'openai-responses' | 'gemini' | 'bedrock' | 'ollama';
 
 /** `type`: the API's own error type where it has one (Anthropic `request_too_large`, `invalid_request_error`). */
-export type ErrorEntry = { status: number; message?: string; retryAfter?: string; type?: string };
+/** `details`: Gemini's google.rpc details (a BadRequest's `fieldViolations`), in its error body. */
+export type ErrorEntry = { status: number; message?: string; retryAfter?: string; type?: string; details?: unknown[] };
 export type ScriptEntry = StreamedTurn | ErrorEntry | { drop: true };
 
 export interface ServerRequest {
@@ -38,6 +40,8 @@ export interface ApiServer {
   requests: ServerRequest[];
   /** Entries not yet used. */
   script: ScriptEntry[];
+  /** What the live clients uploaded to the providers' file stores (test/support/file-uploads.ts). */
+  uploads: StoredUpload[];
   close(): Promise<void>;
 }
 
@@ -65,6 +69,7 @@ function errorBody(
   status: number,
   message: string,
   type?: string,
+  details?: unknown[],
 ): { headers: Record<string, string>; body: string } {
   const json = { 'content-type': 'application/json' };
   switch (api) {
@@ -86,7 +91,12 @@ function errorBody(
       return {
         headers: json,
         body: JSON.stringify({
-          error: { code: status, message, status: status === 429 ? 'RESOURCE_EXHAUSTED' : 'INVALID_ARGUMENT' },
+          error: {
+            code: status,
+            message,
+            status: status === 429 ? 'RESOURCE_EXHAUSTED' : 'INVALID_ARGUMENT',
+            ...(details && { details }),
+          },
         }),
       };
     case 'bedrock':
@@ -317,14 +327,21 @@ function stream(api: ApiName, turn: StreamedTurn): { contentType: string; body: 
  * Starts the server on 127.0.0.1 (free ports, HTTP/1.1 and HTTP/2). Requests past the script get a text answer
  * "done". `check` refuses requests as the real API would (its caps), before a script entry is used.
  */
-export async function startApiServer(script: ScriptEntry[], check?: RequestCheck): Promise<ApiServer> {
+export async function startApiServer(
+  script: ScriptEntry[],
+  check?: RequestCheck,
+  /** `uploads`: where uploads are kept (a check may read it); `uploadCheck` refuses an upload. */
+  { uploadCheck, uploads = [] }: { uploadCheck?: UploadCheck; uploads?: StoredUpload[] } = {},
+): Promise<ApiServer> {
   const requests: ServerRequest[] = [];
+  let base = '';
   const queue = [...script];
   const handle = async (
     request: IncomingMessage | Http2ServerRequest,
     response: ServerResponse | Http2ServerResponse,
   ) => {
     const path = request.url ?? '/';
+    if (await handleUpload(request, response, base, uploads, uploadCheck)) return;
     const api = apiOf(path.split('?')[0] ?? path);
     if (api === undefined) {
       response
@@ -340,7 +357,13 @@ export async function startApiServer(script: ScriptEntry[], check?: RequestCheck
       return;
     }
     if ('status' in entry) {
-      const { headers, body } = errorBody(api, entry.status, entry.message ?? `scripted ${entry.status}`, entry.type);
+      const { headers, body } = errorBody(
+        api,
+        entry.status,
+        entry.message ?? `scripted ${entry.status}`,
+        entry.type,
+        entry.details,
+      );
       response
         .writeHead(entry.status, {
           ...headers,
@@ -367,6 +390,7 @@ export async function startApiServer(script: ScriptEntry[], check?: RequestCheck
       server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)),
     );
   const [port, port2] = await Promise.all([listen(http1), listen(http2)]);
+  base = `http://127.0.0.1:${port}`;
   const closed = (server: typeof http1 | typeof http2) =>
     new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
   return {
@@ -374,6 +398,7 @@ export async function startApiServer(script: ScriptEntry[], check?: RequestCheck
     http2Url: `http://127.0.0.1:${port2}`,
     requests,
     script: queue,
+    uploads,
     close: async () => {
       http1.closeAllConnections();
       for (const session of sessions) session.destroy();

@@ -2,7 +2,8 @@
 //
 // Both directions run in bands of rows, so neither the decoded nor the encoded image ever exists whole
 // in this module's memory. decode_start/rows/finish decode straight to RGBA at M/8 scale: a 12 MP photo
-// meant for 2000 px is reconstructed from its DCT coefficients at 1/2 size, a few scanlines at a time.
+// meant for 2000 px is reconstructed from its DCT coefficients at 1/2 size, a few scanlines at a time;
+// decode_window narrows it to a region, whose columns and rows alone are reconstructed.
 // (A progressive JPEG is the exception libjpeg imposes: it holds every DCT coefficient, 2 bytes per
 // sample, until the last scan, e.g. 3 bytes per pixel for 4:2:0; baseline holds one MCU row.)
 // encode_start/rows/finish write baseline, Huffman-optimised 4:2:0 JPEG.
@@ -133,6 +134,33 @@ __attribute__((export_name("decode_start"))) void decode_start(
   jpeg_start_decompress(cinfo);
   info[0] = cinfo->output_width;
   info[1] = cinfo->output_height;
+}
+
+// Narrows a started decode to the output pixels x..x+width-1 of rows y.. (a region of the image, at the
+// decode's scale): libjpeg-turbo's jpeg_crop_scanline inverse-transforms, upsamples and converts only the
+// iMCU columns that hold it, and jpeg_skip_scanlines passes the rows above it without doing so (their
+// entropy-coded data is still read: it cannot be skipped). Both change the pixels next to the cut (the
+// upsampler treats it as the image's edge; progressive block smoothing lacks the neighbour blocks there), so
+// the window reaches two iMCUs further on each side where the image does: the rows and columns the caller
+// keeps are the full decode's, pixel for pixel. info[0..2] = the window's first column, its width and its
+// first row; decode_rows then delivers its rows, from that row on.
+__attribute__((export_name("decode_window"))) void decode_window(
+    uint32_t x, uint32_t width, uint32_t y, uint32_t *info) {
+  struct jpeg_decompress_struct *cinfo = &decoder.cinfo;
+  if (cinfo->output_scanline != 0) host_fail("the JPEG decoder's window was set after rows were read");
+  if (width == 0 || x > cinfo->output_width || width > cinfo->output_width - x || y >= cinfo->output_height)
+    host_fail("the JPEG decoder's window reaches past the image");
+  uint32_t columns = 2 * (uint32_t)cinfo->min_DCT_h_scaled_size * (uint32_t)cinfo->max_h_samp_factor;
+  uint32_t rows = 2 * (uint32_t)cinfo->min_DCT_v_scaled_size * (uint32_t)cinfo->max_v_samp_factor;
+  JDIMENSION left = x > columns ? x - columns : 0;
+  JDIMENSION right = x + width + columns < cinfo->output_width ? x + width + columns : cinfo->output_width;
+  JDIMENSION top = y > rows ? y - rows : 0;
+  JDIMENSION span = right - left;
+  jpeg_crop_scanline(cinfo, &left, &span);
+  if (top > 0 && jpeg_skip_scanlines(cinfo, top) != top) host_fail("libjpeg skipped fewer rows than asked");
+  info[0] = left;
+  info[1] = span;
+  info[2] = top;
 }
 
 // Decodes the next `count` rows into `out` (rows of width × 4 bytes, back to back).

@@ -6,6 +6,8 @@ import type { ProviderName } from './route/capabilities.js';
 import { routeFor, type RouteOptions } from './route/resolve-route.js';
 import { formatBytes } from './tools/format-bytes.js';
 import { omitMedia } from './providers/placeholders.js';
+import { attachFileReferences } from './references/attach-file-references.js';
+import type { ResolveFileReference } from './references/resolve-file-references.js';
 import type { MediaPart, Message, Part, ToolDefinition } from './types.js';
 import type { SerializeWarning } from './providers/types.js';
 
@@ -40,6 +42,15 @@ export interface FitConversationInput extends RouteOptions {
    * was sent back to them): each becomes a placeholder, in this request and every later one.
    */
   refused?: ReadonlySet<string>;
+  /**
+   * Provider file references (`resolveFileReferences`, which `runAgent` makes when its client uploads): each medium,
+   * once fitted to the route, is named by its upload instead of its base64. It costs the request only its
+   * reference's bytes, so the budget never re-fits it (it still counts towards the image and document caps and the
+   * tokens). An upload that fails leaves it inline, with a `media-reference-failed` warning.
+   */
+  references?: ResolveFileReference;
+  /** Cancels the uploads `references` makes. */
+  signal?: AbortSignal;
 }
 
 export interface FittedConversation {
@@ -97,6 +108,7 @@ export async function fitConversation(input: FitConversationInput): Promise<Fitt
     ...(input.keepMetadata === true && { keepMetadata: true }),
   };
   const fit = cachedFit(cache);
+  const referenceWarnings: SerializeWarning[] = [];
 
   const lastAssistant = input.messages.findLastIndex((message) => message.role === 'assistant');
   const pieces: Piece[][] = [];
@@ -118,13 +130,25 @@ export async function fitConversation(input: FitConversationInput): Promise<Fitt
         : part.type === 'image'
           ? await fit(part, routeTarget)
           : { parts: [part], warnings: [] };
+      // Referenced once fitted to the route: the budget then has nothing to take from it.
+      const sent =
+        refused || input.references === undefined
+          ? { parts: fitted.parts, referenced: false }
+          : await attachFileReferences({
+              parts: fitted.parts,
+              messageIndex: index,
+              resolve: input.references,
+              route: route.provider,
+              ...(input.signal !== undefined && { signal: input.signal }),
+            });
+      if ('warnings' in sent) referenceWarnings.push(...sent.warnings);
       const slot: MediaSlot = {
         source: part,
         messageIndex: index,
         newest: index > lastAssistant,
-        sent: fitted.parts,
+        sent: sent.parts,
         warnings: fitted.warnings,
-        settled: refused,
+        settled: refused || sent.referenced,
       };
       slots.push(slot);
       row.push(slot);
@@ -162,6 +186,7 @@ export async function fitConversation(input: FitConversationInput): Promise<Fitt
   }
   for (const slot of slots)
     warnings.push(...slot.warnings.map((warning) => ({ ...warning, messageIndex: slot.messageIndex })));
+  warnings.push(...referenceWarnings);
   if (measured !== undefined && measured > cap)
     warnings.push({
       type: 'request-over-budget',

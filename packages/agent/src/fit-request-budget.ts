@@ -48,9 +48,17 @@ const STEP = 0.6;
 /** Steps tried before an image counts as at its floor (0.6^6: 5% of its first fit). */
 const MAX_STEPS = 6;
 
-/** Bytes a slot adds to the request as it is sent now: base64 and text. */
+/** What a medium sent by a provider file reference adds: its id or URI and the JSON around them, not its bytes. */
+const REFERENCE_BYTES = 200;
+
+/** Bytes a slot adds to the request as it is sent now: base64 (or a file reference) and text. */
 export function sentBytes(slot: MediaSlot): number {
-  return slot.sent.reduce((sum, part) => sum + (part.type === 'text' ? part.text.length : part.data.length), 0);
+  return slot.sent.reduce(
+    (sum, part) =>
+      sum +
+      (part.type === 'text' ? part.text.length : part.reference !== undefined ? REFERENCE_BYTES : part.data.length),
+    0,
+  );
 }
 
 const carriesMedia = (slot: MediaSlot) => slot.sent.some((part) => part.type !== 'text');

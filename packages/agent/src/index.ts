@@ -60,6 +60,18 @@ export type { InputModality, ModelClient, ModelRequest, ModelTurn } from './loop
 export { ReplayModel } from './loop/replay-model.js';
 export { parseReplayScript, ReplayScriptError } from './loop/replay-script.js';
 export type { ReplayScript } from './loop/replay-script.js';
+// Provider file references: uploads remembered by content hash, named instead of base64 (docs/budgets.md).
+export { createMemoryMediaReferences } from './references/media-references.js';
+export type { MediaReferences } from './references/media-references.js';
+export { sessionMediaReferences, referenceOfLine } from './references/session-media-references.js';
+export type { MediaReferenceLine } from './references/session-media-references.js';
+export { resolveFileReferences } from './references/resolve-file-references.js';
+export type {
+  FileReferencesInput,
+  ReferenceOutcome,
+  ResolveFileReference,
+} from './references/resolve-file-references.js';
+export type { MediaUpload, UploadMedia } from './references/media-upload.js';
 export { estimateMessageTokens } from './compaction/estimate-tokens.js';
 export type { EstimateOptions } from './compaction/estimate-tokens.js';
 export { chooseWindow } from './compaction/choose-window.js';

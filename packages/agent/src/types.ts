@@ -10,6 +10,21 @@ export interface TextPart {
 }
 
 /**
+ * A provider's handle on media uploaded to it once (Anthropic Files API, OpenAI Files, Gemini File API), sent in
+ * place of the base64 on the route it was uploaded to. The same shape as a session log's `media` line keeps it.
+ */
+export interface FileReference {
+  provider: 'anthropic' | 'openai' | 'gemini';
+  /** Anthropic and OpenAI `file_id`; Gemini's resource name (`files/abc`). */
+  id: string;
+  /** Gemini's `fileUri`, what a request names. */
+  uri?: string;
+  mimeType: string;
+  /** ISO time after which the provider has deleted it (Gemini: 48 h after upload); re-uploaded after it. */
+  expiresAt?: string;
+}
+
+/**
  * An image, base64 without a data-URL prefix, already fitted to the route's limits. HEIC/HEIF only where the
  * route takes them as they are (Gemini); other routes get them converted.
  */
@@ -20,6 +35,11 @@ export interface ImagePart {
   /** Pixel size as sent; serializers and token estimates use it, providers never see it. */
   width?: number;
   height?: number;
+  /**
+   * Set on the outgoing copy only (`fitConversation` with references): these bytes were uploaded, and the
+   * serializer of `reference.provider`'s routes sends the reference instead of `data`. Others ignore it.
+   */
+  reference?: FileReference;
 }
 
 /** A PDF, base64 without prefix. Only PDFs are documents. */
@@ -29,6 +49,8 @@ export interface DocumentPart {
   data: string;
   filename?: string;
   pages?: number;
+  /** As on `ImagePart`: the outgoing copy's upload, sent instead of `data` on its provider's routes. */
+  reference?: FileReference;
 }
 
 export type MediaPart = ImagePart | DocumentPart;

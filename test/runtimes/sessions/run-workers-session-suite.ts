@@ -70,6 +70,35 @@ check('a second session refers to the media already stored, adding none', async 
   strictEqual((await (await media()).list()).objects.length, UNIQUE_MEDIA.length);
 });
 
+check(
+  'media lines go to D1 in their place among the entries, and a fact the format does not hold is refused',
+  async () => {
+    const sha256 = createHash('sha256').update(Buffer.from(UNIQUE_MEDIA[0]!, 'base64')).digest('hex');
+    const fact = {
+      sha256,
+      refused: {
+        route: 'anthropic',
+        code: 'E_MEDIA_REFUSED',
+        action: 'placeholder',
+        reason: 'Could not process image',
+      },
+    };
+    await call('/append?id=s3', SESSION_RUNS[0]);
+    deepStrictEqual(await call('/media?id=s3', [fact]), { appended: 1 });
+    await call('/append?id=s3', SESSION_RUNS[1]);
+    const read = await call('/read?id=s3');
+    deepStrictEqual(read.messages, SESSION_RUNS.flat());
+    deepStrictEqual(
+      read.media.map(({ at: _at, ...line }: { at: string }) => line),
+      [{ type: 'media', ...fact, afterEntries: SESSION_RUNS[0]!.length }],
+    );
+    const refused = await fetch(new URL('/media?id=s3', base), { method: 'POST', body: JSON.stringify([{ sha256 }]) });
+    strictEqual(refused.status, 500);
+    strictEqual(((await refused.json()) as { error: { code: string } }).error.code, 'E_SESSION_CORRUPT');
+    strictEqual((await call('/read?id=s3')).media.length, 1);
+  },
+);
+
 let failed = 0;
 try {
   for (const [name, run] of checks) {

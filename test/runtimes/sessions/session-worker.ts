@@ -3,6 +3,7 @@
 // resumes it), and with &timings=1 also each append's milliseconds (workerd's clock moves across the D1 and
 // R2 calls, which is what an append waits for); GET /read?id=ID returns the session as read back.
 import { D1SessionStore, type D1Like, type R2Like } from '../../../packages/agent/src/session/d1-session-store.js';
+import type { MediaFact } from '../../../packages/agent/src/session/session-format.js';
 import type { Message } from '../../../packages/agent/src/types.js';
 
 interface Env {
@@ -28,6 +29,14 @@ export default {
         await session.close();
         const answer = { resumed: session.resumed?.messages.length ?? 0, appended: messages.length };
         return Response.json(url.searchParams.has('timings') ? { ...answer, times } : answer);
+      }
+      if (url.pathname === '/media') {
+        // POST /media?id=ID with a JSON array of media facts appends them as media lines.
+        const facts: MediaFact[] = await request.json();
+        const session = await store.openSession(id);
+        for (const fact of facts) await session.appendMedia(fact);
+        await session.close();
+        return Response.json({ appended: facts.length });
       }
       if (url.pathname === '/read') return Response.json(await store.readSession(id));
       if (url.pathname === '/list') return Response.json(await store.listSessions());

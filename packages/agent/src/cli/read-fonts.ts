@@ -1,3 +1,4 @@
+import { FileError, isFileError } from '../fs/file-error.js';
 import { nodeFileSystem } from '../fs/node-file-system.js';
 import { UsageError } from './command.js';
 import { resolveInputPath } from './read-input.js';
@@ -17,7 +18,17 @@ export function isFontFile(bytes: Uint8Array): boolean {
 export async function readFonts(paths: readonly string[]): Promise<Uint8Array[]> {
   const fonts: Uint8Array[] = [];
   for (const path of paths) {
-    const font = await nodeFileSystem.readBytes(await resolveInputPath(path), { maxBytes: MAX_FONT_BYTES });
+    const font = await nodeFileSystem
+      .readBytes(await resolveInputPath(path), { maxBytes: MAX_FONT_BYTES })
+      .catch((error: unknown) => {
+        // The read cap's own hint names --max-file-bytes, which does not apply to fonts: say the font cap.
+        if (!isFileError(error) || error.code !== 'E_FILE_TOO_LARGE') throw error;
+        throw new FileError(
+          'E_FILE_TOO_LARGE',
+          `--font ${path} is over ${MAX_FONT_BYTES} bytes (64 MiB), the most a font file may be; a CJK collection is 20–30 MB. Give a font file of one face or collection under that size.`,
+          { ...error.details, maxBytes: MAX_FONT_BYTES },
+        );
+      });
     if (!isFontFile(font))
       throw new UsageError(`--font ${path} is not a TTF, OTF or TTC font file (WOFF and WOFF2 are not read)`);
     fonts.push(font);

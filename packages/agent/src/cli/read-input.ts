@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { FileError, isFileError } from '../fs/file-error.js';
 import { nodeFileSystem } from '../fs/node-file-system.js';
 import { readStreamBounded } from '../fs/read-stream-bounded.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../tools/file-limits.js';
@@ -24,13 +25,28 @@ export async function resolveInputPath(path: string): Promise<string> {
 }
 
 /**
- * Reads a command's input through the bounded file seam: `-` is stdin; a missing file, a directory or
+ * A FIFO, socket or device named as FILE is refused, as the file tools refuse it: opening a FIFO waits for a
+ * writer that may never come, with nothing said. A pipe is read from stdin instead, where the shell opens it.
+ */
+function notARegularFile(path: string): FileError {
+  return new FileError(
+    'E_NOT_A_FILE',
+    `${path} is a named pipe, socket or device, not a regular file, and a FILE must be a regular file. Give - as FILE to read it from stdin instead (glimpse … - < ${path}, or cmd | glimpse … -).`,
+    { path, kind: 'other' },
+  );
+}
+
+/**
+ * Reads a command's input through the bounded file seam: `-` is stdin; a missing file, a directory, a FIFO or
  * anything over the cap is a typed FileError (E_FILE_NOT_FOUND, E_NOT_A_FILE, E_FILE_TOO_LARGE), never an
- * unbounded read.
+ * unbounded read or a wait without end.
  */
 export async function readInputFile(path: string, flags: Map<string, string | true>): Promise<Uint8Array> {
   const maxBytes = positiveInteger(flags, '--max-file-bytes') ?? DEFAULT_MAX_FILE_BYTES;
   if (path === '-')
     return readStreamBounded(Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>, { path: 'stdin', maxBytes });
-  return nodeFileSystem.readBytes(await resolveInputPath(path), { maxBytes });
+  const resolved = await resolveInputPath(path).catch((error: unknown) => {
+    throw isFileError(error) && error.details['kind'] === 'other' ? notARegularFile(path) : error;
+  });
+  return nodeFileSystem.readBytes(resolved, { maxBytes });
 }

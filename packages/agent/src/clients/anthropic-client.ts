@@ -12,6 +12,7 @@ import {
 import { loadSdk } from './load-sdk.js';
 import { withRetries } from './with-retries.js';
 import { routeBody } from './route-body.js';
+import { ANTHROPIC_FILES_BETA, uploadAnthropicFile } from './upload-anthropic-file.js';
 
 /** Anthropic needs `max_tokens` on every request; this is enough for a long answer with tool calls. */
 export const ANTHROPIC_DEFAULT_MAX_TOKENS = 8192;
@@ -54,11 +55,21 @@ export function createAnthropicClient(options: LiveClientOptions): ModelClient {
       return withRetries('anthropic', describeCredentials('anthropic'), { ...options, signal }, async (emit) => {
         const stream = anthropic.messages.stream(
           { model: options.model, max_tokens: options.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS, ...body },
-          { signal: attemptSignal(signal, options.timeoutMs ?? DEFAULT_TIMEOUT_MS) },
+          {
+            signal: attemptSignal(signal, options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+            // A request naming a Files API upload must carry the beta header.
+            ...(options.fileReferences === true && { headers: { 'anthropic-beta': ANTHROPIC_FILES_BETA } }),
+          },
         );
         stream.on('text', emit);
         return toTurn(await stream.finalMessage());
       });
     },
+    ...(options.fileReferences === true && {
+      uploadMedia: async (media, signal) => {
+        if (apiKey === undefined && options.baseUrl === undefined) throw missingApiKey('anthropic', 'Anthropic');
+        return uploadAnthropicFile(client, options)(media, signal);
+      },
+    }),
   };
 }

@@ -13,6 +13,7 @@ import {
 import { loadSdk } from './load-sdk.js';
 import { withRetries } from './with-retries.js';
 import { routeBody } from './route-body.js';
+import { uploadGeminiFile } from './upload-gemini-file.js';
 
 /** Text and calls gathered from the streamed chunks; thoughts are the model's own and not part of its answer. */
 function collect(chunk: GenerateContentResponse, turn: ModelTurn, emit: (delta: string) => void): void {
@@ -49,6 +50,9 @@ export function createGeminiClient(options: LiveClientOptions): ModelClient {
         new Sdk({
           apiKey: apiKey ?? 'none',
           httpOptions: {
+            // v1beta, not the SDK's default v1: Google documents Gemini 3's per-part media_resolution (which the
+            // serializer sets on images) for v1beta, as it does the request body glimpse prepare prints.
+            apiVersion: 'v1beta',
             retryOptions: { attempts: 1 },
             ...(options.baseUrl !== undefined && { baseUrl: options.baseUrl }),
           },
@@ -73,5 +77,11 @@ export function createGeminiClient(options: LiveClientOptions): ModelClient {
         return turn;
       });
     },
+    ...(options.fileReferences === true && {
+      uploadMedia: async (media, signal) => {
+        if (apiKey === undefined && options.baseUrl === undefined) throw missingApiKey('gemini', 'Gemini');
+        return uploadGeminiFile(client, options)(media, signal);
+      },
+    }),
   };
 }

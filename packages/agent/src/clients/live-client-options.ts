@@ -19,6 +19,12 @@ export interface LiveClientOptions extends RetryOptions {
   onText?: (delta: string) => void;
   /** Per-attempt time limit. Default 10 minutes. */
   timeoutMs?: number;
+  /**
+   * Provider file references (Anthropic, OpenAI, Gemini; opt-in): the client uploads each image or PDF once with
+   * the SDK's files API, and `runAgent` names it by its reference in every later request instead of base64. An
+   * upload that fails leaves the medium inline (`media-reference-failed`). Bedrock and Ollama have none. Default false.
+   */
+  fileReferences?: boolean;
   /** Where keys are looked up. Default: `process.env` where there is one. */
   env?: Readonly<Record<string, string | undefined>>;
 }

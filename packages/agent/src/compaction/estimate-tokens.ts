@@ -11,6 +11,7 @@ import {
 import {
   GEMINI_MEDIA_RESOLUTION_TOKENS,
   GEMINI_TILE_TOKENS,
+  geminiImageLevel,
   geminiTileTokens,
   usesMediaResolution,
   type GeminiMediaResolution,
@@ -36,7 +37,11 @@ export interface EstimateOptions {
   highResolution?: boolean;
   /** OpenAI `detail`; `low` costs the base alone. */
   detail?: 'high' | 'low';
-  /** Gemini 3 `media_resolution`; images default to high, PDF pages to medium. */
+  /**
+   * Gemini 3 `media_resolution`; absent, an image counts at the level the serializer sets for its size (the
+   * cheapest that holds it, at most high: `geminiImageLevel`), one inside a function response at high (the
+   * API takes no level there), a PDF page at medium.
+   */
   mediaResolution?: GeminiMediaResolution;
 }
 
@@ -72,7 +77,7 @@ export function estimateImageTokens(image: Pick<ImagePart, 'width' | 'height'>, 
       return openAIImageTokens(width, height, openAIImageRule(model), options.detail);
     case 'gemini':
       return usesMediaResolution(model)
-        ? GEMINI_MEDIA_RESOLUTION_TOKENS[options.mediaResolution ?? 'high']
+        ? GEMINI_MEDIA_RESOLUTION_TOKENS[options.mediaResolution ?? geminiImageLevel(width, height)]
         : geminiTileTokens(width, height);
     case 'ollama':
       return OLLAMA_IMAGE_TOKENS;
@@ -140,8 +145,20 @@ export function estimateMessageTokens(message: Message, options: EstimateOptions
   switch (message.role) {
     case 'user':
     case 'toolResult': {
-      const resolved = { ...options, route: routeFor(options.provider, options) };
-      return message.parts.reduce((sum, part) => sum + estimatePartTokens(part, resolved), 0);
+      const route = routeFor(options.provider, options);
+      // Gemini 3 reads media inside a function response at its default level (high): no level can be set there.
+      const insideResponse =
+        message.role === 'toolResult' &&
+        route.provider === 'gemini' &&
+        usesMediaResolution(route.model) &&
+        route.capabilities.mediaInToolResults &&
+        options.mediaResolution === undefined;
+      const resolved = { ...options, route, ...(insideResponse && { mediaResolution: 'high' as const }) };
+      return message.parts.reduce(
+        (sum, part) =>
+          sum + estimatePartTokens(part, part.type === 'document' && insideResponse ? { ...options, route } : resolved),
+        0,
+      );
     }
     case 'assistant':
       return (

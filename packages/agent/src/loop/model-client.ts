@@ -1,5 +1,6 @@
 import type { Message, ToolCall, ToolDefinition } from '../types.js';
 import type { SerializedRequest } from '../providers/request-bodies.js';
+import type { UploadMedia } from '../references/media-upload.js';
 
 /** What a model reads besides text. Media it cannot read reach it as placeholders, never as bytes. */
 export type InputModality = 'text' | 'image' | 'pdf';
@@ -29,4 +30,9 @@ export interface ModelTurn {
 export interface ModelClient {
   inputModalities: readonly InputModality[];
   next(request: ModelRequest, signal?: AbortSignal): Promise<ModelTurn>;
+  /**
+   * Uploads a medium to the provider's file store (a live client made with `fileReferences: true`). When there is
+   * one, `runAgent` sends each image or PDF the route can reference by its upload, once fitted, instead of base64.
+   */
+  uploadMedia?: UploadMedia;
 }

@@ -9,6 +9,8 @@ export interface MediaBudgetState {
   refused: Set<string>;
   maxRequestBytes?: number;
   maxImagesPerRequest?: number;
+  /** Stored base64 of the media the last accepted request carried: a refusal naming no block is about one added since. */
+  accepted?: ReadonlySet<string>;
 }
 
 /** One repair, as `AgentRun.repairs` reports it. */
@@ -45,14 +47,41 @@ function mediumUnder(node: unknown, depth = 0): string | undefined {
   return undefined;
 }
 
-/** Follows an API's block path into the body; a segment the body does not have (a type name) is skipped. */
+/**
+ * Follows an API's block path into the body. APIs name blocks in their own spelling and sometimes through a
+ * translation (Gemini's `function_response` is the body's `functionResponse`; Bedrock relays the model's
+ * `content.0.content.1`, where the Converse body has `content[0].toolResult.content[1]`): a name the node lacks is
+ * looked up in camelCase, then in the node's only object child (a wrapper); a segment found nowhere is skipped.
+ */
 function follow(body: unknown, path: readonly (string | number)[]): unknown {
   let node = body;
   for (const segment of path) {
-    const next = Array.isArray(node) ? node[Number(segment)] : isRecord(node) ? node[String(segment)] : undefined;
+    const next = step(node, segment);
     if (next !== undefined) node = next;
   }
   return node;
+}
+
+function step(node: unknown, segment: string | number): unknown {
+  if (Array.isArray(node)) return typeof segment === 'number' ? node[segment] : undefined;
+  if (!isRecord(node)) return undefined;
+  const name = String(segment);
+  const camel = name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+  if (node[name] !== undefined) return node[name];
+  if (node[camel] !== undefined) return node[camel];
+  const children = Object.values(node).filter((value) => isRecord(value) && !Array.isArray(value));
+  const [only] = children;
+  return children.length === 1 && isRecord(only) ? (only[name] ?? only[camel]) : undefined;
+}
+
+/** Stored base64 of every medium a fitted request carries (the source of each fitted copy). */
+export function sentMedia(fitted: FittedConversation): Set<string> {
+  const sources = new Set<string>();
+  for (const message of fitted.messages) {
+    if (message.role === 'assistant') continue;
+    for (const part of message.parts) if (part.type !== 'text') sources.add(fitted.sources.get(part.data) ?? part.data);
+  }
+  return sources;
 }
 
 const imageCount = (messages: readonly Message[]) =>
@@ -61,6 +90,25 @@ const imageCount = (messages: readonly Message[]) =>
       sum + (message.role === 'assistant' ? 0 : message.parts.filter((part) => part.type === 'image').length),
     0,
   );
+
+/** The stored base64 of the medium at the block an API named, when one was sent there. */
+function namedMedium(
+  body: unknown,
+  path: readonly (string | number)[],
+  fitted: FittedConversation,
+): string | undefined {
+  const sent = mediumUnder(follow(body, path));
+  return sent === undefined ? undefined : (fitted.sources.get(sent) ?? sent);
+}
+
+/**
+ * For a refusal naming no block: the one medium this request carries that the last accepted one did not (all
+ * of them on a run's first request), since the provider took the rest; undefined when that is not exactly one.
+ */
+function onlyNew(fitted: FittedConversation, state: MediaBudgetState): string | undefined {
+  const added = [...sentMedia(fitted)].filter((source) => !state.accepted?.has(source) && !state.refused.has(source));
+  return added.length === 1 ? added[0] : undefined;
+}
 
 /**
  * The repair for a refusal of the request just sent, applied to `state`; undefined when nothing in the request can
@@ -87,9 +135,7 @@ export function repairMediaRefusal(
       return { refusal, action: 'fewer-images', value: state.maxImagesPerRequest };
     }
     case 'E_MEDIA_REFUSED': {
-      if (refusal.path === undefined) return undefined;
-      const sent = mediumUnder(follow(body, refusal.path));
-      const source = sent === undefined ? undefined : (fitted.sources.get(sent) ?? sent);
+      const source = refusal.path === undefined ? onlyNew(fitted, state) : namedMedium(body, refusal.path, fitted);
       if (source === undefined || state.refused.has(source)) return undefined;
       state.refused.add(source);
       return { refusal, action: 'left-out', value: source };

@@ -8,10 +8,14 @@ import { serialize } from '../providers/serialize.js';
 import type { SessionAppender } from '../session/session-store.js';
 import { toolResultFrom } from '../results/tool-result-from.js';
 import { requestBytes } from '../request-bytes.js';
+import { createMemoryMediaReferences, type MediaReferences } from '../references/media-references.js';
+import { resolveFileReferences } from '../references/resolve-file-references.js';
+import { sessionLogReferences } from '../references/session-log-references.js';
+import { staleFileReference } from '../references/stale-file-reference.js';
 import { classifyMediaRefusal } from './classify-media-refusal.js';
 import { LoggedRefusals, refusalLine } from './logged-refusals.js';
 import type { ModelClient, ModelRequest, ModelTurn } from './model-client.js';
-import { repairMediaRefusal, type MediaBudgetState, type MediaRepair } from './repair-media-refusal.js';
+import { repairMediaRefusal, sentMedia, type MediaBudgetState, type MediaRepair } from './repair-media-refusal.js';
 
 export interface RunAgentInput {
   model: ModelClient;
@@ -47,6 +51,12 @@ export interface RunAgentInput {
   refusedMedia?: Iterable<string>;
   /** Called when the provider refused a request for its media and the loop repaired it before sending once more. */
   onRepair?: (repair: MediaRepair) => void;
+  /**
+   * Where provider file references are remembered, by content hash (when the client uploads: `model.uploadMedia`, a
+   * live client with `fileReferences: true`). Default: the `session`'s log (its `media` lines: read from the session
+   * it resumes, one appended per upload), else in memory for this run.
+   */
+  references?: MediaReferences;
   signal?: AbortSignal;
 }
 
@@ -95,6 +105,16 @@ export async function runAgent(input: RunAgentInput): Promise<AgentRun> {
   const state: MediaBudgetState = { refused: new Set(input.refusedMedia ?? []) };
   const logged = new LoggedRefusals(session, provider);
   const repairs: MediaRepair[] = [];
+  const { uploadMedia } = model;
+  const references =
+    uploadMedia === undefined
+      ? undefined
+      : resolveFileReferences({
+          route: provider,
+          upload: (media, signal) => uploadMedia.call(model, media, signal),
+          // The session's log when there is one: a resumed session names its earlier uploads again.
+          memory: input.references ?? (session ? sessionLogReferences(session) : createMemoryMediaReferences()),
+        });
   const prepare = async () => {
     await logged.admit(messages, state.refused);
     const system = input.system ? { system: input.system } : {};
@@ -107,6 +127,8 @@ export async function runAgent(input: RunAgentInput): Promise<AgentRun> {
       route,
       cache: fitCache,
       refused: state.refused,
+      ...(references !== undefined && { references }),
+      ...(input.signal !== undefined && { signal: input.signal }),
       ...(state.maxRequestBytes !== undefined && { maxRequestBytes: state.maxRequestBytes }),
       ...(state.maxImagesPerRequest !== undefined && { maxImagesPerRequest: state.maxImagesPerRequest }),
     });
@@ -122,26 +144,40 @@ export async function runAgent(input: RunAgentInput): Promise<AgentRun> {
   for (let step = 1; step <= maxSteps; step++) {
     input.signal?.throwIfAborted();
     let { fitted, request } = await prepare();
-    let turn: ModelTurn;
-    try {
-      turn = await model.next(request, input.signal);
-    } catch (error) {
-      // A refusal of the request's media: repair the outgoing copy and send once more; the history is untouched.
-      const refusal = classifyMediaRefusal(error);
-      const sent = refusal && (fitted.requestBytes ?? requestBytes(provider, { ...request, route }));
-      const repair =
-        refusal && sent !== undefined
-          ? repairMediaRefusal(refusal, request.serialized.body, fitted, sent, state)
-          : undefined;
-      if (repair === undefined) throw error;
-      repairs.push(repair);
-      input.onRepair?.(repair);
-      // Written before the resend, so a run stopped now still never sends it again when resumed.
-      const line = session ? await refusalLine(repair, provider) : undefined;
-      if (line) await session?.appendMedia(line);
-      ({ fitted, request } = await prepare());
-      turn = await model.next(request, input.signal);
+    let turn: ModelTurn | undefined;
+    let repaired = false;
+    const forgotten = new Set<string>();
+    while (turn === undefined) {
+      try {
+        turn = await model.next(request, input.signal);
+      } catch (error) {
+        // A file reference the provider no longer holds (deleted, gone early): its medium is uploaded again. Once per
+        // reference the request sent, so a store that lost them all costs a small request each, not a failed turn.
+        const stale = references && staleFileReference(error, request.messages);
+        if (stale && !forgotten.has(stale.id)) {
+          forgotten.add(stale.id);
+          references.forget(stale);
+        } else {
+          // A refusal of the request's media: repair the outgoing copy and send once more; the history is untouched.
+          const refusal = repaired ? undefined : classifyMediaRefusal(error);
+          const sent = refusal && (fitted.requestBytes ?? requestBytes(provider, { ...request, route }));
+          const repair =
+            refusal && sent !== undefined
+              ? repairMediaRefusal(refusal, request.serialized.body, fitted, sent, state)
+              : undefined;
+          if (repair === undefined) throw error;
+          repaired = true;
+          repairs.push(repair);
+          input.onRepair?.(repair);
+          // Written before the resend, so a run stopped now still never sends it again when resumed.
+          const line = session ? await refusalLine(repair, provider) : undefined;
+          if (line) await session?.appendMedia(line);
+        }
+        ({ fitted, request } = await prepare());
+      }
     }
+    // What the provider took: a later refusal that names no block is about a medium added since.
+    state.accepted = sentMedia(fitted);
     const assistant: AssistantMessage = { role: 'assistant', text: turn.text, toolCalls: turn.toolCalls };
     await add(assistant);
     const results = await Promise.all(turn.toolCalls.map((call) => runTool(tools, call, route, input.signal)));

@@ -9,6 +9,7 @@ import type {
 } from '@anthropic-ai/sdk/resources/messages';
 import type { ModelRoute } from '../route/resolve-route.js';
 import type { ImagePart, Message, Part, ToolDefinition } from '../types.js';
+import { fileReferenceOf } from './file-reference.js';
 import { EMPTY_RESULT, liftedMediaParts, splitToolResult } from './lift-media.js';
 import { omitMedia, placeholderFor } from './placeholders.js';
 import { prepareConversation, type CallWithResult } from './turns.js';
@@ -27,18 +28,28 @@ function toBlock(part: Part): Block {
   switch (part.type) {
     case 'text':
       return { type: 'text', text: part.text };
-    case 'image':
+    case 'image': {
       // The route takes no HEIC/HEIF (route.media.imageTypes): prepareConversation made such parts placeholders already.
       if (part.mediaType === 'image/heic' || part.mediaType === 'image/heif') {
         return { type: 'text', text: placeholderFor(part, 'format-not-accepted').text };
       }
+      // An upload to the Files API is named by its file_id (docs.claude.com, "Files API": image blocks take
+      // `source: {type: 'file', file_id}`; the client sends the `files-api-2025-04-14` beta header with it).
+      const reference = fileReferenceOf('anthropic', part);
+      if (reference !== undefined) return { type: 'image', source: { type: 'file', file_id: reference.id } };
       return { type: 'image', source: { type: 'base64', media_type: part.mediaType, data: part.data } };
-    case 'document':
+    }
+    case 'document': {
+      const reference = fileReferenceOf('anthropic', part);
       return {
         type: 'document',
-        source: { type: 'base64', media_type: 'application/pdf', data: part.data },
+        source:
+          reference !== undefined
+            ? { type: 'file', file_id: reference.id }
+            : { type: 'base64', media_type: 'application/pdf', data: part.data },
         ...(part.filename === undefined ? {} : { title: part.filename }),
       };
+    }
     default: {
       const exhaustive: never = part;
       return exhaustive;

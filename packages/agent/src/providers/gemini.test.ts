@@ -15,6 +15,11 @@ const inline = (part: { mediaType: string; data: string }) => ({
   inlineData: { mimeType: part.mediaType, data: part.data },
 });
 const userTurn = { role: 'user', parts: [{ text: 'What changed?' }, inline(USER_IMAGE)] };
+// Gemini 3 gets the image's media_resolution level: 640×480 is 14×10 patches of 48 px, within low's 280.
+const userTurn3 = {
+  role: 'user',
+  parts: [{ text: 'What changed?' }, { ...inline(USER_IMAGE), mediaResolution: { level: 'MEDIA_RESOLUTION_LOW' } }],
+};
 const tools = [
   {
     functionDeclarations: [
@@ -47,7 +52,7 @@ describe('serializeGemini', () => {
     expect(serializeGemini({ messages: CONVERSATION, tools: TOOLS, model: 'gemini-3-pro-preview' })).toEqual({
       body: {
         contents: [
-          userTurn,
+          userTurn3,
           modelTurn(true),
           {
             role: 'user',

@@ -1,6 +1,8 @@
-import type { Content, FunctionResponsePart, Part as GeminiPart, Tool } from '@google/genai';
+import type { Content, FunctionResponsePart, Part as GeminiPart, PartMediaResolutionLevel, Tool } from '@google/genai';
+import { GEMINI_LEVEL_ON_WIRE, geminiImageLevel } from '../compaction/gemini-image-tokens.js';
 import { isGemini3 } from '../route/wire-facts.js';
 import type { MediaPart, Part, ToolDefinition, ToolResultMessage } from '../types.js';
+import { fileReferenceOf } from './file-reference.js';
 import { attachedLine, EMPTY_RESULT, joinText, liftedMediaParts, splitToolResult } from './lift-media.js';
 import { prepareConversation, type CallWithResult } from './turns.js';
 import type { SerializeInput, Serialized } from './types.js';
@@ -21,13 +23,28 @@ export interface GeminiRequestBody {
  */
 export const SKIP_THOUGHT_SIGNATURE = 'skip_thought_signature_validator';
 
-function toPart(part: Part): GeminiPart {
+/**
+ * A part of a turn. On Gemini 3 an image carries its `media_resolution` level (`mediaResolution.level`): the
+ * cheapest that holds it whole, at most high (compaction/gemini-image-tokens.ts), which is the size it was
+ * fitted to (route/working-sizes.ts) and the count the token estimates use. PDFs keep Google's default (medium).
+ */
+function toPart(part: Part, levels: boolean): GeminiPart {
   switch (part.type) {
     case 'text':
       return { text: part.text };
     case 'image':
-    case 'document':
-      return { inlineData: { mimeType: part.mediaType, data: part.data } };
+    case 'document': {
+      // An upload to the File API is named by its URI (ai.google.dev/gemini-api/docs/files: `fileData` with
+      // `mimeType` and `fileUri`); it is kept 48 hours, and the reference's expiry says when to upload it again.
+      const reference = fileReferenceOf('gemini', part);
+      const media: GeminiPart =
+        reference?.uri !== undefined
+          ? { fileData: { mimeType: part.mediaType, fileUri: reference.uri } }
+          : { inlineData: { mimeType: part.mediaType, data: part.data } };
+      if (part.type === 'document' || !levels) return media;
+      const level = GEMINI_LEVEL_ON_WIRE[geminiImageLevel(part.width, part.height)] as PartMediaResolutionLevel;
+      return { ...media, mediaResolution: { level } };
+    }
     default: {
       const exhaustive: never = part;
       return exhaustive;
@@ -51,6 +68,9 @@ function mediaFitsResponse(result: ToolResultMessage): boolean {
 }
 
 function toResponsePart(part: MediaPart): FunctionResponsePart {
+  // Gemini 3 takes an uploaded file inside a function response too (SDK `FunctionResponsePart.fileData`).
+  const reference = fileReferenceOf('gemini', part);
+  if (reference?.uri !== undefined) return { fileData: { mimeType: part.mediaType, fileUri: reference.uri } };
   return {
     inlineData: {
       mimeType: part.mediaType,
@@ -99,6 +119,8 @@ function toTool(tools: readonly ToolDefinition[]): Tool[] {
  * always, even for a result that is only a file. Gemini 3 carries media inside `functionResponse.parts`;
  * older models answer that with a 400, so their media follows the functionResponse parts in the same turn,
  * as does a result's HEIC/HEIF on Gemini 3 (which takes those in a turn, not in a function response).
+ * Media inside `functionResponse.parts` carries no `media_resolution` (the API's FunctionResponsePart has no
+ * such field): Gemini 3 reads it at the default, high, which is the size it was fitted to.
  */
 export function serializeGemini(input: SerializeInput): Serialized<GeminiRequestBody> {
   const { turns, warnings, route } = prepareConversation('gemini', input);
@@ -107,12 +129,15 @@ export function serializeGemini(input: SerializeInput): Serialized<GeminiRequest
   // The signature is a fact of the model, not of where media goes: Gemini 3 rejects a call without one. A request
   // that names no model may well go to the current generation, so it gets one too (the field is valid on all).
   const needsSignature = route.model === undefined || isGemini3(route.model);
+  // Per-part levels are Gemini 3's (the API documents the field for no other); a request naming no model sends none.
+  const levels = isGemini3(route.model);
+  const part = (each: Part) => toPart(each, levels);
   const contents: Content[] = [];
   let pending: GeminiPart[] = [];
   for (const turn of turns) {
     switch (turn.role) {
       case 'user':
-        contents.push({ role: 'user', parts: [...pending, ...turn.message.parts.map(toPart)] });
+        contents.push({ role: 'user', parts: [...pending, ...turn.message.parts.map(part)] });
         pending = [];
         break;
       case 'assistant': {
@@ -127,7 +152,7 @@ export function serializeGemini(input: SerializeInput): Serialized<GeminiRequest
         if (parts.length > 0) contents.push({ role: 'model', parts });
         const inside = (entry: CallWithResult) => mediaInside && mediaFitsResponse(entry.result);
         const lifted = liftedMediaParts(turn.results.filter((entry) => !inside(entry)).map((entry) => entry.result));
-        pending = [...turn.results.map((entry) => functionResponse(entry, inside(entry))), ...lifted.map(toPart)];
+        pending = [...turn.results.map((entry) => functionResponse(entry, inside(entry))), ...lifted.map(part)];
         break;
       }
       default: {

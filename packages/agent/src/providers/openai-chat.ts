@@ -4,6 +4,7 @@ import type {
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
 import type { Part, ToolDefinition } from '../types.js';
+import { fileReferenceOf } from './file-reference.js';
 import { joinText, liftedMediaParts, markError, splitToolResult } from './lift-media.js';
 import type { ImageDetail } from '../route/working-sizes.js';
 import { prepareConversation } from './turns.js';
@@ -28,11 +29,16 @@ function toContentPart(part: Part, detail: ImageDetail | undefined): ChatComplet
         type: 'image_url',
         image_url: { url: dataUrl(part.mediaType, part.data), ...(detail !== undefined && { detail }) },
       };
-    case 'document':
+    case 'document': {
+      // Chat Completions names an upload only in a `file` part (SDK `ChatCompletionContentPart.File.file.file_id`);
+      // `image_url` takes a URL or data URL, so images stay inline on this route (WIRE_FACTS.fileReferences).
+      const reference = fileReferenceOf('openai-chat', part);
+      if (reference !== undefined) return { type: 'file', file: { file_id: reference.id } };
       return {
         type: 'file',
         file: { filename: part.filename ?? 'document.pdf', file_data: dataUrl(part.mediaType, part.data) },
       };
+    }
     default: {
       const exhaustive: never = part;
       return exhaustive;

@@ -4,7 +4,8 @@ import type {
   ResponseInputContent,
   ResponseInputItem,
 } from 'openai/resources/responses/responses';
-import type { Part, ToolDefinition, ToolResultMessage } from '../types.js';
+import type { MediaPart, Part, ToolDefinition, ToolResultMessage } from '../types.js';
+import { fileReferenceOf } from './file-reference.js';
 import { flagError, joinText, liftedMediaParts, markError, splitToolResult } from './lift-media.js';
 import { dataUrl } from './openai-chat.js';
 import type { ImageDetail } from '../route/working-sizes.js';
@@ -19,6 +20,24 @@ export interface OpenAIResponsesRequestBody {
 }
 
 /**
+ * Where the medium's bytes come from: an upload to OpenAI Files by its `file_id` (SDK `ResponseInputImage.file_id`,
+ * `ResponseInputFile.file_id`: "The ID of the file to be sent to the model"), else a data URL.
+ */
+function imageSource(part: MediaPart): { file_id: string } | { image_url: string } {
+  const reference = fileReferenceOf('openai-responses', part);
+  return reference !== undefined ? { file_id: reference.id } : { image_url: dataUrl(part.mediaType, part.data) };
+}
+
+function fileSource(part: MediaPart): { file_id: string } | { filename: string; file_data: string } {
+  const reference = fileReferenceOf('openai-responses', part);
+  if (reference !== undefined) return { file_id: reference.id };
+  return {
+    filename: (part.type === 'document' && part.filename) || 'document.pdf',
+    file_data: dataUrl(part.mediaType, part.data),
+  };
+}
+
+/**
  * Content of a user message. A top-level input_image must name its `detail`: the one the images were fitted
  * for (`route.capabilities.imageDetail`), else `auto`.
  */
@@ -27,13 +46,9 @@ function toInputContent(part: Part, detail: ImageDetail | undefined): ResponseIn
     case 'text':
       return { type: 'input_text', text: part.text };
     case 'image':
-      return { type: 'input_image', image_url: dataUrl(part.mediaType, part.data), detail: detail ?? 'auto' };
+      return { type: 'input_image', ...imageSource(part), detail: detail ?? 'auto' };
     case 'document':
-      return {
-        type: 'input_file',
-        filename: part.filename ?? 'document.pdf',
-        file_data: dataUrl(part.mediaType, part.data),
-      };
+      return { type: 'input_file', ...fileSource(part) };
     default: {
       const exhaustive: never = part;
       return exhaustive;
@@ -46,17 +61,9 @@ function toOutputItem(part: Part, detail: ImageDetail | undefined): ResponseFunc
     case 'text':
       return { type: 'input_text', text: part.text };
     case 'image':
-      return {
-        type: 'input_image',
-        image_url: dataUrl(part.mediaType, part.data),
-        ...(detail !== undefined && { detail }),
-      };
+      return { type: 'input_image', ...imageSource(part), ...(detail !== undefined && { detail }) };
     case 'document':
-      return {
-        type: 'input_file',
-        filename: part.filename ?? 'document.pdf',
-        file_data: dataUrl(part.mediaType, part.data),
-      };
+      return { type: 'input_file', ...fileSource(part) };
     default: {
       const exhaustive: never = part;
       return exhaustive;

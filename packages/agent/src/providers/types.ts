@@ -41,6 +41,14 @@ export type SerializeWarning =
       message: string;
     }
   | { type: 'request-over-budget'; bytes: number; cap: number; message: string }
+  | {
+      /** A provider file reference could not be made (its upload failed): the medium went inline this run. */
+      type: 'media-reference-failed';
+      provider: 'anthropic' | 'openai' | 'gemini';
+      mediaType: string;
+      messageIndex: number;
+      message: string;
+    }
   | { type: 'document-renamed'; from: string; to: string; messageIndex: number; message: string }
   | { type: 'turns-merged'; role: 'user' | 'assistant'; messageIndex: number; message: string }
   | { type: 'missing-tool-result'; toolCallId: string; toolName: string; message: string }

@@ -243,7 +243,11 @@ describe('a HEIC photo (passed through for Gemini) in a tool result', () => {
     const { body } = serialize('gemini', { messages, tools: TOOLS, model: 'gemini-3.1-pro-preview' });
     const turn = (body as { contents: { parts: Record<string, unknown>[] }[] }).contents[2]!;
     expect(turn.parts.map((part) => Object.keys(part)[0])).toEqual(['functionResponse', 'text', 'inlineData']);
-    expect(turn.parts[2]).toEqual({ inlineData: { mimeType: 'image/heic', data: photo.data } });
+    // A part of the turn, so it carries Gemini 3's per-part level: 64×48 px is 2 patches of 48 px, low.
+    expect(turn.parts[2]).toEqual({
+      inlineData: { mimeType: 'image/heic', data: photo.data },
+      mediaResolution: { level: 'MEDIA_RESOLUTION_LOW' },
+    });
     expect(JSON.stringify(turn.parts[0])).not.toContain('inlineData');
     for (const provider of ['anthropic', 'bedrock', 'openai-responses'] as const) {
       expect(JSON.stringify(serialize(provider, { messages, tools: TOOLS }).body), provider).not.toContain(photo.data);

@@ -12,6 +12,11 @@ export interface WireFacts {
   mediaInToolResults: boolean | RegExp;
   /** What a model that no capability rule knows is taken to read here. */
   unknownModel: { imageInput: boolean; pdfInput: boolean };
+  /**
+   * The media this wire API can name by an uploaded file's reference instead of base64 (provider file
+   * references, opt-in on the live client): none where the API has no such form.
+   */
+  fileReferences: readonly ('image' | 'document')[];
 }
 
 /**
@@ -28,16 +33,45 @@ export const GEMINI_3_MODELS = /gemini-([3-9]|\d\d)|gemini-(pro|flash|flash-lite
  * - gemini: media inside `functionResponse` on Gemini 3 only.
  * - bedrock: media inside `toolResult` for Claude and Nova (not Nova Micro) only.
  * - ollama: images on every message, tool messages included; most local models are text-only.
+ * File references (checked 2026-12):
+ * - anthropic: image and document blocks take `source: {type: 'file', file_id}` from the Files API (beta header
+ *   `files-api-2025-04-14`; docs.claude.com/en/docs/build-with-claude/files, "not supported on Amazon Bedrock or
+ *   Google Vertex AI").
+ * - openai-responses: `input_image` and `input_file` take `file_id` (SDK types `ResponseInputImage`,
+ *   `ResponseInputFile`). openai-chat: only the `file` part takes a `file_id` (PDFs); images go inline there.
+ * - gemini: `fileData: {mimeType, fileUri}` from the File API (ai.google.dev/gemini-api/docs/files: files are kept
+ *   48 hours), in a turn and inside Gemini 3's `functionResponse.parts` (SDK `FunctionResponseFileData`).
+ * - bedrock, ollama: inline only.
  * Hosted routes take a model no rule knows to be a vision model (new models there are multimodal, and a text-only
  * one answers an image with a loud 400); Ollama takes it to be text-only (local models then ignore images silently).
  */
 export const WIRE_FACTS: Readonly<Record<RouteName, WireFacts>> = {
-  anthropic: { mediaInToolResults: true, unknownModel: { imageInput: true, pdfInput: true } },
-  'openai-chat': { mediaInToolResults: false, unknownModel: { imageInput: true, pdfInput: true } },
-  'openai-responses': { mediaInToolResults: true, unknownModel: { imageInput: true, pdfInput: true } },
-  gemini: { mediaInToolResults: GEMINI_3_MODELS, unknownModel: { imageInput: true, pdfInput: true } },
-  bedrock: { mediaInToolResults: /claude|nova(?!-micro)/, unknownModel: { imageInput: true, pdfInput: true } },
-  ollama: { mediaInToolResults: true, unknownModel: { imageInput: false, pdfInput: false } },
+  anthropic: {
+    mediaInToolResults: true,
+    unknownModel: { imageInput: true, pdfInput: true },
+    fileReferences: ['image', 'document'],
+  },
+  'openai-chat': {
+    mediaInToolResults: false,
+    unknownModel: { imageInput: true, pdfInput: true },
+    fileReferences: ['document'],
+  },
+  'openai-responses': {
+    mediaInToolResults: true,
+    unknownModel: { imageInput: true, pdfInput: true },
+    fileReferences: ['image', 'document'],
+  },
+  gemini: {
+    mediaInToolResults: GEMINI_3_MODELS,
+    unknownModel: { imageInput: true, pdfInput: true },
+    fileReferences: ['image', 'document'],
+  },
+  bedrock: {
+    mediaInToolResults: /claude|nova(?!-micro)/,
+    unknownModel: { imageInput: true, pdfInput: true },
+    fileReferences: [],
+  },
+  ollama: { mediaInToolResults: true, unknownModel: { imageInput: false, pdfInput: false }, fileReferences: [] },
 };
 
 /** Whether this route lets this model's tool results carry media (Gemini 3, Claude and Nova on Bedrock, …). */

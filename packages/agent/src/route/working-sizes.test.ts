@@ -7,6 +7,7 @@ import {
   OPENAI_HIGH_SIZE,
   OPENAI_ORIGINAL_SIZE,
   OPENAI_TILE_SIZE,
+  GEMINI_3_HIGH_SIZE,
 } from './working-sizes.js';
 
 describe('the working size of each model', () => {
@@ -25,6 +26,10 @@ describe('the working size of each model', () => {
     ['openai-chat', 'gpt-6.1-sol', OPENAI_HIGH_SIZE],
     ['openai-responses', 'gpt-4.1-mini', { maxEdge: 2048, patches: { size: 32, max: 1536 } }],
     ['openai-responses', 'o4-mini', { maxEdge: 2048, patches: { size: 32, max: 1536 } }],
+    // Gemini 3: media_resolution high, 1,120 tokens taken as 48-px patches; older Gemini keeps the preset's 3072 px.
+    ['gemini', 'gemini-3.1-pro-preview', GEMINI_3_HIGH_SIZE],
+    ['gemini', 'models/gemini-3-flash', { maxEdge: 3072, patches: { size: 48, max: 1120 } }],
+    ['gemini', 'gemini-2.5-flash', undefined],
   ] as const)('%s %s', (provider, model, workingSize) => {
     expect(capabilitiesFor({ provider, model }).workingSize).toEqual(workingSize);
   });

@@ -1,4 +1,6 @@
 import type { WorkingSize } from '@glimpse/media';
+import { geminiLevelWorkingSize } from '../compaction/gemini-image-tokens.js';
+import { GEMINI_3_MODELS } from './wire-facts.js';
 
 /**
  * The size each model works at, where the registry knows it: an image larger than that is downscaled again on
@@ -11,6 +13,9 @@ import type { WorkingSize } from '@glimpse/media';
  * - OpenAI patch models: 32-px patches, 1,536 at `high` (gpt-4.1-mini/nano, o4-mini, gpt-5-mini/nano, gpt-5.2,
  *   gpt-5.3); 2,500 at `high` for gpt-5.4 and later, and 10,000 (up to 6000 px) at `original` on the full
  *   models of that era (their mini and nano do not take it).
+ * - Gemini 3 and later: the `media_resolution` level the Gemini serializer sets per image, at most high (1,120
+ *   tokens, taken as 48-px patches: see compaction/gemini-image-tokens.ts); a smaller image goes at the
+ *   cheapest level that holds it, so the fit to high's size is what the model reads at every level.
  */
 
 /** OpenAI's `detail` an image was fitted for; the OpenAI serializers put it on the wire. */
@@ -32,6 +37,8 @@ export const OPENAI_TILE_SIZE: WorkingSize = { maxEdge: 2048, maxShortSide: 768 
 const OPENAI_PATCH_1536: WorkingSize = { maxEdge: 2048, patches: { size: 32, max: 1536 } };
 export const OPENAI_HIGH_SIZE: WorkingSize = { maxEdge: 2048, patches: { size: 32, max: 2500 } };
 export const OPENAI_ORIGINAL_SIZE: WorkingSize = { maxEdge: 6000, patches: { size: 32, max: 10_000 } };
+/** Gemini 3 at `media_resolution: high`: 1,120 tokens of 48 px, within 3072 px. */
+export const GEMINI_3_HIGH_SIZE: WorkingSize = geminiLevelWorkingSize('high');
 
 const OPENAI_NEW = /gpt-5\.([4-9]|\d\d)|gpt-([6-9]|\d\d)/;
 const SMALL = /-(mini|nano)/;
@@ -53,6 +60,7 @@ export const WORKING_SIZE_RULES: readonly WorkingSizeRule[] = [
     imageDetail: 'high',
   },
   { match: /gpt-4o|gpt-4\.[15]|gpt-5|chatgpt|(^|[/.])o[13](-|$)/, workingSize: OPENAI_TILE_SIZE, imageDetail: 'high' },
+  { match: GEMINI_3_MODELS, workingSize: GEMINI_3_HIGH_SIZE },
 ];
 
 /** The working size of `model` and the `detail` it is for; `detail: "original"` only where the model takes it. */

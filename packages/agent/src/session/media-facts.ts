@@ -6,13 +6,11 @@ import type { MediaFact } from './session-format.js';
  */
 export function latestMediaFacts(lines: Iterable<MediaFact> | undefined): Map<string, MediaFact> {
   const facts = new Map<string, MediaFact>();
-  for (const line of lines ?? []) {
-    const known = facts.get(line.sha256);
-    facts.set(line.sha256, {
-      sha256: line.sha256,
-      ...((line.refused ?? known?.refused) && { refused: line.refused ?? known?.refused }),
-      ...((line.reference ?? known?.reference) && { reference: line.reference ?? known?.reference }),
-    });
+  for (const { sha256, refused, reference } of lines ?? []) {
+    const known: MediaFact = facts.get(sha256) ?? { sha256 };
+    if (refused) known.refused = refused;
+    if (reference) known.reference = reference;
+    facts.set(sha256, known);
   }
   return facts;
 }

@@ -19,7 +19,7 @@ export async function openPgClient(connectionString: string, location: string): 
     (await pool.connect()).release();
   } catch (cause) {
     await pool.end().catch(() => undefined);
-    throw connectError(cause, location);
+    throw connectError(cause, location, !hasPassword(connectionString));
   }
   const on = (client: Pick<typeof pool, 'query'>): SqlQueries => ({
     async query<Row extends Record<string, unknown>>(sql: string, params?: unknown[]) {
@@ -46,17 +46,32 @@ export async function openPgClient(connectionString: string, location: string): 
   };
 }
 
-function connectError(cause: unknown, location: string): SessionError {
+/** Whether the login has a password: in the URL, or where `pg` looks when the URL has none (PGPASSWORD). */
+function hasPassword(connectionString: string): boolean {
+  if (process.env['PGPASSWORD']) return true;
+  try {
+    return new URL(connectionString).password !== '';
+  } catch {
+    return true; // pg parses what URL cannot: say nothing of the password then
+  }
+}
+
+/** pg's refusals when the server asks for a password the URL lacks (SCRAM: "client password must be a string"). */
+const PASSWORD_NEEDED = /password must be a string|password authentication failed|no password supplied/i;
+
+function connectError(cause: unknown, location: string, noPassword: boolean): SessionError {
   const code = cause instanceof Error && 'code' in cause ? String(cause.code) : undefined;
   const reason = cause instanceof Error ? cause.message : String(cause);
   const advice =
-    code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'ETIMEDOUT' || code === 'EHOSTUNREACH'
-      ? 'start the server, or check the host and port in the URL'
-      : code === '28P01' || code === '28000'
-        ? 'check the user and password in the URL'
-        : code === '3D000'
-          ? 'create the database (createdb) or name an existing one in the URL'
-          : 'check the URL and that the server accepts connections';
+    noPassword && (code === '28P01' || PASSWORD_NEEDED.test(reason))
+      ? 'the server asks for a password and the URL has none: write postgres://USER:PASS@HOST:PORT/DB#ID with the password percent-encoded (# as %23, / %2F, ? %3F, @ %40, : %3A), or set PGPASSWORD'
+      : code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'ETIMEDOUT' || code === 'EHOSTUNREACH'
+        ? 'start the server, or check the host and port in the URL'
+        : code === '28P01' || code === '28000'
+          ? 'check the user and password in the URL'
+          : code === '3D000'
+            ? 'create the database (createdb) or name an existing one in the URL'
+            : 'check the URL and that the server accepts connections';
   return new SessionError(
     'E_SESSION_STORE',
     `cannot connect to Postgres at ${location} (${reason}); ${advice}`,

@@ -26,11 +26,17 @@ export function parseSessionLocation(value: string): SessionLocation {
   if (POSTGRES_URL.test(value)) {
     const { before, id } = splitId(value, value);
     const connectionString = before.replace(POSTGRES_URL, (scheme) => scheme.toLowerCase());
+    // Before parsing: a password cut short by an unencoded "/" or "?" can still parse, as another host.
+    const unencoded = unencodedInUserInfo(before);
+    if (unencoded !== undefined) throw badLocation(value, unencoded);
     let url: URL;
     try {
       url = new URL(connectionString);
     } catch (cause) {
-      throw badLocation(value, `not a URL (${cause instanceof Error ? cause.message : String(cause)})`);
+      throw badLocation(
+        value,
+        unencodedInUserInfo(value) ?? `not a URL (${cause instanceof Error ? cause.message : String(cause)})`,
+      );
     }
     if (url.hostname === '') throw badLocation(value, 'the URL names no host');
     if (url.pathname.length <= 1) throw badLocation(value, 'the URL names no database (…/DB#ID)');
@@ -59,8 +65,35 @@ function splitId(text: string, value: string): { before: string; id: string } {
   return { before: text.slice(0, hash), id };
 }
 
+/** Percent-encodings of the characters that end a URL's user and password early (and of `@` and `:`). */
+const ENCODED: Readonly<Record<string, string>> = { '#': '%23', '/': '%2F', '?': '%3F', '@': '%40', ':': '%3A' };
+
+/**
+ * Why a server URL that does not parse fails, when it is a password (or user name) holding `#`, `/` or `?`
+ * unencoded: the URL ends its user and password at the first of them. The reason never shows the password.
+ */
+function unencodedInUserInfo(value: string): string | undefined {
+  const rest = value.replace(POSTGRES_URL, '');
+  const at = rest.lastIndexOf('@');
+  if (at === -1) return undefined;
+  const userInfo = rest.slice(0, at);
+  const found = /[#/?]/.exec(userInfo);
+  if (found === null) return undefined;
+  const colon = userInfo.indexOf(':');
+  const where = colon !== -1 && colon < found.index ? 'the password' : 'the user name';
+  const char = found[0];
+  return (
+    `${where} holds a "${char}" that is not percent-encoded, and a URL ends its user and password at the first "#", "/" or "?"; ` +
+    `write ${char} as ${ENCODED[char]} (# %23, / %2F, ? %3F, @ %40, : %3A; encodeURIComponent gives the encoded form), ` +
+    (where === 'the password'
+      ? `e.g. postgres://USER:p${ENCODED[char]}ss@HOST:PORT/DB#ID`
+      : `e.g. postgres://te${ENCODED[char]}am:PASS@HOST:PORT/DB#ID`)
+  );
+}
+
 function badLocation(value: string, reason: string): SessionError {
-  const shown = value.replace(/(\/\/[^:/@]*:)[^@]*@/, '$1***@');
+  // Up to the last "@": a password may hold "@" (and, unencoded, "#", "/" or "?") and is never shown.
+  const shown = value.replace(/(\/\/[^:@]*:).*@/, '$1***@');
   return new SessionError(
     'E_SESSION_STORE',
     `bad session location ${JSON.stringify(shown)}: ${reason}; expected ${SESSION_LOCATION_FORMS}`,

@@ -31,7 +31,7 @@ function requireRegularFile(info: FileStat, requested: string): void {
     throw new FileError(
       'E_NOT_A_FILE',
       `${requested} is a named pipe, socket or device, not a regular file; these tools read regular files only. Save its content to a file and read that.`,
-      { path: requested },
+      { path: requested, kind: 'other' },
     );
 }
 

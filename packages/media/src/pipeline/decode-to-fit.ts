@@ -8,9 +8,10 @@ import { rasterBuffer } from '../raster/raster-buffers.js';
 import type { Orientation, Raster, Region } from '../types.js';
 import { NO_DEADLINE, type Deadline } from '../runtime/deadline.js';
 import { MediaError } from '../errors.js';
+import { scaledRegion } from './region.js';
 
 /** A decode request without the facts and the pixel budget, which the caller binds to its format's decoder. */
-export type DecodeJob = Pick<DecodeRequest<unknown>, 'bytes' | 'cover' | 'sink'>;
+export type DecodeJob = Pick<DecodeRequest<unknown>, 'bytes' | 'cover' | 'sink' | 'crop'>;
 
 export interface DecodeToFitRequest {
   /** The format's decoder, bound to its probe facts. */
@@ -87,7 +88,7 @@ export async function decodeToFit({
           height: Math.min(stored.height, Math.ceil((stored.height * fitted.height) / crop.height)),
         };
   const sink = crop === undefined ? resizeSink : croppingSink(resizeSink, stored, crop, deadline);
-  const result = await decode({ bytes, cover, sink });
+  const result = await decode({ bytes, cover, sink, ...(crop !== undefined && { crop }) });
   inner?.end?.();
   kernel?.unused();
   if (!output) throw new Error('the decoder delivered no rows');
@@ -97,7 +98,9 @@ export async function decodeToFit({
 /**
  * Passes on only the rows and columns of `crop` (in stored pixels), scaled to whatever size the decoder
  * delivers (JPEG's DCT scaling delivers fewer pixels than stored): the cut comes from the decode, before any
- * resize, so nothing outside the region blurs into it. Says `enough` once the region's last row went by.
+ * resize, so nothing outside the region blurs into it. A decoder that delivers only a window of its image
+ * (the layout's `part`) is cut the same way, the window's offset taken off. Says `enough` once the region's
+ * last row went by.
  */
 function croppingSink(next: RowSink, stored: Size, crop: Region, deadline: Deadline): RowSink {
   let layout: RowLayout | undefined;
@@ -110,15 +113,26 @@ function croppingSink(next: RowSink, stored: Size, crop: Region, deadline: Deadl
   return {
     start(delivered) {
       layout = delivered;
-      const sx = delivered.width / stored.width;
-      const sy = delivered.height / stored.height;
-      x0 = Math.floor(crop.x * sx);
-      x1 = Math.max(x0 + 1, Math.min(delivered.width, Math.ceil((crop.x + crop.width) * sx)));
+      const { part, ...rest } = delivered;
+      const whole = part?.whole ?? delivered;
+      const kept = scaledRegion(crop, stored, whole);
+      const [dx, dy] = part === undefined ? [0, 0] : [part.x, part.y];
+      if (
+        part !== undefined &&
+        (delivered.bottomUp === true ||
+          kept.x < dx ||
+          kept.y < dy ||
+          kept.x + kept.width > dx + delivered.width ||
+          kept.y + kept.height > dy + delivered.height)
+      )
+        throw new Error('the decoder delivered a window that does not hold the region');
+      x0 = kept.x - dx;
+      x1 = x0 + kept.width;
       // Bottom-up rows arrive last row first: the kept band is counted from the bottom then.
-      const top = Math.floor(crop.y * sy);
-      const end = Math.max(top + 1, Math.min(delivered.height, Math.ceil((crop.y + crop.height) * sy)));
-      [y0, y1] = delivered.bottomUp ? [delivered.height - end, delivered.height - top] : [top, end];
-      next.start({ ...delivered, width: x1 - x0, height: y1 - y0 });
+      [y0, y1] = delivered.bottomUp
+        ? [delivered.height - kept.y - kept.height, delivered.height - kept.y]
+        : [kept.y - dy, kept.y - dy + kept.height];
+      next.start({ ...rest, width: x1 - x0, height: y1 - y0 });
     },
     write(pixels, rows) {
       if (!layout) throw new Error('the decoder wrote rows before it started');

@@ -41,6 +41,20 @@ export function describeRegion({ x, y, width, height }: Region): string {
   return `x ${x}, y ${y}, ${width}×${height}`;
 }
 
+/**
+ * `crop` (stored pixels) in the pixels of a decode that delivers `delivered` for the `stored` image (fewer,
+ * when JPEG's DCT scaling shrank it): the rows and columns that hold it, at least one of each.
+ */
+export function scaledRegion(crop: Region, stored: Size, delivered: Size): Region {
+  const sx = delivered.width / stored.width;
+  const sy = delivered.height / stored.height;
+  const x = Math.floor(crop.x * sx);
+  const y = Math.floor(crop.y * sy);
+  const right = Math.max(x + 1, Math.min(delivered.width, Math.ceil((crop.x + crop.width) * sx)));
+  const bottom = Math.max(y + 1, Math.min(delivered.height, Math.ceil((crop.y + crop.height) * sy)));
+  return { x, y, width: right - x, height: bottom - y };
+}
+
 /** The region of the upright image as a rectangle of the stored pixels (`stored`: the size as stored). */
 export function storedRegion(region: Region, stored: Size, orientation: Orientation): Region {
   const { x, y, width, height } = region;

@@ -2,6 +2,7 @@
 // bands, into a sink (the resizer, or the output raster when no resize is needed). Every encoder takes rows
 // in, a band at a time, from a source. So no stage ever needs a whole decoded image, and a new format's
 // decoder is a function of type `Decoder<ItsFacts>` (its facts: the format's probe result in types.ts).
+import type { Region } from '../types.js';
 
 /** A pixel size. */
 export interface Size {
@@ -22,6 +23,12 @@ export interface RowLayout extends Size {
    * The pipeline then turns the fitted output over instead of holding the image.
    */
   bottomUp?: boolean;
+  /**
+   * Set when the decoder delivers only part of its image (it was given a `crop` and can decode a window of
+   * it, as JPEG can): the rows are the rectangle at `x`, `y` of the `whole` image it would otherwise
+   * deliver, `width` × `height` of it. Top-down rows only.
+   */
+  part?: { x: number; y: number; whole: Size };
 }
 
 /** Where a decoder's rows go. */
@@ -53,6 +60,12 @@ export interface DecodeRequest<Facts> {
    */
   cover: Size;
   sink: RowSink;
+  /**
+   * Only this rectangle of the stored pixels is kept (a region). A decoder that can may deliver a window of
+   * its image that holds it instead of the whole (and says so in the layout's `part`), pixel for pixel the
+   * same as those of the whole decode; the others deliver every row.
+   */
+  crop?: Region;
   /** The decompression-bomb budget: a decoder that learns of more pixels than the header declared refuses them. */
   maxInputPixels: number;
 }

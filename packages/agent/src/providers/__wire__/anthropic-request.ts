@@ -3,13 +3,18 @@ import { z } from 'zod';
 import { base64, jsonObject, jsonSchemaObject, IMAGE_TYPES } from './wire-shared.js';
 
 const anthropicText = z.strictObject({ type: z.literal('text'), text: z.string().min(1) });
+// A Files API upload, named by its id (the Files API beta): `{type: 'file', file_id}`.
+const fileSource = z.strictObject({ type: z.literal('file'), file_id: z.string().min(1) });
 const anthropicImage = z.strictObject({
   type: z.literal('image'),
-  source: z.strictObject({ type: z.literal('base64'), media_type: IMAGE_TYPES, data: base64 }),
+  source: z.union([z.strictObject({ type: z.literal('base64'), media_type: IMAGE_TYPES, data: base64 }), fileSource]),
 });
 const anthropicDocument = z.strictObject({
   type: z.literal('document'),
-  source: z.strictObject({ type: z.literal('base64'), media_type: z.literal('application/pdf'), data: base64 }),
+  source: z.union([
+    z.strictObject({ type: z.literal('base64'), media_type: z.literal('application/pdf'), data: base64 }),
+    fileSource,
+  ]),
   title: z.string().optional(),
   context: z.string().optional(),
 });

@@ -8,10 +8,16 @@ const inlineData = z.strictObject({
   data: base64,
   displayName: z.string().optional(),
 });
+// A File API upload, by its URI (`fileData`).
+const fileData = z.strictObject({
+  mimeType: z.string().regex(/^(image\/(png|jpeg|webp|heic|heif)|application\/pdf|text\/plain)$/),
+  fileUri: z.string().url(),
+});
 const geminiPart = z
   .strictObject({
     text: z.string().optional(),
     inlineData: inlineData.optional(),
+    fileData: fileData.optional(),
     functionCall: z
       .strictObject({ id: z.string().optional(), name: z.string().min(1), args: jsonObject.optional() })
       .optional(),
@@ -23,14 +29,32 @@ const geminiPart = z
         // Function responses take fewer media types than a turn: no HEIC/HEIF.
         parts: z
           .array(
-            z.strictObject({
-              inlineData: inlineData.extend({
-                mimeType: z.string().regex(/^(image\/(png|jpeg|webp)|application\/pdf|text\/plain)$/),
+            z.union([
+              z.strictObject({
+                inlineData: inlineData.extend({
+                  mimeType: z.string().regex(/^(image\/(png|jpeg|webp)|application\/pdf|text\/plain)$/),
+                }),
               }),
-            }),
+              z.strictObject({
+                fileData: fileData.extend({
+                  mimeType: z.string().regex(/^(image\/(png|jpeg|webp)|application\/pdf|text\/plain)$/),
+                }),
+              }),
+            ]),
           )
           .min(1)
           .optional(),
+      })
+      .optional(),
+    // Gemini 3's per-part media_resolution (Part.mediaResolution in the API and @google/genai), on media parts only.
+    mediaResolution: z
+      .strictObject({
+        level: z.enum([
+          'MEDIA_RESOLUTION_LOW',
+          'MEDIA_RESOLUTION_MEDIUM',
+          'MEDIA_RESOLUTION_HIGH',
+          'MEDIA_RESOLUTION_ULTRA_HIGH',
+        ]),
       })
       .optional(),
     // Proto bytes: JSON takes standard or URL-safe base64 (Google's placeholder value is the latter).
@@ -41,9 +65,14 @@ const geminiPart = z
   })
   .refine(
     (part) =>
-      [part.text, part.inlineData, part.functionCall, part.functionResponse].filter((value) => value !== undefined)
-        .length === 1,
-    'a part holds exactly one of text, inlineData, functionCall, functionResponse',
+      [part.text, part.inlineData, part.fileData, part.functionCall, part.functionResponse].filter(
+        (value) => value !== undefined,
+      ).length === 1,
+    'a part holds exactly one of text, inlineData, fileData, functionCall, functionResponse',
+  )
+  .refine(
+    (part) => part.mediaResolution === undefined || part.inlineData !== undefined || part.fileData !== undefined,
+    'mediaResolution is for media parts',
   );
 
 /** `mediaInFunctionResponse`: the model is Gemini 3 style (older models refuse `functionResponse.parts`). */
@@ -100,6 +129,9 @@ export const geminiRequest = ({
       const withMedia = request.contents.some((content) =>
         content.parts.some((part) => part.functionResponse?.parts !== undefined),
       );
+      const levels = request.contents.some((content) => content.parts.some((part) => part.mediaResolution));
+      if (levels && !gemini3)
+        context.addIssue({ code: 'custom', message: 'per-part media_resolution is Gemini 3 only' });
       if (withMedia && !mediaInFunctionResponse)
         context.addIssue({ code: 'custom', message: 'this model refuses media inside functionResponse' });
     });

@@ -12,7 +12,11 @@ const chatImage = z.strictObject({
 });
 const chatFile = z.strictObject({
   type: z.literal('file'),
-  file: z.strictObject({ filename: z.string().min(1), file_data: dataUrl(/^application\/pdf$/) }),
+  // Inline as a data URL with its name, or an OpenAI Files upload by its id.
+  file: z.union([
+    z.strictObject({ filename: z.string().min(1), file_data: dataUrl(/^application\/pdf$/) }),
+    z.strictObject({ file_id: z.string().min(1) }),
+  ]),
 });
 const chatToolCall = z.strictObject({
   id: z.string().min(1),

@@ -3,17 +3,28 @@ import { z } from 'zod';
 import { dataUrl, jsonObject, isJsonObject } from './wire-shared.js';
 
 const inputText = z.strictObject({ type: z.literal('input_text'), text: z.string() });
-const inputImage = z.strictObject({
+// Each medium inline (a data URL) or an OpenAI Files upload by its `file_id`, never both.
+const detail = z.enum(['auto', 'low', 'high', 'original']);
+const inlineImage = z.strictObject({
   type: z.literal('input_image'),
   image_url: dataUrl(/^image\/(png|jpeg|gif|webp)$/),
-  detail: z.enum(['auto', 'low', 'high', 'original']).optional(),
+  detail: detail.optional(),
 });
-const inputFile = z.strictObject({
-  type: z.literal('input_file'),
-  filename: z.string().min(1),
-  file_data: dataUrl(/^application\/pdf$/),
+const referencedImage = z.strictObject({
+  type: z.literal('input_image'),
+  file_id: z.string().min(1),
+  detail: detail.optional(),
 });
-const topLevelImage = inputImage.extend({ detail: z.enum(['auto', 'low', 'high', 'original']) });
+const inputImage = z.union([inlineImage, referencedImage]);
+const inputFile = z.union([
+  z.strictObject({
+    type: z.literal('input_file'),
+    filename: z.string().min(1),
+    file_data: dataUrl(/^application\/pdf$/),
+  }),
+  z.strictObject({ type: z.literal('input_file'), file_id: z.string().min(1) }),
+]);
+const topLevelImage = z.union([inlineImage.extend({ detail }), referencedImage.extend({ detail })]);
 
 export const openAIResponsesRequest = z.strictObject({
   model: z.string().min(1),

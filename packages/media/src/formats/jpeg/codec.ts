@@ -4,6 +4,7 @@
 import { decodeJpegRows, encodeJpegRows, jpegScaleEighths } from './kernel.js';
 import type { JpegInfo } from '../../types.js';
 import type { Decoder, Encoder } from '../../raster/contract.js';
+import { scaledRegion } from '../../pipeline/region.js';
 
 /**
  * Targets whose longest side is below this keep a 2× margin over the DCT-scaled decode: there the decode
@@ -18,14 +19,17 @@ export const SMALL_TARGET_EDGE = 1000;
  * smallest M/8 scale whose rows still cover `cover` on both axes (twice over for small targets), so only
  * a small shrink is left for the resizer. CMYK/YCCK become RGB. Holds the file, one MCU row and a band; a
  * progressive file also holds its DCT coefficients until the last scan (2 bytes per sample: 3 bytes per
- * pixel for 4:2:0, 6 for 4:4:4). A file cut short decodes with its missing rows grey, and says so.
+ * pixel for 4:2:0, 6 for 4:4:4). A file cut short decodes with its missing rows grey, and says so. Given a
+ * `crop`, only the columns and rows that hold it are reconstructed (a 600×400 region of a 24 MP photo
+ * inverse-transforms its own blocks, not the rows' whole width above and across it).
  */
-export const jpegDecoder: Decoder<JpegInfo> = async ({ bytes, facts, cover, sink }) => {
+export const jpegDecoder: Decoder<JpegInfo> = async ({ bytes, facts, cover, sink, crop }) => {
   const margin = Math.max(cover.width, cover.height) < SMALL_TARGET_EDGE ? 2 : 1;
   const completeness = await decodeJpegRows(
     bytes,
     jpegScaleEighths(facts.width, facts.height, cover.width, cover.height, margin),
     sink,
+    crop && ((whole) => scaledRegion(crop, facts, whole)),
   );
   return { hasAlpha: false, lossless: false, ...(completeness.eofScan > 0 && { recovered: completeness }) };
 };

@@ -3,9 +3,9 @@
 // instance started fresh or reset to its started state (runtime/kernel-pool.ts), so a corrupt file cannot
 // leave state behind; an instance that failed is dropped.
 import { MediaError } from '../../errors.js';
-import type { RowSink, RowSource } from '../../raster/contract.js';
+import type { RowSink, RowSource, Size } from '../../raster/contract.js';
 import { rasterSink, rasterSource } from '../../raster/raster-rows.js';
-import type { Raster } from '../../types.js';
+import type { Raster, Region } from '../../types.js';
 import {
   copyIn,
   KernelFailure,
@@ -17,6 +17,7 @@ import {
 
 interface JpegExports extends KernelExports {
   decode_start(data: number, size: number, scaleEighths: number, info: number): void;
+  decode_window(x: number, width: number, y: number, info: number): void;
   decode_rows(out: number, count: number): void;
   decode_finish(info: number): void;
   encode_start(width: number, height: number, quality: number): void;
@@ -26,6 +27,7 @@ interface JpegExports extends KernelExports {
 
 const FUNCTIONS = [
   'decode_start',
+  'decode_window',
   'decode_rows',
   'decode_finish',
   'encode_start',
@@ -75,25 +77,45 @@ export interface DecodedJpeg extends Raster, Omit<JpegCompleteness, 'height'> {}
 /**
  * Decodes to RGBA8 at `scaleEighths`/8 of the stored size (EXIF orientation not applied), handing the
  * rows to `sink` a band at a time. CMYK/YCCK become RGB. Every pixel is opaque. A file cut short still
- * decodes (the missing rows flat grey); the result says how much was real.
+ * decodes (the missing rows flat grey); the result says how much was real (of the whole image, even
+ * when only a window was delivered).
+ *
+ * `window`, given the decode's size, names the part of it wanted: then only the iMCU columns and the rows
+ * that hold it are reconstructed (libjpeg-turbo's jpeg_crop_scanline and jpeg_skip_scanlines, with two
+ * iMCUs' margin on each side so its pixels are the whole decode's), and the layout's `part` says which
+ * window of the image the rows are.
  */
 export async function decodeJpegRows(
   bytes: Uint8Array,
   scaleEighths: number,
   sink: RowSink,
+  window?: (whole: Size) => Region,
 ): Promise<JpegCompleteness> {
   try {
     return await withKernel<JpegExports, JpegCompleteness>('jpeg', FUNCTIONS, new Uint8Array(0), (codec) => {
       const data = copyIn(codec, bytes, 'JPEG');
       const info = codec.alloc(8);
       codec.decode_start(data, bytes.byteLength, scaleEighths, info);
-      const [width = 0, height = 0] = new Uint32Array(codec.memory.buffer, info, 2);
-      sink.start({ width, height, mayHaveAlpha: false });
+      const [wholeWidth = 0, height = 0] = new Uint32Array(codec.memory.buffer, info, 2);
+      let width = wholeWidth;
+      let top = 0;
+      const wanted = window?.({ width: wholeWidth, height });
+      if (wanted !== undefined && (wanted.width < wholeWidth || wanted.y > 0)) {
+        const windowInfo = codec.alloc(12);
+        codec.decode_window(wanted.x, wanted.width, wanted.y, windowInfo);
+        const [left = 0, span = 0, first = 0] = new Uint32Array(codec.memory.buffer, windowInfo, 3);
+        width = span;
+        top = first;
+        const whole = { width: wholeWidth, height };
+        sink.start({ width, height: height - top, mayHaveAlpha: false, part: { x: left, y: top, whole } });
+      } else {
+        sink.start({ width, height, mayHaveAlpha: false });
+      }
       const rowBytes = width * 4;
-      const bandRows = Math.max(1, Math.min(height, Math.floor(BAND_BYTES / rowBytes)));
+      const bandRows = Math.max(1, Math.min(height - top, Math.floor(BAND_BYTES / rowBytes)));
       const band = codec.alloc(bandRows * rowBytes);
       if (band === 0) throw kernelOutOfMemory('JPEG', bandRows * rowBytes);
-      for (let y = 0; y < height; y += bandRows) {
+      for (let y = top; y < height; y += bandRows) {
         const rows = Math.min(bandRows, height - y);
         codec.decode_rows(band, rows);
         sink.write(new Uint8Array(codec.memory.buffer, band, rows * rowBytes), rows);

@@ -1,0 +1,26 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import type { UploadMedia } from '../references/media-upload.js';
+import { describeCredentials } from './credentials.js';
+import { attemptSignal, DEFAULT_TIMEOUT_MS, type LiveClientOptions } from './live-client-options.js';
+import { withRetries } from './with-retries.js';
+
+/**
+ * The Files API is a beta (docs.claude.com/en/api/files-create): the upload and every Messages request that names
+ * a `file_id` carry this header. Files stay until deleted, so the reference has no expiry.
+ */
+export const ANTHROPIC_FILES_BETA = 'files-api-2025-04-14';
+
+/** Uploads a medium with `beta.files.upload` (multipart POST /v1/files) and answers with its `file_id`. */
+export function uploadAnthropicFile(client: () => Promise<Anthropic>, options: LiveClientOptions): UploadMedia {
+  return async (media, signal) => {
+    const anthropic = await client();
+    return withRetries('anthropic', describeCredentials('anthropic'), { ...options, signal }, async () => {
+      const file = new File([media.bytes.slice()], media.filename, { type: media.mediaType });
+      const uploaded = await anthropic.beta.files.upload(
+        { file, betas: [ANTHROPIC_FILES_BETA] },
+        { signal: attemptSignal(signal, options.timeoutMs ?? DEFAULT_TIMEOUT_MS) },
+      );
+      return { provider: 'anthropic', id: uploaded.id, mimeType: uploaded.mime_type || media.mediaType };
+    });
+  };
+}

@@ -1,0 +1,35 @@
+import type OpenAI from 'openai';
+import type { UploadMedia } from '../references/media-upload.js';
+import { describeCredentials } from './credentials.js';
+import { attemptSignal, DEFAULT_TIMEOUT_MS, type LiveClientOptions } from './live-client-options.js';
+import { withRetries } from './with-retries.js';
+
+/**
+ * Uploads a medium to OpenAI Files (`files.create`, multipart POST /v1/files) with purpose `user_data`, the
+ * SDK's "flexible file type for any purpose" that model inputs name by `file_id`. Files other than batch ones are
+ * kept until deleted (SDK `FileCreateParams.expires_after`); an `expires_at` the API reports is kept.
+ */
+export function uploadOpenAIFile(
+  provider: 'openai-chat' | 'openai-responses',
+  client: () => Promise<OpenAI>,
+  options: LiveClientOptions,
+): UploadMedia {
+  return async (media, signal) => {
+    const openai = await client();
+    return withRetries(provider, describeCredentials(provider), { ...options, signal }, async () => {
+      const file = new File([media.bytes.slice()], media.filename, { type: media.mediaType });
+      const uploaded = await openai.files.create(
+        { file, purpose: 'user_data' },
+        { signal: attemptSignal(signal, options.timeoutMs ?? DEFAULT_TIMEOUT_MS) },
+      );
+      return {
+        provider: 'openai',
+        id: uploaded.id,
+        mimeType: media.mediaType,
+        ...(typeof uploaded.expires_at === 'number' && {
+          expiresAt: new Date(uploaded.expires_at * 1000).toISOString(),
+        }),
+      };
+    });
+  };
+}

@@ -1,0 +1,151 @@
+import { createHash } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { denseScreenshot } from '../../../../test/support/dense-screenshot.js';
+import { createFitCache, fitConversation } from '../fit-conversation.js';
+import type { DocumentPart, FileReference, ImagePart, Message } from '../types.js';
+import { createMemoryMediaReferences } from './media-references.js';
+import type { MediaUpload } from './media-upload.js';
+import { resolveFileReferences } from './resolve-file-references.js';
+
+const b64 = (text: string) => Buffer.from(text).toString('base64');
+const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+const image = (text: string): ImagePart => ({ type: 'image', mediaType: 'image/png', data: b64(text) });
+const pdf: DocumentPart = {
+  type: 'document',
+  mediaType: 'application/pdf',
+  data: b64('%PDF-report'),
+  filename: 'r.pdf',
+};
+
+/** An uploader that records what it was given and answers with numbered ids (Gemini-like when `expires`). */
+function recorder(expiresInMs?: number) {
+  const uploads: MediaUpload[] = [];
+  const upload = async (media: MediaUpload): Promise<FileReference> => {
+    uploads.push(media);
+    return {
+      provider: 'anthropic',
+      id: `file_${uploads.length}`,
+      mimeType: media.mediaType,
+      ...(expiresInMs !== undefined && { expiresAt: new Date(Date.now() + expiresInMs).toISOString() }),
+    };
+  };
+  return { uploads, upload };
+}
+
+describe('resolveFileReferences', () => {
+  it('uploads each medium once, by the sha256 of its bytes, and a second run with the same memory not at all', async () => {
+    const { uploads, upload } = recorder();
+    const memory = createMemoryMediaReferences();
+    const resolve = resolveFileReferences({ route: 'anthropic', upload, memory });
+    const [a, again, b] = await Promise.all([resolve(image('one')), resolve(image('one')), resolve(image('two'))]);
+    expect(a).toEqual({ reference: { provider: 'anthropic', id: 'file_1', mimeType: 'image/png' } });
+    expect(again).toEqual(a);
+    expect(b).toEqual({ reference: { provider: 'anthropic', id: 'file_2', mimeType: 'image/png' } });
+    expect(uploads.map((media) => media.sha256)).toEqual([sha('one'), sha('two')]);
+    expect(Buffer.from(uploads[0]!.bytes).toString()).toBe('one');
+    expect(uploads[0]!.filename).toBe(`${sha('one').slice(0, 16)}.png`);
+    expect(memory.get(sha('two'), 'anthropic')?.id).toBe('file_2');
+    const later = resolveFileReferences({ route: 'anthropic', upload, memory });
+    expect(await later(image('one'))).toEqual(a);
+    expect(uploads).toHaveLength(2);
+  });
+
+  it('uploads again a reference that expires within the hour, not one that lives longer', async () => {
+    const soon = recorder(30 * 60 * 1000);
+    const memory = createMemoryMediaReferences();
+    await resolveFileReferences({ route: 'anthropic', upload: soon.upload, memory })(image('one'));
+    await resolveFileReferences({ route: 'anthropic', upload: soon.upload, memory })(image('one'));
+    expect(soon.uploads).toHaveLength(2);
+    const lasting = recorder(47 * 60 * 60 * 1000);
+    const kept = createMemoryMediaReferences();
+    await resolveFileReferences({ route: 'anthropic', upload: lasting.upload, memory: kept })(image('one'));
+    await resolveFileReferences({ route: 'anthropic', upload: lasting.upload, memory: kept })(image('one'));
+    expect(lasting.uploads).toHaveLength(1);
+  });
+
+  it('a failed upload (thrown or rejected) leaves the medium inline with the reason, and is not tried again in the run', async () => {
+    let calls = 0;
+    const resolve = resolveFileReferences({
+      route: 'gemini',
+      upload: () => {
+        calls++;
+        throw new Error('503 the file store is down');
+      },
+      memory: createMemoryMediaReferences(),
+    });
+    expect(await resolve(image('one'))).toEqual({ failure: '503 the file store is down', provider: 'gemini' });
+    expect(await resolve(image('one'))).toEqual({ failure: '503 the file store is down', provider: 'gemini' });
+    expect(calls).toBe(1);
+  });
+
+  it('takes only what the route names by reference: none on Bedrock and Ollama, PDFs only on Chat Completions', async () => {
+    const { uploads, upload } = recorder();
+    const memory = createMemoryMediaReferences();
+    expect(await resolveFileReferences({ route: 'bedrock', upload, memory })(image('one'))).toBeUndefined();
+    expect(await resolveFileReferences({ route: 'ollama', upload, memory })(image('one'))).toBeUndefined();
+    const chat = resolveFileReferences({ route: 'openai-chat', upload, memory });
+    expect(await chat(image('one'))).toBeUndefined();
+    expect(await chat(pdf)).toMatchObject({ reference: { id: 'file_1' } });
+    expect(uploads.map((media) => media.filename)).toEqual(['r.pdf']);
+  });
+});
+
+describe('fitConversation with references', () => {
+  let shots: ImagePart[] = [];
+  beforeAll(async () => {
+    shots = await Promise.all(
+      [1, 2, 3].map(async (seed) => ({
+        type: 'image' as const,
+        mediaType: 'image/png' as const,
+        data: (await denseScreenshot({ seed })).toString('base64'),
+        width: 1500,
+        height: 1000,
+      })),
+    );
+  }, 30_000);
+  const conversation = (): Message[] => [
+    { role: 'user', parts: [{ type: 'text', text: 'look' }, ...shots] },
+    { role: 'assistant', text: 'ok', toolCalls: [] },
+    { role: 'user', parts: [{ type: 'text', text: 'again' }] },
+  ];
+
+  it('a referenced image costs its reference’s bytes: under a cap its base64 would pass, nothing is re-fitted', async () => {
+    const { upload } = recorder();
+    const references = resolveFileReferences({ route: 'anthropic', upload, memory: createMemoryMediaReferences() });
+    const fitted = await fitConversation({
+      messages: conversation(),
+      provider: 'anthropic',
+      model: 'claude-sonnet-4-6',
+      maxRequestBytes: 100_000, // the three PNGs take ~4 MB of base64
+      references,
+      cache: createFitCache(),
+    });
+    expect(fitted.warnings).toEqual([]);
+    expect(fitted.requestBytes).toBeLessThan(2_000);
+    const sent = fitted.messages[0]!.role === 'user' ? fitted.messages[0]!.parts.slice(1) : [];
+    expect(sent.map((part) => part.type !== 'text' && part.reference?.id)).toEqual(['file_1', 'file_2', 'file_3']);
+    // The outgoing copy keeps the bytes it was fitted to (tokens, caps); the history is untouched.
+    expect(sent.map((part) => part.type !== 'text' && part.data)).toEqual(shots.map((shot) => shot.data));
+  });
+
+  it('an upload that fails sends the image inline with a media-reference-failed warning, never a failed fit', async () => {
+    const references = resolveFileReferences({
+      route: 'anthropic',
+      upload: async () => Promise.reject(new Error('413 file too large')),
+      memory: createMemoryMediaReferences(),
+    });
+    const fitted = await fitConversation({ messages: conversation(), provider: 'anthropic', references });
+    expect(fitted.warnings.filter((warning) => warning.type === 'media-reference-failed')).toEqual(
+      shots.map(() => ({
+        type: 'media-reference-failed',
+        provider: 'anthropic',
+        mediaType: 'image/png',
+        messageIndex: 0,
+        message:
+          "the upload of this image/png to anthropic's file store failed (413 file too large): it is sent inline",
+      })),
+    );
+    const sent = fitted.messages[0]!.role === 'user' ? fitted.messages[0]!.parts : [];
+    expect(sent.filter((part) => part.type === 'image' && part.reference === undefined)).toHaveLength(3);
+  });
+});

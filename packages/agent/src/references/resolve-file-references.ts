@@ -1,0 +1,113 @@
+import type { RouteName } from '@glimpse/media';
+import { base64ToBytes } from '../base64.js';
+import { referenceProvider, takesFileReference } from '../providers/file-reference.js';
+import { sha256Hex } from '../session/sha256-hex.js';
+import type { FileReference, MediaPart } from '../types.js';
+import type { MediaReferences } from './media-references.js';
+import type { UploadMedia } from './media-upload.js';
+
+/** What became of one medium: sent by reference, or inline because its upload failed (`failure` says why). */
+export type ReferenceOutcome =
+  | { reference: FileReference }
+  | { failure: string; provider: FileReference['provider'] }
+  | undefined;
+
+/** Finds or makes the reference of an outgoing medium; `fitConversation` takes it as `references`. */
+export type ResolveFileReference = (part: MediaPart, signal?: AbortSignal) => Promise<ReferenceOutcome>;
+
+/** A run's references: the resolver, and `forget` for one the provider says it no longer holds. */
+export interface FileReferences extends ResolveFileReference {
+  /** The medium of this reference is uploaded again the next time it is resolved (and the new one remembered). */
+  forget(reference: FileReference): void;
+}
+
+export interface FileReferencesInput {
+  route: RouteName;
+  upload: UploadMedia;
+  memory: MediaReferences;
+  /** The clock expiries are read against. Default `Date.now`. */
+  now?: () => number;
+}
+
+/**
+ * A reference that expires within this margin is uploaded again: the request, and its retries, must find the
+ * file still there (Gemini deletes an upload 48 hours after it was made).
+ */
+const EXPIRY_MARGIN_MS = 60 * 60 * 1000;
+
+const EXTENSIONS: Record<MediaPart['mediaType'], string> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/gif': 'gif',
+  'image/webp': 'webp',
+  'image/heic': 'heic',
+  'image/heif': 'heif',
+  'application/pdf': 'pdf',
+};
+
+/**
+ * The references of one run: each medium is hashed once (sha256 of the bytes it sends), looked up in `memory`, and
+ * uploaded only when no live reference is there. An upload that fails leaves the medium inline with the reason, and
+ * is not tried again in the run: a turn never fails for a reference. Uploads of one medium are shared.
+ */
+export function resolveFileReferences({ route, upload, memory, now = Date.now }: FileReferencesInput): FileReferences {
+  const provider = referenceProvider(route);
+  // By the base64 string: history parts are the same strings turn after turn, so each is decoded and hashed once.
+  const hashes = new Map<string, Promise<{ bytes: Uint8Array; sha256: string } | undefined>>();
+  const pending = new Map<string, Promise<ReferenceOutcome>>();
+  const failed = new Map<string, string>();
+  // The references a provider said it no longer holds: their media are uploaded again.
+  const stale = new Set<string>();
+  const hashOf = (data: string) => {
+    let hashed = hashes.get(data);
+    if (hashed === undefined) {
+      const bytes = base64ToBytes(data);
+      hashed =
+        bytes === undefined ? Promise.resolve(undefined) : sha256Hex(bytes).then((sha256) => ({ bytes, sha256 }));
+      hashes.set(data, hashed);
+    }
+    return hashed;
+  };
+  const live = (reference: FileReference) =>
+    reference.expiresAt === undefined || Date.parse(reference.expiresAt) - EXPIRY_MARGIN_MS > now();
+
+  const resolve = async (part: MediaPart, signal?: AbortSignal): Promise<ReferenceOutcome> => {
+    if (provider === undefined || !takesFileReference(route, part)) return undefined;
+    const hashed = await hashOf(part.data);
+    if (hashed === undefined) return undefined; // not base64: the serializer's own checks speak of it
+    const { bytes, sha256 } = hashed;
+    const known = memory.get(sha256, provider);
+    if (known !== undefined && live(known) && !stale.has(known.id)) return { reference: known };
+    const failure = failed.get(sha256);
+    if (failure !== undefined) return { failure, provider };
+    let outcome = pending.get(sha256);
+    if (outcome === undefined) {
+      const filename =
+        (part.type === 'document' ? part.filename : undefined) ??
+        `${sha256.slice(0, 16)}.${EXTENSIONS[part.mediaType]}`;
+      // Started in a then: an uploader that throws at once fails like one that rejects.
+      outcome = Promise.resolve()
+        .then(() => upload({ bytes, mediaType: part.mediaType, sha256, filename }, signal))
+        .then(
+          async (reference): Promise<ReferenceOutcome> => {
+            await memory.put(sha256, reference);
+            stale.delete(reference.id); // a store may hand out an id again
+            return { reference };
+          },
+          (error: unknown): ReferenceOutcome => {
+            const reason = error instanceof Error ? error.message : String(error);
+            failed.set(sha256, reason);
+            return { failure: reason, provider };
+          },
+        );
+      pending.set(sha256, outcome);
+      void outcome.finally(() => pending.delete(sha256));
+    }
+    return outcome;
+  };
+  return Object.assign(resolve, {
+    forget: (reference: FileReference) => {
+      stale.add(reference.id);
+    },
+  });
+}
