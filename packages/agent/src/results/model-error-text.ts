@@ -37,12 +37,13 @@ function tooManyPixels(error: MediaError): string {
 }
 
 /** A FileError's message is written for the model, but for the few whose remedy is the host's (an option, a flag). */
-function fileErrorText(error: FileError): string {
+function fileErrorText(error: FileError, { tool }: ModelErrorContext): string {
   switch (error.code) {
     case 'E_FILE_TOO_LARGE':
       return `${facts(error.message)} Ask the user for a smaller copy, or for the part you need.`;
     case 'E_NO_FILE_SYSTEM':
-      return "This tool has no files to read here: a problem of the host's setup, not of the file, and trying again will not help. Tell the user.";
+      // The app's setup, said to its developer (pass fileSystem, setDefaultFileSystem): the model can only report it.
+      return `${tool ?? 'This tool'} cannot read files here: the app gave it no file system, a problem of the app's setup, not of the file, and trying again will not help. Tell the user.`;
     case 'E_CAPABILITY_UNKNOWN':
       return `${facts(error.message).replace(/\.$/, '')}. Use read for text files.`;
     default:
@@ -52,11 +53,12 @@ function fileErrorText(error: FileError): string {
 
 /**
  * The failure's message as the model should read it: media's own where it already says what the model can do,
- * else its facts with a remedy the model can act on. A FileError's message is already written for the model.
+ * else its facts with a remedy the model can act on. A FileError's message is already written for the model,
+ * but for a missing file system (the app's setup).
  */
 export function modelErrorText(error: unknown, context: ModelErrorContext = {}): string {
   const message = error instanceof Error ? error.message : String(error);
-  if (isFileError(error)) return fileErrorText(error);
+  if (isFileError(error)) return fileErrorText(error, context);
   if (!isMediaError(error)) return message;
   switch (error.code) {
     case 'E_TOO_MANY_PIXELS':
