@@ -4,7 +4,8 @@
 // The test (test/legibility.test.ts) checks a few tiles of the same images.
 import { mkdir, writeFile } from 'node:fs/promises';
 import sharp from 'sharp';
-import { process as fit, tiles, type PresetName } from '@glimpse/media';
+import { process as fit, tiles, type PresetName, type WorkingSize } from '@glimpse/media';
+import { GEMINI_3_HIGH_SIZE } from '../packages/agent/src/route/working-sizes.js';
 import { estimateImageTokens } from '../packages/agent/src/compaction/estimate-tokens.js';
 import type { ProviderName } from '../packages/agent/src/route/capabilities.js';
 import { wordGrid, wordRecall, wordsInside } from '../test/fixtures/word-grid.js';
@@ -13,12 +14,30 @@ import { cut, drawGrid, readWords } from '../test/support/read-words.js';
 const IMAGES = [
   { name: 'page 1440×9000, 16 px', grid: wordGrid(1440, 9000, 16) },
   { name: '5K 5120×2880, 15 px', grid: wordGrid(5120, 2880, 15) },
+  { name: 'Retina 3456×2234, 26 px', grid: wordGrid(3456, 2234, 26) },
 ];
-const PRESETS: [PresetName, ProviderName][] = [
-  ['anthropic', 'anthropic'],
-  ['openai', 'openai-responses'],
-  ['gemini', 'gemini'],
+/** Each preset at its default model's working size, and Gemini 3 (the gemini preset fitted to media_resolution high). */
+const PRESETS: {
+  label: string;
+  preset: PresetName;
+  provider: ProviderName;
+  model?: string;
+  workingSize?: WorkingSize;
+}[] = [
+  { label: 'anthropic', preset: 'anthropic', provider: 'anthropic' },
+  { label: 'openai', preset: 'openai', provider: 'openai-responses' },
+  { label: 'gemini', preset: 'gemini', provider: 'gemini' },
+  {
+    label: 'gemini 3',
+    preset: 'gemini',
+    provider: 'gemini',
+    model: 'gemini-3.1-pro-preview',
+    workingSize: GEMINI_3_HIGH_SIZE,
+  },
 ];
+const fitFor = ({ preset, workingSize }: (typeof PRESETS)[number]) => ({ preset, ...(workingSize && { workingSize }) });
+const tokensFor = (size: { width: number; height: number }, { provider, model }: (typeof PRESETS)[number]) =>
+  estimateImageTokens(size, { provider, ...(model && { model }) });
 const only = process.argv[2];
 
 if (only === 'pictures') {
@@ -30,7 +49,7 @@ if (only === 'pictures') {
   const folder = new URL('../docs/images/what-the-model-sees/', import.meta.url);
   await mkdir(folder, { recursive: true });
   await writeFile(new URL('tile.png', folder), await cut(image, area));
-  for (const [preset] of PRESETS) {
+  for (const { preset } of PRESETS.slice(0, 3)) {
     const whole = await fit(image, { preset });
     const scale = whole.width / grid.width;
     const shown = await cut(whole.data, {
@@ -54,13 +73,17 @@ if (only === 'region') {
   const image = await drawGrid(grid);
   const region = { x: 2000, y: 1000, width: 1600, height: 1000 };
   const expected = wordsInside(grid.words, region);
-  const sent = await fit(image, { preset: 'anthropic', region });
   const full = wordRecall(expected, await readWords(await cut(image, region)));
-  const asSent = wordRecall(expected, await readWords(sent.data));
-  const tokens = estimateImageTokens(sent, { provider: 'anthropic' });
   console.log(
-    `region ${region.width}×${region.height} of the 5K screen: full resolution ${(full * 100).toFixed(1)} %; sent at ${sent.width}×${sent.height} (${tokens} tokens) ${(asSent * 100).toFixed(1)} % (${((asSent / full) * 100).toFixed(1)} % of full)`,
+    `region ${region.width}×${region.height} of the 5K screen at full resolution: ${(full * 100).toFixed(1)} %`,
   );
+  for (const entry of PRESETS) {
+    const sent = await fit(image, { ...fitFor(entry), region });
+    const asSent = wordRecall(expected, await readWords(sent.data));
+    console.log(
+      `| ${entry.label} | ${sent.width}×${sent.height} | ${(asSent * 100).toFixed(1)} % (${((asSent / full) * 100).toFixed(1)} % of full) | ${tokensFor(sent, entry)} tokens |`,
+    );
+  }
   process.exit(0);
 }
 
@@ -68,22 +91,22 @@ const percent = (share: number) => `${(share * 100).toFixed(1)} %`;
 for (const { name, grid } of IMAGES) {
   const image = await drawGrid(grid);
   const all = grid.words.map((word) => word.text);
-  for (const [preset, provider] of PRESETS) {
-    if (only !== undefined && only !== preset) continue;
-    const whole = await fit(image, { preset });
+  for (const entry of PRESETS) {
+    if (only !== undefined && only !== entry.label) continue;
+    const whole = await fit(image, fitFor(entry));
     const before = wordRecall(all, await readWords(whole.data));
-    const beforeTokens = estimateImageTokens(whole, { provider });
-    const cut = await tiles(image, { preset });
+    const beforeTokens = tokensFor(whole, entry);
+    const cut = await tiles(image, fitFor(entry));
     const read: string[] = [];
     let tokens = 0;
     for (const tile of cut.tiles) {
       read.push(...(await readWords(tile.data)));
-      tokens += estimateImageTokens(tile, { provider });
+      tokens += tokensFor(tile, entry);
     }
     const inTiles = wordRecall(all, read);
     console.log(
-      `| ${name} | ${preset} | ${whole.width}×${whole.height}: ${percent(before)}, ${beforeTokens} tokens | ` +
-        `${cut.tiles.length} tiles (${cut.columns}×${cut.rows}) of ${cut.tiles[0]!.width}×${cut.tiles[0]!.height}: ${percent(inTiles)}, ${tokens} tokens |`,
+      `| ${name} | ${entry.label} | ${whole.width}×${whole.height}: ${percent(before)}, ${beforeTokens.toLocaleString('en')} tokens | ` +
+        `${cut.tiles.length} tiles (${cut.columns}×${cut.rows}) of ${cut.tiles[0]!.width}×${cut.tiles[0]!.height}: ${percent(inTiles)}, ${tokens.toLocaleString('en')} tokens |`,
     );
   }
 }

@@ -3,7 +3,8 @@
 // each preset (before: unreadable), and tiles at the working size (after). To stay fast, a strip of one tile
 // is read per case; scripts/measure-legibility.ts reads every tile for the table in docs/what-the-model-sees.md.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { process, tiles, type PresetName, type Region } from '@glimpse/media';
+import { process, tiles, type PresetName, type Region, type WorkingSize } from '@glimpse/media';
+import { GEMINI_3_HIGH_SIZE } from '../packages/agent/src/route/working-sizes.js';
 import { wordGrid, wordRecall, wordsInside, type WordGrid } from './fixtures/word-grid.js';
 import { cut, drawGrid, readWords } from './support/read-words.js';
 
@@ -24,18 +25,23 @@ describe.each([
   ['the 1440×9000 page', PAGE],
   ['the 5K screen', SCREEN],
 ] as const)('%s', (_, grid) => {
-  it.each(['anthropic', 'openai'] as PresetName[])(
+  it.each([
+    ['anthropic', 'anthropic', {}],
+    ['openai', 'openai', {}],
+    // A Gemini 3 model: the gemini preset fitted to media_resolution high's working size (route/working-sizes.ts).
+    ['gemini 3', 'gemini', { workingSize: GEMINI_3_HIGH_SIZE }],
+  ] as [string, PresetName, { workingSize?: WorkingSize }][])(
     '%s: tiles read at ≥ 95 %, where the whole image fitted reads almost nothing',
-    async (preset) => {
+    async (_label, preset, working) => {
       const image = images.get(grid)!;
-      const whole = await process(image, { preset });
+      const whole = await process(image, { preset, ...working });
       const before = wordRecall(
         grid.words.map((word) => word.text),
         await readWords(whole.data),
       );
       expect(before).toBeLessThan(0.5);
       // A middle tile; a strip of it 10 lines high, across its whole width.
-      const { tiles: made } = await tiles(image, { preset, maxTiles: 2 });
+      const { tiles: made } = await tiles(image, { preset, ...working, maxTiles: 2 });
       const tile = made.at(-1)!;
       expect([tile.width, tile.height]).toEqual([tile.region.width, tile.region.height]); // full resolution
       const lines = Math.round(grid.words[0]!.box.height * 10);

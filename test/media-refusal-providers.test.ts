@@ -200,4 +200,48 @@ describe('runAgent heals a refused image on Gemini and Bedrock, through their SD
     );
     expect(server.requests.filter((request) => request.bytes <= 400_000)).toHaveLength(TURNS + 1);
   }, 120_000);
+
+  it('Gemini, no block named, on a resumed run’s first request: the image the new turn adds is the one left out', async () => {
+    const gemini = (url: string) =>
+      createModelClient({
+        provider: 'gemini',
+        model: 'gemini-2.5-flash',
+        apiKey: 'k',
+        baseUrl: url,
+        maxRetries: 0,
+        env: {},
+      });
+    server = await startApiServer([
+      { toolCalls: [{ id: 'call_0', name: 'screenshot', arguments: { n: 0 } }] },
+      { toolCalls: [{ id: 'call_1', name: 'screenshot', arguments: { n: 1 } }] },
+      { text: 'Two seen.' },
+    ]);
+    const first = await runAgent({
+      model: gemini(server.url),
+      provider: 'gemini',
+      modelId: 'gemini-2.5-flash',
+      tools: [screenshot],
+      prompt: 'Look twice.',
+    });
+    await server.close();
+    server = await startApiServer([{ text: 'Fine.' }], (request) =>
+      pathOf(request.body, shots[BAD]!) === undefined
+        ? undefined
+        : { status: 400, message: 'Unable to process input image. Please retry or report in …' },
+    );
+    const resumed = await runAgent({
+      model: gemini(server.url),
+      provider: 'gemini',
+      modelId: 'gemini-2.5-flash',
+      tools: [screenshot],
+      history: first.messages,
+      prompt: [
+        { type: 'text', text: 'And this one?' },
+        { type: 'image', mediaType: 'image/png', data: shots[BAD]! },
+      ],
+    });
+    expect(resumed.repairs).toMatchObject([{ action: 'left-out', value: shots[BAD] }]);
+    expect(server.requests).toHaveLength(2);
+    for (const n of [0, 1]) expect(pathOf(server.requests[1]!.body, shots[n]!)).toBeDefined();
+  }, 120_000);
 });

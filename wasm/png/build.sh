@@ -11,9 +11,10 @@ debian_zlib="${ZLIB_SRC:-$(source_tree zlib)}"
 zlib="$WORK/zlib"
 cp -r "$debian_zlib" "$zlib"
 # wasm/zlib/inffast-wide.c: zlib's fast inflate loop with a 64-bit bit buffer and 16-byte match copies,
-# called first by zlib's own inflate_fast (same output and errors; the strict read of a 366 KB screenshot
-# spent 40 of its 52 M instructions in zlib's byte-at-a-time loop).
-patch --quiet --directory="$zlib" -p1 < "$ROOT/wasm/zlib/inffast-wide.patch"
+# which inflate() calls in place of inflate_fast, at any output room (wasm/zlib/inflate-wide.patch; same
+# output, errors and stream positions: wasm/zlib/check.mjs). The strict read of a 366 KB screenshot spent
+# 40 of its 52 M instructions in zlib's byte-at-a-time loop.
+patch --quiet --directory="$zlib" -p1 < "$ROOT/wasm/zlib/inflate-wide.patch"
 # libpng in its stock configuration minus what a wasm32 reactor cannot or need not have: setjmp (errors
 # unwind through the host's `fail` instead), stdio and console output, and the simplified API.
 sed -E 's@^#define (PNG_(SETJMP|STDIO|CONSOLE_IO|SIMPLIFIED_[A-Z_]+)_SUPPORTED)$@/* glimpse: no \1 */@' \

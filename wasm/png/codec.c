@@ -179,14 +179,25 @@ static void note_first_warning(png_structp png, png_const_charp message) {
 // reads with a warning (a damaged or misplaced ancillary chunk, a bad checksum after the last row, too
 // much image data) is returned as the first warning's text, NULL when there was none. Rows are read raw,
 // one at a time into one buffer. (The sRGB profile check is off: it judges colour data, not the file.)
-__attribute__((export_name("verify"))) const char *verify(const uint8_t *data, uint32_t size) {
+// `data` NULL: the file comes from the host's read_input, 64 KB at a time, as for decoding (the instance
+// then never holds all of it). VERIFY_CRCS_CHECKED in `flags`: the caller has checked every chunk's CRC of
+// these same bytes (the structural check), so libpng does not compute them again.
+#define VERIFY_CRCS_CHECKED 1u
+
+__attribute__((export_name("verify"))) const char *verify(const uint8_t *data, uint32_t size, uint32_t flags) {
   png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, NULL, fail_with_message, note_first_warning);
   if (!png) host_fail("out of memory for the PNG decoder");
   png_infop header = png_create_info_struct(png);
   png_infop trailer = png_create_info_struct(png);
   if (!header || !trailer) host_fail("out of memory for the PNG decoder");
   struct memory_reader reader = {data, size, 0};
-  png_set_read_fn(png, &reader, read_from_memory);
+  if (data) {
+    png_set_read_fn(png, &reader, read_from_memory);
+  } else {
+    decoder.reader.filled = decoder.reader.offset = 0;
+    png_set_read_fn(png, &decoder.reader, read_from_host);
+  }
+  if (flags & VERIFY_CRCS_CHECKED) png_set_crc_action(png, PNG_CRC_QUIET_USE, PNG_CRC_QUIET_USE);
   png_set_option(png, PNG_SKIP_sRGB_CHECK_PROFILE, PNG_OPTION_ON);
   first_warning[0] = '\0';
   png_read_info(png, header);

@@ -4,7 +4,8 @@
 // rows, short periods, sparse, mixed; up to 400 KB) at a random level, window size (2^9–2^15), memory
 // level and strategy, then inflates it through input and output buffers of random sizes (1 byte to
 // 64 KB, or a PNG row's worth), and prints what came out: each call's return code, the output's hash,
-// the input and output consumed, and zlib's message. A third of the cases damage the stream first (bits
+// the input and output consumed, and zlib's message (each call's consumption, return code and
+// inflateMark() go into the hash). A third of the cases damage the stream first (bits
 // flipped, bytes overwritten, cut short), so the errors and where they stop must agree too. Every call
 // must also leave the bytes after its output room untouched and read nothing after its input (the bytes
 // there are noise, changed every call), and an undamaged stream must give back exactly its data.
@@ -110,6 +111,12 @@ static void inflate_case(int c, int wbits, size_t packed_size, const unsigned ch
     uInt used = in_n - s.avail_in, made = out_n - s.avail_out;
     fed += used;
     hash = fnv(hash, out_room, made);
+    // Where each call leaves the stream must agree too, not only what it writes: inflateMark() as well,
+    // but after a data error (where the wide decoding may have been further along in its own loop when
+    // it found the error, and zlib's count of the bad code's bits is of no use to anyone).
+    long mark = ret == Z_DATA_ERROR ? 0 : inflateMark(&s);
+    const uInt where[3] = {used, made, (uInt)ret};
+    hash = fnv(fnv(hash, (const unsigned char *)where, sizeof where), (const unsigned char *)&mark, sizeof mark);
     if (total + made <= sizeof got) memcpy(got + total, out_room, made);
     total += made;
     if (ret != Z_OK) break;

@@ -1,7 +1,7 @@
 // Checks glimpse's zlib changes against zlib's own code, each compiled for wasm32 with the pinned zlib
 // sources and run under Node's WASI. Run by scripts/check-wasm.sh.
 // - wasm/zlib/adler32-simd.c against zlib's Adler-32 (check-adler32.c);
-// - zlib's inflate with wasm/zlib/inffast-wide.c (inffast-wide.patch) against the stock inflate:
+// - zlib's inflate with wasm/zlib/inffast-wide.c (inflate-wide.patch) against the stock inflate:
 //   check-inflate.c is built both ways and must print the same line for every case.
 // Usage: node wasm/zlib/check.mjs
 import { execFileSync } from 'node:child_process';
@@ -15,7 +15,8 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const zlib = execFileSync(path.join(here, '../../scripts/debian-source.sh'), ['zlib'], { encoding: 'utf8' }).trim();
 const dir = mkdtempSync(path.join(os.tmpdir(), 'glimpse-zlib-'));
 const clang = process.env.CLANG ?? 'clang';
-const base = ['--target=wasm32-wasi', '-msimd128', '-O2'];
+// png.wasm's flags that change what the code does (wasm/build-lib.sh): SIMD128, and memcpy as memory.copy.
+const base = ['--target=wasm32-wasi', '-msimd128', '-mbulk-memory', '-O2'];
 const inflateSources = (tree) =>
   ['inflate', 'inffast', 'inftrees', 'deflate', 'trees', 'zutil', 'adler32', 'crc32'].map((f) =>
     path.join(tree, `${f}.c`),
@@ -42,7 +43,7 @@ try {
 
   const patched = path.join(dir, 'zlib');
   cpSync(zlib, patched, { recursive: true });
-  execFileSync('patch', ['--quiet', `--directory=${patched}`, '-p1', '-i', path.join(here, 'inffast-wide.patch')]);
+  execFileSync('patch', ['--quiet', `--directory=${patched}`, '-p1', '-i', path.join(here, 'inflate-wide.patch')]);
   const stock = path.join(dir, 'inflate-stock.wasm');
   const wide = path.join(dir, 'inflate-wide.wasm');
   const check = path.join(here, 'check-inflate.c');

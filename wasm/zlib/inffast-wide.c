@@ -1,15 +1,18 @@
 // zlib's inflate_fast, wide: the same decoding of literal/length and distance codes as zlib 1.2.13's
 // inffast.c, with a 64-bit bit buffer refilled 8 bytes at a time and match copies made 16 bytes at a time
 // (SIMD128), where zlib's wasm32 build has a 32-bit buffer filled a byte at a time and copies a byte at a
-// time. inffast-wide.patch makes zlib's inflate_fast call this first; what it leaves (the last 274 bytes
-// of output room, the last 8 bytes of input, or a stream that allows distances too far back) zlib's own
-// loop decodes as before. Same output, same errors, same stream positions between calls.
+// time. inflate-wide.patch makes inflate() call it in place of inflate_fast whenever 8 bytes of input are
+// left, whatever the output room: it also decodes the last bytes of the room, which zlib leaves to
+// inflate()'s one-code-a-step loop (a PNG row is one inflate() call: 5 % of a 1280-pixel row went that
+// way), and leaves the stream exactly as that loop would: same output, errors, stream positions and
+// inflateMark() after every call that does not end in a data error (wasm/zlib/check.mjs compares them).
 //
-// Bounds: a pass of the loop reads at most 8 input bytes (one refill) and writes at most 258 bytes plus
-// up to 15 past them, which the next pass overwrites: the loop runs while 8 bytes of input and 258 + 16
-// bytes of output room are left. Bytes past `next_out` within `avail_out` are the caller's room and hold
-// nothing yet, as for zlib (its window and the caller's output are separate buffers). The window is never
-// read past its end.
+// Bounds: a pass of the main loop reads at most 8 input bytes (one refill) and writes at most 258 bytes
+// plus up to 15 past them, which the next pass overwrites: it runs while 8 bytes of input and 258 + 16
+// bytes of output room are left, then a loop with exact copies takes the rest of the room. Bytes past
+// `next_out` within `avail_out` are the caller's room and hold nothing yet, as for zlib (its window and the
+// caller's output are separate buffers); nothing past `avail_out` is written, and the window is never read
+// past its end.
 #include <stdint.h>
 #include <string.h>
 #include <wasm_simd128.h>
@@ -93,11 +96,30 @@ static inline void copy_match(unsigned char *out, unsigned dist, unsigned len) {
   for (unsigned i = 0; i < len; i += step) wasm_v128_store(out + i, pattern);
 }
 
+void ZLIB_INTERNAL inflate_copy(unsigned char FAR *out, const unsigned char FAR *from, unsigned len) {
+  if (from + len <= out || out + len <= from) {  // apart: the window, or a match at least len back
+    memcpy(out, from, len);
+    return;
+  }
+  // A match `dist` back, overlapping what it writes: one period, then doubling copies of whole periods.
+  unsigned dist = (unsigned)(out - from);
+  if (dist == 1) {
+    memset(out, from[0], len);
+    return;
+  }
+  memcpy(out, from, dist);
+  for (unsigned done = dist; done < len;) {
+    unsigned part = done < len - done ? done : len - done;
+    memcpy(out + done, out, part);
+    done += part;
+  }
+}
+
 // The part of a match that is in the window (and the rest, from the output), out of the main loop so that
 // its variables do not take registers there. Returns the new output position, or NULL when the distance
-// reaches past what the window holds.
+// reaches past what the window holds. `exact`: write nothing past the match.
 __attribute__((noinline)) static unsigned char *copy_from_window(
-    const struct inflate_state FAR *state, unsigned char *out, unsigned back, unsigned dist, unsigned len) {
+    const struct inflate_state FAR *state, unsigned char *out, unsigned back, unsigned dist, unsigned len, int exact) {
   const unsigned wsize = state->wsize, wnext = state->wnext;
   const unsigned char FAR *window = state->window;
   if (back > state->whave) return NULL;
@@ -120,21 +142,64 @@ __attribute__((noinline)) static unsigned char *copy_from_window(
     }
   }
   if (len > 0) {  // the rest from the output
-    copy_match(out, dist, len);
+    if (exact) inflate_copy(out, out - dist, len);
+    else copy_match(out, dist, len);
     out += len;
   }
   return out;
 }
 
+// One literal/length code from `here` on and, after a length, its distance, as the main loop decodes them
+// (it has its own copy, laid out for speed). For the end of the output room.
+enum symbol { LITERAL, PAIR, BLOCK_END, BAD_LENGTH, BAD_DISTANCE };
+static inline enum symbol decode_symbol(code here, const code FAR *lcode, const code FAR *dcode, unsigned dmask,
+                                        uint64_t *hold, unsigned *bits, unsigned *value, unsigned *dist) {
+  unsigned op;
+  for (;;) {
+    op = here.bits;
+    *hold >>= op;
+    *bits -= op;
+    op = here.op;
+    if (op == 0) {
+      *value = here.val;
+      return LITERAL;
+    }
+    if (op & 16) break;
+    if (op & 64) return op & 32 ? BLOCK_END : BAD_LENGTH;
+    here = lcode[here.val + (*hold & ((1U << op) - 1))];
+  }
+  unsigned len = here.val;
+  op &= 15;
+  len += (unsigned)*hold & ((1U << op) - 1);
+  *hold >>= op;
+  *bits -= op;
+  here = dcode[*hold & dmask];
+  for (;;) {
+    op = here.bits;
+    *hold >>= op;
+    *bits -= op;
+    op = here.op;
+    if (op & 16) break;
+    if (op & 64) return BAD_DISTANCE;
+    here = dcode[here.val + (*hold & ((1U << op) - 1))];
+  }
+  unsigned d = here.val;
+  op &= 15;
+  d += (unsigned)*hold & ((1U << op) - 1);
+  *hold >>= op;
+  *bits -= op;
+  *value = len;
+  *dist = d;
+  return PAIR;
+}
+
 int ZLIB_INTERNAL inflate_fast_wide(z_streamp strm, unsigned start) {
   struct inflate_state FAR *state = (struct inflate_state FAR *)strm->state;
-  if (!state->sane || strm->avail_in < IN_SLACK || strm->avail_out < OUT_SLACK) return 0;
+  if (!state->sane || strm->avail_in == 0) return 0;  // (inflate() calls it only when neither holds)
   const unsigned char *in = strm->next_in;
   const unsigned char *in_end = in + strm->avail_in;
-  const unsigned char *in_limit = in_end - IN_SLACK;  // while in <= in_limit, a refill may load 8 bytes
   unsigned char *out = strm->next_out;
   unsigned char *out_end = out + strm->avail_out;
-  unsigned char *out_limit = out_end - OUT_SLACK;
   unsigned char *beg = out - (start - strm->avail_out);  // inflate()'s first output byte of this call
   const code FAR *lcode = state->lencode;
   const code FAR *dcode = state->distcode;
@@ -145,7 +210,7 @@ int ZLIB_INTERNAL inflate_fast_wide(z_streamp strm, unsigned start) {
   unsigned bits = state->bits;
   int ended = 0;
 
-  while (in <= in_limit && out <= out_limit) {
+  while ((size_t)(in_end - in) >= IN_SLACK && (size_t)(out_end - out) >= OUT_SLACK) {
     hold |= load64(in) << bits;
     in += (63 - bits) >> 3;
     bits |= 56;  // 56–63 bits: a literal/length code, its extra bits, a distance code and its extra bits take at most 48
@@ -224,7 +289,7 @@ int ZLIB_INTERNAL inflate_fast_wide(z_streamp strm, unsigned start) {
       continue;
     }
     // Some of the match is in the window: dist - written bytes back from its newest byte.
-    unsigned char *after = copy_from_window(state, out, dist - written, dist, len);
+    unsigned char *after = copy_from_window(state, out, dist - written, dist, len, 0);
     if (after == NULL) {
       strm->msg = (char *)"invalid distance too far back";
       state->mode = BAD;
@@ -234,11 +299,91 @@ int ZLIB_INTERNAL inflate_fast_wide(z_streamp strm, unsigned start) {
     out = after;
   }
 
+  // The last of the output room (under 274 bytes), and one code past it, so that inflate()'s own
+  // decoding, a byte at a time, is left nothing: the same decoding, with copies that stop at the room's
+  // end. There a literal or a match waits in inflate()'s LIT or MATCH state, as its own decoding leaves
+  // them when the room runs out (and a MATCH checks its distance when it is copied, as there).
+  while (!ended) {
+    size_t left_in = (size_t)(in_end - in);
+    if (left_in >= IN_SLACK) {
+      hold |= load64(in) << bits;
+      in += (63 - bits) >> 3;
+      bits |= 56;
+    } else {  // the input's last bytes, as many as fit (the bits above them are zeros: nothing past it is read)
+      size_t take = (63 - bits) >> 3;
+      if (take > left_in) take = left_in;
+      uint64_t last = 0;
+      memcpy(&last, in, take);
+      hold |= last << bits;
+      in += take;
+      bits += (unsigned)take * 8;
+    }
+    const uint64_t hold_before = hold;
+    const unsigned before = bits, room = (unsigned)(out_end - out);
+    unsigned value = 0, dist = 0;
+    enum symbol symbol = decode_symbol(lcode[hold & lmask], lcode, dcode, dmask, &hold, &bits, &value, &dist);
+    if (bits > before) {
+      // The code goes on past the input (a prefix code read with zeros past its end is either itself or
+      // longer than what is there): nothing is written, and zlib's own code takes it up from here.
+      hold = hold_before;
+      bits = before;
+      break;
+    }
+    if (symbol == LITERAL && room > 0) {
+      *out++ = (unsigned char)value;
+      continue;
+    }
+    ended = 1;
+    if (symbol == BLOCK_END) {
+      state->mode = TYPE;
+      break;
+    }
+    // inflateMark()'s count of the bits of the code decoded, which inflate()'s own decoding keeps (under
+    // 258 bytes of room; zlib's fast loop, above that, does not).
+    if (room < 258) state->back = (int)(before - bits);
+    if (symbol == LITERAL) {
+      state->mode = LIT;
+      state->length = value;
+      break;
+    }
+    if (symbol != PAIR) {
+      strm->msg = (char *)(symbol == BAD_LENGTH ? "invalid literal/length code" : "invalid distance code");
+      state->mode = BAD;
+      break;
+    }
+    unsigned now = value < room ? value : room;
+    if (now > 0) {
+      unsigned written = (unsigned)(out - beg);
+      if (dist <= written) {
+        inflate_copy(out, out - dist, now);
+        out += now;
+      } else {
+        unsigned char *after = copy_from_window(state, out, dist - written, dist, now, 1);
+        if (after == NULL) {
+          strm->msg = (char *)"invalid distance too far back";
+          state->mode = BAD;
+          break;
+        }
+        out = after;
+      }
+    }
+    if (now < value) {  // the rest when there is room
+      state->mode = MATCH;
+      state->length = value - now;
+      state->offset = dist;
+      state->was = value;
+      break;
+    }
+    ended = 0;
+  }
+
   // Give back the whole bytes not used (bits < 8 after), as zlib's own loop leaves the stream.
+  // Only bytes loaded here: bits held on entry (a code zlib's own decoding began) may stay held.
   unsigned unused = bits >> 3;
+  if (unused > (unsigned)(in - strm->next_in)) unused = (unsigned)(in - strm->next_in);
   in -= unused;
   bits -= unused << 3;
-  hold &= (1U << bits) - 1;
+  hold &= ((uint64_t)1 << bits) - 1;  // bits < 8, or at most what was held on entry (32)
   strm->next_in = (z_const unsigned char *)in;
   strm->avail_in = (uInt)(in_end - in);
   strm->next_out = out;

@@ -102,7 +102,9 @@ export async function runAgent(input: RunAgentInput): Promise<AgentRun> {
   });
   // History fitted for a roomier route is fitted again for this one, once per image for the whole run.
   const fitCache = createFitCache();
-  const state: MediaBudgetState = { refused: new Set(input.refusedMedia ?? []) };
+  // The history went out in earlier requests: a refusal naming no block on this run's first request is about a
+  // medium the new turn adds.
+  const state: MediaBudgetState = { refused: new Set(input.refusedMedia ?? []), accepted: historyMedia(input.history) };
   const logged = new LoggedRefusals(session, provider);
   const repairs: MediaRepair[] = [];
   const { uploadMedia } = model;
@@ -188,6 +190,14 @@ export async function runAgent(input: RunAgentInput): Promise<AgentRun> {
     if (turn.toolCalls.length === 0) return { messages, steps: step, stopped: 'done', repairs };
   }
   return { messages, steps: maxSteps, stopped: 'max-steps', repairs };
+}
+
+/** Stored base64 of every medium in the earlier conversation. */
+function historyMedia(history: readonly Message[] | undefined): Set<string> {
+  const media = new Set<string>();
+  for (const message of history ?? [])
+    if (message.role !== 'assistant') for (const part of message.parts) if (part.type !== 'text') media.add(part.data);
+  return media;
 }
 
 /** The messages a request carries: all of them, or the window within `contextBudget`. */

@@ -38,13 +38,16 @@ describe('resolveFileReferences', () => {
     const memory = createMemoryMediaReferences();
     const resolve = resolveFileReferences({ route: 'anthropic', upload, memory });
     const [a, again, b] = await Promise.all([resolve(image('one')), resolve(image('one')), resolve(image('two'))]);
-    expect(a).toEqual({ reference: { provider: 'anthropic', id: 'file_1', mimeType: 'image/png' } });
+    // The two uploads run side by side and may start in either order: ids follow the order they started.
+    expect(uploads.map((media) => media.sha256).sort()).toEqual([sha('one'), sha('two')].sort());
+    const idOf = (text: string) => `file_${uploads.findIndex((media) => media.sha256 === sha(text)) + 1}`;
+    expect(a).toEqual({ reference: { provider: 'anthropic', id: idOf('one'), mimeType: 'image/png' } });
     expect(again).toEqual(a);
-    expect(b).toEqual({ reference: { provider: 'anthropic', id: 'file_2', mimeType: 'image/png' } });
-    expect(uploads.map((media) => media.sha256)).toEqual([sha('one'), sha('two')]);
-    expect(Buffer.from(uploads[0]!.bytes).toString()).toBe('one');
-    expect(uploads[0]!.filename).toBe(`${sha('one').slice(0, 16)}.png`);
-    expect(memory.get(sha('two'), 'anthropic')?.id).toBe('file_2');
+    expect(b).toEqual({ reference: { provider: 'anthropic', id: idOf('two'), mimeType: 'image/png' } });
+    const one = uploads.find((media) => media.sha256 === sha('one'))!;
+    expect(Buffer.from(one.bytes).toString()).toBe('one');
+    expect(one.filename).toBe(`${sha('one').slice(0, 16)}.png`);
+    expect(memory.get(sha('two'), 'anthropic')?.id).toBe(idOf('two'));
     const later = resolveFileReferences({ route: 'anthropic', upload, memory });
     expect(await later(image('one'))).toEqual(a);
     expect(uploads).toHaveLength(2);
@@ -110,7 +113,7 @@ describe('fitConversation with references', () => {
   ];
 
   it('a referenced image costs its reference’s bytes: under a cap its base64 would pass, nothing is re-fitted', async () => {
-    const { upload } = recorder();
+    const { upload, uploads } = recorder();
     const references = resolveFileReferences({ route: 'anthropic', upload, memory: createMemoryMediaReferences() });
     const fitted = await fitConversation({
       messages: conversation(),
@@ -123,7 +126,12 @@ describe('fitConversation with references', () => {
     expect(fitted.warnings).toEqual([]);
     expect(fitted.requestBytes).toBeLessThan(2_000);
     const sent = fitted.messages[0]!.role === 'user' ? fitted.messages[0]!.parts.slice(1) : [];
-    expect(sent.map((part) => part.type !== 'text' && part.reference?.id)).toEqual(['file_1', 'file_2', 'file_3']);
+    // Each part names the upload of its own bytes (the three uploads may start in any order).
+    const uploadedAs = (part: (typeof sent)[number]) =>
+      part.type === 'text' ? undefined : uploads[Number(part.reference?.id.slice('file_'.length)) - 1]?.bytes;
+    expect(sent.map((part) => Buffer.from(uploadedAs(part) ?? []).toString('base64'))).toEqual(
+      shots.map((shot) => shot.data),
+    );
     // The outgoing copy keeps the bytes it was fitted to (tokens, caps); the history is untouched.
     expect(sent.map((part) => part.type !== 'text' && part.data)).toEqual(shots.map((shot) => shot.data));
   });

@@ -3,7 +3,7 @@
 // developer keeps the typed error: its code, message and details are media's own.
 import { isMediaError, MediaError } from '@glimpse/media';
 import sharp from 'sharp';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { textPdf } from '../../../../test/fixtures/pdf-documents.js';
 import { qpdfEncrypted } from '../../../../test/support/qpdf-encrypt.js';
 import { MemoryFileSystem } from '../fs/memory-file-system.js';
@@ -109,6 +109,21 @@ describe('failures as the model reads them', () => {
       /could not attach noise\.png: too large even after shrinking \(E_TOO_LARGE\)\. The image cannot be made to fit 64 bytes, even at \d+ px in image\/\w+\. Ask the user for a smaller copy/,
     );
     expect(withoutCodes(note)).not.toMatch(INTERNALS);
+  });
+
+  it('a file tool the app gave no file system: the model can only report it, not call setDefaultFileSystem', async () => {
+    // Fresh modules: the test setup's default file system is not set in them, as in a browser or a Worker.
+    vi.resetModules();
+    const fresh = await import('../fs/default-file-system.js');
+    expect(() => fresh.defaultFileSystem()).toThrow(/No fileSystem was given/);
+    const { viewFile: freshViewFile } = await import('../tools/view-file.js');
+    const result = await freshViewFile({ path: 'shot.png' }, { route: CLAUDE });
+    expect(result.isError).toBe(true);
+    const text = textOf(result);
+    expect(text).toBe(
+      "E_NO_FILE_SYSTEM: view_file cannot read files here: the app gave it no file system, a problem of the app's setup, not of the file, and trying again will not help. Tell the user.",
+    );
+    expect(text).not.toMatch(/setDefaultFileSystem|MemoryFileSystem|denoFileSystem|fileSystem/);
   });
 
   it('a busy host and codecs that did not start: said as what the model can do', () => {

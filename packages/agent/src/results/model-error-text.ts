@@ -1,4 +1,5 @@
 import { isMediaError, type MediaError } from '@glimpse/media';
+import { isFileError } from '../fs/file-error.js';
 
 // What a model reads for a failure in a tool result. Media's messages are written for the developer who called
 // it (pdfText(), maxBytes, "answer 503", a rebuild script); a model can do none of that. It can ask the user for
@@ -28,10 +29,14 @@ function encrypted(error: MediaError, { tool }: ModelErrorContext): string {
 
 /**
  * The failure's message as the model should read it: media's own where it already says what the model can do,
- * else its facts with a remedy the model can act on. A FileError's message is already written for the model.
+ * else its facts with a remedy the model can act on. A FileError's message is already written for the model,
+ * but for a missing file system (the app's setup).
  */
 export function modelErrorText(error: unknown, context: ModelErrorContext = {}): string {
   const message = error instanceof Error ? error.message : String(error);
+  // The app's setup, said to its developer (pass fileSystem, setDefaultFileSystem): the model can only report it.
+  if (isFileError(error) && error.code === 'E_NO_FILE_SYSTEM')
+    return `${context.tool ?? 'This tool'} cannot read files here: the app gave it no file system, a problem of the app's setup, not of the file, and trying again will not help. Tell the user.`;
   if (!isMediaError(error)) return message;
   switch (error.code) {
     case 'E_PDF_ENCRYPTED':

@@ -62,8 +62,11 @@ interface FormatFacts<Info extends ProbeResult> {
 export interface FormatIntegrity {
   /** The cheap structural checks strict decoders make without decoding pixels (well under a millisecond). */
   check(bytes: Uint8Array): IntegrityProblem | undefined;
-  /** The whole file read as the format's strictest reader reads it, image data included: about a decode. */
-  verify(bytes: Uint8Array): Promise<IntegrityProblem | undefined>;
+  /**
+   * The whole file read as the format's strictest reader reads it, image data included: about a decode.
+   * `checked`: `check` found nothing wrong with these same bytes, so the read may leave out what it covers.
+   */
+  verify(bytes: Uint8Array, checked?: boolean): Promise<IntegrityProblem | undefined>;
 }
 
 /** The formats the core writes. GIF and BMP are read but never written: PNG carries them losslessly. */

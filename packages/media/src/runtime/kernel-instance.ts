@@ -134,19 +134,36 @@ function readCString(memory: WebAssembly.Memory, pointer: number): string {
 /** What a strict read of a whole file found: its library's error (unreadable) or first warning (read, not cleanly). */
 export type StrictReadFinding = { error: string } | { warning: string };
 
+/** How a kernel's `verify` gets the file, and what it may leave out. */
+export interface StrictReadOptions {
+  /**
+   * The kernel pulls the file through `read_input`, a buffer at a time (`verify(0, size, flags)`), instead of
+   * being given a copy of all of it: its memory then never holds the file.
+   */
+  streamed?: boolean;
+  /** The kernel's own flags, `verify`'s third argument (png.wasm: 1 = every chunk CRC already checked). */
+  flags?: number;
+}
+
 /**
  * Runs kernel `name`'s `verify` export on `bytes`: the library reads the whole file as its strictest
  * command-line tool does (pngcheck, `djpeg -strict`), keeping no pixels. Resolves to nothing when the
  * read was clean. Running out of memory is E_TOO_LARGE, as for a decode.
  */
-export async function strictRead(name: 'png' | 'jpeg', bytes: Uint8Array): Promise<StrictReadFinding | undefined> {
+export async function strictRead(
+  name: 'png' | 'jpeg',
+  bytes: Uint8Array,
+  options: StrictReadOptions = {},
+): Promise<StrictReadFinding | undefined> {
   const codec = name.toUpperCase();
+  const { streamed = false, flags = 0 } = options;
   try {
     return await withKernel<
-      KernelExports & { verify(data: number, size: number): number },
+      KernelExports & { verify(data: number, size: number, flags: number): number },
       StrictReadFinding | undefined
-    >(name, ['verify'], NO_INPUT, (kernel) => {
-      const warning = kernel.verify(copyIn(kernel, bytes, codec), bytes.byteLength);
+    >(name, ['verify'], streamed ? bytes : NO_INPUT, (kernel) => {
+      const data = streamed ? 0 : copyIn(kernel, bytes, codec);
+      const warning = kernel.verify(data, bytes.byteLength, flags);
       return warning === 0 ? undefined : { warning: readCString(kernel.memory, warning) };
     });
   } catch (cause) {

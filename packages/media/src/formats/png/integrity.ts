@@ -78,7 +78,11 @@ export function checkPngIntegrity(bytes: Uint8Array): IntegrityProblem | undefin
   return { fatal: true, problem: 'the chunk chain does not reach IEND' };
 }
 
-/** libpng itself (png.wasm's `verify`) reads every chunk and every row, as pngcheck does. */
-export async function verifyPngIntegrity(bytes: Uint8Array): Promise<IntegrityProblem | undefined> {
-  return strictReadProblem('libpng', await strictRead('png', bytes));
+/**
+ * libpng itself (png.wasm's `verify`) reads every chunk and every row, as pngcheck does, pulling the file
+ * 64 KB at a time. `checked`: `checkPngIntegrity` found nothing wrong with these same bytes, every chunk's
+ * CRC among them, so libpng does not compute the CRCs a second time (0.3 ms of a 366 KB screenshot's read).
+ */
+export async function verifyPngIntegrity(bytes: Uint8Array, checked = false): Promise<IntegrityProblem | undefined> {
+  return strictReadProblem('libpng', await strictRead('png', bytes, { streamed: true, flags: checked ? 1 : 0 }));
 }
