@@ -9,6 +9,7 @@ import { parseSessionLocation, parseStoreLocation } from '../session/session-loc
 import type { SessionStore, StoredSession } from '../session/session-store.js';
 import { sha256OfBase64 } from '../session/content-address.js';
 import { copySession } from '../session/copy-session.js';
+import { createMemoryMediaReferences } from '../references/media-references.js';
 import { latestMediaFacts } from '../session/media-facts.js';
 import { formatBytes } from '../tools/format-bytes.js';
 import { parseArgs, stringFlag } from './args.js';
@@ -26,7 +27,8 @@ Validates a glimpse session and summarises it: entries by role, error results, i
 (how many and their bytes in all, and the distinct ones by content hash: "(N unique)", "… unique"), and the
 token estimate of the whole log per provider, from each image's pixel size (images logged without a size
 are probed), beside the bytes of the whole log sent as one request on that route against its cap
-(anthropic 32 MB, gemini 20 MB, openai 50 MB): a session dies of either. LOCATION is a JSONL file path,
+(anthropic 32 MB, gemini 20 MB, openai 50 MB): a session dies of either. A medium the log's media lines
+say is uploaded to that route's provider counts at its file reference's size ("N by reference"). LOCATION is a JSONL file path,
 pglite:DIR#ID or postgres://USER:PASS@HOST:PORT/DB#ID (docs/sessions.md: which store for which deployment).
 A FILE name typed with plain spaces also finds a log whose name has Unicode spaces.
 
@@ -95,11 +97,15 @@ export async function summariseSession(
     }
   }
   const sized = await withPixelSizes(messages);
+  // The log's uploads, newest per medium and provider: the meter counts those media at their reference's size.
+  const references = createMemoryMediaReferences(
+    (session.media ?? []).flatMap(({ sha256, reference }) => (reference ? [{ sha256, reference }] : [])),
+  );
   const targets = estimateTargets(provider !== undefined && isProviderName(provider) ? provider : undefined);
   const estimates = targets.map((target) => [
     target.label,
     formatCount(sized.reduce((sum, message) => sum + estimateMessageTokens(message, target.options), 0)),
-    requestMeter(messages, target.options),
+    requestMeter(messages, target.options, references),
   ]);
   const tallied = (tally: { count: number; bytes: number; unique: Map<string, number> }, noun: string) => {
     const kinds = tally.unique.size < tally.count ? ` (${tally.unique.size} unique)` : '';

@@ -1,4 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
+import { checkFileReference } from '../references/check-file-reference.js';
 import type { UploadMedia } from '../references/media-upload.js';
 import { describeCredentials } from './credentials.js';
 import { attemptSignal, DEFAULT_TIMEOUT_MS, type LiveClientOptions } from './live-client-options.js';
@@ -10,17 +11,25 @@ import { withRetries } from './with-retries.js';
  */
 export const ANTHROPIC_FILES_BETA = 'files-api-2025-04-14';
 
-/** Uploads a medium with `beta.files.upload` (multipart POST /v1/files) and answers with its `file_id`. */
+/** Uploads a medium with `beta.files.upload` (multipart POST /v1/files) and answers with its `file_id`
+ * (checked: an answer without one fails the upload). */
 export function uploadAnthropicFile(client: () => Promise<Anthropic>, options: LiveClientOptions): UploadMedia {
   return async (media, signal) => {
     const anthropic = await client();
-    return withRetries('anthropic', describeCredentials('anthropic'), { ...options, signal }, async () => {
-      const file = new File([media.bytes.slice()], media.filename, { type: media.mediaType });
-      const uploaded = await anthropic.beta.files.upload(
-        { file, betas: [ANTHROPIC_FILES_BETA] },
-        { signal: attemptSignal(signal, options.timeoutMs ?? DEFAULT_TIMEOUT_MS) },
-      );
-      return { provider: 'anthropic', id: uploaded.id, mimeType: uploaded.mime_type || media.mediaType };
-    });
+    const reference = await withRetries(
+      'anthropic',
+      describeCredentials('anthropic'),
+      { ...options, signal },
+      async () => {
+        const file = new File([media.bytes.slice()], media.filename, { type: media.mediaType });
+        const uploaded = await anthropic.beta.files.upload(
+          { file, betas: [ANTHROPIC_FILES_BETA] },
+          { signal: attemptSignal(signal, options.timeoutMs ?? DEFAULT_TIMEOUT_MS) },
+        );
+        return { provider: 'anthropic', id: uploaded.id, mimeType: uploaded.mime_type || media.mediaType } as const;
+      },
+    );
+    // After the retries: a 200 without an id is an answer, not a failure a retry mends.
+    return checkFileReference(reference);
   };
 }

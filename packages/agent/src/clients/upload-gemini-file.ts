@@ -1,4 +1,5 @@
 import type { GoogleGenAI } from '@google/genai';
+import { checkFileReference } from '../references/check-file-reference.js';
 import type { UploadMedia } from '../references/media-upload.js';
 import { describeCredentials } from './credentials.js';
 import { attemptSignal, DEFAULT_TIMEOUT_MS, type LiveClientOptions } from './live-client-options.js';
@@ -18,7 +19,7 @@ const POLLS = 20;
 export function uploadGeminiFile(client: () => Promise<GoogleGenAI>, options: LiveClientOptions): UploadMedia {
   return async (media, signal) => {
     const gemini = await client();
-    return withRetries('gemini', describeCredentials('gemini'), { ...options, signal }, async () => {
+    const reference = await withRetries('gemini', describeCredentials('gemini'), { ...options, signal }, async () => {
       const abortSignal = attemptSignal(signal, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
       let file = await gemini.files.upload({
         file: new Blob([media.bytes.slice()], { type: media.mediaType }),
@@ -28,8 +29,7 @@ export function uploadGeminiFile(client: () => Promise<GoogleGenAI>, options: Li
         await new Promise((resolve) => setTimeout(resolve, POLL_MS));
         file = await gemini.files.get({ name: file.name, config: { abortSignal } });
       }
-      if (file.name === undefined || file.uri === undefined)
-        throw new Error('the File API answered without a name or uri');
+      if (!file.name || !file.uri) throw new Error('the File API answered without a name or uri');
       if (file.state !== undefined && file.state !== 'ACTIVE')
         throw new Error(`the uploaded file is ${file.state}${file.error?.message ? `: ${file.error.message}` : ''}`);
       const expiresAt = file.expirationTime ?? new Date(Date.now() + GEMINI_FILE_LIFETIME_MS).toISOString();
@@ -39,7 +39,9 @@ export function uploadGeminiFile(client: () => Promise<GoogleGenAI>, options: Li
         uri: file.uri,
         mimeType: file.mimeType ?? media.mediaType,
         expiresAt,
-      };
+      } as const;
     });
+    // After the retries: an empty name or uri, or an expiry that is no time, is an answer a retry does not mend.
+    return checkFileReference(reference);
   };
 }

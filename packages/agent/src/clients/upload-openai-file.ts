@@ -1,4 +1,5 @@
 import type OpenAI from 'openai';
+import { checkFileReference } from '../references/check-file-reference.js';
 import type { UploadMedia } from '../references/media-upload.js';
 import { describeCredentials } from './credentials.js';
 import { attemptSignal, DEFAULT_TIMEOUT_MS, type LiveClientOptions } from './live-client-options.js';
@@ -16,7 +17,7 @@ export function uploadOpenAIFile(
 ): UploadMedia {
   return async (media, signal) => {
     const openai = await client();
-    return withRetries(provider, describeCredentials(provider), { ...options, signal }, async () => {
+    const reference = await withRetries(provider, describeCredentials(provider), { ...options, signal }, async () => {
       const file = new File([media.bytes.slice()], media.filename, { type: media.mediaType });
       const uploaded = await openai.files.create(
         { file, purpose: 'user_data' },
@@ -26,10 +27,13 @@ export function uploadOpenAIFile(
         provider: 'openai',
         id: uploaded.id,
         mimeType: media.mediaType,
-        ...(typeof uploaded.expires_at === 'number' && {
-          expiresAt: new Date(uploaded.expires_at * 1000).toISOString(),
-        }),
-      };
+        ...(typeof uploaded.expires_at === 'number' &&
+          Number.isFinite(uploaded.expires_at) && {
+            expiresAt: new Date(uploaded.expires_at * 1000).toISOString(),
+          }),
+      } as const;
     });
+    // After the retries: a 200 without an id is an answer, not a failure a retry mends.
+    return checkFileReference(reference);
   };
 }

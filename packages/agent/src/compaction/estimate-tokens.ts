@@ -60,13 +60,18 @@ export function estimateTextTokens(text: string): number {
 
 /**
  * Tokens one image costs on the route. Images without a recorded size fall back to the fixed 4,800
- * characters; images a text-only model never sees cost their placeholder.
+ * characters (on Gemini 3: high's 1,120, the level they are sent at); images a text-only model never sees cost
+ * their placeholder.
  */
 export function estimateImageTokens(image: Pick<ImagePart, 'width' | 'height'>, options: EstimateOptions): number {
   const { capabilities, provider, model } = routeFor(options.provider, options);
   if (!capabilities.imageInput) return PLACEHOLDER_TOKENS;
   const { width, height } = image;
-  if (options.images === 'fixed' || width === undefined || height === undefined) return FIXED_IMAGE_CHARS / 4;
+  if (options.images === 'fixed') return FIXED_IMAGE_CHARS / 4;
+  // Gemini 3 prices by level, and the serializer sends an image of unknown size at high: the estimate says the same.
+  if (provider === 'gemini' && usesMediaResolution(model))
+    return GEMINI_MEDIA_RESOLUTION_TOKENS[options.mediaResolution ?? geminiImageLevel(width, height)];
+  if (width === undefined || height === undefined) return FIXED_IMAGE_CHARS / 4;
   switch (provider) {
     case 'anthropic':
     case 'bedrock':
@@ -76,9 +81,7 @@ export function estimateImageTokens(image: Pick<ImagePart, 'width' | 'height'>, 
     case 'openai-responses':
       return openAIImageTokens(width, height, openAIImageRule(model), options.detail);
     case 'gemini':
-      return usesMediaResolution(model)
-        ? GEMINI_MEDIA_RESOLUTION_TOKENS[options.mediaResolution ?? geminiImageLevel(width, height)]
-        : geminiTileTokens(width, height);
+      return geminiTileTokens(width, height);
     case 'ollama':
       return OLLAMA_IMAGE_TOKENS;
     default: {

@@ -107,6 +107,15 @@ describe('Gemini 3 media_resolution per part', () => {
     expect(estimateMessageTokens(messages[2]!, { provider: 'gemini', model: MODEL })).toBe(1120);
   });
 
+  it('an image of unknown size (no width/height) is sent at high and counted at high, 1,120, not the fixed 1,200', async () => {
+    const dialog = await fitted(600, 400, MODEL);
+    const sizeless: ImagePart = { type: 'image', mediaType: dialog.mediaType, data: dialog.data };
+    const message: Message = { role: 'user', parts: [sizeless] };
+    const { body } = await sent([message], MODEL);
+    expect(body.contents[0]!.parts.map((part) => part.mediaResolution)).toEqual([{ level: 'MEDIA_RESOLUTION_HIGH' }]);
+    expect(estimateMessageTokens(message, { provider: 'gemini', model: MODEL })).toBe(1120);
+  });
+
   it('Gemini 2.5 gets no level and keeps its tile rule and the gemini preset’s size', async () => {
     expect(capabilitiesFor({ provider: 'gemini', model: 'gemini-2.5-flash' }).workingSize).toBeUndefined();
     const screen = await fitted(5120, 2880, 'gemini-2.5-flash');

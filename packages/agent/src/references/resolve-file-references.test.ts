@@ -156,4 +156,65 @@ describe('fitConversation with references', () => {
     const sent = fitted.messages[0]!.role === 'user' ? fitted.messages[0]!.parts : [];
     expect(sent.filter((part) => part.type === 'image' && part.reference === undefined)).toHaveLength(3);
   });
+
+  it.each([
+    ['no id', { provider: 'anthropic', mimeType: 'image/png' }, 'id missing'],
+    ['an empty id', { provider: 'anthropic', id: '', mimeType: 'image/png' }, 'id ""'],
+    ['an empty uri', { provider: 'gemini', id: 'files/a', uri: '', mimeType: 'image/png' }, 'uri ""'],
+    [
+      'an expiry that is no time',
+      { provider: 'gemini', id: 'files/a', uri: 'u', mimeType: 'image/png', expiresAt: 'soon' },
+      'expiry "soon" is not a time',
+    ],
+  ])(
+    'an uploader answering with %s fails the upload (inline, the reason said), and nothing is kept',
+    async (_, answer, what) => {
+      const put: FileReference[] = [];
+      let uploads = 0;
+      const resolve = resolveFileReferences({
+        route: 'anthropic',
+        upload: async () => {
+          uploads++;
+          return answer as FileReference;
+        },
+        memory: { get: () => undefined, put: (_sha, reference) => void put.push(reference) },
+      });
+      const provider = answer.provider;
+      const expected = {
+        failure: `the ${provider} file store answered without a usable reference (${what})`,
+        provider: 'anthropic',
+      };
+      expect(await resolve(image('one'))).toEqual(expected);
+      expect(await resolve(image('one'))).toEqual(expected); // not tried again in the run
+      expect(uploads).toBe(1);
+      expect(put).toEqual([]);
+    },
+  );
+
+  it('a put that fails (a log whose disk is full) leaves the medium inline with the reason, and no unhandled rejection', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      for (const put of [
+        async () => Promise.reject(new Error('ENOSPC: no space left on device')),
+        () => {
+          throw new Error('ENOSPC: no space left on device');
+        },
+      ]) {
+        const { upload } = recorder();
+        const resolve = resolveFileReferences({ route: 'anthropic', upload, memory: { get: () => undefined, put } });
+        const expected = {
+          failure: 'the reference file_1 could not be kept: ENOSPC: no space left on device',
+          provider: 'anthropic',
+        };
+        expect(await Promise.all([resolve(image('one')), resolve(image('one'))])).toEqual([expected, expected]);
+        expect(await resolve(image('one'))).toEqual(expected);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+    expect(unhandled).toEqual([]);
+  });
 });

@@ -3,6 +3,7 @@ import { base64ToBytes } from '../base64.js';
 import { referenceProvider, takesFileReference } from '../providers/file-reference.js';
 import { sha256Hex } from '../session/sha256-hex.js';
 import type { FileReference, MediaPart } from '../types.js';
+import { checkFileReference } from './check-file-reference.js';
 import type { MediaReferences } from './media-references.js';
 import type { UploadMedia } from './media-upload.js';
 
@@ -33,6 +34,8 @@ export interface FileReferencesInput {
  * A reference that expires within this margin is uploaded again: the request, and its retries, must find the
  * file still there (Gemini deletes an upload 48 hours after it was made).
  */
+const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
 const EXPIRY_MARGIN_MS = 60 * 60 * 1000;
 
 const EXTENSIONS: Record<MediaPart['mediaType'], string> = {
@@ -68,6 +71,10 @@ export function resolveFileReferences({ route, upload, memory, now = Date.now }:
     }
     return hashed;
   };
+  const failedWith = (sha256: string, reason: string): ReferenceOutcome => {
+    failed.set(sha256, reason);
+    return provider === undefined ? undefined : { failure: reason, provider };
+  };
   const live = (reference: FileReference) =>
     reference.expiresAt === undefined || Date.parse(reference.expiresAt) - EXPIRY_MARGIN_MS > now();
 
@@ -85,23 +92,28 @@ export function resolveFileReferences({ route, upload, memory, now = Date.now }:
       const filename =
         (part.type === 'document' ? part.filename : undefined) ??
         `${sha256.slice(0, 16)}.${EXTENSIONS[part.mediaType]}`;
-      // Started in a then: an uploader that throws at once fails like one that rejects.
+      // Started in a then: an uploader that throws at once fails like one that rejects. Each step is caught: an
+      // answer without a usable reference (checkFileReference), or a `put` that fails (the log's disk full, its
+      // database down), leaves the medium inline with the reason, never a rejection. A reference that could not be
+      // kept is not sent: a resume would not know it, and the log would not say which upload its request named.
       outcome = Promise.resolve()
         .then(() => upload({ bytes, mediaType: part.mediaType, sha256, filename }, signal))
+        .then(checkFileReference)
         .then(
           async (reference): Promise<ReferenceOutcome> => {
-            await memory.put(sha256, reference);
+            try {
+              await memory.put(sha256, reference);
+            } catch (error) {
+              return failedWith(sha256, `the reference ${reference.id} could not be kept: ${reasonOf(error)}`);
+            }
             stale.delete(reference.id); // a store may hand out an id again
             return { reference };
           },
-          (error: unknown): ReferenceOutcome => {
-            const reason = error instanceof Error ? error.message : String(error);
-            failed.set(sha256, reason);
-            return { failure: reason, provider };
-          },
+          (error: unknown): ReferenceOutcome => failedWith(sha256, reasonOf(error)),
         );
       pending.set(sha256, outcome);
-      void outcome.finally(() => pending.delete(sha256));
+      // `outcome` never rejects, so neither does this chain.
+      void outcome.then(() => pending.delete(sha256));
     }
     return outcome;
   };

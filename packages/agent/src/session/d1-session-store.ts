@@ -132,9 +132,10 @@ export class D1SessionStore implements SessionStore {
       .prepare('SELECT seq, after_entries, line FROM glimpse_media_lines WHERE session_id = ? ORDER BY seq')
       .bind(id)
       .all<{ seq: number; after_entries: number; line: string }>();
-    const mediaLines = lines.map(({ seq, after_entries, line }): StoredMediaLine => {
+    const mediaLines = lines.flatMap(({ seq, after_entries, line }): StoredMediaLine[] => {
       try {
-        return { ...decodeMediaLine(JSON.parse(line)), afterEntries: after_entries };
+        const decoded = decodeMediaLine(JSON.parse(line)); // undefined: only of a provider this version does not know
+        return decoded ? [{ ...decoded, afterEntries: after_entries }] : [];
       } catch (cause) {
         const reason = cause instanceof Error ? cause.message : String(cause);
         throw new SessionError('E_SESSION_CORRUPT', `session ${id}, media line ${seq}: ${reason}`, undefined, {

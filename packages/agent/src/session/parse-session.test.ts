@@ -79,9 +79,14 @@ describe('parseSession', () => {
       [media({}), /line 3: media line: has neither "refused" nor "reference"/],
       [media({ sha256: 'B'.repeat(64), refused }), /line 3: media line: sha256 "B+" is not 64 lowercase hex/],
       [media({ refused: { ...refused, action: 'drop' } }), /line 3: media line: refused.action "drop" is not one of/],
+      [media({ reference: { provider: 7, id: 'x', mimeType: 'image/png' } }), /line 3: media line: reference.provider/],
       [
-        media({ reference: { provider: 'bedrock', id: 'x', mimeType: 'image/png' } }),
-        /line 3: media line: reference.provider "bedrock"/,
+        media({ reference: { provider: 'bedrock', id: '', mimeType: 'image/png' } }),
+        /line 3: media line: reference.id/,
+      ],
+      [
+        media({ reference: { provider: 'bedrock', id: 'x', mimeType: 'image/png', expiresAt: 'soon' } }),
+        /line 3: media line: reference.expiresAt is not an ISO time/,
       ],
       [
         media({ reference: { provider: 'gemini', id: 'files/x', mimeType: 'image/png', expiresAt: 'soon' } }),
@@ -94,6 +99,26 @@ describe('parseSession', () => {
       expect(error.code).toBe('E_SESSION_CORRUPT');
       expect(error.message).toMatch(pattern);
     }
+  });
+
+  it('passes over a well-formed reference of a provider it does not know (a newer writer’s), keeping the rest', () => {
+    const sha256 = 'c'.repeat(64);
+    const at = '2026-01-01T00:00:02.000Z';
+    const bedrock = { provider: 'bedrock', id: 's3://b/k', mimeType: 'image/png' };
+    const gemini = { provider: 'gemini', id: 'files/x', uri: 'https://g/files/x', mimeType: 'image/png' };
+    const refused = { route: 'bedrock', code: 'E_MEDIA_REFUSED', action: 'placeholder', reason: 'no' };
+    const line = (fields: Record<string, unknown>) => JSON.stringify({ type: 'media', at, sha256, ...fields });
+    const loaded = parseSession(
+      bytes(
+        `${header}\n${user('a')}\n${line({ reference: bedrock })}\n${line({ reference: gemini })}\n` +
+          `${line({ refused, reference: bedrock })}\n${user('b')}\n`,
+      ),
+    );
+    expect(loaded.messages).toHaveLength(2);
+    expect(loaded.media).toStrictEqual([
+      { type: 'media', at, sha256, reference: gemini, line: 4, afterEntries: 1 },
+      { type: 'media', at, sha256, refused, line: 5, afterEntries: 1 },
+    ]);
   });
 
   it('a bad line in the middle is corruption even when the tail is torn', () => {

@@ -52,8 +52,10 @@ export function parseSession(bytes: Uint8Array): LoadedSession {
     line++;
     const value = parseLine(decoder, bytes.subarray(start, end), line);
     if (line === 1) header = parseHeader(value);
-    else if (isMediaLine(value)) mediaLines.push(parseMediaLine(value, line, entries.length));
-    else entries.push(parseEntry(value, media, line));
+    else if (isMediaLine(value)) {
+      const media = parseMediaLine(value, line, entries.length);
+      if (media !== undefined) mediaLines.push(media);
+    } else entries.push(parseEntry(value, media, line));
     start = end + 1;
   }
   const tornTail = start < bytes.length ? { line: line + 1, bytes: bytes.length - start } : undefined;
@@ -122,9 +124,11 @@ function parseHeader(value: unknown): SessionHeader {
 const isMediaLine = (value: unknown) =>
   typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'media';
 
-function parseMediaLine(value: unknown, line: number, afterEntries: number): LoadedMediaLine {
+/** A media line, or undefined for one that speaks only of a provider this version does not know. */
+function parseMediaLine(value: unknown, line: number, afterEntries: number): LoadedMediaLine | undefined {
   try {
-    return { ...decodeMediaLine(value), line, afterEntries };
+    const decoded = decodeMediaLine(value);
+    return decoded && { ...decoded, line, afterEntries };
   } catch (error) {
     if (isSessionError(error) && error.line === undefined)
       throw new SessionError(error.code, error.message, line, { cause: error });

@@ -98,9 +98,10 @@ export class PostgresSessionStore implements SessionStore {
         'SELECT seq, after_entries, line FROM glimpse_media_lines WHERE session_id = $1 ORDER BY seq',
         [id],
       );
-      const media = lines.map(({ seq, after_entries, line }): StoredMediaLine => {
+      const media = lines.flatMap(({ seq, after_entries, line }): StoredMediaLine[] => {
         try {
-          return { ...decodeMediaLine(line), afterEntries: after_entries };
+          const decoded = decodeMediaLine(line); // undefined: only of a provider this version does not know
+          return decoded ? [{ ...decoded, afterEntries: after_entries }] : [];
         } catch (cause) {
           const reason = cause instanceof Error ? cause.message : String(cause);
           throw new SessionError('E_SESSION_CORRUPT', `session ${id}, media line ${seq}: ${reason}`, undefined, {

@@ -190,6 +190,9 @@ function storeContract(name: string, setup: () => Promise<{ store: SessionStore;
       await failsWith(session.appendMedia({ sha256 }), SessionError, 'E_SESSION_CORRUPT');
       const badAction = { sha256, refused: { ...refused.refused!, action: 'drop' } } as unknown as MediaFact;
       await failsWith(session.appendMedia(badAction), SessionError, 'E_SESSION_CORRUPT');
+      // A reader passes over a provider it does not know; a writer names only those it does.
+      const bedrock = { sha256, reference: { ...reference.reference!, provider: 'bedrock' } } as unknown as MediaFact;
+      await failsWith(session.appendMedia(bedrock), SessionError, 'E_SESSION_CORRUPT');
       await session.append(conversation()[4]!);
       await session.close();
       await failsWith(session.appendMedia(refused), SessionError, 'E_SESSION_CLOSED');
