@@ -130,6 +130,18 @@ export async function handleUpload(
       return true;
     }
     const purpose = parts.find((part) => part.name === 'purpose')?.bytes.toString();
+    // The purpose each kind is documented with: `vision` for an image an `input_image.file_id` names (the images and
+    // vision guide's upload), `user_data` for a PDF an `input_file` names (the file inputs guide).
+    const wanted = mediaType.startsWith('image/') ? 'vision' : 'user_data';
+    if (purpose !== wanted)
+      return json(response, 400, {
+        error: {
+          message: `Invalid purpose ${JSON.stringify(purpose)} for a ${mediaType} file: expected ${wanted}.`,
+          type: 'invalid_request_error',
+          param: 'purpose',
+          code: null,
+        },
+      });
     const stored = store(
       { api, mediaType, filename: file.filename ?? 'file', bytes: file.bytes },
       `file-${uploads.length + 1}`,
