@@ -1,4 +1,4 @@
-import type { ProviderName } from '../route/capabilities.js';
+import type { ModelCapabilities, ProviderName } from '../route/capabilities.js';
 import { resolveRoute, type ModelRoute } from '../route/resolve-route.js';
 import { chooseWindow } from '../compaction/choose-window.js';
 import { estimateMessageTokens } from '../compaction/estimate-tokens.js';
@@ -23,6 +23,11 @@ export interface RunAgentInput {
   provider: ProviderName;
   /** The model id on that route (capabilities, Gemini's tool-result shape); the client's modalities win over it. */
   modelId?: string;
+  /**
+   * Overrides of the route's capabilities, e.g. `{ maxMediaResolution: 'ultra_high' }` on Gemini 3; the client's
+   * modalities (`imageInput`, `pdfInput`) still win.
+   */
+  capabilities?: Partial<ModelCapabilities>;
   tools: readonly AgentTool[];
   /** The system prompt of every request. */
   system?: string;
@@ -99,7 +104,11 @@ export async function runAgent(input: RunAgentInput): Promise<AgentRun> {
   const route = resolveRoute({
     provider,
     ...(input.modelId !== undefined && { model: input.modelId }),
-    overrides: { imageInput: model.inputModalities.includes('image'), pdfInput: model.inputModalities.includes('pdf') },
+    overrides: {
+      ...input.capabilities,
+      imageInput: model.inputModalities.includes('image'),
+      pdfInput: model.inputModalities.includes('pdf'),
+    },
   });
   // History fitted for a roomier route is fitted again for this one, once per image for the whole run.
   const fitCache = createFitCache();
