@@ -18,6 +18,8 @@ export interface StoredUpload {
   filename: string;
   bytes: Buffer;
   sha256: string;
+  /** Deleted through the provider's delete call (Anthropic beta.files.delete, OpenAI files.delete, Gemini files.delete). */
+  deleted?: boolean;
 }
 
 /** Refuses an upload (status and message) or lets it through. */
@@ -95,6 +97,36 @@ export async function handleUpload(
     return stored;
   };
   const refusal = (api: UploadApi, mediaType: string, bytes: Buffer) => check?.({ api, mediaType, bytes });
+
+  // Deletes, as each API answers them: a file it does not hold (or no longer) is a 404 in the API's error shape.
+  const deletion = /^\/(?:v1\/)?files\/([^/]+)$|^\/v1beta\/(files\/[^/]+)$/.exec(url.pathname);
+  if (method === 'DELETE' && deletion !== null) {
+    const gemini = deletion[2] !== undefined;
+    const api: UploadApi = gemini
+      ? 'gemini'
+      : request.headers['anthropic-version'] !== undefined
+        ? 'anthropic'
+        : 'openai';
+    const id = decodeURIComponent(deletion[1] ?? deletion[2]!);
+    if (api === 'anthropic' && !String(request.headers['anthropic-beta'] ?? '').includes('files-api-2025-04-14'))
+      return json(response, 400, {
+        type: 'error',
+        error: { type: 'invalid_request_error', message: 'files beta header missing' },
+      });
+    const stored = uploads.find((upload) => upload.api === api && upload.id === id && !upload.deleted);
+    if (stored === undefined) {
+      const message = `File not found: ${id}`;
+      if (api === 'anthropic')
+        return json(response, 404, { type: 'error', error: { type: 'not_found_error', message } });
+      if (api === 'openai')
+        return json(response, 404, { error: { message, type: 'invalid_request_error', param: 'id', code: null } });
+      return json(response, 404, { error: { code: 404, message, status: 'NOT_FOUND' } });
+    }
+    stored.deleted = true;
+    if (api === 'anthropic') return json(response, 200, { id, type: 'file_deleted' });
+    if (api === 'openai') return json(response, 200, { id, object: 'file', deleted: true });
+    return json(response, 200, {});
+  }
 
   if (method === 'POST' && (url.pathname === '/v1/files' || url.pathname === '/files')) {
     const api: UploadApi = request.headers['anthropic-version'] !== undefined ? 'anthropic' : 'openai';

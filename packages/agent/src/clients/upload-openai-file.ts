@@ -1,9 +1,10 @@
 import type OpenAI from 'openai';
 import { checkFileReference } from '../references/check-file-reference.js';
-import type { UploadMedia } from '../references/media-upload.js';
+import type { DeleteMedia, UploadMedia } from '../references/media-upload.js';
 import { describeCredentials } from './credentials.js';
 import { attemptSignal, DEFAULT_TIMEOUT_MS, type LiveClientOptions } from './live-client-options.js';
 import { withRetries } from './with-retries.js';
+import { goneOn404 } from './gone-on-404.js';
 
 /**
  * Uploads a medium to OpenAI Files (`files.create`, multipart POST /v1/files), with the purpose its kind is
@@ -37,5 +38,21 @@ export function uploadOpenAIFile(
     });
     // After the retries: a 200 without an id is an answer, not a failure a retry mends.
     return checkFileReference(reference);
+  };
+}
+
+/** Deletes an upload with `files.delete` (DELETE /v1/files/{file_id}). */
+export function deleteOpenAIFile(
+  provider: 'openai-chat' | 'openai-responses',
+  client: () => Promise<OpenAI>,
+  options: LiveClientOptions,
+): DeleteMedia {
+  return async (reference, signal) => {
+    const openai = await client();
+    return withRetries(provider, describeCredentials(provider), { ...options, signal }, () =>
+      goneOn404(
+        openai.files.delete(reference.id, { signal: attemptSignal(signal, options.timeoutMs ?? DEFAULT_TIMEOUT_MS) }),
+      ),
+    );
   };
 }
