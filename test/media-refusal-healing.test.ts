@@ -360,3 +360,77 @@ describe('runAgent writes a 413’s tightened budget to the session log', () => 
       expect(server.requests[0]!.bytes).toBeGreaterThan(CAP);
     }, 180_000);
 });
+
+/** A server that takes at most 4 images per request, answering more as Anthropic's API words a count refusal. */
+const MAX_IMAGES = 4;
+const imagesIn = (body: unknown) => JSON.stringify(body).match(/"type":"image"/g)?.length ?? 0;
+const fewImages: RequestCheck = (request) =>
+  imagesIn(request.body) > MAX_IMAGES
+    ? {
+        status: 400,
+        type: 'invalid_request_error',
+        message: `Too many images in request: ${imagesIn(request.body)} > ${MAX_IMAGES}.`,
+      }
+    : undefined;
+
+describe('runAgent writes a "too many images" cut to the session log', () => {
+  for (const [name, place] of STORES.filter(([store]) => store !== 'PGlite' && store !== 'Postgres server'))
+    it(`${name}: a resumed run's first request carries at most the cut's images, with no refusal`, async () => {
+      const open = await place();
+      const id = `heal-images-${process.pid}-${Date.now()}`;
+      server = await startApiServer(script(), fewImages);
+      let store = await open();
+      let session = await store.openSession(id);
+      const run = await runAgent({
+        model: client(server.url),
+        provider: 'anthropic',
+        tools: [screenshot],
+        prompt: 'Look eight times.',
+        maxSteps: TURNS + 1,
+        session,
+      });
+      await session.close();
+      expect(run.stopped).toBe('done');
+      expect(run.repairs).toMatchObject([{ action: 'fewer-images', value: MAX_IMAGES }]);
+      const lines = (await store.readSession(id)).media ?? [];
+      expect(lines.length).toBeGreaterThanOrEqual(1);
+      for (const line of lines)
+        expect(line.refused).toMatchObject({
+          code: 'E_TOO_MANY_IMAGES',
+          action: 'refit',
+          maxImagesPerRequest: MAX_IMAGES,
+        });
+      await store.close();
+      await server.close();
+
+      server = await startApiServer([{ text: 'Still fine.' }], fewImages);
+      store = await open();
+      session = await store.openSession(id);
+      const history = session.resumed?.messages ?? [];
+      const resumed = await runAgent({
+        model: client(server.url),
+        provider: 'anthropic',
+        tools: [screenshot],
+        history,
+        prompt: 'And now?',
+        session,
+      });
+      await session.close();
+      await store.close();
+      expect(resumed.repairs).toEqual([]);
+      expect(server.requests).toHaveLength(1);
+      expect(imagesIn(server.requests[0]!.body)).toBe(MAX_IMAGES);
+      await server.close();
+
+      // The control: the same history without the log sends all eight and is refused.
+      server = await startApiServer([{ text: 'Fine.' }], fewImages);
+      await runAgent({
+        model: client(server.url),
+        provider: 'anthropic',
+        tools: [screenshot],
+        history,
+        prompt: 'And now?',
+      }).catch(() => undefined);
+      expect(imagesIn(server.requests[0]!.body)).toBe(TURNS);
+    }, 120_000);
+});

@@ -16,6 +16,8 @@ export class LoggedRefusals {
   private readonly seen = new Set<string>();
   /** The smallest bytes per request a 413 tightened this route to (its `refit` lines), if any. */
   readonly maxRequestBytes: number | undefined;
+  /** The fewest images per request a "too many images" cut this route to, if any. */
+  readonly maxImagesPerRequest: number | undefined;
 
   constructor(session: SessionAppender | undefined, route: string) {
     const refusals = (session?.resumed?.media ?? []).flatMap((line) =>
@@ -23,10 +25,13 @@ export class LoggedRefusals {
     );
     // Only placeholders are left out again; a refit medium may be sent, under the tightened budget.
     this.hashes = new Set(refusals.flatMap((fact) => (fact.action === 'placeholder' ? [fact.sha256] : [])));
-    const caps = refusals.flatMap((fact) =>
-      fact.action === 'refit' && fact.maxRequestBytes !== undefined ? [fact.maxRequestBytes] : [],
-    );
-    this.maxRequestBytes = caps.length > 0 ? Math.min(...caps) : undefined;
+    const smallest = (caps: (number | undefined)[]) => {
+      const known = caps.filter((cap) => cap !== undefined);
+      return known.length > 0 ? Math.min(...known) : undefined;
+    };
+    const refits = refusals.filter((fact) => fact.action === 'refit');
+    this.maxRequestBytes = smallest(refits.map((fact) => fact.maxRequestBytes));
+    this.maxImagesPerRequest = smallest(refits.map((fact) => fact.maxImagesPerRequest));
   }
 
   /** Adds to `refused` the base64 of each medium in `messages` the log says this route refused. */
@@ -67,9 +72,10 @@ function sentCopies(fitted: FittedConversation): Map<string, string> {
 }
 
 /**
- * The `media` lines of a 413's repair (`bytes-tightened`): one `refit` line per medium the tightened budget changed
- * (sent smaller, or left out), each with the new `maxRequestBytes`, so a resumed run starts under it. `before` is the
- * refused request, `after` the one about to be sent in its place.
+ * The `media` lines of a whole-request repair (a 413's `bytes-tightened`, `fewer-images`): one `refit` line per
+ * medium the tightened cap changed (sent smaller, or left out), each with the new `maxRequestBytes` or
+ * `maxImagesPerRequest`, so a resumed run starts under it. `before` is the refused request, `after` the one about
+ * to be sent in its place.
  */
 export async function refitLines(
   repair: MediaRepair,
@@ -77,7 +83,9 @@ export async function refitLines(
   before: FittedConversation,
   after: FittedConversation,
 ): Promise<MediaFact[]> {
-  if (repair.action !== 'bytes-tightened' || typeof repair.value !== 'number') return [];
+  if (repair.action === 'left-out' || typeof repair.value !== 'number') return [];
+  const cap =
+    repair.action === 'bytes-tightened' ? { maxRequestBytes: repair.value } : { maxImagesPerRequest: repair.value };
   const now = sentCopies(after);
   const lines: MediaFact[] = [];
   for (const [source, copy] of sentCopies(before)) {
@@ -91,7 +99,7 @@ export async function refitLines(
         code: repair.refusal.code,
         action: 'refit',
         reason: repair.refusal.message,
-        maxRequestBytes: repair.value,
+        ...cap,
       },
     });
   }

@@ -118,6 +118,7 @@ export async function runAgent(input: RunAgentInput): Promise<AgentRun> {
   const logged = new LoggedRefusals(session, provider);
   // A 413 of an earlier run tightened this route's bytes per request: its first request is already under that.
   if (logged.maxRequestBytes !== undefined) state.maxRequestBytes = logged.maxRequestBytes;
+  if (logged.maxImagesPerRequest !== undefined) state.maxImagesPerRequest = logged.maxImagesPerRequest;
   const repairs: MediaRepair[] = [];
   const { uploadMedia } = model;
   const references =
@@ -187,11 +188,11 @@ export async function runAgent(input: RunAgentInput): Promise<AgentRun> {
           // Written before the resend, so a run stopped now still never sends it again when resumed.
           const line = session ? await refusalLine(repair, provider) : undefined;
           if (line) await session?.appendMedia(line);
-          if (repair.action === 'bytes-tightened') tightened = repair;
+          if (repair.action !== 'left-out') tightened = repair;
         }
         const refused = fitted;
         ({ fitted, request } = await prepare());
-        // A 413's tightened budget, written with each medium it re-fitted, before the resend: a resumed run starts under it.
+        // A tightened bytes or image cap, written with each medium it changed, before the resend: a resume starts under it.
         if (session && tightened)
           for (const line of await refitLines(tightened, provider, refused, fitted)) await session.appendMedia(line);
       }

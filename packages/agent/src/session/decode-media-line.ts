@@ -66,11 +66,12 @@ export function decodeMediaFact(value: unknown, { unknownProviders = 'refuse' }:
       action: oneOf(refused.action, ACTIONS, 'refused.action'),
       reason: text(refused.reason, 'refused.reason'),
     };
-    if (refused.maxRequestBytes !== undefined) {
-      const cap = refused.maxRequestBytes;
+    for (const name of ['maxRequestBytes', 'maxImagesPerRequest'] as const) {
+      const cap = refused[name];
+      if (cap === undefined) continue;
       if (typeof cap !== 'number' || !Number.isSafeInteger(cap) || cap <= 0)
-        throw shapeError(`refused.maxRequestBytes ${JSON.stringify(cap)} is not a positive integer`);
-      fact.refused.maxRequestBytes = cap;
+        throw shapeError(`refused.${name} ${JSON.stringify(cap)} is not a positive integer`);
+      fact.refused[name] = cap;
     }
   }
   if (record.reference !== undefined) {

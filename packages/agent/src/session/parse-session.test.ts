@@ -81,6 +81,7 @@ describe('parseSession', () => {
       [media({ refused: { ...refused, action: 'drop' } }), /line 3: media line: refused.action "drop" is not one of/],
       [media({ refused: { ...refused, maxRequestBytes: 0 } }), /line 3: media line: refused.maxRequestBytes 0 is not/],
       [media({ refused: { ...refused, maxRequestBytes: '9' } }), /refused.maxRequestBytes "9" is not a positive/],
+      [media({ refused: { ...refused, maxImagesPerRequest: 1.5 } }), /refused.maxImagesPerRequest 1.5 is not a/],
       [media({ reference: { provider: 7, id: 'x', mimeType: 'image/png' } }), /line 3: media line: reference.provider/],
       [
         media({ reference: { provider: 'bedrock', id: '', mimeType: 'image/png' } }),

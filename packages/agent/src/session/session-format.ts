@@ -54,8 +54,9 @@ export interface MediaRefusalFact {
   code: string;
   /**
    * `placeholder`: left out of every later request to this route. `refit`: the route refused a whole request as too
-   * large (`E_REQUEST_TOO_LARGE`, a 413) and the loop re-fitted this medium smaller (or left it out) under a tightened
-   * `maxRequestBytes`; the medium itself may be sent again.
+   * large (`E_REQUEST_TOO_LARGE`, a 413: `maxRequestBytes`) or as carrying too many images (`E_TOO_MANY_IMAGES`:
+   * `maxImagesPerRequest`), and the loop re-fitted this medium smaller or left it out under the tightened cap; the
+   * medium itself may be sent again.
    */
   action: 'refit' | 'placeholder';
   /** The provider's own words, for a reader of the log. */
@@ -65,6 +66,8 @@ export interface MediaRefusalFact {
    * the smallest of its route's from its first request on, so it does not send the refused size again.
    */
   maxRequestBytes?: number;
+  /** With `refit`: the images per request the route was cut to (4/5 of the refused request's); as `maxRequestBytes`. */
+  maxImagesPerRequest?: number;
 }
 
 export interface MediaReferenceFact {
