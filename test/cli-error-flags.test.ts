@@ -2,7 +2,7 @@
 // `raise maxInputPixels` for a developer calling process(); at a shell only flags can be passed. Each refusal whose
 // message names a limit is triggered through the CLI, and every flag its printed message names is one the
 // command's own --help lists.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -75,6 +75,25 @@ describe('CLI error messages name the command’s flags', () => {
       '--max-bytes',
     );
     expect(message).toMatch(/Raise --max-bytes or send a smaller image/);
+  });
+
+  it('E_TOO_COMPLEX: an SVG whose filters are too much work, a lower --max-edge (process)', async () => {
+    const svg = join(dir, 'blurs.svg');
+    const rects = Array.from(
+      { length: 40 },
+      (_, i) =>
+        `<rect x="${i * 10}" y="${i * 10}" width="1500" height="1500" fill="#${(i * 5 + 16).toString(16)}a" filter="url(#b)"/>`,
+    ).join('');
+    await writeFile(
+      svg,
+      `<svg xmlns="http://www.w3.org/2000/svg" width="2000" height="2000"><filter id="b"><feGaussianBlur stdDeviation="80"/></filter>${rects}</svg>`,
+    );
+    const message = await refusedWithFlag(
+      ['process', svg, '-o', join(dir, 'blurs.png')],
+      'E_TOO_COMPLEX',
+      '--max-edge',
+    );
+    expect(message).toMatch(/a lower --max-edge renders fewer pixels/);
   });
 
   it('E_TOO_MANY_PIXELS: raise --max-input-pixels, named once (process, tiles)', async () => {
