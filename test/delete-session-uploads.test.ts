@@ -3,10 +3,12 @@
 // delete calls as the APIs do; deleteSessionUploads reads the references from the session log and deletes each one
 // through the same SDKs. A second call finds them gone (404), a provider without a client is skipped, and a run that
 // resumes the session afterwards uploads again and goes on.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { main } from '../packages/agent/src/cli/main.js';
+import { captureOutput } from './support/capture-output.js';
 import { deleteSessionUploads, runAgent, type HandlerTool } from '../packages/agent/src/index.js';
 import { createModelClient } from '../packages/agent/src/entries/clients.js';
 import { JsonlSessionStore } from '../packages/agent/src/session/jsonl-session-store.js';
@@ -33,6 +35,8 @@ const script = (from: number, turns: number): ScriptEntry[] => [
 let server: ApiServer | undefined;
 let dir: string | undefined;
 afterEach(async () => {
+  vi.restoreAllMocks();
+  vi.unstubAllEnvs();
   await server?.close();
   server = undefined;
   if (dir !== undefined) await rm(dir, { recursive: true, force: true });
@@ -122,5 +126,85 @@ describe('after the uploads are deleted', () => {
     expect(resumed.stopped).toBe('done');
     expect(uploads.filter((upload) => !upload.deleted)).toHaveLength(2);
     expect(JSON.stringify(server.requests.at(-1)!.body)).toContain(uploads.at(-1)!.id);
+  }, 60_000);
+});
+
+describe('glimpse session LOCATION --delete-uploads', () => {
+  it('deletes the uploads of all three stores one log names, with the keys and base URLs of the environment', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'glimpse-delete-uploads-cli-'));
+    const uploads: StoredUpload[] = [];
+    server = await startApiServer([...script(1, 1), ...script(2, 1), ...script(3, 1)], anthropicCapsWith(uploads), {
+      uploads,
+    });
+    const sessions = new JsonlSessionStore(dir);
+    // One log, three providers in turn: each run uploads its screenshot to its own store.
+    for (const [provider, model] of [
+      ['anthropic', 'claude-sonnet-4-6'],
+      ['openai-responses', 'gpt-5.5'],
+      ['gemini', 'gemini-3-pro-preview'],
+    ] as const) {
+      const session = await sessions.openSession('s');
+      await runAgent({
+        model: createModelClient({
+          provider,
+          model,
+          apiKey: 'k',
+          baseUrl: server.url,
+          maxRetries: 0,
+          env: {},
+          fileReferences: true,
+        }),
+        provider,
+        modelId: model,
+        tools: [screenshot],
+        history: session.resumed?.messages ?? [],
+        prompt: 'One.',
+        maxSteps: 2,
+        session,
+      });
+      await session.close();
+    }
+    // Each later provider also uploads the earlier screenshots its history carries.
+    expect(uploads.map((upload) => upload.api)).toEqual([
+      'anthropic',
+      'openai',
+      'openai',
+      'gemini',
+      'gemini',
+      'gemini',
+    ]);
+    const [file] = await readdir(dir);
+    for (const [name, value] of [
+      ['ANTHROPIC_API_KEY', 'k'],
+      ['OPENAI_API_KEY', 'k'],
+      ['GEMINI_API_KEY', 'k'],
+      ['ANTHROPIC_BASE_URL', server.url],
+      ['OPENAI_BASE_URL', server.url],
+      ['GOOGLE_GEMINI_BASE_URL', server.url],
+    ] as const)
+      vi.stubEnv(name, value);
+    const cli = async () => {
+      const output = captureOutput();
+      const code = await main(['session', join(dir!, file!), '--delete-uploads']);
+      vi.restoreAllMocks();
+      return { code, out: JSON.parse(output.stdout.join('')), err: output.stderr.join('') };
+    };
+    const named = uploads.map((upload) => ({ provider: upload.api, id: upload.id }));
+    const first = await cli();
+    expect(first.err).toBe('');
+    expect(first).toMatchObject({ code: 0, out: { deleted: named, gone: [], skipped: [], failed: [] } });
+    expect(uploads.every((upload) => upload.deleted)).toBe(true);
+    const second = await cli();
+    expect(second).toMatchObject({ code: 0, out: { deleted: [], gone: named, failed: [] } });
+    // Without a key the delete fails, named, and the exit says so.
+    vi.stubEnv('OPENAI_API_KEY', '');
+    vi.stubEnv('OPENAI_BASE_URL', '');
+    const keyless = await cli();
+    expect(keyless.code).toBe(1);
+    expect(keyless.out.failed).toMatchObject(
+      uploads
+        .filter((upload) => upload.api === 'openai')
+        .map((upload) => ({ provider: 'openai', id: upload.id, error: { code: 'E_AUTH' } })),
+    );
   }, 60_000);
 });

@@ -13,6 +13,7 @@ import { createMemoryMediaReferences } from '../references/media-references.js';
 import { latestMediaFacts } from '../session/media-facts.js';
 import { formatBytes } from '../tools/format-bytes.js';
 import { parseArgs, stringFlag } from './args.js';
+import { deleteUploads } from './delete-uploads.js';
 import { UsageError, type Command } from './command.js';
 import { estimateTargets } from './estimate-targets.js';
 import { requestMeter } from './request-meter.js';
@@ -20,6 +21,7 @@ import { resolveInputPath } from './read-input.js';
 import { formatCount, textTable } from './text-table.js';
 
 const usage = `Usage: glimpse session LOCATION [--provider PROVIDER]
+       glimpse session LOCATION --delete-uploads
        glimpse session list STORE
        glimpse session import FILE --to LOCATION
 
@@ -42,6 +44,10 @@ A FILE name typed with plain spaces also finds a log whose name has Unicode spac
 Options:
   --provider PROVIDER  estimate for this route only: ${PROVIDER_NAMES.join(', ')}
                        (default: one representative model per rule family, plus the fixed 4,800 chars)
+  --delete-uploads     delete every upload the log's media lines name from its provider's file store
+                       (Anthropic, OpenAI, Gemini; keys from ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY)
+                       and print {"deleted","gone","skipped","failed"} (each [{provider,id}]); gone: the
+                       store no longer had it; exit 1 when a delete failed (run it again). The log is kept
   -h, --help           show this help
 
 A torn last line (a writer killed mid-append) is reported and dropped; exit 0.
@@ -141,7 +147,7 @@ export const sessionCommand: Command = {
   async run(args) {
     if (args[0] === 'import') return importSession(args.slice(1));
     if (args[0] === 'list') return listSessions(args.slice(1));
-    const { positionals, flags } = parseArgs(args, { values: ['--provider'] });
+    const { positionals, flags } = parseArgs(args, { values: ['--provider'], booleans: ['--delete-uploads'] });
     if (positionals.length !== 1) throw new UsageError('expected exactly one LOCATION');
     const provider = stringFlag(flags, '--provider');
     if (provider !== undefined && !isProviderName(provider))
@@ -156,6 +162,7 @@ export const sessionCommand: Command = {
       process.stderr.write(
         `glimpse session: warning: torn last line ${session.tornTail.line} dropped (${session.tornTail.bytes} bytes)\n`,
       );
+    if (flags.has('--delete-uploads')) return deleteUploads(session);
     process.stdout.write(`${await summariseSession(path, session, provider)}\n`);
     return 0;
   },
