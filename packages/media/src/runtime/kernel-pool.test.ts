@@ -10,8 +10,6 @@ import {
   rememberStartedImage,
 } from './kernel-pool.js';
 import * as make from '../../../../test/fixtures/make.js';
-import { avifEnc } from '../../../../test/fixtures/avif-tools.js';
-import { naturalPixels } from '../../../../test/fixtures/pixels.js';
 
 const sha = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
@@ -35,33 +33,6 @@ describe('kernel instances reused between calls', () => {
     expect(sha((await fit(photo, options)).data)).toBe(fresh[0]);
     expect(instantiate).toHaveBeenCalledTimes(1);
     instantiate.mockRestore();
-  });
-
-  it('AVIF and TIFF decoders are reused too: the same bytes, no new instance, memory as the first call left it', async () => {
-    const pixels = naturalPixels(900, 600, { seed: 6 });
-    const avif = await avifEnc(pixels);
-    const tiff = await make.toBytes(make.fromPixels(pixels).tiff({ compression: 'lzw' }));
-    const options = { maxEdge: 400 };
-    dropIdleInstances();
-    const memories: WebAssembly.Memory[] = [];
-    const instantiate = WebAssembly.instantiate;
-    const spy = vi.spyOn(WebAssembly, 'instantiate').mockImplementation((async (...args: unknown[]) => {
-      const made = await (instantiate as (...a: unknown[]) => Promise<WebAssembly.Instance>)(...args);
-      if (made.exports['memory'] instanceof WebAssembly.Memory) memories.push(made.exports['memory']);
-      return made;
-    }) as typeof WebAssembly.instantiate);
-    try {
-      const first = [sha((await fit(avif, options)).data), sha((await fit(tiff, options)).data)];
-      expect(idleInstances()).toMatchObject({ avif: 1, tiff: 1 });
-      const started = memories.length;
-      const sizes = memories.map((memory) => memory.buffer.byteLength);
-      for (let round = 0; round < 3; round++)
-        expect([sha((await fit(avif, options)).data), sha((await fit(tiff, options)).data)]).toEqual(first);
-      expect(memories).toHaveLength(started);
-      expect(memories.map((memory) => memory.buffer.byteLength)).toEqual(sizes);
-    } finally {
-      spy.mockRestore();
-    }
   });
 
   it('drops an instance whose memory grew past MAX_KEPT_INSTANCE_BYTES instead of holding it idle', () => {
