@@ -1,6 +1,6 @@
 // What glimpse's own C kernels (wasm/jpeg, wasm/png) share on the host side: an instance per call, started
 // fresh or reset from one a finished call left (kernel-pool.ts: a dropped instance's memory is not released
-// soon in every runtime), or for a kernel linked to import its memory (tiff, avif, the WebP encoder) fresh
+// soon in every runtime), or for a kernel linked to import its memory (jpeg, tiff, avif, the WebP encoder) fresh
 // over a memory of the pool those share (memory-pool.ts), the `env.fail` import through which the C libraries report
 // a fatal error, the `env.read_input` and `env.read_at` imports through which a kernel may pull its input
 // a buffer at a time (in order, or from any offset) instead of holding all of it, and copying bytes into

@@ -1,11 +1,13 @@
-// One pool of WASM memories for every module linked to import its memory (wasm/heif, wasm/avif, wasm/tiff:
-// `-Wl,--import-memory`). A dropped memory is given back only when V8 collects it, and workerd does not
-// collect them while requests keep coming (24 requests that each made and dropped a 20 MB memory grew it
-// by 481 MB), so memories are kept and reused. Kept per module (kernel-pool.ts), an isolate that decodes
-// HEIC, AVIF and TIFF held each format's own (2 × HEIC, AVIF and TIFF at once: +163 MB). Shared, a call
-// takes a free memory whatever it last served, instantiates its module over it (the compiled module is
-// cached; data segments are written again), and gives it back zeroed: the isolate holds as many memories
-// as calls of these modules ever ran at once, each as large as the largest call it served.
+// One pool of WASM memories for every module linked to import its memory (wasm/heif, wasm/avif, wasm/tiff,
+// wasm/jpeg and the WebP encoder: `-Wl,--import-memory`). A dropped memory is given back only when V8
+// collects it, and workerd does not collect them while requests keep coming (24 requests that each made
+// and dropped a 20 MB memory grew it by 481 MB), so memories are kept and reused. Kept per module
+// (kernel-pool.ts), an isolate that decodes HEIC, AVIF and TIFF held each format's own (2 × HEIC, AVIF and
+// TIFF at once, then rounds of every format: +145 MB). Shared, a call takes a free memory whatever it last
+// served (the smallest that holds what its module grew one to before, else the largest), instantiates its
+// module over it (the compiled module is cached; data segments are written again), and gives it back
+// zeroed: the isolate holds as many memories as calls of these modules ever ran at once, each as large as
+// the largest call it served.
 // A fresh instance over a zeroed memory is exactly a new instance (its globals, the stack pointer among
 // them, are the instance's), so a call that threw gives its memory back too.
 
@@ -26,7 +28,7 @@ const PAGE = 65536;
  */
 export const NEW_MEMORY_BYTES = 2 * 2 ** 20;
 
-/** Free memories, largest last. */
+/** Free memories, smallest first. */
 const free: WebAssembly.Memory[] = [];
 
 /**
@@ -35,6 +37,9 @@ const free: WebAssembly.Memory[] = [];
  * asks for is a LinkError, after which it is grown and tried again).
  */
 const minimumBytes = new Map<string, number>();
+
+/** The largest a call of each module grew its memory to (what its next call is given a memory for). */
+const needs = new Map<string, number>();
 
 /** Memories in use by a call now (for the state and tests). */
 let inUse = 0;
@@ -49,13 +54,16 @@ export async function withPooledMemory<T, R>(
   instantiate: (memory: WebAssembly.Memory) => Promise<T>,
   use: (instance: T, memory: WebAssembly.Memory) => R | Promise<R>,
 ): Promise<R> {
-  const memory = takeMemory(minimumBytes.get(name) ?? 0);
+  const memory = takeMemory(name);
+  const given = memory.buffer.byteLength;
   inUse++;
   try {
     const instance = await instantiateOver(name, memory, instantiate);
     return await use(instance, memory);
   } finally {
     inUse--;
+    const size = memory.buffer.byteLength;
+    if (size > given && size > (needs.get(name) ?? 0)) needs.set(name, size);
     giveBack(memory);
   }
 }
@@ -65,10 +73,16 @@ export function importsMemory(module: WebAssembly.Module): boolean {
   return WebAssembly.Module.imports(module).some((entry) => entry.kind === 'memory');
 }
 
-/** The largest free memory grown to at least `bytes`, or a new one. */
-function takeMemory(bytes: number): WebAssembly.Memory {
-  const memory = free.pop() ?? new WebAssembly.Memory({ initial: NEW_MEMORY_BYTES / PAGE });
-  growTo(memory, bytes);
+/**
+ * The smallest free memory that holds what a call of `name` grew one to before (so a small module's call
+ * does not take the memory a large one will need next), else the largest; a new one when none is free.
+ */
+function takeMemory(name: string): WebAssembly.Memory {
+  const need = Math.max(minimumBytes.get(name) ?? 0, needs.get(name) ?? 0);
+  let at = free.findIndex((memory) => memory.buffer.byteLength >= need);
+  if (at < 0) at = free.length - 1;
+  const memory = at < 0 ? new WebAssembly.Memory({ initial: NEW_MEMORY_BYTES / PAGE }) : free.splice(at, 1)[0]!;
+  growTo(memory, minimumBytes.get(name) ?? 0);
   return memory;
 }
 
@@ -115,4 +129,5 @@ export function pooledMemories(): { free: number; inUse: number; freeBytes: numb
 export function dropPooledMemories(): void {
   free.length = 0;
   minimumBytes.clear();
+  needs.clear();
 }
