@@ -7,7 +7,10 @@
 // Worker that reads them all at once (body-worker.ts), the share a governor that admits before reading
 // saves. The queue case sends more requests than the governor lets wait: some must be E_BUSY, and each
 // is sent again after its Retry-After, as a client does, and must then be fitted; the isolate must then
-// still answer. The 8-photo case is also run one request after another, for the wall times in the report.
+// still answer. The mixed-format case sends 2 each of HEIC, AVIF and TIFF at once, then three rounds of
+// one of every format at once to the same isolate: its decoders' memories must be shared (the pool of
+// runtime/memory-pool.ts), not one kept per format. The 8-photo case is also run one request after
+// another, for the wall times in the report. LOAD_CASES=regex runs only the cases it matches.
 // The inputs are generated (scripts/bench-inputs.mjs, cached in the temp folder), not committed.
 // Usage: node scripts/run-ts.mjs test/runtimes/workers/run-load-suite.ts (after node scripts/build-runtimes.mjs)
 import { request as httpRequest } from 'node:http';
