@@ -8,7 +8,7 @@
 import { MediaError } from '../errors.js';
 import { wasmModule, type WasmModuleName } from './wasm.js';
 import { keepForReuse, rememberStartedImage, takeIdleInstance } from './kernel-pool.js';
-import { importsMemory, withPooledMemory } from './memory-pool.js';
+import { importsMemory, NEW_MEMORY_BYTES, withPooledMemory } from './memory-pool.js';
 import { wasiStandIns } from './wasi-stand-ins.js';
 
 /** Every kernel exports its memory, wasi-libc's start-up and an allocator. */
@@ -81,7 +81,7 @@ export async function instantiateKernel<T extends KernelExports>(
   input: Uint8Array = NO_INPUT,
 ): Promise<T> {
   const module = await wasmModule(name);
-  const memory = importsMemory(module) ? new WebAssembly.Memory({ initial: 0 }) : undefined;
+  const memory = importsMemory(module) ? new WebAssembly.Memory({ initial: NEW_MEMORY_BYTES / 65536 }) : undefined; // its own, not the pool's
   const instance = await startKernel<T>(name, functions, module, memory);
   instance.input.bytes = input;
   return instance.exports;

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { process as fit } from '../entries/node.js';
 import { decodeTiffRows } from '../formats/tiff/kernel.js';
+import { instantiateKernel, type KernelExports } from './kernel-instance.js';
 import {
   dropPooledMemories,
   MAX_FREE_MEMORIES,
@@ -123,6 +124,14 @@ describe('the pool of memories that modules importing theirs share', () => {
         memory.grow(Math.ceil((MAX_KEPT_MEMORY_BYTES - memory.buffer.byteLength) / 65536) + 1);
       },
     );
+    expect(pooledMemories()).toEqual({ free: 0, inUse: 0, freeBytes: 0 });
+  });
+
+  it('gives an instance kept across calls (instantiateKernel) a memory of its own, not one of the pool', async () => {
+    dropPooledMemories();
+    const kernel = await instantiateKernel<KernelExports>('jpeg', []);
+    expect(kernel.memory).toBeInstanceOf(WebAssembly.Memory);
+    expect(kernel.alloc(1000)).toBeGreaterThan(0);
     expect(pooledMemories()).toEqual({ free: 0, inUse: 0, freeBytes: 0 });
   });
 
