@@ -37,4 +37,6 @@ flags="${WASI_FLAGS[*]} -ftls-model=local-exec -Os -DNDEBUG -DUSE_CLZ_INTRINSIC 
   -ffile-prefix-map=$zlib=zlib -ffile-prefix-map=$jpeg=libjpeg-turbo -I $here -I $WORK -I $ROOT/wasm/jpeg -I $tiff/libtiff -I $zlib -I $jpeg"
 compile "$WORK/own" "$flags ${STRICT[*]}" "$here/decode.c" "$here/no-encoders.c" "$ROOT/wasm/zlib/adler32-simd.c"
 compile_library "$WORK/lib" "$flags" "${library[@]}"
-link "$OUT/tiff.wasm" "-Os -Wl,-z,stack-size=262144" "$WORK/own" "$WORK/lib"
+# --import-memory: the host lends the instance a memory of its pool, shared with the other decoders so
+# linked (packages/media/src/runtime/memory-pool.ts), instead of each module keeping its own.
+link "$OUT/tiff.wasm" "-Os -Wl,-z,stack-size=262144 -Wl,--import-memory" "$WORK/own" "$WORK/lib"
