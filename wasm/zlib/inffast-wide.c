@@ -209,7 +209,7 @@ static inline enum symbol decode_symbol(code here, const code FAR *lcode, const 
 
 static void build_literals(struct inflate_state FAR *state) {
   const code FAR *lcode = state->lencode;
-  const unsigned lmask = (1U << state->lenbits) - 1;  // lenbits ≤ 9 < LITERAL_BITS
+  const unsigned lmask = (1U << state->lenbits) - 1;  // lenbits ≤ LITERAL_BITS
   for (unsigned i = 0; i <= LITERAL_MASK; i++) {
     code first = lcode[i & lmask];
     unsigned entry = 0;
