@@ -12,6 +12,8 @@ import { openPGliteClient } from '../packages/agent/src/session/pglite-client.js
 import { PostgresSessionStore } from '../packages/agent/src/session/postgres-session-store.js';
 import type { SessionStore } from '../packages/agent/src/session/session-store.js';
 import { DATABASE_URL, postgresAvailable } from './support/postgres-url.js';
+import { sqliteAvailable, sqliteD1 } from './support/sqlite-d1.js';
+import { D1SessionStore } from '../packages/agent/src/session/d1-session-store.js';
 import { runAgent, type HandlerTool, type Message } from '../packages/agent/src/index.js';
 import { createModelClient } from '../packages/agent/src/entries/clients.js';
 import { startApiServer, type ApiServer, type RequestCheck, type ScriptEntry } from './support/api-server.js';
@@ -167,6 +169,17 @@ const STORES: [string, () => Promise<() => Promise<SessionStore>>][] = [
       return async () => PostgresSessionStore.open(await openPGliteClient(dir), `pglite:${dir}`);
     },
   ],
+  ...((await sqliteAvailable())
+    ? [
+        [
+          'D1 and R2 (node:sqlite)',
+          async () => {
+            const { db, bucket } = await sqliteD1();
+            return async () => D1SessionStore.open(db, bucket);
+          },
+        ] as [string, () => Promise<() => Promise<SessionStore>>],
+      ]
+    : []),
   ...(postgresAvailable()
     ? [
         [
@@ -258,5 +271,92 @@ describe('runAgent writes the repair to the session log', () => {
       // Still one media line: nothing was refused again.
       expect((await store.readSession(id)).media).toHaveLength(1);
       await store.close();
+    }, 180_000);
+});
+
+/** A gateway in front of the API that takes far less than the route's 32 MB. */
+const CAP = 500_000;
+const gateway: RequestCheck = (request) =>
+  request.bytes > CAP
+    ? { status: 413, type: 'request_too_large', message: 'Request exceeds the maximum allowed number of bytes.' }
+    : undefined;
+
+describe('runAgent writes a 413’s tightened budget to the session log', () => {
+  for (const [name, place] of STORES)
+    it(`${name}: a resumed run's first request is under the budget, with no 413`, async () => {
+      const open = await place();
+      const id = `heal413-${process.pid}-${Date.now()}`;
+      server = await startApiServer(script(), gateway);
+      let store = await open();
+      let session = await store.openSession(id);
+      const run = await runAgent({
+        model: client(server.url),
+        provider: 'anthropic',
+        tools: [screenshot],
+        prompt: 'Look eight times.',
+        maxSteps: TURNS + 1,
+        session,
+      });
+      await session.close();
+      expect(run.stopped).toBe('done');
+      const caps = run.repairs.map((repair) => (repair.action === 'bytes-tightened' ? repair.value : undefined));
+      expect(caps.length).toBeGreaterThanOrEqual(1);
+      const logged = await store.readSession(id);
+      const lines = logged.media ?? [];
+      expect(lines.length).toBeGreaterThanOrEqual(1);
+      const hashes = new Set(
+        shots.map((shot) => createHash('sha256').update(Buffer.from(shot, 'base64')).digest('hex')),
+      );
+      for (const line of lines) {
+        expect(hashes.has(line.sha256)).toBe(true);
+        expect(line.refused).toStrictEqual({
+          route: 'anthropic',
+          code: 'E_REQUEST_TOO_LARGE',
+          action: 'refit',
+          reason: 'Request exceeds the maximum allowed number of bytes.',
+          maxRequestBytes: expect.any(Number),
+        });
+        expect(caps).toContain(line.refused!.maxRequestBytes);
+      }
+      // Every repair's budget is in the log: the smallest is what a resumed run starts under.
+      expect(Math.min(...lines.map((line) => line.refused!.maxRequestBytes!))).toBe(Math.min(...(caps as number[])));
+      await store.close();
+      await server.close();
+
+      // The restart: a new store object and a new runAgent over the same history (all eight screenshots).
+      server = await startApiServer([{ text: 'Still fine.' }], gateway);
+      store = await open();
+      session = await store.openSession(id);
+      const history = session.resumed?.messages ?? [];
+      const resumed = await runAgent({
+        model: client(server.url),
+        provider: 'anthropic',
+        tools: [screenshot],
+        history,
+        prompt: 'And now?',
+        session,
+      });
+      await session.close();
+      await store.close();
+      expect(resumed.repairs).toEqual([]);
+      expect(server.requests).toHaveLength(1);
+      expect(server.requests[0]!.bytes).toBeLessThanOrEqual(CAP);
+      // Screenshots still go as images, re-fitted smaller (the oldest may be placeholders under the budget).
+      const sent = JSON.stringify(server.requests[0]!.body);
+      for (const shot of shots) expect(sent).not.toContain(shot);
+      expect(sent.match(/"type":"image"/g)?.length).toBeGreaterThanOrEqual(TURNS / 2);
+      await server.close();
+
+      // The control: the same history without the log hits the 413 on its first request.
+      server = await startApiServer([{ text: 'Fine.' }], gateway);
+      // (One tightening to 3/4 is not enough for all eight at once: the turn fails with the 413.)
+      await runAgent({
+        model: client(server.url),
+        provider: 'anthropic',
+        tools: [screenshot],
+        history,
+        prompt: 'And now?',
+      }).catch(() => undefined);
+      expect(server.requests[0]!.bytes).toBeGreaterThan(CAP);
     }, 180_000);
 });

@@ -18,6 +18,8 @@ export interface StoredUpload {
   filename: string;
   bytes: Buffer;
   sha256: string;
+  /** Deleted through the provider's delete call (Anthropic beta.files.delete, OpenAI files.delete, Gemini files.delete). */
+  deleted?: boolean;
 }
 
 /** Refuses an upload (status and message) or lets it through. */
@@ -96,6 +98,36 @@ export async function handleUpload(
   };
   const refusal = (api: UploadApi, mediaType: string, bytes: Buffer) => check?.({ api, mediaType, bytes });
 
+  // Deletes, as each API answers them: a file it does not hold (or no longer) is a 404 in the API's error shape.
+  const deletion = /^\/(?:v1\/)?files\/([^/]+)$|^\/v1beta\/(files\/[^/]+)$/.exec(url.pathname);
+  if (method === 'DELETE' && deletion !== null) {
+    const gemini = deletion[2] !== undefined;
+    const api: UploadApi = gemini
+      ? 'gemini'
+      : request.headers['anthropic-version'] !== undefined
+        ? 'anthropic'
+        : 'openai';
+    const id = decodeURIComponent(deletion[1] ?? deletion[2]!);
+    if (api === 'anthropic' && !String(request.headers['anthropic-beta'] ?? '').includes('files-api-2025-04-14'))
+      return json(response, 400, {
+        type: 'error',
+        error: { type: 'invalid_request_error', message: 'files beta header missing' },
+      });
+    const stored = uploads.find((upload) => upload.api === api && upload.id === id && !upload.deleted);
+    if (stored === undefined) {
+      const message = `File not found: ${id}`;
+      if (api === 'anthropic')
+        return json(response, 404, { type: 'error', error: { type: 'not_found_error', message } });
+      if (api === 'openai')
+        return json(response, 404, { error: { message, type: 'invalid_request_error', param: 'id', code: null } });
+      return json(response, 404, { error: { code: 404, message, status: 'NOT_FOUND' } });
+    }
+    stored.deleted = true;
+    if (api === 'anthropic') return json(response, 200, { id, type: 'file_deleted' });
+    if (api === 'openai') return json(response, 200, { id, object: 'file', deleted: true });
+    return json(response, 200, {});
+  }
+
   if (method === 'POST' && (url.pathname === '/v1/files' || url.pathname === '/files')) {
     const api: UploadApi = request.headers['anthropic-version'] !== undefined ? 'anthropic' : 'openai';
     const raw = await readRaw(request);
@@ -130,6 +162,18 @@ export async function handleUpload(
       return true;
     }
     const purpose = parts.find((part) => part.name === 'purpose')?.bytes.toString();
+    // The purpose each kind is documented with: `vision` for an image an `input_image.file_id` names (the images and
+    // vision guide's upload), `user_data` for a PDF an `input_file` names (the file inputs guide).
+    const wanted = mediaType.startsWith('image/') ? 'vision' : 'user_data';
+    if (purpose !== wanted)
+      return json(response, 400, {
+        error: {
+          message: `Invalid purpose ${JSON.stringify(purpose)} for a ${mediaType} file: expected ${wanted}.`,
+          type: 'invalid_request_error',
+          param: 'purpose',
+          code: null,
+        },
+      });
     const stored = store(
       { api, mediaType, filename: file.filename ?? 'file', bytes: file.bytes },
       `file-${uploads.length + 1}`,

@@ -55,7 +55,9 @@ export function anthropicCapsWith(uploads?: readonly StoredUpload[]): RequestChe
           return invalid(`${image.path}: image exceeds 5 MB maximum: ${image.data.length} bytes > 5242880 bytes`);
         bytes = Buffer.from(image.data, 'base64');
       } else if (uploads !== undefined) {
-        const upload = uploads.find((stored) => stored.api === 'anthropic' && stored.id === image.fileId);
+        const upload = uploads.find(
+          (stored) => stored.api === 'anthropic' && stored.id === image.fileId && !stored.deleted,
+        );
         if (upload === undefined) return invalid(`${image.path}: File not found: ${image.fileId}`);
         bytes = upload.bytes;
       }
@@ -100,7 +102,7 @@ export function geminiCapsWith(uploads: readonly StoredUpload[]): RequestCheck {
     const capped = geminiCaps(request);
     if (capped !== undefined || request.api !== 'gemini') return capped;
     const unknown = geminiFileUris(request.body).find(
-      (uri) => !uploads.some((upload) => upload.api === 'gemini' && upload.uri === uri),
+      (uri) => !uploads.some((upload) => upload.api === 'gemini' && upload.uri === uri && !upload.deleted),
     );
     return unknown === undefined
       ? undefined

@@ -30,4 +30,6 @@ compile "$WORK/own" "$flags ${STRICT[*]}" "$here/decode.c"
 compile_library "$WORK/lib" "$flags" "${library[@]}"
 compile_library "$WORK/tmpl8" "$flags -DBITDEPTH=8" "${templates[@]}"
 compile_library "$WORK/tmpl16" "$flags -DBITDEPTH=16" "${templates[@]}"
-link "$OUT/avif.wasm" "-O2 -Wl,-z,stack-size=1048576" "$WORK/own" "$WORK/lib" "$WORK/tmpl8" "$WORK/tmpl16"
+# --import-memory: the host lends the instance a memory of its pool, shared with the other decoders so
+# linked (packages/media/src/runtime/memory-pool.ts), instead of each module keeping its own.
+link "$OUT/avif.wasm" "-O2 -Wl,-z,stack-size=1048576 -Wl,--import-memory" "$WORK/own" "$WORK/lib" "$WORK/tmpl8" "$WORK/tmpl16"

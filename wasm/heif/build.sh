@@ -73,4 +73,6 @@ compile_library "$WORK/heif" "$heif_flags" "${heif_library[@]}"
 compile_library "$WORK/de265" "$de265_flags" "${de265_library[@]}"
 compile_library "$WORK/de265-hot" "${de265_flags/-O2/-O3}" "${de265_hot[@]}"
 compile_library "$WORK/de265-sse" "$de265_flags -I $here/sse -isystem $WORK/simde-include" "${de265_sse[@]}"
-link "$OUT/heif.wasm" "-O2 -Wl,-z,stack-size=1048576 -lc++ -lc++abi" "$WORK/own" "$WORK/heif" "$WORK/de265" "$WORK/de265-hot" "$WORK/de265-sse"
+# --import-memory: the host lends the instance a memory of its pool, shared with the other decoders so
+# linked (packages/media/src/runtime/memory-pool.ts), instead of each module keeping its own.
+link "$OUT/heif.wasm" "-O2 -Wl,-z,stack-size=1048576 -Wl,--import-memory -lc++ -lc++abi" "$WORK/own" "$WORK/heif" "$WORK/de265" "$WORK/de265-hot" "$WORK/de265-sse"

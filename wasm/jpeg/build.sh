@@ -48,4 +48,6 @@ compile "$WORK/own" "$flags ${STRICT[*]}" "$ROOT/wasm/jpeg/codec.c" "$ROOT/wasm/
 compile "$WORK/own-simd" "${flags/-Os/-O2} ${STRICT[*]}" "$ROOT/wasm/jpeg/simd/huff-gather.c"
 compile_library "$WORK/lib" "$flags" "${library[@]}"
 compile_library "$WORK/neon" "$neon_flags" "${neon[@]}"
-link "$OUT/jpeg.wasm" "-Os -Wl,-z,stack-size=262144" "$WORK/own" "$WORK/own-simd" "$WORK/lib" "$WORK/neon"
+# --import-memory: the host lends the instance a memory of its pool, shared with the HEIF, AVIF, TIFF
+# decoders and the WebP encoder (packages/media/src/runtime/memory-pool.ts).
+link "$OUT/jpeg.wasm" "-Os -Wl,-z,stack-size=262144 -Wl,--import-memory" "$WORK/own" "$WORK/own-simd" "$WORK/lib" "$WORK/neon"

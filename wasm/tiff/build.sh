@@ -43,4 +43,6 @@ flags="${WASI_FLAGS[*]} -ftls-model=local-exec -Os -DNDEBUG -DINFLATE_FAST_WIDE 
 compile "$WORK/own" "$flags ${STRICT[*]}" "$here/decode.c" "$here/no-encoders.c" "$ROOT/wasm/zlib/adler32-simd.c" \
   "$ROOT/wasm/zlib/inffast-wide.c"
 compile_library "$WORK/lib" "$flags" "${library[@]}"
-link "$OUT/tiff.wasm" "-Os -Wl,-z,stack-size=262144" "$WORK/own" "$WORK/lib"
+# --import-memory: the host lends the instance a memory of its pool, shared with the other decoders so
+# linked (packages/media/src/runtime/memory-pool.ts), instead of each module keeping its own.
+link "$OUT/tiff.wasm" "-Os -Wl,-z,stack-size=262144 -Wl,--import-memory" "$WORK/own" "$WORK/lib"

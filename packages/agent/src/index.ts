@@ -71,7 +71,9 @@ export type {
   ReferenceOutcome,
   ResolveFileReference,
 } from './references/resolve-file-references.js';
-export type { MediaUpload, UploadMedia } from './references/media-upload.js';
+export type { DeleteMedia, MediaUpload, UploadMedia } from './references/media-upload.js';
+export { deleteSessionUploads } from './references/delete-session-uploads.js';
+export type { DeletedUploads, UploadDeleters } from './references/delete-session-uploads.js';
 export { estimateMessageTokens } from './compaction/estimate-tokens.js';
 export type { EstimateOptions } from './compaction/estimate-tokens.js';
 export { chooseWindow } from './compaction/choose-window.js';

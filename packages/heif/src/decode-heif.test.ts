@@ -6,7 +6,7 @@ import '@glimpse/heif';
 import { isMediaError, MediaError, probe, process, type ProcessOptions } from '@glimpse/media';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { dropIdleInstances } from '../../media/src/runtime/kernel-pool.js';
+import { dropPooledMemories, pooledMemories, withPooledMemory } from '../../media/src/runtime/memory-pool.js';
 import { codedImageOf, gridHeif, heifConvert, heifEnc, writeHeif } from '../../../test/fixtures/heif-writer.js';
 import { naturalPixels } from '../../../test/fixtures/pixels.js';
 import { decodeHeif } from './decode-heif.js';
@@ -196,20 +196,58 @@ describe('HEIC through process()', () => {
     expect(await decode(64 * 2 ** 20)).toBe(800);
   });
 
-  it('reuses its instance: the same rows again, no new instance, no memory growth, and the same maxMemory still fits', async () => {
+  it('checks maxMemory over a large pooled memory as over a new one: its free bytes are not counted as held', async () => {
+    const photo = await heifEnc(naturalPixels(1000, 800), { quality: 50 });
+    const module = await WebAssembly.compile(await readFile(new URL('../wasm/heif.wasm', import.meta.url)));
+    const outcome = async (maxMemory: number) => {
+      const request = {
+        bytes: photo,
+        info: await probe(photo),
+        maxInputPixels: 100_000_000,
+        sink: { start: () => undefined, write: () => undefined },
+      };
+      try {
+        await decodeHeif(module, request as unknown as Parameters<typeof decodeHeif>[1], maxMemory);
+        return 'fits';
+      } catch (error) {
+        return isMediaError(error) ? error.code : String(error);
+      }
+    };
+    const limits = [3, 4, 5, 6, 7, 8, 64].map((mib) => mib * 2 ** 20);
+    dropPooledMemories();
+    const fresh: string[] = [];
+    for (const limit of limits) {
+      fresh.push(await outcome(limit));
+      dropPooledMemories(); // each over a new memory
+    }
+    // The pool's one memory grown to 80 MiB (as a 12 MP AVIF leaves it), then the same limits over it.
+    await withPooledMemory(
+      'grow',
+      async (memory) => memory,
+      (memory) => void memory.grow(80 * 16 - 32),
+    );
+    const overLarge: string[] = [];
+    for (const limit of limits) overLarge.push(await outcome(limit));
+    expect(pooledMemories()).toEqual({ free: 1, inUse: 0, freeBytes: 80 * 2 ** 20 }); // every call ran over it
+    expect(fresh).toContain('E_TOO_LARGE');
+    expect(fresh.at(-1)).toBe('fits');
+    expect(overLarge).toEqual(fresh);
+  });
+
+  it('reuses its pooled memory: the same rows again, no new memory, no memory growth, and the same maxMemory still fits', async () => {
     // Reset to its memory after start-up, libheif's allocator grew the memory by a picture per call (50 MB
-    // at 12 MP); and decode.cc's limit check counted a reused instance's free memory as held.
+    // at 12 MP); and decode.cc's limit check counted a reused memory's free bytes as held.
     const photo = await heifEnc(naturalPixels(1600, 1200), { quality: 50 });
     const module = await WebAssembly.compile(await readFile(new URL('../wasm/heif.wasm', import.meta.url)));
     const memories: WebAssembly.Memory[] = [];
     const instantiate = WebAssembly.instantiate;
     const spy = vi.spyOn(WebAssembly, 'instantiate').mockImplementation((async (...args: unknown[]) => {
-      const made = await (instantiate as (...a: unknown[]) => Promise<WebAssembly.Instance>)(...args);
-      if (made.exports['memory'] instanceof WebAssembly.Memory) memories.push(made.exports['memory']);
-      return made;
+      const memory = (args[1] as { env?: { memory?: unknown } } | undefined)?.env?.memory;
+      if (memory instanceof WebAssembly.Memory && !memories.includes(memory)) memories.push(memory);
+      return (instantiate as (...a: unknown[]) => Promise<WebAssembly.Instance>)(...args);
     }) as typeof WebAssembly.instantiate);
     try {
-      dropIdleInstances();
+      dropPooledMemories();
       const decode = async (maxMemory?: number) => {
         const hash = createHash('sha256');
         const request = {

@@ -2,17 +2,19 @@
 // TypeScript (@glimpse/media's readHeifLayout); the module decodes one coded item at a time and keeps it
 // as coded (YCbCr), converting rows to RGBA only as they are handed out. A grid (a phone's 12 MP photo is
 // 48 tiles of 512×512) is decoded a row of tiles at a time: the instance holds that row's tiles in YCbCr
-// (3 MB for a phone) and a band of 256 KB of RGBA, never the whole picture. A call runs in the instance a
-// clean call before left, reset to its started memory (@glimpse/media's withReusedInstance): a dropped
-// instance's memory is released late in workerd (8 HEICs at once grew a Worker by 377 MB).
+// (3 MB for a phone) and a band of 256 KB of RGBA, never the whole picture. heif.wasm imports its memory: a
+// call runs in a fresh instance over a memory of @glimpse/media's pool (withPooledMemory), shared with the
+// other decoders so linked (AVIF, TIFF), since a dropped memory is released late in workerd (8 HEICs at
+// once grew a Worker by 377 MB when each call had its own instance).
 import {
   assertHeifDecodeBudget,
   isMediaError,
   MediaError,
   heifPartsPresent,
+  NEW_MEMORY_BYTES,
   readHeifLayout,
   wasiStandIns,
-  withReusedInstance,
+  withPooledMemory,
   type DecodeRequest,
   type DecodedImage,
   type HeifLayout,
@@ -40,9 +42,7 @@ const FUNCTIONS = [
 ] as const;
 
 function isHeifExports(exports: WebAssembly.Exports): exports is WebAssembly.Exports & HeifExports {
-  return (
-    exports['memory'] instanceof WebAssembly.Memory && FUNCTIONS.every((name) => typeof exports[name] === 'function')
-  );
+  return FUNCTIONS.every((name) => typeof exports[name] === 'function');
 }
 
 /** libheif's heif_error_code values that are not about damaged data. */
@@ -64,25 +64,24 @@ class HeifFailure extends Error {
   }
 }
 
-/** The memory of a new instance, before anything is decoded in it. */
-let newInstanceBytes = 0;
-
-/** A new instance of the decoder, not started yet. WASI calls that libc++ links but never makes here fail loudly. */
-async function instantiate(module: WebAssembly.Module): Promise<HeifExports> {
-  let memory: WebAssembly.Memory | undefined;
+/**
+ * A new, started instance of the decoder over `memory` (a zeroed one of the pool). WASI calls that libc++
+ * links but never makes here fail loudly.
+ */
+async function instantiate(module: WebAssembly.Module, memory: WebAssembly.Memory): Promise<HeifExports> {
   const wasi = wasiStandIns(
     () => memory,
     () => new HeifFailure(0, 'the HEIF decoder made a system call it is not given'),
   );
-  const { exports } = await WebAssembly.instantiate(module, { wasi_snapshot_preview1: wasi });
+  const { exports } = await WebAssembly.instantiate(module, { env: { memory }, wasi_snapshot_preview1: wasi });
   if (!isHeifExports(exports))
     throw new MediaError(
       'E_WASM_UNAVAILABLE',
       'The heif WASM module lacks the expected exports: reinstall @glimpse/heif.',
     );
-  memory = exports.memory;
-  newInstanceBytes = memory.buffer.byteLength;
-  return exports; // started by withReusedInstance, each time it is used
+  const codec: HeifExports = { ...exports, memory };
+  codec._initialize();
+  return codec;
 }
 
 /**
@@ -108,9 +107,9 @@ export async function decodeHeif(
   assertHeifDecodeBudget(layout, maxInputPixels);
   assertCodedImages(layout, format);
   try {
-    return await withReusedInstance(
+    return await withPooledMemory(
       'heif',
-      () => instantiate(module),
+      (memory) => instantiate(module, memory),
       (codec) => decodeWith(codec, bytes, layout, sink, maxMemory),
     );
   } catch (cause) {
@@ -126,12 +125,12 @@ function decodeWith(
   maxMemory: number | undefined,
 ): DecodedImage {
   {
-    // decode.cc counts the memory's size once the file is parsed as what the instance holds; a reused
-    // instance's memory is as large as its largest call left it, mostly free. So the limit is raised by
-    // what it has beyond a new instance that copied this file in: the check stays the one a new
+    // decode.cc counts the memory's size once the file is parsed as what the instance holds; a pooled
+    // memory is as large as the largest call it served left it, mostly free. So the limit is raised by
+    // what it has beyond a new memory that copied this file in: the check stays the one a new
     // instance makes (up to libheif's parsed boxes), and the memory grows only past what it has already.
     if (maxMemory !== undefined) {
-      const reused = Math.max(0, codec.memory.buffer.byteLength - newInstanceBytes - bytes.byteLength);
+      const reused = Math.max(0, codec.memory.buffer.byteLength - NEW_MEMORY_BYTES - bytes.byteLength);
       codec.set_memory_limit(Math.min(maxMemory + reused, 2 ** 32 - 1));
     }
     const data = alloc(codec, bytes.byteLength);

@@ -102,14 +102,15 @@ describe('processRequest', () => {
   });
 });
 
-/** A body of `head` then `zeros` zero bytes in 1 MiB chunks, counting what was pulled from it. */
-function paddedRequest(head: Uint8Array, zeros: number, declared?: number) {
+/** A body of `head` then `zeros` zero bytes in 1 MiB chunks, counting what was pulled from it; `onPull` before each pull. */
+function paddedRequest(head: Uint8Array, zeros: number, declared?: number, onPull?: () => void) {
   const pulled = { bytes: 0, cancelled: false, lowestMargin: Infinity };
   let sentHead = false;
   let sentZeros = 0;
   const body = new ReadableStream<Uint8Array>(
     {
       pull(controller) {
+        onPull?.();
         // What the governor admits beyond twice what was read so far and a job's 24 MiB.
         const admitted = memoryGovernor()?.state().admittedBytes;
         if (admitted !== undefined && pulled.bytes > 0)
@@ -155,6 +156,29 @@ describe('processRequest bounds the body it reads (maxInputBytes)', () => {
     assertStrictlyValid(result.data, result.mediaType);
     // At every read, at least what a job of the bytes read so far is admitted with (2 x input + 24 MiB).
     expect(pulled.lowestMargin).toBeGreaterThanOrEqual(0);
+  });
+
+  it('two bodies of no declared length that must both grow past the budget do not wait on each other: both fitted', async () => {
+    // Each starts at 28 MiB (a 1 MiB buffer: 4 x 1 MiB + 24 MiB), both fit in 60; each then grows to 8 MiB
+    // buffers (56 MiB), which fits beside the other's first admission only while that one waits. A refit
+    // that must wait gives its admission back and holds only its input, so one of them always runs.
+    const governor = configureMemoryGovernor({ maxConcurrentMemory: 60 * MB, maxWaitMs: 20_000 })!;
+    const photo = await make.photoJpeg({ width: 400, height: 300, seed: 23 });
+    let mostQueued = 0; // jobs waiting, seen whenever a body is pulled
+    const seen = () => (mostQueued = Math.max(mostQueued, governor.state().queuedJobs));
+    const bodies = [paddedRequest(photo, 6 * MB, undefined, seen), paddedRequest(photo, 6 * MB, undefined, seen)];
+    const results = await Promise.all(
+      bodies.map(({ request }) => processRequest(request, { maxEdge: 200, maxInputBytes: 8 * MB })),
+    );
+    for (const result of results) {
+      assertStrictlyValid(result.data, result.mediaType);
+      expect({ width: result.width, height: result.height }).toEqual({ width: 200, height: 150 });
+    }
+    for (const { pulled } of bodies) expect(pulled.bytes).toBe(photo.byteLength + 6 * MB); // each read to its end
+    expect(mostQueued).toBeGreaterThan(0); // one did wait to grow
+    const state = governor.state();
+    expect(state).toMatchObject({ runningJobs: 0, queuedJobs: 0, queuedBytes: 0, admittedBytes: 0 });
+    expect(state.peakAdmittedBytes).toBeLessThanOrEqual(60 * MB);
   });
 
   it('uses a documented default cap that leaves room in a 128 MB Worker', async () => {

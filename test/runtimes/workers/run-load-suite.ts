@@ -7,7 +7,10 @@
 // Worker that reads them all at once (body-worker.ts), the share a governor that admits before reading
 // saves. The queue case sends more requests than the governor lets wait: some must be E_BUSY, and each
 // is sent again after its Retry-After, as a client does, and must then be fitted; the isolate must then
-// still answer. The 8-photo case is also run one request after another, for the wall times in the report.
+// still answer. The mixed-format case sends 2 each of HEIC, AVIF and TIFF at once, then three rounds of
+// one of every format at once to the same isolate: its decoders' memories must be shared (the pool of
+// runtime/memory-pool.ts), not one kept per format. The 8-photo case is also run one request after
+// another, for the wall times in the report. LOAD_CASES=regex runs only the cases it matches.
 // The inputs are generated (scripts/bench-inputs.mjs, cached in the temp folder), not committed.
 // Usage: node scripts/run-ts.mjs test/runtimes/workers/run-load-suite.ts (after node scripts/build-runtimes.mjs)
 import { request as httpRequest } from 'node:http';
@@ -30,25 +33,55 @@ const INPUTS = {
   'screenshot-3456x2234.png': { width: 2000, height: 1293 },
   'screenshot-2880x1800.png': { width: 2000, height: 1250 },
   'photo-4000x3000.webp': { width: 2000, height: 1500 },
+  'photo-4032x3024-grid-irot.heic': { width: 1500, height: 2000 },
+  'photo-4000x3000.avif': { width: 2000, height: 1500 },
+  'photo-2016x1512-alpha-lzw.tif': { width: 2000, height: 1500 },
 } as const;
 type InputName = keyof typeof INPUTS;
 
 const MIXED: InputName[] = Array.from({ length: 20 }, (_, i) => {
-  const names = Object.keys(INPUTS) as InputName[];
+  const names = Object.keys(INPUTS).slice(0, 5) as InputName[];
   return names[i % names.length]!;
 });
+
+/** The formats whose decoders are large (libheif, dav1d) or many: 2 of each at once. */
+const HEAVY: InputName[] = ['photo-4032x3024-grid-irot.heic', 'photo-4000x3000.avif', 'photo-2016x1512-alpha-lzw.tif'];
+
+/** One of every format at once, a round after the heavy ones, three times: each decoder's memory reused by the others. */
+const ALL_FORMATS: InputName[] = [
+  'photo-4000x3000-exif6.jpg',
+  'screenshot-3456x2234.png',
+  'photo-4000x3000.webp',
+  ...HEAVY,
+];
 
 /**
  * `bodiesAlone`: also measure what the bodies cost a Worker that only reads them (for the report).
  * `busy`: more requests than the Workers entry's governor lets wait (32): some must be E_BUSY.
  */
-const CASES: { name: string; inputs: InputName[]; bodiesAlone?: boolean; busy?: boolean }[] = [
+const ALL_CASES: {
+  name: string;
+  inputs: InputName[];
+  bodiesAlone?: boolean;
+  busy?: boolean;
+  /** Sent after `inputs` to the same isolate, each round at once when the one before is answered. */
+  rounds?: InputName[][];
+}[] = [
   { name: '8 x 12 MP JPEG (EXIF 6)', inputs: Array(8).fill('photo-4000x3000-exif6.jpg') },
   { name: '4 x 24 MP JPEG (EXIF 6)', inputs: Array(4).fill('photo-6000x4000-exif6.jpg') },
   { name: '6 x 3456x2234 Retina PNG', inputs: Array(6).fill('screenshot-3456x2234.png') },
   { name: '20 mixed (JPEG 12 and 24 MP, Retina PNGs, WebP 12 MP)', inputs: MIXED, bodiesAlone: true },
   { name: '40 x 12 MP JPEG, past the queue bound', inputs: Array(40).fill('photo-4000x3000-exif6.jpg'), busy: true },
+  {
+    name: '2 x HEIC + 2 x AVIF + 2 x TIFF, then 3 rounds of JPEG, PNG, WebP, HEIC, AVIF, TIFF',
+    inputs: [...HEAVY, ...HEAVY],
+    rounds: [ALL_FORMATS, ALL_FORMATS, ALL_FORMATS],
+  },
 ];
+
+/** LOAD_CASES=regex runs only the cases whose names match (when measuring one); CI runs them all. */
+const only = globalThis.process.env['LOAD_CASES'];
+const CASES = only ? ALL_CASES.filter(({ name }) => new RegExp(only).test(name)) : ALL_CASES;
 
 interface Answer {
   input: InputName;
@@ -109,7 +142,7 @@ async function run(
   serverOptions: MiniflareOptions,
   inputs: InputName[],
   files: Map<InputName, Uint8Array>,
-  { sequential = false, retryBusy = false } = {},
+  { sequential = false, retryBusy = false, rounds = [] as InputName[][] } = {},
 ): Promise<LoadRun> {
   const { url, pid } = await freshIsolate(miniflare, serverOptions);
   const watch = watchPeak(pid);
@@ -120,6 +153,8 @@ async function run(
   try {
     if (sequential) for (const input of inputs) answers.push(await post(url, input, files.get(input)!));
     else answers.push(...(await Promise.all(inputs.map((input) => post(url, input, files.get(input)!)))));
+    for (const round of rounds)
+      answers.push(...(await Promise.all(round.map((input) => post(url, input, files.get(input)!)))));
     if (retryBusy) {
       const again = answers.map(async (answer, i) => {
         if (answer.status !== 503) return;
@@ -265,10 +300,10 @@ try {
   const files = new Map<InputName, Uint8Array>();
   for (const name of Object.keys(INPUTS) as InputName[])
     files.set(name, new Uint8Array(await readFile(await inputPath(name))));
-  for (const { name, inputs, bodiesAlone, busy } of CASES) {
+  for (const { name, inputs, bodiesAlone, busy, rounds } of CASES) {
     const started = Date.now();
     const alone = bodiesAlone ? (await run(miniflare, bodiesOnly, inputs, files)).growthBytes : undefined;
-    const load = await run(miniflare, serverOptions, inputs, files, { retryBusy: busy });
+    const load = await run(miniflare, serverOptions, inputs, files, { retryBusy: busy, rounds });
     const problems = (await Promise.all(load.answers.map(answerProblem))).filter((problem) => problem !== undefined);
     const busyFirst = load.answers.filter((answer) => answer.status === 503 || answer.afterBusy).length;
     const fitted = load.answers.filter((answer) => answer.status === 200 && !answer.afterBusy).length;
@@ -284,14 +319,16 @@ try {
     });
     timings.push(`${name}, at once: ${load.wallMs} ms, +${mb(load.growthBytes)}`);
   }
-  outcomes.push(await oversizedBodies(files.get('photo-4000x3000-exif6.jpg')!));
-  const photos = CASES[0]!.inputs;
-  const oneByOne = await run(miniflare, serverOptions, photos, files, { sequential: true });
-  timings.push(`${CASES[0]!.name}, one after another: ${oneByOne.wallMs} ms, +${mb(oneByOne.growthBytes)}`);
+  if (!only) {
+    outcomes.push(await oversizedBodies(files.get('photo-4000x3000-exif6.jpg')!));
+    const photos = ALL_CASES[0]!.inputs;
+    const oneByOne = await run(miniflare, serverOptions, photos, files, { sequential: true });
+    timings.push(`${ALL_CASES[0]!.name}, one after another: ${oneByOne.wallMs} ms, +${mb(oneByOne.growthBytes)}`);
+  }
 } finally {
   await miniflare.dispose();
 }
 const result = report('workers', outcomes);
 console.log(result.text);
 console.log(`Wall times (this machine, now):\n  ${timings.join('\n  ')}`);
-globalThis.process.exit(result.failed === 0 && outcomes.length === CASES.length + 1 ? 0 : 1);
+globalThis.process.exit(result.failed === 0 && outcomes.length === CASES.length + (only ? 0 : 1) ? 0 : 1);

@@ -1,14 +1,17 @@
 import { fileErrorFromOsError, osErrorCode } from '../fs/os-error.js';
+import { cliErrorMessage } from './cli-error-hint.js';
 
 /**
  * The CLI's failure contract: one JSON line on stderr, `{"error":{"code":"E_…","message":"…"}}`, exit 1.
  * Every glimpse error type (MediaError, FileError, SessionError, …) carries a stable `E_…` code; an OS error
  * that reached here outside the file seam (ELOOP, EIO, …) gets its FileError code; anything else is a bug and
- * reported as E_INTERNAL.
+ * reported as E_INTERNAL. With the `command` that failed, a library option its message names is printed as that
+ * command's flag (cli-error-hint.ts).
  */
-export function printFailure(error: unknown): number {
+export function printFailure(error: unknown, command?: { name: string; usage: string }): number {
   const failure = asFileError(error) ?? error;
-  const message = failure instanceof Error ? failure.message : String(failure);
+  const raw = failure instanceof Error ? failure.message : String(failure);
+  const message = command === undefined ? raw : cliErrorMessage(raw, command);
   process.stderr.write(`${JSON.stringify({ error: { code: stableCode(failure), message } })}\n`);
   return 1;
 }

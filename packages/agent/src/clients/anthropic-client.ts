@@ -12,7 +12,7 @@ import {
 import { loadSdk } from './load-sdk.js';
 import { withRetries } from './with-retries.js';
 import { routeBody } from './route-body.js';
-import { ANTHROPIC_FILES_BETA, uploadAnthropicFile } from './upload-anthropic-file.js';
+import { ANTHROPIC_FILES_BETA, deleteAnthropicFile, uploadAnthropicFile } from './upload-anthropic-file.js';
 
 /** Anthropic needs `max_tokens` on every request; this is enough for a long answer with tool calls. */
 export const ANTHROPIC_DEFAULT_MAX_TOKENS = 8192;
@@ -69,6 +69,10 @@ export function createAnthropicClient(options: LiveClientOptions): ModelClient {
       uploadMedia: async (media, signal) => {
         if (apiKey === undefined && options.baseUrl === undefined) throw missingApiKey('anthropic', 'Anthropic');
         return uploadAnthropicFile(client, options)(media, signal);
+      },
+      deleteMedia: async (reference, signal) => {
+        if (apiKey === undefined && options.baseUrl === undefined) throw missingApiKey('anthropic', 'Anthropic');
+        return deleteAnthropicFile(client, options)(reference, signal);
       },
     }),
   };

@@ -13,7 +13,7 @@ import {
 import { loadSdk } from './load-sdk.js';
 import { withRetries } from './with-retries.js';
 import { routeBody } from './route-body.js';
-import { uploadGeminiFile } from './upload-gemini-file.js';
+import { deleteGeminiFile, uploadGeminiFile } from './upload-gemini-file.js';
 
 /** Text and calls gathered from the streamed chunks; thoughts are the model's own and not part of its answer. */
 function collect(chunk: GenerateContentResponse, turn: ModelTurn, emit: (delta: string) => void): void {
@@ -81,6 +81,10 @@ export function createGeminiClient(options: LiveClientOptions): ModelClient {
       uploadMedia: async (media, signal) => {
         if (apiKey === undefined && options.baseUrl === undefined) throw missingApiKey('gemini', 'Gemini');
         return uploadGeminiFile(client, options)(media, signal);
+      },
+      deleteMedia: async (reference, signal) => {
+        if (apiKey === undefined && options.baseUrl === undefined) throw missingApiKey('gemini', 'Gemini');
+        return deleteGeminiFile(client, options)(reference, signal);
       },
     }),
   };

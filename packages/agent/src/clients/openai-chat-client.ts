@@ -12,7 +12,7 @@ import { parseToolArguments } from './parse-tool-arguments.js';
 import { withRetries } from './with-retries.js';
 import { describeCredentials } from './credentials.js';
 import { routeBody } from './route-body.js';
-import { uploadOpenAIFile } from './upload-openai-file.js';
+import { deleteOpenAIFile, uploadOpenAIFile } from './upload-openai-file.js';
 
 function toTurn(completion: OpenAI.Chat.ChatCompletion): ModelTurn {
   const message = completion.choices[0]?.message;
@@ -48,6 +48,9 @@ export function createOpenAIChatClient(options: LiveClientOptions): ModelClient 
         return toTurn(await stream.finalChatCompletion());
       });
     },
-    ...(options.fileReferences === true && { uploadMedia: uploadOpenAIFile('openai-chat', client, options) }),
+    ...(options.fileReferences === true && {
+      uploadMedia: uploadOpenAIFile('openai-chat', client, options),
+      deleteMedia: deleteOpenAIFile('openai-chat', client, options),
+    }),
   };
 }

@@ -12,7 +12,7 @@ import {
 import { parseToolArguments } from './parse-tool-arguments.js';
 import { withRetries } from './with-retries.js';
 import { routeBody } from './route-body.js';
-import { uploadOpenAIFile } from './upload-openai-file.js';
+import { deleteOpenAIFile, uploadOpenAIFile } from './upload-openai-file.js';
 
 function toTurn(response: OpenAI.Responses.Response): ModelTurn {
   const text = response.output
@@ -54,6 +54,9 @@ export function createOpenAIResponsesClient(options: LiveClientOptions): ModelCl
         },
       );
     },
-    ...(options.fileReferences === true && { uploadMedia: uploadOpenAIFile('openai-responses', client, options) }),
+    ...(options.fileReferences === true && {
+      uploadMedia: uploadOpenAIFile('openai-responses', client, options),
+      deleteMedia: deleteOpenAIFile('openai-responses', client, options),
+    }),
   };
 }

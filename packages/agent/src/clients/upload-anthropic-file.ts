@@ -1,9 +1,10 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { checkFileReference } from '../references/check-file-reference.js';
-import type { UploadMedia } from '../references/media-upload.js';
+import type { DeleteMedia, UploadMedia } from '../references/media-upload.js';
 import { describeCredentials } from './credentials.js';
 import { attemptSignal, DEFAULT_TIMEOUT_MS, type LiveClientOptions } from './live-client-options.js';
 import { withRetries } from './with-retries.js';
+import { goneOn404 } from './gone-on-404.js';
 
 /**
  * The Files API is a beta (docs.claude.com/en/api/files-create): the upload and every Messages request that names
@@ -31,5 +32,21 @@ export function uploadAnthropicFile(client: () => Promise<Anthropic>, options: L
     );
     // After the retries: a 200 without an id is an answer, not a failure a retry mends.
     return checkFileReference(reference);
+  };
+}
+
+/** Deletes an upload with `beta.files.delete` (DELETE /v1/files/{file_id}, the same beta header). */
+export function deleteAnthropicFile(client: () => Promise<Anthropic>, options: LiveClientOptions): DeleteMedia {
+  return async (reference, signal) => {
+    const anthropic = await client();
+    return withRetries('anthropic', describeCredentials('anthropic'), { ...options, signal }, () =>
+      goneOn404(
+        anthropic.beta.files.delete(
+          reference.id,
+          { betas: [ANTHROPIC_FILES_BETA] },
+          { signal: attemptSignal(signal, options.timeoutMs ?? DEFAULT_TIMEOUT_MS) },
+        ),
+      ),
+    );
   };
 }

@@ -1,9 +1,10 @@
 import type { GoogleGenAI } from '@google/genai';
 import { checkFileReference } from '../references/check-file-reference.js';
-import type { UploadMedia } from '../references/media-upload.js';
+import type { DeleteMedia, UploadMedia } from '../references/media-upload.js';
 import { describeCredentials } from './credentials.js';
 import { attemptSignal, DEFAULT_TIMEOUT_MS, type LiveClientOptions } from './live-client-options.js';
 import { withRetries } from './with-retries.js';
+import { goneOn404 } from './gone-on-404.js';
 
 /** Files are kept 48 hours (ai.google.dev/gemini-api/docs/files); used when the API names no `expirationTime`. */
 const GEMINI_FILE_LIFETIME_MS = 48 * 60 * 60 * 1000;
@@ -43,5 +44,20 @@ export function uploadGeminiFile(client: () => Promise<GoogleGenAI>, options: Li
     });
     // After the retries: an empty name or uri, or an expiry that is no time, is an answer a retry does not mend.
     return checkFileReference(reference);
+  };
+}
+
+/** Deletes an upload with `files.delete` (DELETE /v1beta/{name}); files also go by themselves after 48 hours. */
+export function deleteGeminiFile(client: () => Promise<GoogleGenAI>, options: LiveClientOptions): DeleteMedia {
+  return async (reference, signal) => {
+    const gemini = await client();
+    return withRetries('gemini', describeCredentials('gemini'), { ...options, signal }, () =>
+      goneOn404(
+        gemini.files.delete({
+          name: reference.id,
+          config: { abortSignal: attemptSignal(signal, options.timeoutMs ?? DEFAULT_TIMEOUT_MS) },
+        }),
+      ),
+    );
   };
 }

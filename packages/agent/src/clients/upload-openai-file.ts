@@ -1,14 +1,17 @@
 import type OpenAI from 'openai';
 import { checkFileReference } from '../references/check-file-reference.js';
-import type { UploadMedia } from '../references/media-upload.js';
+import type { DeleteMedia, UploadMedia } from '../references/media-upload.js';
 import { describeCredentials } from './credentials.js';
 import { attemptSignal, DEFAULT_TIMEOUT_MS, type LiveClientOptions } from './live-client-options.js';
 import { withRetries } from './with-retries.js';
+import { goneOn404 } from './gone-on-404.js';
 
 /**
- * Uploads a medium to OpenAI Files (`files.create`, multipart POST /v1/files) with purpose `user_data`, the
- * SDK's "flexible file type for any purpose" that model inputs name by `file_id`. Files other than batch ones are
- * kept until deleted (SDK `FileCreateParams.expires_after`); an `expires_at` the API reports is kept.
+ * Uploads a medium to OpenAI Files (`files.create`, multipart POST /v1/files), with the purpose its kind is
+ * documented with: an image for `input_image.file_id` as `vision` (the API reference: "vision" for image file
+ * inputs; the images and vision guide uploads with it), a PDF for `input_file`/`file.file_id` as `user_data` (the
+ * file inputs guide). Files other than batch ones are kept until deleted (SDK `FileCreateParams.expires_after`);
+ * an `expires_at` the API reports is kept.
  */
 export function uploadOpenAIFile(
   provider: 'openai-chat' | 'openai-responses',
@@ -20,7 +23,7 @@ export function uploadOpenAIFile(
     const reference = await withRetries(provider, describeCredentials(provider), { ...options, signal }, async () => {
       const file = new File([media.bytes.slice()], media.filename, { type: media.mediaType });
       const uploaded = await openai.files.create(
-        { file, purpose: 'user_data' },
+        { file, purpose: media.mediaType.startsWith('image/') ? 'vision' : 'user_data' },
         { signal: attemptSignal(signal, options.timeoutMs ?? DEFAULT_TIMEOUT_MS) },
       );
       return {
@@ -35,5 +38,21 @@ export function uploadOpenAIFile(
     });
     // After the retries: a 200 without an id is an answer, not a failure a retry mends.
     return checkFileReference(reference);
+  };
+}
+
+/** Deletes an upload with `files.delete` (DELETE /v1/files/{file_id}). */
+export function deleteOpenAIFile(
+  provider: 'openai-chat' | 'openai-responses',
+  client: () => Promise<OpenAI>,
+  options: LiveClientOptions,
+): DeleteMedia {
+  return async (reference, signal) => {
+    const openai = await client();
+    return withRetries(provider, describeCredentials(provider), { ...options, signal }, () =>
+      goneOn404(
+        openai.files.delete(reference.id, { signal: attemptSignal(signal, options.timeoutMs ?? DEFAULT_TIMEOUT_MS) }),
+      ),
+    );
   };
 }

@@ -70,7 +70,9 @@ export function estimateImageTokens(image: Pick<ImagePart, 'width' | 'height'>, 
   if (options.images === 'fixed') return FIXED_IMAGE_CHARS / 4;
   // Gemini 3 prices by level, and the serializer sends an image of unknown size at high: the estimate says the same.
   if (provider === 'gemini' && usesMediaResolution(model))
-    return GEMINI_MEDIA_RESOLUTION_TOKENS[options.mediaResolution ?? geminiImageLevel(width, height)];
+    return GEMINI_MEDIA_RESOLUTION_TOKENS[
+      options.mediaResolution ?? geminiImageLevel(width, height, capabilities.maxMediaResolution)
+    ];
   if (width === undefined || height === undefined) return FIXED_IMAGE_CHARS / 4;
   switch (provider) {
     case 'anthropic':

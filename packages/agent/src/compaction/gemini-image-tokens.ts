@@ -24,7 +24,10 @@ export const GEMINI_MEDIA_RESOLUTION_TOKENS: Readonly<Record<GeminiMediaResoluti
 };
 
 /** The levels glimpse chooses from, cheapest first: ultra_high only when a caller asks for it (twice high's cost). */
-const CHOSEN_LEVELS = ['low', 'medium', 'high'] as const satisfies readonly GeminiMediaResolution[];
+const CHOSEN_LEVELS = ['low', 'medium', 'high', 'ultra_high'] as const satisfies readonly GeminiMediaResolution[];
+
+/** The highest level glimpse may choose for an image: `high` unless a caller asks for `ultra_high`. */
+export type GeminiMaxMediaResolution = 'high' | 'ultra_high';
 
 /** The pixels one Gemini 3 token is taken to cover, on each side. */
 export const GEMINI_TOKEN_PX = 48;
@@ -36,13 +39,19 @@ export function geminiLevelWorkingSize(level: GeminiMediaResolution): WorkingSiz
 
 /**
  * The level an image of this size is sent at on Gemini 3: the cheapest whose working size holds it whole
- * (a 600×400 capture reads the same at low, for 280 tokens instead of 1,120), high for anything larger (the
- * fit made it no larger than high's working size) or of unknown size.
+ * (a 600×400 capture reads the same at low, for 280 tokens instead of 1,120), `max` for anything larger (the
+ * fit made it no larger than `max`'s working size) or of unknown size. `max` is high unless the route asks for
+ * ultra_high (`capabilities.maxMediaResolution`).
  */
-export function geminiImageLevel(width: number | undefined, height: number | undefined): GeminiMediaResolution {
-  if (width === undefined || height === undefined) return 'high';
+export function geminiImageLevel(
+  width: number | undefined,
+  height: number | undefined,
+  max: GeminiMaxMediaResolution = 'high',
+): GeminiMediaResolution {
+  if (width === undefined || height === undefined) return max;
   const patches = Math.ceil(width / GEMINI_TOKEN_PX) * Math.ceil(height / GEMINI_TOKEN_PX);
-  return CHOSEN_LEVELS.find((level) => patches <= GEMINI_MEDIA_RESOLUTION_TOKENS[level]) ?? 'high';
+  const allowed = CHOSEN_LEVELS.slice(0, CHOSEN_LEVELS.indexOf(max) + 1);
+  return allowed.find((level) => patches <= GEMINI_MEDIA_RESOLUTION_TOKENS[level]) ?? max;
 }
 
 /** The wire value of a level (`PartMediaResolutionLevel` in @google/genai). */

@@ -3,6 +3,7 @@ import type { MediaFact } from '../session/session-format.js';
 import type { SessionAppender } from '../session/session-store.js';
 import { sha256Hex } from '../session/sha256-hex.js';
 import type { Message } from '../types.js';
+import type { FittedConversation } from '../fit-conversation.js';
 import type { MediaRepair } from './repair-media-refusal.js';
 
 /**
@@ -13,11 +14,19 @@ import type { MediaRepair } from './repair-media-refusal.js';
 export class LoggedRefusals {
   private readonly hashes: Set<string>;
   private readonly seen = new Set<string>();
+  /** The smallest bytes per request a 413 tightened this route to (its `refit` lines), if any. */
+  readonly maxRequestBytes: number | undefined;
 
   constructor(session: SessionAppender | undefined, route: string) {
-    this.hashes = new Set(
-      (session?.resumed?.media ?? []).flatMap((line) => (line.refused?.route === route ? [line.sha256] : [])),
+    const refusals = (session?.resumed?.media ?? []).flatMap((line) =>
+      line.refused?.route === route ? [{ sha256: line.sha256, ...line.refused }] : [],
     );
+    // Only placeholders are left out again; a refit medium may be sent, under the tightened budget.
+    this.hashes = new Set(refusals.flatMap((fact) => (fact.action === 'placeholder' ? [fact.sha256] : [])));
+    const caps = refusals.flatMap((fact) =>
+      fact.action === 'refit' && fact.maxRequestBytes !== undefined ? [fact.maxRequestBytes] : [],
+    );
+    this.maxRequestBytes = caps.length > 0 ? Math.min(...caps) : undefined;
   }
 
   /** Adds to `refused` the base64 of each medium in `messages` the log says this route refused. */
@@ -44,4 +53,47 @@ export async function refusalLine(repair: MediaRepair, route: string): Promise<M
     sha256: await sha256Hex(bytes),
     refused: { route, code: repair.refusal.code, action: 'placeholder', reason: repair.refusal.message },
   };
+}
+
+/** The base64 sent for each medium of a fitted request, by its stored base64 (absent: left out, or a placeholder). */
+function sentCopies(fitted: FittedConversation): Map<string, string> {
+  const copies = new Map<string, string>();
+  for (const message of fitted.messages) {
+    if (message.role === 'assistant') continue;
+    for (const part of message.parts)
+      if (part.type !== 'text') copies.set(fitted.sources.get(part.data) ?? part.data, part.data);
+  }
+  return copies;
+}
+
+/**
+ * The `media` lines of a 413's repair (`bytes-tightened`): one `refit` line per medium the tightened budget changed
+ * (sent smaller, or left out), each with the new `maxRequestBytes`, so a resumed run starts under it. `before` is the
+ * refused request, `after` the one about to be sent in its place.
+ */
+export async function refitLines(
+  repair: MediaRepair,
+  route: string,
+  before: FittedConversation,
+  after: FittedConversation,
+): Promise<MediaFact[]> {
+  if (repair.action !== 'bytes-tightened' || typeof repair.value !== 'number') return [];
+  const now = sentCopies(after);
+  const lines: MediaFact[] = [];
+  for (const [source, copy] of sentCopies(before)) {
+    if (now.get(source) === copy) continue;
+    const bytes = base64ToBytes(source);
+    if (bytes === undefined) continue;
+    lines.push({
+      sha256: await sha256Hex(bytes),
+      refused: {
+        route,
+        code: repair.refusal.code,
+        action: 'refit',
+        reason: repair.refusal.message,
+        maxRequestBytes: repair.value,
+      },
+    });
+  }
+  return lines;
 }

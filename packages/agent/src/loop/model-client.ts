@@ -1,6 +1,6 @@
 import type { Message, ToolCall, ToolDefinition } from '../types.js';
 import type { SerializedRequest } from '../providers/request-bodies.js';
-import type { UploadMedia } from '../references/media-upload.js';
+import type { DeleteMedia, UploadMedia } from '../references/media-upload.js';
 
 /** What a model reads besides text. Media it cannot read reach it as placeholders, never as bytes. */
 export type InputModality = 'text' | 'image' | 'pdf';
@@ -35,4 +35,6 @@ export interface ModelClient {
    * one, `runAgent` sends each image or PDF the route can reference by its upload, once fitted, instead of base64.
    */
   uploadMedia?: UploadMedia;
+  /** Deletes an upload from the provider's file store (`deleteSessionUploads`); where `uploadMedia` is. */
+  deleteMedia?: DeleteMedia;
 }

@@ -1,4 +1,4 @@
-import type { ProviderName } from '../route/capabilities.js';
+import type { ModelCapabilities, ProviderName } from '../route/capabilities.js';
 import { resolveRoute, type ModelRoute } from '../route/resolve-route.js';
 import { chooseWindow } from '../compaction/choose-window.js';
 import { estimateMessageTokens } from '../compaction/estimate-tokens.js';
@@ -13,7 +13,7 @@ import { resolveFileReferences } from '../references/resolve-file-references.js'
 import { sessionLogReferences } from '../references/session-log-references.js';
 import { staleFileReference } from '../references/stale-file-reference.js';
 import { classifyMediaRefusal } from './classify-media-refusal.js';
-import { LoggedRefusals, refusalLine } from './logged-refusals.js';
+import { LoggedRefusals, refitLines, refusalLine } from './logged-refusals.js';
 import type { ModelClient, ModelRequest, ModelTurn } from './model-client.js';
 import { repairMediaRefusal, sentMedia, type MediaBudgetState, type MediaRepair } from './repair-media-refusal.js';
 
@@ -23,6 +23,11 @@ export interface RunAgentInput {
   provider: ProviderName;
   /** The model id on that route (capabilities, Gemini's tool-result shape); the client's modalities win over it. */
   modelId?: string;
+  /**
+   * Overrides of the route's capabilities, e.g. `{ maxMediaResolution: 'ultra_high' }` on Gemini 3; the client's
+   * modalities (`imageInput`, `pdfInput`) still win.
+   */
+  capabilities?: Partial<ModelCapabilities>;
   tools: readonly AgentTool[];
   /** The system prompt of every request. */
   system?: string;
@@ -32,7 +37,8 @@ export interface RunAgentInput {
   prompt: string | Part[];
   /**
    * Every new message is appended here as it happens, and each medium the loop leaves out after a refusal as a
-   * `media` line; the refusals of a resumed session (`session.resumed`) for this provider apply from the first request.
+   * `media` line (a 413's tightened bytes per request as `refit` lines); the refusals and the tightest budget of a
+   * resumed session (`session.resumed`) for this provider apply from the first request.
    */
   session?: SessionAppender;
   /**
@@ -98,7 +104,11 @@ export async function runAgent(input: RunAgentInput): Promise<AgentRun> {
   const route = resolveRoute({
     provider,
     ...(input.modelId !== undefined && { model: input.modelId }),
-    overrides: { imageInput: model.inputModalities.includes('image'), pdfInput: model.inputModalities.includes('pdf') },
+    overrides: {
+      ...input.capabilities,
+      imageInput: model.inputModalities.includes('image'),
+      pdfInput: model.inputModalities.includes('pdf'),
+    },
   });
   // History fitted for a roomier route is fitted again for this one, once per image for the whole run.
   const fitCache = createFitCache();
@@ -106,6 +116,8 @@ export async function runAgent(input: RunAgentInput): Promise<AgentRun> {
   // medium the new turn adds.
   const state: MediaBudgetState = { refused: new Set(input.refusedMedia ?? []), accepted: historyMedia(input.history) };
   const logged = new LoggedRefusals(session, provider);
+  // A 413 of an earlier run tightened this route's bytes per request: its first request is already under that.
+  if (logged.maxRequestBytes !== undefined) state.maxRequestBytes = logged.maxRequestBytes;
   const repairs: MediaRepair[] = [];
   const { uploadMedia } = model;
   const references =
@@ -153,6 +165,7 @@ export async function runAgent(input: RunAgentInput): Promise<AgentRun> {
       try {
         turn = await model.next(request, input.signal);
       } catch (error) {
+        let tightened: MediaRepair | undefined;
         // A file reference the provider no longer holds (deleted, gone early): its medium is uploaded again. Once per
         // reference the request sent, so a store that lost them all costs a small request each, not a failed turn.
         const stale = references && staleFileReference(error, request.messages);
@@ -174,8 +187,13 @@ export async function runAgent(input: RunAgentInput): Promise<AgentRun> {
           // Written before the resend, so a run stopped now still never sends it again when resumed.
           const line = session ? await refusalLine(repair, provider) : undefined;
           if (line) await session?.appendMedia(line);
+          if (repair.action === 'bytes-tightened') tightened = repair;
         }
+        const refused = fitted;
         ({ fitted, request } = await prepare());
+        // A 413's tightened budget, written with each medium it re-fitted, before the resend: a resumed run starts under it.
+        if (session && tightened)
+          for (const line of await refitLines(tightened, provider, refused, fitted)) await session.appendMedia(line);
       }
     }
     // What the provider took: a later refusal that names no block is about a medium added since.

@@ -9,7 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as make from '../../../../test/fixtures/make.js';
 import { estimateMessageTokens } from '../compaction/estimate-tokens.js';
 import { capabilitiesFor } from '../route/capabilities.js';
+import { resolveRoute, type ModelRoute } from '../route/resolve-route.js';
 import type { ImagePart, Message } from '../types.js';
+import { runAgent } from '../loop/run-agent.js';
 import { serializeGemini } from './gemini.js';
 import { toGeminiParameters } from './gemini-parameters.js';
 
@@ -35,8 +37,8 @@ afterAll(() => new Promise<void>((closed) => server.close(() => closed())));
 const MODEL = 'gemini-3.1-pro-preview';
 
 /** An image part as view_file sends it to `model`: fitted to the model's working size. */
-async function fitted(width: number, height: number, model: string): Promise<ImagePart> {
-  const { workingSize } = capabilitiesFor({ provider: 'gemini', model });
+async function fitted(width: number, height: number, model: string, route?: ModelRoute): Promise<ImagePart> {
+  const { workingSize } = route?.capabilities ?? capabilitiesFor({ provider: 'gemini', model });
   const png = await make.screenshotPng({ width, height });
   const result = await fit(png, { preset: 'gemini', ...(workingSize && { workingSize }) });
   return {
@@ -49,8 +51,8 @@ async function fitted(width: number, height: number, model: string): Promise<Ima
 }
 
 /** What the SDK sent for `messages` to `model`, by way of the serializer. */
-async function sent(messages: Message[], model: string): Promise<Received> {
-  const { body } = serializeGemini({ messages, model });
+async function sent(messages: Message[], model: string, route?: ModelRoute): Promise<Received> {
+  const { body } = serializeGemini({ messages, ...(route ? { route } : { model }) });
   // v1beta, as the live client (clients/gemini-client.ts) calls it: the version Google documents the field for.
   const client = new GoogleGenAI({
     apiKey: 'test',
@@ -122,5 +124,81 @@ describe('Gemini 3 media_resolution per part', () => {
     expect([screen.width, screen.height]).toEqual([3072, 1728]);
     const { body } = await sent([{ role: 'user', parts: [screen] }], 'gemini-2.5-flash');
     expect(JSON.stringify(body)).not.toContain('mediaResolution');
+  });
+
+  it('a PDF in a turn is set to medium (Google’s level for documents) and counted at 560 a page', async () => {
+    const message: Message = {
+      role: 'user',
+      parts: [{ type: 'document', mediaType: 'application/pdf', data: 'JVBERi0xLjQK', pages: 3, filename: 'r.pdf' }],
+    };
+    const { body } = await sent([message], MODEL);
+    expect(body.contents[0]!.parts.map((part) => part.mediaResolution)).toEqual([{ level: 'MEDIA_RESOLUTION_MEDIUM' }]);
+    expect(estimateMessageTokens(message, { provider: 'gemini', model: MODEL })).toBe(3 * 560);
+    // Gemini 2.5 takes no per-part level: none on the wire.
+    expect(JSON.stringify((await sent([message], 'gemini-2.5-flash')).body)).not.toContain('mediaResolution');
+  });
+
+  it('ultra_high only when asked (maxMediaResolution): fitted to 2,240 patches, set on the wire, counted', async () => {
+    const route = resolveRoute({ provider: 'gemini', model: MODEL, overrides: { maxMediaResolution: 'ultra_high' } });
+    expect(route.capabilities.maxMediaResolution).toBe('ultra_high');
+    // Tool-result media go after the function responses, where a level can be set.
+    expect(route.capabilities.mediaInToolResults).toBe(false);
+    const screen = await fitted(5120, 2880, MODEL, route);
+    const patches = Math.ceil(screen.width! / 48) * Math.ceil(screen.height! / 48);
+    expect(patches).toBeLessThanOrEqual(2240);
+    expect(patches).toBeGreaterThan(1120 * 1.8);
+    const window = await fitted(1000, 700, MODEL, route);
+    const messages: Message[] = [
+      { role: 'user', parts: [{ type: 'text', text: 'Look.' }] },
+      { role: 'assistant', text: '', toolCalls: [{ id: 'c1', name: 'view_file', arguments: { path: 's.png' } }] },
+      { role: 'toolResult', toolCallId: 'c1', toolName: 'view_file', parts: [screen, window], isError: false },
+    ];
+    const { body } = await sent(messages, MODEL, route);
+    const media = body.contents[2]!.parts.filter((part) => part.inlineData !== undefined);
+    expect(media.map((part) => part.mediaResolution)).toEqual([
+      { level: 'MEDIA_RESOLUTION_ULTRA_HIGH' },
+      { level: 'MEDIA_RESOLUTION_MEDIUM' }, // the cheapest that holds it whole, as without the option
+    ]);
+    expect(estimateMessageTokens(messages[2]!, { provider: 'gemini', route })).toBe(2240 + 560);
+    // Never chosen by default: the same screen on the default route is fitted to high and sent at high.
+    const plain = await fitted(5120, 2880, MODEL);
+    const { body: plainBody } = await sent([{ role: 'user', parts: [plain] }], MODEL);
+    expect(plainBody.contents[0]!.parts[0]!.mediaResolution).toEqual({ level: 'MEDIA_RESOLUTION_HIGH' });
+    // Other models drop the option.
+    const older = resolveRoute({
+      provider: 'gemini',
+      model: 'gemini-2.5-flash',
+      overrides: { maxMediaResolution: 'ultra_high' },
+    });
+    expect(older.capabilities.maxMediaResolution).toBeUndefined();
+    expect(older.capabilities.workingSize).toBeUndefined();
+  });
+
+  it('runAgent takes the option as a capability override: its tool’s screenshot goes at ultra_high', async () => {
+    const png = await make.screenshotPng({ width: 5120, height: 2880 });
+    const bodies: unknown[] = [];
+    let turn = 0;
+    await runAgent({
+      model: {
+        inputModalities: ['text', 'image', 'pdf'],
+        next: async (request) => {
+          bodies.push(request.serialized.body);
+          return turn++ === 0
+            ? { text: '', toolCalls: [{ id: 'c1', name: 'shot', arguments: {} }] }
+            : { text: 'seen', toolCalls: [] };
+        },
+      },
+      provider: 'gemini',
+      modelId: MODEL,
+      capabilities: { maxMediaResolution: 'ultra_high' },
+      tools: [
+        {
+          definition: { name: 'shot', description: 'A screenshot', parameters: { type: 'object' } },
+          handler: () => ({ attachments: [{ bytes: png, filename: 's.png' }] }),
+        },
+      ],
+      prompt: 'Look.',
+    });
+    expect(JSON.stringify(bodies[1])).toContain('"mediaResolution":{"level":"MEDIA_RESOLUTION_ULTRA_HIGH"}');
   });
 });

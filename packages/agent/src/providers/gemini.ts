@@ -1,5 +1,9 @@
 import type { Content, FunctionResponsePart, Part as GeminiPart, PartMediaResolutionLevel, Tool } from '@google/genai';
-import { GEMINI_LEVEL_ON_WIRE, geminiImageLevel } from '../compaction/gemini-image-tokens.js';
+import {
+  GEMINI_LEVEL_ON_WIRE,
+  geminiImageLevel,
+  type GeminiMaxMediaResolution,
+} from '../compaction/gemini-image-tokens.js';
 import { isGemini3 } from '../route/wire-facts.js';
 import type { MediaPart, Part, ToolDefinition, ToolResultMessage } from '../types.js';
 import { fileReferenceOf } from './file-reference.js';
@@ -25,10 +29,13 @@ export const SKIP_THOUGHT_SIGNATURE = 'skip_thought_signature_validator';
 
 /**
  * A part of a turn. On Gemini 3 an image carries its `media_resolution` level (`mediaResolution.level`): the
- * cheapest that holds it whole, at most high (compaction/gemini-image-tokens.ts), which is the size it was
- * fitted to (route/working-sizes.ts) and the count the token estimates use. PDFs keep Google's default (medium).
+ * cheapest that holds it whole, at most high (ultra_high where the route asks for it: `maxMediaResolution`;
+ * compaction/gemini-image-tokens.ts), which is the size it was fitted to (route/working-sizes.ts) and the count
+ * the token estimates use. A PDF is set to medium, 560 tokens a page: Google's default and the level its
+ * media-resolution guide recommends for documents (text quality saturates there), said on the wire so the
+ * estimate holds whatever a request's global setting.
  */
-function toPart(part: Part, levels: boolean): GeminiPart {
+function toPart(part: Part, levels: GeminiMaxMediaResolution | undefined): GeminiPart {
   switch (part.type) {
     case 'text':
       return { text: part.text };
@@ -41,9 +48,9 @@ function toPart(part: Part, levels: boolean): GeminiPart {
         reference?.uri !== undefined
           ? { fileData: { mimeType: part.mediaType, fileUri: reference.uri } }
           : { inlineData: { mimeType: part.mediaType, data: part.data } };
-      if (part.type === 'document' || !levels) return media;
-      const level = GEMINI_LEVEL_ON_WIRE[geminiImageLevel(part.width, part.height)] as PartMediaResolutionLevel;
-      return { ...media, mediaResolution: { level } };
+      if (levels === undefined) return media;
+      const chosen = part.type === 'document' ? 'medium' : geminiImageLevel(part.width, part.height, levels);
+      return { ...media, mediaResolution: { level: GEMINI_LEVEL_ON_WIRE[chosen] as PartMediaResolutionLevel } };
     }
     default: {
       const exhaustive: never = part;
@@ -130,7 +137,7 @@ export function serializeGemini(input: SerializeInput): Serialized<GeminiRequest
   // that names no model may well go to the current generation, so it gets one too (the field is valid on all).
   const needsSignature = route.model === undefined || isGemini3(route.model);
   // Per-part levels are Gemini 3's (the API documents the field for no other); a request naming no model sends none.
-  const levels = isGemini3(route.model);
+  const levels = isGemini3(route.model) ? (route.capabilities.maxMediaResolution ?? 'high') : undefined;
   const part = (each: Part) => toPart(each, levels);
   const contents: Content[] = [];
   let pending: GeminiPart[] = [];

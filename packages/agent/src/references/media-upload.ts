@@ -12,3 +12,9 @@ export interface MediaUpload {
 
 /** Uploads a medium once and answers with the provider's reference; a live client with `fileReferences` has one. */
 export type UploadMedia = (media: MediaUpload, signal?: AbortSignal) => Promise<FileReference>;
+
+/**
+ * Deletes an upload from the provider's file store; answers `gone` when the store no longer had it (a 404:
+ * deleted before, or expired). A live client with `fileReferences` has one.
+ */
+export type DeleteMedia = (reference: FileReference, signal?: AbortSignal) => Promise<'deleted' | 'gone'>;

@@ -1,6 +1,7 @@
 import { ROUTE_NAMES, ROUTES, isRouteName, type PresetName, type RouteName, type WorkingSize } from '@glimpse/media';
-import { takesMediaInToolResults, WIRE_FACTS } from './wire-facts.js';
-import { workingSizeFor, type ImageDetail } from './working-sizes.js';
+import type { GeminiMaxMediaResolution } from '../compaction/gemini-image-tokens.js';
+import { isGemini3, takesMediaInToolResults, WIRE_FACTS } from './wire-facts.js';
+import { GEMINI_3_HIGH_SIZE, GEMINI_3_ULTRA_HIGH_SIZE, workingSizeFor, type ImageDetail } from './working-sizes.js';
 
 /** The wire APIs glimpse serializes for (the route table's keys: `ROUTES` in `@glimpse/media`). */
 export type ProviderName = RouteName;
@@ -36,6 +37,14 @@ export interface ModelCapabilities {
    * overrides: it holds only on models that take it (gpt-5.4 and later, not mini or nano), else `high` stays.
    */
   imageDetail?: ImageDetail;
+  /**
+   * Gemini 3: the highest `media_resolution` level the serializer may set on an image (default `high`). Never
+   * chosen by glimpse; ask for `ultra_high` in the overrides (2,240 tokens an image, twice high): images are then
+   * fitted to ultra_high's working size, the serializer sets the cheapest level that holds each whole, up to
+   * ultra_high, and tool-result media go after the function responses (the API takes no level inside
+   * `functionResponse.parts`). Dropped on other models.
+   */
+  maxMediaResolution?: GeminiMaxMediaResolution;
 }
 
 /** One registry entry: the first rule whose `match` finds the lower-cased model id wins. */
@@ -138,6 +147,13 @@ export function capabilitiesFor(query: CapabilitiesQuery): ModelCapabilities {
     query.overrides?.workingSize === undefined
   )
     merged.imageDetail = sized.imageDetail ?? 'high';
+  // ultra_high only where Gemini 3 takes per-part levels, and only when asked for.
+  if (merged.maxMediaResolution !== undefined && !(query.provider === 'gemini' && isGemini3(query.model)))
+    delete merged.maxMediaResolution;
+  if (merged.maxMediaResolution === 'ultra_high') {
+    if (merged.workingSize === GEMINI_3_HIGH_SIZE) merged.workingSize = GEMINI_3_ULTRA_HIGH_SIZE;
+    if (query.overrides?.mediaInToolResults === undefined) merged.mediaInToolResults = false;
+  }
   return {
     ...merged,
     pdfInput: merged.pdfInput && media.pdfInput,

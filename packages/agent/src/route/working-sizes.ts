@@ -39,6 +39,8 @@ export const OPENAI_HIGH_SIZE: WorkingSize = { maxEdge: 2048, patches: { size: 3
 export const OPENAI_ORIGINAL_SIZE: WorkingSize = { maxEdge: 6000, patches: { size: 32, max: 10_000 } };
 /** Gemini 3 at `media_resolution: high`: 1,120 tokens of 48 px, within 3072 px. */
 export const GEMINI_3_HIGH_SIZE: WorkingSize = geminiLevelWorkingSize('high');
+/** Gemini 3 at `media_resolution: ultra_high` (2,240 tokens), only when a caller asks for it (`maxMediaResolution`). */
+export const GEMINI_3_ULTRA_HIGH_SIZE: WorkingSize = geminiLevelWorkingSize('ultra_high');
 
 const OPENAI_NEW = /gpt-5\.([4-9]|\d\d)|gpt-([6-9]|\d\d)/;
 const SMALL = /-(mini|nano)/;

@@ -66,6 +66,12 @@ export function decodeMediaFact(value: unknown, { unknownProviders = 'refuse' }:
       action: oneOf(refused.action, ACTIONS, 'refused.action'),
       reason: text(refused.reason, 'refused.reason'),
     };
+    if (refused.maxRequestBytes !== undefined) {
+      const cap = refused.maxRequestBytes;
+      if (typeof cap !== 'number' || !Number.isSafeInteger(cap) || cap <= 0)
+        throw shapeError(`refused.maxRequestBytes ${JSON.stringify(cap)} is not a positive integer`);
+      fact.refused.maxRequestBytes = cap;
+    }
   }
   if (record.reference !== undefined) {
     const reference = object(record.reference, 'reference');

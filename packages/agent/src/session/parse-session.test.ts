@@ -67,7 +67,7 @@ describe('parseSession', () => {
     const sha256 = 'b'.repeat(64);
     const media = (fields: Record<string, unknown>) =>
       JSON.stringify({ type: 'media', at: '2026-01-01T00:00:02.000Z', sha256, ...fields });
-    const refused = { route: 'gemini', code: 'E_MEDIA_REFUSED', action: 'refit', reason: '' };
+    const refused = { route: 'gemini', code: 'E_REQUEST_TOO_LARGE', action: 'refit', reason: '', maxRequestBytes: 9 };
     const loaded = parseSession(
       bytes(`${header}\n${user('a')}\n${media({ refused, extra: 'kept out' })}\n${user('b')}\n`),
     );
@@ -79,6 +79,8 @@ describe('parseSession', () => {
       [media({}), /line 3: media line: has neither "refused" nor "reference"/],
       [media({ sha256: 'B'.repeat(64), refused }), /line 3: media line: sha256 "B+" is not 64 lowercase hex/],
       [media({ refused: { ...refused, action: 'drop' } }), /line 3: media line: refused.action "drop" is not one of/],
+      [media({ refused: { ...refused, maxRequestBytes: 0 } }), /line 3: media line: refused.maxRequestBytes 0 is not/],
+      [media({ refused: { ...refused, maxRequestBytes: '9' } }), /refused.maxRequestBytes "9" is not a positive/],
       [media({ reference: { provider: 7, id: 'x', mimeType: 'image/png' } }), /line 3: media line: reference.provider/],
       [
         media({ reference: { provider: 'bedrock', id: '', mimeType: 'image/png' } }),

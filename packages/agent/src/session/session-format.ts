@@ -52,9 +52,19 @@ export interface MediaRefusalFact {
   route: string;
   /** The refusal's typed code (`MediaRefusalCode`, e.g. `E_MEDIA_REFUSED`). */
   code: string;
+  /**
+   * `placeholder`: left out of every later request to this route. `refit`: the route refused a whole request as too
+   * large (`E_REQUEST_TOO_LARGE`, a 413) and the loop re-fitted this medium smaller (or left it out) under a tightened
+   * `maxRequestBytes`; the medium itself may be sent again.
+   */
   action: 'refit' | 'placeholder';
   /** The provider's own words, for a reader of the log. */
   reason: string;
+  /**
+   * With `refit`: the bytes per request the route was tightened to (3/4 of the refused request). A resumed run takes
+   * the smallest of its route's from its first request on, so it does not send the refused size again.
+   */
+  maxRequestBytes?: number;
 }
 
 export interface MediaReferenceFact {

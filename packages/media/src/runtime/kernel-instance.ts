@@ -1,12 +1,14 @@
 // What glimpse's own C kernels (wasm/jpeg, wasm/png) share on the host side: an instance per call, started
 // fresh or reset from one a finished call left (kernel-pool.ts: a dropped instance's memory is not released
-// soon in every runtime), the `env.fail` import through which the C libraries report
+// soon in every runtime), or for a kernel linked to import its memory (jpeg, tiff, avif, the WebP encoder) fresh
+// over a memory of the pool those share (memory-pool.ts), the `env.fail` import through which the C libraries report
 // a fatal error, the `env.read_input` and `env.read_at` imports through which a kernel may pull its input
 // a buffer at a time (in order, or from any offset) instead of holding all of it, and copying bytes into
 // the instance.
 import { MediaError } from '../errors.js';
 import { wasmModule, type WasmModuleName } from './wasm.js';
 import { keepForReuse, rememberStartedImage, takeIdleInstance } from './kernel-pool.js';
+import { importsMemory, NEW_MEMORY_BYTES, withPooledMemory } from './memory-pool.js';
 import { wasiStandIns } from './wasi-stand-ins.js';
 
 /** Every kernel exports its memory, wasi-libc's start-up and an allocator. */
@@ -51,7 +53,19 @@ export async function withKernel<T extends KernelExports, R>(
   input: Uint8Array,
   use: (kernel: T) => R | Promise<R>,
 ): Promise<R> {
-  const instance = takeIdleInstance<KernelInstance<T>>(name) ?? (await startKernel<T>(name, functions));
+  const module = await wasmModule(name);
+  if (importsMemory(module)) {
+    // A kernel linked with an imported memory: a fresh instance over a pooled memory (memory-pool.ts).
+    return withPooledMemory(
+      name,
+      (memory) => startKernel<T>(name, functions, module, memory),
+      (instance) => {
+        instance.input.bytes = input;
+        return use(instance.exports);
+      },
+    );
+  }
+  const instance = takeIdleInstance<KernelInstance<T>>(name) ?? (await startKernel<T>(name, functions, module));
   instance.input.bytes = input;
   instance.input.read = 0;
   const result = await use(instance.exports);
@@ -66,19 +80,28 @@ export async function instantiateKernel<T extends KernelExports>(
   functions: readonly (keyof T & string)[],
   input: Uint8Array = NO_INPUT,
 ): Promise<T> {
-  const instance = await startKernel<T>(name, functions);
+  const module = await wasmModule(name);
+  const memory = importsMemory(module) ? new WebAssembly.Memory({ initial: NEW_MEMORY_BYTES / 65536 }) : undefined; // its own, not the pool's
+  const instance = await startKernel<T>(name, functions, module, memory);
   instance.input.bytes = input;
   return instance.exports;
 }
 
+/**
+ * Instantiates and starts kernel `name`; over `imported` when the module imports its memory (then its
+ * exports are given that memory as `memory`, as an exported one would be).
+ */
 async function startKernel<T extends KernelExports>(
   name: WasmModuleName,
   functions: readonly (keyof T & string)[],
+  module: WebAssembly.Module,
+  imported?: WebAssembly.Memory,
 ): Promise<KernelInstance<T>> {
-  let memory: WebAssembly.Memory | undefined;
+  let memory: WebAssembly.Memory | undefined = imported;
   const input = { bytes: NO_INPUT, read: 0 };
   const imports = {
     env: {
+      ...(imported && { memory: imported }),
       fail: (message: number) => {
         throw new KernelFailure(memory ? readCString(memory, message) : `${name} error`);
       },
@@ -103,7 +126,8 @@ async function startKernel<T extends KernelExports>(
       () => new KernelFailure(`the ${name} kernel made a system call it is not given`),
     ),
   };
-  const { exports } = await WebAssembly.instantiate(await wasmModule(name), imports);
+  const instance = await WebAssembly.instantiate(module, imports);
+  const exports = imported ? { ...instance.exports, memory: imported } : instance.exports;
   if (!hasExports<T>(exports, functions)) {
     throw new MediaError(
       'E_WASM_UNAVAILABLE',
@@ -112,7 +136,7 @@ async function startKernel<T extends KernelExports>(
   }
   memory = exports.memory;
   exports._initialize();
-  rememberStartedImage(name, memory);
+  if (!imported) rememberStartedImage(name, memory);
   return { exports, input };
 }
 

@@ -1,5 +1,6 @@
 import { MediaError } from '../errors.js';
 import { dropIdleInstances } from './kernel-pool.js';
+import { dropPooledMemories } from './memory-pool.js';
 import { WASM_FILES, type WasmModuleName } from './wasm-files.js';
 
 export type { WasmModuleName } from './wasm-files.js';
@@ -37,6 +38,7 @@ export function setWasmRuntime(next: WasmRuntime): void {
   loader = (name) => fromSource(next.locate(name), next);
   compiled.clear();
   dropIdleInstances();
+  dropPooledMemories();
 }
 
 /** Replaces how the core's own modules are obtained (the runtime entry's way, by default). Forgets modules compiled before. */
@@ -44,6 +46,7 @@ export function setWasmLoader(next: WasmLoader): void {
   loader = next;
   compiled.clear();
   dropIdleInstances();
+  dropPooledMemories();
 }
 
 /**

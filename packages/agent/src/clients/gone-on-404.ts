@@ -1,0 +1,14 @@
+/**
+ * A file-store delete, answered: `deleted`, or `gone` when the store answers 404 (it no longer holds the file:
+ * deleted before, or expired), which is what the caller wanted. The SDKs' errors carry the HTTP status.
+ */
+export async function goneOn404(deletion: Promise<unknown>): Promise<'deleted' | 'gone'> {
+  try {
+    await deletion;
+    return 'deleted';
+  } catch (error) {
+    const status = typeof error === 'object' && error !== null ? Reflect.get(error, 'status') : undefined;
+    if (status === 404) return 'gone';
+    throw error;
+  }
+}

@@ -1,0 +1,130 @@
+// The CLI's error JSON names flags, not library options: media's messages say `raise timeoutMs`, `Raise maxBytes`,
+// `raise maxInputPixels` for a developer calling process(); at a shell only flags can be passed. Each refusal whose
+// message names a limit is triggered through the CLI, and every flag its printed message names is one the
+// command's own --help lists.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { cliErrorMessage } from '../packages/agent/src/cli/cli-error-hint.js';
+import { main } from '../packages/agent/src/cli/main.js';
+import { captureOutput } from './support/capture-output.js';
+
+let dir: string;
+let photo: string;
+let noisy: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'glimpse-cli-error-flags-'));
+  photo = join(dir, 'photo.png');
+  await sharp({ create: { width: 1600, height: 1000, channels: 3, background: '#2a6' } })
+    .png()
+    .toFile(photo);
+  // Noise does not compress: no encoding of it fits a few hundred bytes.
+  noisy = join(dir, 'noisy.png');
+  const pixels = Buffer.alloc(2000 * 1500 * 3);
+  for (let i = 0; i < pixels.length; i++) pixels[i] = (i * 2654435761) >>> 24;
+  await sharp(pixels, { raw: { width: 2000, height: 1500, channels: 3 } })
+    .png()
+    .toFile(noisy);
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+afterEach(() => vi.restoreAllMocks());
+
+async function run(...argv: string[]) {
+  const { stdout, stderr } = captureOutput();
+  const code = await main(argv);
+  vi.restoreAllMocks();
+  return { code, out: stdout.join(''), err: stderr.join('') };
+}
+
+/** The library option names media's and the file seam's messages use for a limit. */
+const OPTIONS = /\b(timeoutMs|maxBytes|maxEdge|maxInputPixels|maxFileBytes|maxResultBytes|maxTokens|maxTiles)\b/;
+
+/** Runs a refusal; its error JSON's message names `flag`, no library option, and every flag it names is in --help. */
+async function refusedWithFlag(argv: string[], code: string, flag: string): Promise<string> {
+  const failed = await run(...argv);
+  expect(failed.code, argv.join(' ')).toBe(1);
+  const { error } = JSON.parse(failed.err.trim());
+  expect(error.code, error.message).toBe(code);
+  expect(error.message).toContain(flag);
+  expect(error.message).not.toMatch(OPTIONS);
+  const help = await run(argv[0]!, '--help');
+  expect(help.code).toBe(0);
+  const listed = new Set(help.out.match(/--[a-z][a-z-]*/g));
+  for (const named of error.message.match(/--[a-z][a-z-]*/g) ?? [])
+    expect(listed, `${argv[0]} --help`).toContain(named);
+  return error.message;
+}
+
+describe('CLI error messages name the command’s flags', () => {
+  it('E_TIMEOUT: raise --timeout-ms (process)', async () => {
+    const message = await refusedWithFlag(
+      ['process', noisy, '-o', join(dir, 'out.png'), '--timeout-ms', '1'],
+      'E_TIMEOUT',
+      '--timeout-ms',
+    );
+    expect(message).toMatch(/raise --timeout-ms if it is trusted/);
+  });
+
+  it('E_TOO_LARGE: raise --max-bytes (process)', async () => {
+    const message = await refusedWithFlag(
+      ['process', noisy, '-o', join(dir, 'out.png'), '--max-bytes', '50'],
+      'E_TOO_LARGE',
+      '--max-bytes',
+    );
+    expect(message).toMatch(/Raise --max-bytes or send a smaller image/);
+  });
+
+  it('E_TOO_MANY_PIXELS: raise --max-input-pixels, named once (process, tiles)', async () => {
+    for (const argv of [
+      ['process', photo, '-o', join(dir, 'out.png')],
+      ['tiles', photo, '-o', join(dir, 'tiles')],
+    ]) {
+      const message = await refusedWithFlag(
+        [...argv, '--max-input-pixels', '1000'],
+        'E_TOO_MANY_PIXELS',
+        '--max-input-pixels',
+      );
+      expect(message.match(/--max-input-pixels/g)).toHaveLength(1);
+    }
+  });
+
+  it('E_FILE_TOO_LARGE: raise --max-file-bytes, named once (process, inspect, tiles, prepare)', async () => {
+    for (const argv of [
+      ['process', photo, '-o', join(dir, 'out.png')],
+      ['inspect', photo],
+      ['tiles', photo, '-o', join(dir, 'tiles')],
+      ['prepare', photo, '--provider', 'anthropic'],
+    ]) {
+      const message = await refusedWithFlag(
+        [...argv, '--max-file-bytes', '100'],
+        'E_FILE_TOO_LARGE',
+        '--max-file-bytes',
+      );
+      expect(message).toMatch(/raise the limit \(--max-file-bytes\)/);
+    }
+  });
+});
+
+describe('cliErrorMessage', () => {
+  const usage = 'Usage: glimpse tiles FILE -o DIR [--max-tokens N] [--max-input-pixels N] [--max-file-bytes N]';
+  it('says an option the command has no flag for is a library option', () => {
+    expect(cliErrorMessage('It took 9 ms; raise timeoutMs if it is trusted.', { name: 'tiles', usage })).toBe(
+      'It took 9 ms; raise timeoutMs (a library option: glimpse tiles has no flag for it) if it is trusted.',
+    );
+    expect(cliErrorMessage('Ask for fewer pages, or raise maxPages.', { name: 'tiles', usage })).toBe(
+      'Ask for fewer pages, or raise maxPages (a library option: glimpse tiles has no flag for it).',
+    );
+    expect(
+      cliErrorMessage('Choose a smaller maxEdge or another output format.', { name: 'process', usage: '--max-edge N' }),
+    ).toBe('Choose a smaller --max-edge or another output format.');
+  });
+  it('leaves words that only contain an option name alone', () => {
+    const text = 'the limit is maxPdfBytes; --max-bytes-ish stays';
+    expect(cliErrorMessage(text, { name: 'process', usage: '--max-bytes N' })).toBe(
+      'the limit is maxPdfBytes (a library option: glimpse process has no flag for it); --max-bytes-ish stays',
+    );
+  });
+});
