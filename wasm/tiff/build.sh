@@ -5,7 +5,12 @@
 # JPEG and old-style JPEG, ThunderScan, NeXT, SGI LogLuv (wasm/tiff/tiffconf.h).
 source "$(dirname "$0")/../build-lib.sh"
 tiff="${LIBTIFF_SRC:-$(source_tree tiff)}"
-zlib="${ZLIB_SRC:-$(source_tree zlib)}"
+debian_zlib="${ZLIB_SRC:-$(source_tree zlib)}"
+# zlib with png.wasm's wide inflate loop (wasm/zlib/inffast-wide.c through inflate-wide.patch; same output,
+# errors and stream positions: wasm/zlib/check.mjs), for Deflate-compressed strips and tiles.
+zlib="$WORK/zlib"
+cp -r "$debian_zlib" "$zlib"
+patch --quiet --directory="$zlib" -p1 < "$ROOT/wasm/zlib/inflate-wide.patch"
 jpeg="${LIBJPEG_TURBO_SRC:-$(source_tree libjpeg-turbo)}"
 here="$ROOT/wasm/tiff"
 sed 's/@COPYRIGHT_YEAR@/1991-2022/' "$jpeg/jversion.h.in" > "$WORK/jversion.h"
@@ -33,9 +38,10 @@ done
 # -Os: at -O2 the bench's 12 MP LZW TIFF → 2000 px job takes 0.15 % fewer instructions (3,974 M against
 # 3,980 M; callgrind, node --no-liftoff) and the module is 95 KB larger.
 # -ftls-model=local-exec: tif_unix names errno, which wasi-libc declares thread-local.
-flags="${WASI_FLAGS[*]} -ftls-model=local-exec -Os -DNDEBUG -DUSE_CLZ_INTRINSIC -DNO_GETENV -DNO_PUTENV -ffile-prefix-map=$tiff=libtiff
-  -ffile-prefix-map=$zlib=zlib -ffile-prefix-map=$jpeg=libjpeg-turbo -I $here -I $WORK -I $ROOT/wasm/jpeg -I $tiff/libtiff -I $zlib -I $jpeg"
-compile "$WORK/own" "$flags ${STRICT[*]}" "$here/decode.c" "$here/no-encoders.c" "$ROOT/wasm/zlib/adler32-simd.c"
+flags="${WASI_FLAGS[*]} -ftls-model=local-exec -Os -DNDEBUG -DINFLATE_FAST_WIDE -DUSE_CLZ_INTRINSIC -DNO_GETENV -DNO_PUTENV -ffile-prefix-map=$tiff=libtiff
+  -ffile-prefix-map=$zlib=zlib -ffile-prefix-map=$jpeg=libjpeg-turbo -I $here -I $WORK -I $ROOT/wasm/jpeg -I $tiff/libtiff -I $zlib -I $ROOT/wasm/zlib -I $jpeg"
+compile "$WORK/own" "$flags ${STRICT[*]}" "$here/decode.c" "$here/no-encoders.c" "$ROOT/wasm/zlib/adler32-simd.c" \
+  "$ROOT/wasm/zlib/inffast-wide.c"
 compile_library "$WORK/lib" "$flags" "${library[@]}"
 # --import-memory: the host lends the instance a memory of its pool, shared with the other decoders so
 # linked (packages/media/src/runtime/memory-pool.ts), instead of each module keeping its own.

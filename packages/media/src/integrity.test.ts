@@ -49,11 +49,21 @@ function pngcheckAccepts(png: Uint8Array): boolean | undefined {
 }
 
 describe('crc32', () => {
-  it('matches zlib on every length around the 8-byte stride', () => {
+  it('matches zlib from every start alignment, on every length around the 16-byte stride', () => {
     const bytes = make.garbage(300);
-    for (let length = 0; length < 300; length += 7)
-      expect(crc32(bytes, 0, length)).toBe(zlibCrc32(bytes.subarray(0, length)));
+    for (let start = 0; start < 8; start++)
+      for (let length = 0; length + start <= 300; length += length < 40 ? 1 : 7)
+        expect(crc32(bytes, start, start + length)).toBe(zlibCrc32(bytes.subarray(start, start + length)));
     expect(crc32(bytes, 5, 290)).toBe(zlibCrc32(bytes.subarray(5, 290)));
+  });
+
+  it('matches zlib on views that start at any byte of their buffer, and on 64 KB runs', () => {
+    const buffer = make.garbage(70_000);
+    for (let offset = 0; offset < 4; offset++) {
+      const view = buffer.subarray(offset + 1, 69_990 - offset);
+      expect(crc32(view)).toBe(zlibCrc32(view));
+      expect(crc32(view, 3, 65_539)).toBe(zlibCrc32(view.subarray(3, 65_539)));
+    }
   });
 });
 
