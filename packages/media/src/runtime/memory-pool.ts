@@ -70,9 +70,16 @@ export async function withPooledMemory<T, R>(
   }
 }
 
-/** Whether `module` imports its memory (then its calls run over pooled memories). */
+const importing = new WeakMap<WebAssembly.Module, boolean>();
+
+/** Whether `module` imports its memory (then its calls run over pooled memories); read once per module. */
 export function importsMemory(module: WebAssembly.Module): boolean {
-  return WebAssembly.Module.imports(module).some((entry) => entry.kind === 'memory');
+  let imports = importing.get(module);
+  if (imports === undefined) {
+    imports = WebAssembly.Module.imports(module).some((entry) => entry.kind === 'memory');
+    importing.set(module, imports);
+  }
+  return imports;
 }
 
 /**
