@@ -8,14 +8,16 @@
 // its first heap, so the next job reuses what the last one grew instead of growing further.
 // An instance that threw is dropped: a trap or a failure raised through the C stack leaves the stack
 // pointer (a WASM global, which no reset reaches) where the error left it.
+// This is for modules that own their memory (PNG, the WebP decoder, resize, PDFium); those linked to
+// import it (JPEG, TIFF, AVIF, the WebP encoder, HEIF) share one pool of memories instead (memory-pool.ts).
 
 /** Most idle instances kept per module: the jobs a governed isolate runs at once are few. */
 export const MAX_IDLE_PER_MODULE = 2;
 
 /**
  * An instance whose memory grew past this is dropped, not kept: without a per-call cap (Node, browsers) a
- * huge image's decoder (a 48 MP AVIF's dav1d: hundreds of MB) would stay held for good. The Workers caps
- * keep every instance below it (AVIF 86 MiB, PDFium 80, HEIF 64), so there everything is reused.
+ * huge image's decoder (a huge PDF page's PDFium) would stay held for good. The Workers caps keep every
+ * instance below it (PDFium 80 MiB), so there everything is reused.
  */
 export const MAX_KEPT_INSTANCE_BYTES = 100 * 2 ** 20;
 

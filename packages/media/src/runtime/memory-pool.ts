@@ -41,8 +41,10 @@ const minimumBytes = new Map<string, number>();
 /** The largest a call of each module grew its memory to (what its next call is given a memory for). */
 const needs = new Map<string, number>();
 
-/** Memories in use by a call now (for the state and tests). */
+/** Memories in use by a call now, and how many were ever made and dropped (for the state and tests). */
 let inUse = 0;
+let made = 0;
+let dropped = 0;
 
 /**
  * Runs `use` with a fresh instance of `module`, made by `instantiate` over a memory from the pool (imported
@@ -68,9 +70,16 @@ export async function withPooledMemory<T, R>(
   }
 }
 
-/** Whether `module` imports its memory (then its calls run over pooled memories). */
+const importing = new WeakMap<WebAssembly.Module, boolean>();
+
+/** Whether `module` imports its memory (then its calls run over pooled memories); read once per module. */
 export function importsMemory(module: WebAssembly.Module): boolean {
-  return WebAssembly.Module.imports(module).some((entry) => entry.kind === 'memory');
+  let imports = importing.get(module);
+  if (imports === undefined) {
+    imports = WebAssembly.Module.imports(module).some((entry) => entry.kind === 'memory');
+    importing.set(module, imports);
+  }
+  return imports;
 }
 
 /**
@@ -81,6 +90,7 @@ function takeMemory(name: string): WebAssembly.Memory {
   const need = Math.max(minimumBytes.get(name) ?? 0, needs.get(name) ?? 0);
   let at = free.findIndex((memory) => memory.buffer.byteLength >= need);
   if (at < 0) at = free.length - 1;
+  if (at < 0) made++;
   const memory = at < 0 ? new WebAssembly.Memory({ initial: NEW_MEMORY_BYTES / PAGE }) : free.splice(at, 1)[0]!;
   growTo(memory, minimumBytes.get(name) ?? 0);
   return memory;
@@ -114,15 +124,16 @@ function growTo(memory: WebAssembly.Memory, bytes: number): void {
 /** Zeroes `memory` and keeps it, unless it grew too large or enough are free already. */
 function giveBack(memory: WebAssembly.Memory): void {
   const size = memory.buffer.byteLength;
-  if (size > MAX_KEPT_MEMORY_BYTES || free.length >= MAX_FREE_MEMORIES) return;
+  if (size > MAX_KEPT_MEMORY_BYTES || free.length >= MAX_FREE_MEMORIES) return void dropped++;
   new Uint8Array(memory.buffer).fill(0);
   const at = free.findIndex((other) => other.buffer.byteLength > size);
   free.splice(at < 0 ? free.length : at, 0, memory);
 }
 
-/** How many pooled memories are free and in use, and the free ones' bytes (for tests and diagnostics). */
-export function pooledMemories(): { free: number; inUse: number; freeBytes: number } {
-  return { free: free.length, inUse, freeBytes: free.reduce((sum, memory) => sum + memory.buffer.byteLength, 0) };
+/** How many pooled memories are free and in use, the free ones' bytes, and how many were made and dropped. */
+export function pooledMemories(): { free: number; inUse: number; freeBytes: number; made: number; dropped: number } {
+  const freeBytes = free.reduce((sum, memory) => sum + memory.buffer.byteLength, 0);
+  return { free: free.length, inUse, freeBytes, made, dropped };
 }
 
 /** Drops every free memory (with the idle instances, when the modules change: runtime/wasm.ts). */
@@ -130,4 +141,6 @@ export function dropPooledMemories(): void {
   free.length = 0;
   minimumBytes.clear();
   needs.clear();
+  made = 0;
+  dropped = 0;
 }
