@@ -88,9 +88,13 @@ export async function decodeToFit({
           height: Math.min(stored.height, Math.ceil((stored.height * fitted.height) / crop.height)),
         };
   const sink = crop === undefined ? resizeSink : croppingSink(resizeSink, stored, crop, deadline);
-  const result = await decode({ bytes, cover, sink, ...(crop !== undefined && { crop }) });
-  inner?.end?.();
-  kernel?.unused();
+  let result: Awaited<ReturnType<typeof decode>>;
+  try {
+    result = await decode({ bytes, cover, sink, ...(crop !== undefined && { crop }) });
+    inner?.end?.();
+  } finally {
+    kernel?.unused(); // a decode that failed gives the resize instance back too (an isolate keeps what it drops)
+  }
   if (!output) throw new Error('the decoder delivered no rows');
   return { ...result, raster: output.raster() };
 }

@@ -29,4 +29,16 @@ describe('raster buffers reused between jobs', () => {
     expect(a.buffer).toBe(lent.buffer);
     expect(b.buffer).not.toBe(lent.buffer);
   });
+
+  it("keeps the largest buffers: a small raster given back does not push out a photo's", () => {
+    const photo = rasterBuffer(12_000);
+    const other = rasterBuffer(10_000);
+    const icon = rasterBuffer(100);
+    releaseRasterBuffer(photo);
+    releaseRasterBuffer(other);
+    releaseRasterBuffer(icon);
+    expect(rasterBuffer(11_000).buffer).toBe(photo.buffer);
+    expect(rasterBuffer(9_000).buffer).toBe(other.buffer);
+    expect(rasterBuffer(100).buffer).not.toBe(icon.buffer);
+  });
 });

@@ -3,8 +3,13 @@
 // So the raster a finished job fitted is kept for the next job's, as its kernel instances are
 // (runtime/kernel-pool.ts): a buffer given back is handed out again, zeroed, for a raster up to its size.
 
-/** Most buffers kept idle: a governed Worker runs one job of a photo at a time, and each idle one is held memory (12 MB at 2000 px). */
-const MAX_IDLE = 1;
+/**
+ * Most buffers kept idle: a governed Worker runs one job of a photo at a time, and each idle one is held
+ * memory (12 MB at 2000 px). Two, and the smallest goes when a third comes back: with one, kept the latest,
+ * a small job's raster (an icon, a vector) pushed out a photo's, so under a mix of formats and sizes
+ * nearly every photo made a new 12 MB buffer for workerd to collect late (docs/runtimes.md "Steady load").
+ */
+const MAX_IDLE = 2;
 
 const idle: ArrayBuffer[] = [];
 const lent = new WeakSet<ArrayBuffer>();
@@ -34,6 +39,7 @@ export function releaseRasterBuffer(data: Uint8Array): void {
   const buffer = data.buffer;
   if (!(buffer instanceof ArrayBuffer) || !lent.has(buffer)) return;
   lent.delete(buffer);
-  if (idle.length >= MAX_IDLE) idle.shift();
   idle.push(buffer);
+  idle.sort((a, b) => b.byteLength - a.byteLength);
+  if (idle.length > MAX_IDLE) idle.pop();
 }

@@ -77,7 +77,11 @@ export interface ResizeKernel {
   start(request: { source: Size; target: Size; premultiply: boolean }, out: RowsOut): ResizeStream;
   /** The instance's memory now (it only grows): what the resize costs, for tests and reports. */
   memoryBytes(): number;
-  /** Gives the instance back unused, when the decoder delivered the target size itself (JPEG's DCT scaling). */
+  /**
+   * Gives the instance back when its resize did not finish: unused (the decoder delivered the target size
+   * itself, JPEG's DCT scaling) or cut short by the decoder's error. Not after one of its own calls threw
+   * (the stack pointer, a WASM global, stays where the error left it): that instance is dropped.
+   */
   unused(): void;
 }
 
@@ -95,15 +99,31 @@ export async function resizeKernel(): Promise<ResizeKernel> {
   const { kernel, binding } = takeIdleInstance<ResizeInstance>('resize') ?? (await startResizeKernel());
   const instance: ResizeInstance = { kernel, binding };
   let started = false;
+  // Given back or dropped already; `inCall` while one of its exports runs (rows go out to JS from there).
+  let settled = false;
+  let inCall = false;
+  const giveBack = () => {
+    if (settled || inCall) return;
+    settled = true;
+    binding.out = undefined;
+    keepForReuse('resize', instance, kernel.memory);
+  };
+  const call = <R>(run: () => R): R => {
+    inCall = true;
+    try {
+      const result = run();
+      inCall = false;
+      return result;
+    } catch (error) {
+      settled = true; // threw inside the kernel (or its emit_rows): dropped
+      throw error;
+    }
+  };
   return {
     memoryBytes: () => kernel.memory.buffer.byteLength,
-    unused() {
-      if (started) return;
-      started = true;
-      keepForReuse('resize', instance, kernel.memory);
-    },
+    unused: giveBack,
     start({ source, target, premultiply }, rowsOut) {
-      if (started) throw new Error('a resize kernel instance runs one resize');
+      if (started || settled) throw new Error('a resize kernel instance runs one resize');
       started = true;
       const passes = passesFor(source, target);
       const outRowBytes = target.width * 4;
@@ -125,8 +145,10 @@ export async function resizeKernel(): Promise<ResizeKernel> {
       });
       // Without a pass, premultiplying there and back would only lose precision.
       const premultiplied = premultiply && passes.length > 0;
-      if (kernel.resize_begin(put(descriptors), passes.length, source.width, premultiplied ? 1 : 0, outCapacity) === 0)
-        throw outOfMemory(outCapacity * outRowBytes);
+      const begun = call(() =>
+        kernel.resize_begin(put(descriptors), passes.length, source.width, premultiplied ? 1 : 0, outCapacity),
+      );
+      if (begun === 0) throw outOfMemory(outCapacity * outRowBytes);
       const inRowBytes = source.width * 4;
       const bandRows = Math.max(1, Math.floor(BAND_BYTES / inRowBytes));
       // Slack after the band: the row kernel reads zero-weighted taps past a row's end.
@@ -141,18 +163,17 @@ export async function resizeKernel(): Promise<ResizeKernel> {
             new Uint8Array(kernel.memory.buffer, band, count * inRowBytes).set(
               pixels.subarray(done * inRowBytes, (done + count) * inRowBytes),
             );
-            kernel.resize_push(band, count);
+            call(() => kernel.resize_push(band, count));
             done += count;
           }
           received += rows;
         },
         end() {
-          const made = kernel.resize_end();
+          const made = call(() => kernel.resize_end());
           if (received !== source.height || made !== target.height) {
             throw new Error(`the resize made ${made} of ${target.height} rows from ${received} of ${source.height}`);
           }
-          binding.out = undefined;
-          keepForReuse('resize', instance, kernel.memory);
+          giveBack();
         },
       };
     },
