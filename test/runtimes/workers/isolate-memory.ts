@@ -57,6 +57,11 @@ function status(pid: number): Record<StatusField, number> {
   return { VmRSS: bytes('VmRSS'), VmHWM: bytes('VmHWM'), RssAnon: bytes('RssAnon'), RssFile: bytes('RssFile') };
 }
 
+/** workerd `pid`'s anonymous resident memory now (what the steady-load case samples between rounds). */
+export function anonBytes(pid: number): number {
+  return status(pid).RssAnon;
+}
+
 /** The peak growth of a workerd process's anonymous memory since `watchPeak` began, read by `stop`. */
 export interface PeakWatch {
   idleBytes: number;

@@ -10,7 +10,9 @@
 // still answer. The mixed-format case sends 2 each of HEIC, AVIF and TIFF at once, then three rounds of
 // one of every format at once to the same isolate: its decoders' memories must be shared (the pool of
 // runtime/memory-pool.ts), not one kept per format. The 8-photo case is also run one request after
-// another, for the wall times in the report. LOAD_CASES=regex runs only the cases it matches.
+// another, for the wall times in the report. The steady-load case sends 24 rounds of 6 mixed at once and
+// checks that the growth between rounds plateaus (docs/runtimes.md "Steady load"). LOAD_CASES=regex runs
+// only the cases it matches.
 // The inputs are generated (scripts/bench-inputs.mjs, cached in the temp folder), not committed.
 // Usage: node scripts/run-ts.mjs test/runtimes/workers/run-load-suite.ts (after node scripts/build-runtimes.mjs)
 import { request as httpRequest } from 'node:http';
@@ -20,7 +22,7 @@ import sharp from 'sharp';
 import { inputPath } from '../../../scripts/bench-inputs.mjs';
 import { strictProblems } from '../../support/strict-oracle.js';
 import { report, type VectorOutcome } from '../run-vectors.js';
-import { freshIsolate, watchPeak } from './isolate-memory.js';
+import { anonBytes, freshIsolate, watchPeak } from './isolate-memory.js';
 import { buildWorker } from './worker-server.js';
 
 /** The most one isolate may grow by under load: the Worker's 128 MB less room for the runtime itself. */
@@ -56,6 +58,21 @@ const ALL_FORMATS: InputName[] = [
 ];
 
 /**
+ * Steady load: rounds of 6 requests at once, each round a different mix of every input (the round's
+ * offset into INPUTS moves by 3), for as long as workerd's collector lets garbage pile up. Short cases
+ * missed it: before the resize instances of failed decodes were given back and the raster buffers kept
+ * the largest, 100 such rounds grew an isolate to +150–240 MB.
+ */
+const STEADY_ROUNDS = 24;
+const STEADY: InputName[][] = Array.from({ length: STEADY_ROUNDS }, (_, round) => {
+  const names = Object.keys(INPUTS) as InputName[];
+  return Array.from({ length: 6 }, (_, i) => names[(round * 3 + i) % names.length]!);
+});
+
+/** How far the last third of the steady rounds may end above the first third (a plateau, not a climb). */
+const MAX_STEADY_CLIMB_BYTES = 16 * 2 ** 20;
+
+/**
  * `bodiesAlone`: also measure what the bodies cost a Worker that only reads them (for the report).
  * `busy`: more requests than the Workers entry's governor lets wait (32): some must be E_BUSY.
  */
@@ -66,6 +83,8 @@ const ALL_CASES: {
   busy?: boolean;
   /** Sent after `inputs` to the same isolate, each round at once when the one before is answered. */
   rounds?: InputName[][];
+  /** Sample the growth after each round and check it plateaus (MAX_STEADY_CLIMB_BYTES). */
+  steady?: boolean;
 }[] = [
   { name: '8 x 12 MP JPEG (EXIF 6)', inputs: Array(8).fill('photo-4000x3000-exif6.jpg') },
   { name: '4 x 24 MP JPEG (EXIF 6)', inputs: Array(4).fill('photo-6000x4000-exif6.jpg') },
@@ -76,6 +95,12 @@ const ALL_CASES: {
     name: '2 x HEIC + 2 x AVIF + 2 x TIFF, then 3 rounds of JPEG, PNG, WebP, HEIC, AVIF, TIFF',
     inputs: [...HEAVY, ...HEAVY],
     rounds: [ALL_FORMATS, ALL_FORMATS, ALL_FORMATS],
+  },
+  {
+    name: `steady load: ${STEADY_ROUNDS} rounds of 6 mixed at once (every format)`,
+    inputs: STEADY[0]!,
+    rounds: STEADY.slice(1),
+    steady: true,
   },
 ];
 
@@ -102,6 +127,8 @@ interface LoadRun {
   growthBytes: number;
   idleBytes: number;
   wallMs: number;
+  /** Anonymous growth over idle after each round (the first batch, then each of `rounds`). */
+  afterRounds: number[];
 }
 
 const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
@@ -148,13 +175,18 @@ async function run(
   const watch = watchPeak(pid);
   const started = Date.now();
   const answers: Answer[] = [];
+  const afterRounds: number[] = [];
+  const idleAnon = anonBytes(pid);
   let peak: ReturnType<typeof watch.stop>;
   let survived = false;
   try {
     if (sequential) for (const input of inputs) answers.push(await post(url, input, files.get(input)!));
     else answers.push(...(await Promise.all(inputs.map((input) => post(url, input, files.get(input)!)))));
-    for (const round of rounds)
+    afterRounds.push(anonBytes(pid) - idleAnon);
+    for (const round of rounds) {
       answers.push(...(await Promise.all(round.map((input) => post(url, input, files.get(input)!)))));
+      afterRounds.push(anonBytes(pid) - idleAnon);
+    }
     if (retryBusy) {
       const again = answers.map(async (answer, i) => {
         if (answer.status !== 503) return;
@@ -168,7 +200,7 @@ async function run(
     peak = watch.stop();
   }
   const wallMs = Date.now() - started;
-  return { answers, survived, growthBytes: peak.peakGrowthBytes, idleBytes: watch.idleBytes, wallMs };
+  return { answers, survived, growthBytes: peak.peakGrowthBytes, idleBytes: watch.idleBytes, wallMs, afterRounds };
 }
 
 /** Why a 503 is not the E_BUSY a caller can act on: its JSON, its Retry-After and retryAfterMs agreeing. */
@@ -300,7 +332,7 @@ try {
   const files = new Map<InputName, Uint8Array>();
   for (const name of Object.keys(INPUTS) as InputName[])
     files.set(name, new Uint8Array(await readFile(await inputPath(name))));
-  for (const { name, inputs, bodiesAlone, busy, rounds } of CASES) {
+  for (const { name, inputs, bodiesAlone, busy, rounds, steady } of CASES) {
     const started = Date.now();
     const alone = bodiesAlone ? (await run(miniflare, bodiesOnly, inputs, files)).growthBytes : undefined;
     const load = await run(miniflare, serverOptions, inputs, files, { retryBusy: busy, rounds });
@@ -311,10 +343,22 @@ try {
     const withinGrowth = load.growthBytes <= MAX_GROWTH_BYTES;
     if (busy && busyFirst === 0) problems.push(`no request was E_BUSY, though ${inputs.length} were sent at once`);
     if (!load.survived) problems.push('the isolate did not answer after the load');
+    let plateau = '';
+    if (steady) {
+      // The highest growth between rounds in the last third against the first third's.
+      const third = Math.floor(load.afterRounds.length / 3);
+      const first = Math.max(...load.afterRounds.slice(0, third));
+      const last = Math.max(...load.afterRounds.slice(-third));
+      plateau = `; between rounds +${mb(Math.min(...load.afterRounds))}…+${mb(Math.max(...load.afterRounds))}, first third at most +${mb(first)}, last third +${mb(last)}`;
+      if (last - first > MAX_STEADY_CLIMB_BYTES)
+        problems.push(
+          `it climbs: the last third of the rounds ${mb(last - first)} above the first (at most ${mb(MAX_STEADY_CLIMB_BYTES)})`,
+        );
+    }
     outcomes.push({
       name: `load ${name}`,
       passed: problems.length === 0 && withinGrowth && fitted > busyFirst,
-      detail: `${fitted} fitted, ${busyFirst} E_BUSY${busy ? ' (each fitted when sent again after its Retry-After)' : ''}${resets > 0 ? ` (${resets} connections reset by the local proxy, sent again)` : ''}; isolate +${mb(load.growthBytes)} over ${mb(load.idleBytes)} idle (at most ${mb(MAX_GROWTH_BYTES)})${alone === undefined ? '' : `; the bodies alone, read at once: +${mb(alone)}`}; ${load.wallMs} ms${problems.length > 0 ? `; ${[...new Set(problems)].join('; ')}` : ''}`,
+      detail: `${fitted} fitted, ${busyFirst} E_BUSY${busy ? ' (each fitted when sent again after its Retry-After)' : ''}${resets > 0 ? ` (${resets} connections reset by the local proxy, sent again)` : ''}; isolate +${mb(load.growthBytes)} over ${mb(load.idleBytes)} idle (at most ${mb(MAX_GROWTH_BYTES)})${plateau}${alone === undefined ? '' : `; the bodies alone, read at once: +${mb(alone)}`}; ${load.wallMs} ms${problems.length > 0 ? `; ${[...new Set(problems)].join('; ')}` : ''}`,
       milliseconds: Date.now() - started,
     });
     timings.push(`${name}, at once: ${load.wallMs} ms, +${mb(load.growthBytes)}`);
