@@ -45,13 +45,14 @@ Options:
   --provider PROVIDER  estimate for this route only: ${PROVIDER_NAMES.join(', ')}
                        (default: one representative model per rule family, plus the fixed 4,800 chars)
   --delete-uploads     delete every upload the log's media lines name from its provider's file store
-                       (Anthropic, OpenAI, Gemini) through their SDKs, with the keys ANTHROPIC_API_KEY,
-                       OPENAI_API_KEY, GEMINI_API_KEY and the base URLs ANTHROPIC_BASE_URL, OPENAI_BASE_URL,
-                       GOOGLE_GEMINI_BASE_URL of the environment; print {"deleted","gone","skipped","failed"}
-                       (each [{provider,id}]; gone: the store no longer had it), and append a
-                       media line per deleted or gone reference saying it expired, so a resumed run uploads
-                       afresh without a refused request; a failed one is left as it was. Exit 0: none
-                       failed; 1: a delete failed (run it again), or the log is bad
+                       (Anthropic, OpenAI, Gemini) through their SDKs, with the environment's keys
+                       ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY (or GOOGLE_API_KEY) and base URLs
+                       ANTHROPIC_BASE_URL, OPENAI_BASE_URL, GOOGLE_GEMINI_BASE_URL; print one JSON line
+                       {"deleted","gone","skipped","failed"} (each [{provider,id}]; gone: the store no
+                       longer had it), and append to the log a media line per deleted or gone reference
+                       saying it expired, so a resumed run uploads afresh with no refused request; a
+                       failed delete writes nothing. Exit 0: none failed; 1: a delete failed (run it
+                       again) or the log is bad; 2: usage
   -h, --help           show this help
 
 A torn last line (a writer killed mid-append) is reported and dropped; exit 0.
