@@ -309,3 +309,56 @@ describe('glimpse session LOCATION --delete-uploads', () => {
     );
   }, 60_000);
 });
+
+describe('glimpse session pglite:DIR#ID --delete-uploads', () => {
+  it('writes the deleted upload to the database log: a resume uploads afresh with one request', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'glimpse-delete-uploads-cli-pglite-'));
+    const uploads: StoredUpload[] = [];
+    server = await startApiServer([...script(1, 1), { text: 'Again.' }], anthropicCapsWith(uploads), { uploads });
+    const client = createModelClient({
+      provider: 'anthropic',
+      model: 'claude-sonnet-4-6',
+      apiKey: 'k',
+      baseUrl: server.url,
+      maxRetries: 0,
+      env: {},
+      fileReferences: true,
+    });
+    const run = async (prompt: string, maxSteps: number) => {
+      const store = await PostgresSessionStore.open(await openPGliteClient(dir!), `pglite:${dir}`);
+      const session = await store.openSession('s');
+      try {
+        return await runAgent({
+          model: client,
+          provider: 'anthropic',
+          tools: [screenshot],
+          history: session.resumed?.messages ?? [],
+          prompt,
+          maxSteps,
+          session,
+        });
+      } finally {
+        await session.close();
+        await store.close();
+      }
+    };
+    await run('One.', 2);
+    expect(uploads).toHaveLength(1);
+    vi.stubEnv('ANTHROPIC_API_KEY', 'k');
+    vi.stubEnv('ANTHROPIC_BASE_URL', server.url);
+    const output = captureOutput();
+    const code = await main(['session', `pglite:${dir}#s`, '--delete-uploads']);
+    vi.restoreAllMocks();
+    expect([code, output.stderr.join('')]).toEqual([0, '']);
+    expect(JSON.parse(output.stdout.join(''))).toMatchObject({ deleted: [{ provider: 'anthropic', id: 'file_1' }] });
+    const requests = server.requests.length;
+    expect((await run('Again?', 1)).stopped).toBe('done');
+    expect(server.requests.length).toBe(requests + 1);
+    expect(uploads.map((upload) => [upload.id, upload.deleted ?? false])).toEqual([
+      ['file_1', true],
+      ['file_2', false],
+    ]);
+    const body = JSON.stringify(server.requests.at(-1)!.body);
+    expect([body.includes('"file_2"'), body.includes('"file_1"')]).toEqual([true, false]);
+  }, 60_000);
+});
