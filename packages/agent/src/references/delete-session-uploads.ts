@@ -8,7 +8,10 @@ export type UploadDeleters = Partial<Record<FileReference['provider'], { deleteM
 export interface DeletedUploads {
   /** Deleted from the provider's store now. */
   deleted: FileReference[];
-  /** The store no longer held them (deleted before, or expired: Gemini keeps files 48 hours). */
+  /**
+   * The store no longer held them (deleted before, or expired: Gemini keeps files 48 hours; it answers 403 naming
+   * the file), or their `expiresAt` has passed (not asked).
+   */
   gone: FileReference[];
   /** No client with `deleteMedia` was given for their provider: left as they are. */
   skipped: FileReference[];
@@ -35,6 +38,11 @@ export async function deleteSessionUploads(
     const key = `${reference.provider}\n${reference.id}`;
     if (seen.has(key)) continue;
     seen.add(key);
+    // Past its expiry the store holds it no longer (Gemini keeps files 48 hours): nothing to ask it.
+    if (reference.expiresAt !== undefined && Date.parse(reference.expiresAt) <= Date.now()) {
+      result.gone.push(reference);
+      continue;
+    }
     const deleteMedia = clients[reference.provider]?.deleteMedia;
     if (deleteMedia === undefined) {
       result.skipped.push(reference);
