@@ -32,14 +32,31 @@ export interface RequestBudgetInput {
   measure: () => number;
   /** The slot's image fitted again within `maxBase64Bytes`, never below its legible floor; undefined if it cannot be. */
   refit: (slot: MediaSlot, maxBase64Bytes: number) => Promise<Refit | undefined>;
-  /** Bytes kept free under the cap for what is added after (a client's model id and settings). Default 64,000. */
+  /**
+   * Bytes kept free under the cap for what is added after (a client's model id and settings). Default
+   * `clientHeadroom(cap)`: 64,000 under a cap of about 1 MB or more, less under a smaller one.
+   */
   headroom?: number;
   /** Why the media left out are left out. Default `request-too-large`. */
   omitReason?: OmitReason;
 }
 
-/** Room left for what a client adds to the body (model id, max_tokens, sampling settings). */
+/** Room left for what a client adds to the body (model id, max_tokens, sampling settings), under a large cap. */
 const CLIENT_HEADROOM = 64_000;
+/**
+ * What a client adds to the serialized body: measured 0–60 bytes across the six live clients (Bedrock 0, Anthropic's
+ * model and max_tokens 60); 1 KB leaves room for a long model id and sampling settings.
+ */
+const CLIENT_BYTES = 1_024;
+
+/**
+ * The headroom kept under `cap`: 1 KB and a sixteenth of the cap, at most 64,000 bytes (from a cap of about 1 MB on,
+ * which a provider's own 20–50 MB are). A fixed 64,000 under a small gateway's cap (a 413 at 100 KB tightens it to 88 KB) would
+ * leave room for no image at all, though a client adds only tens of bytes.
+ */
+export function clientHeadroom(cap: number): number {
+  return Math.min(CLIENT_HEADROOM, CLIENT_BYTES + Math.ceil(cap / 16));
+}
 /**
  * Each step down takes an image to this share of the bytes it had at its route's fit: 0.6, 0.36, 0.22, … The
  * steps are fixed, so a later turn finds the same fits in the cache and re-fits only the images it moves down.
@@ -84,7 +101,7 @@ export async function fitRequestBudget({
   maxImages,
   measure,
   refit,
-  headroom = CLIENT_HEADROOM,
+  headroom = clientHeadroom(cap),
   omitReason = 'request-too-large',
 }: RequestBudgetInput): Promise<number> {
   if (maxImages !== undefined) {
