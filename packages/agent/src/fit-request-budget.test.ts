@@ -142,6 +142,17 @@ describe('fitRequestBudget', () => {
     expect(size).toBeLessThanOrEqual(88_410 - clientHeadroom(88_410));
   });
 
+  it('leaves nothing out while an image can still go smaller, however far the estimate is off', async () => {
+    const slots = [slot(100_000, 1), slot(100_000, 3), slot(100_000, 5, true)];
+    // The wire counts a quarter of each image's bytes: the budget's running estimate, which subtracts each saving
+    // in full, thinks the request fits long before it does, pass after pass.
+    const quarter = () => OVERHEAD + slots.reduce((sum, s) => sum + sentBytes(s), 0) / 4;
+    const cap = 40_000;
+    const size = await fitRequestBudget({ slots, cap, measure: quarter, refit: refitter(5_000) });
+    expect(slots.map((s) => s.sent[0]?.type)).toEqual(['image', 'image', 'image']);
+    expect(size).toBeLessThanOrEqual(cap - clientHeadroom(cap));
+  });
+
   it('returns the size over the cap when text alone is over it: nothing is taken that would not help', async () => {
     const slots = [slot(1_000, 1, true)];
     const size = await fitRequestBudget({ slots, cap: 5_000, measure: measure(slots), refit: refitter(500) });

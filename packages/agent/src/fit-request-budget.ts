@@ -112,7 +112,10 @@ export async function fitRequestBudget({
   let size = measure();
   if (size <= target) return size;
   const fitted = new Map(slots.map((slot) => [slot, sentBytes(slot)]));
-  for (let pass = 0; pass < 2 && size > target; pass++) {
+  // Passes until the request fits or one changes nothing: a placeholder below then says truly that every image was
+  // as small as it may be (an estimate that undercounted once left images unfitted after a fixed two passes).
+  for (let changed = true; changed && size > target; ) {
+    changed = false;
     let estimate = size;
     for (const group of [slots.filter((slot) => !slot.newest), slots.filter((slot) => slot.newest)]) {
       for (let step = 1; step <= MAX_STEPS && estimate > target; step++) {
@@ -124,7 +127,7 @@ export async function fitRequestBudget({
           if (before <= allowance) continue;
           const smaller = await refit(slot, allowance);
           if (smaller === undefined) {
-            slot.settled = true;
+            slot.settled = changed = true;
             continue;
           }
           // A floor can weigh more than a fit that kept more pixels at a lower quality: keep the lighter one.
@@ -133,8 +136,9 @@ export async function fitRequestBudget({
             slot.sent = smaller.parts;
             slot.warnings = smaller.warnings;
             estimate -= before - after;
+            changed = true;
           }
-          if (smaller.atFloor || step === MAX_STEPS) slot.settled = true;
+          if (smaller.atFloor || step === MAX_STEPS) slot.settled = changed = true;
         }
       }
     }
