@@ -15,7 +15,10 @@ export type SessionUploads = Pick<SessionAppender, 'resumed' | 'appendMedia'> | 
 export interface DeletedUploads {
   /** Deleted from the provider's store now. */
   deleted: FileReference[];
-  /** The store no longer held them (deleted before, or expired: Gemini keeps files 48 hours). */
+  /**
+   * The store no longer held them (deleted before, or expired: Gemini keeps files 48 hours; it answers 403 naming
+   * the file), or their `expiresAt` has passed (not asked).
+   */
   gone: FileReference[];
   /** No client with `deleteMedia` was given for their provider: left as they are. */
   skipped: FileReference[];
@@ -54,6 +57,11 @@ export async function deleteSessionUploads(
     const key = keyOf(reference.provider, reference.id);
     if (seen.has(key)) continue;
     seen.add(key);
+    // Past its expiry the store holds it no longer (Gemini keeps files 48 hours): nothing to ask it.
+    if (reference.expiresAt !== undefined && Date.parse(reference.expiresAt) <= Date.now()) {
+      result.gone.push(reference);
+      continue;
+    }
     const deleteMedia = clients[reference.provider]?.deleteMedia;
     if (deleteMedia === undefined) {
       result.skipped.push(reference);
