@@ -12,10 +12,15 @@ import { captureOutput } from './support/capture-output.js';
 import { deleteSessionUploads, runAgent, type HandlerTool } from '../packages/agent/src/index.js';
 import { createModelClient } from '../packages/agent/src/entries/clients.js';
 import { JsonlSessionStore } from '../packages/agent/src/session/jsonl-session-store.js';
+import { D1SessionStore } from '../packages/agent/src/session/d1-session-store.js';
+import { openPGliteClient } from '../packages/agent/src/session/pglite-client.js';
+import { PostgresSessionStore } from '../packages/agent/src/session/postgres-session-store.js';
+import type { SessionStore } from '../packages/agent/src/session/session-store.js';
+import { sqliteAvailable, sqliteD1 } from './support/sqlite-d1.js';
 import { startApiServer, type ApiServer, type ScriptEntry } from './support/api-server.js';
 import { denseScreenshot } from './support/dense-screenshot.js';
 import type { StoredUpload } from './support/file-uploads.js';
-import { anthropicCapsWith } from './support/provider-caps.js';
+import { anthropicCapsWith, geminiCapsWith } from './support/provider-caps.js';
 
 const screenshot: HandlerTool = {
   definition: { name: 'screenshot', description: 'Takes a screenshot', parameters: { type: 'object' } },
@@ -92,40 +97,127 @@ describe.each([
   }, 60_000);
 });
 
-describe('after the uploads are deleted', () => {
-  it('a resumed Anthropic run finds each reference gone, uploads the screenshots again and goes on', async () => {
-    dir = await mkdtemp(join(tmpdir(), 'glimpse-delete-uploads-'));
+/** Each store on one place, opened anew per step as a process and its restart would. */
+const STORES: [string, () => Promise<() => Promise<SessionStore>>][] = [
+  [
+    'JSONL',
+    async () => {
+      const place = await mkdtemp(join(tmpdir(), 'glimpse-delete-uploads-'));
+      dirs.push(place);
+      return async () => new JsonlSessionStore(place);
+    },
+  ],
+  [
+    'PGlite',
+    async () => {
+      const place = await mkdtemp(join(tmpdir(), 'glimpse-delete-uploads-pglite-'));
+      dirs.push(place);
+      return async () => PostgresSessionStore.open(await openPGliteClient(place), `pglite:${place}`);
+    },
+  ],
+  ...((await sqliteAvailable())
+    ? [
+        [
+          'D1 and R2 (node:sqlite)',
+          async () => {
+            const { db, bucket } = await sqliteD1();
+            return async () => D1SessionStore.open(db, bucket);
+          },
+        ] as [string, () => Promise<() => Promise<SessionStore>>],
+      ]
+    : []),
+];
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const place of dirs.splice(0)) await rm(place, { recursive: true, force: true });
+});
+
+describe.each(
+  STORES.flatMap(([store, place]) =>
+    [
+      { provider: 'anthropic' as const, model: 'claude-sonnet-4-6', caps: anthropicCapsWith },
+      { provider: 'gemini' as const, model: 'gemini-3-pro-preview', caps: geminiCapsWith },
+    ].map((route) => ({ store, place, ...route })),
+  ),
+)('after the uploads are deleted through an open session, $store, $provider', ({ place, provider, model, caps }) => {
+  it('the log says each is gone: a resume uploads afresh on its first request, which names no deleted id', async () => {
+    const open = await place();
     const uploads: StoredUpload[] = [];
-    server = await startApiServer([...script(1, 2), { text: 'Still here.' }], anthropicCapsWith(uploads), { uploads });
+    server = await startApiServer([...script(1, 2), { text: 'Still here.' }], caps(uploads), { uploads });
     const client = createModelClient({
-      provider: 'anthropic',
-      model: 'claude-sonnet-4-6',
+      provider,
+      model,
       apiKey: 'test-key',
       baseUrl: server.url,
       maxRetries: 0,
       env: {},
       fileReferences: true,
     });
-    const sessions = new JsonlSessionStore(dir);
-    let session = await sessions.openSession('s');
-    await runAgent({ model: client, provider: 'anthropic', tools: [screenshot], prompt: 'Two.', maxSteps: 3, session });
-    await session.close();
-    const { deleted } = await deleteSessionUploads(await sessions.readSession('s'), { anthropic: client });
-    expect(deleted).toHaveLength(2);
+    const run = async (prompt: string, maxSteps: number) => {
+      const store = await open();
+      const session = await store.openSession('s');
+      try {
+        return await runAgent({
+          model: client,
+          provider,
+          modelId: model,
+          tools: [screenshot],
+          history: session.resumed?.messages ?? [],
+          prompt,
+          maxSteps,
+          session,
+        });
+      } finally {
+        await session.close();
+        await store.close();
+      }
+    };
+    expect((await run('Two.', 3)).stopped).toBe('done');
+    const first = uploads.map((upload) => ({ ...upload }));
+    expect(first).toHaveLength(2);
 
-    session = await sessions.openSession('s');
-    const resumed = await runAgent({
-      model: client,
-      provider: 'anthropic',
-      tools: [screenshot],
-      history: session.resumed?.messages ?? [],
-      prompt: 'And now?',
-      session,
-    });
-    await session.close();
-    expect(resumed.stopped).toBe('done');
-    expect(uploads.filter((upload) => !upload.deleted)).toHaveLength(2);
-    expect(JSON.stringify(server.requests.at(-1)!.body)).toContain(uploads.at(-1)!.id);
+    // Deleted through an open session; a second pass finds them gone and writes no second line.
+    const at = new Date();
+    for (const expected of ['deleted', 'gone'] as const) {
+      const store = await open();
+      const session = await store.openSession('s');
+      const result = await deleteSessionUploads(session, { [first[0]!.api]: client }, { now: () => at });
+      await session.close();
+      await store.close();
+      expect(result.failed).toEqual([]);
+      expect(result[expected].map((reference) => reference.id)).toEqual(first.map((upload) => upload.id));
+    }
+    expect(uploads.every((upload) => upload.deleted)).toBe(true);
+    const store = await open();
+    const logged = (await store.readSession('s')).media ?? [];
+    await store.close();
+    // One line per deleted reference, the same reference expiring at the deletion, after the uploads' lines.
+    expect(logged.slice(-3).map(({ sha256, reference }) => ({ sha256, reference }))).toEqual([
+      { sha256: first[1]!.sha256, reference: expect.objectContaining({ id: first[1]!.id }) },
+      ...first.map((upload) => ({
+        sha256: upload.sha256,
+        reference: {
+          provider: upload.api,
+          id: upload.id,
+          ...(upload.uri !== undefined && { uri: upload.uri }),
+          mimeType: 'image/png',
+          expiresAt: at.toISOString(),
+        },
+      })),
+    ]);
+
+    const requests = server.requests.length;
+    expect((await run('And now?', 1)).stopped).toBe('done');
+    // One request, no refusal: both screenshots uploaded again before it, and named by their new references.
+    expect(server.requests.length).toBe(requests + 1);
+    const fresh = uploads.slice(2);
+    expect(fresh.map((upload) => upload.sha256)).toEqual(first.map((upload) => upload.sha256));
+    const body = JSON.stringify(server.requests.at(-1)!.body);
+    for (const upload of fresh) expect(body).toContain(JSON.stringify(upload.uri ?? upload.id));
+    for (const upload of first) {
+      expect(body).not.toContain(JSON.stringify(upload.uri ?? upload.id));
+      expect(body).not.toContain(JSON.stringify(upload.id));
+    }
   }, 60_000);
 });
 
@@ -194,7 +286,16 @@ describe('glimpse session LOCATION --delete-uploads', () => {
     expect(first.err).toBe('');
     expect(first).toMatchObject({ code: 0, out: { deleted: named, gone: [], skipped: [], failed: [] } });
     expect(uploads.every((upload) => upload.deleted)).toBe(true);
+    // Each newest reference per medium and provider is written to the log as expired; the second pass adds none.
+    const expired = async () =>
+      ((await sessions.readSession('s')).media ?? []).flatMap(({ reference }) =>
+        reference?.expiresAt !== undefined && Date.parse(reference.expiresAt) <= Date.now()
+          ? [{ provider: reference.provider, id: reference.id }]
+          : [],
+      );
+    expect(await expired()).toEqual(named);
     const second = await cli();
+    expect(await expired()).toEqual(named);
     expect(second).toMatchObject({ code: 0, out: { deleted: [], gone: named, failed: [] } });
     // Without a key the delete fails, named, and the exit says so.
     vi.stubEnv('OPENAI_API_KEY', '');
@@ -206,5 +307,58 @@ describe('glimpse session LOCATION --delete-uploads', () => {
         .filter((upload) => upload.api === 'openai')
         .map((upload) => ({ provider: 'openai', id: upload.id, error: { code: 'E_AUTH' } })),
     );
+  }, 60_000);
+});
+
+describe('glimpse session pglite:DIR#ID --delete-uploads', () => {
+  it('writes the deleted upload to the database log: a resume uploads afresh with one request', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'glimpse-delete-uploads-cli-pglite-'));
+    const uploads: StoredUpload[] = [];
+    server = await startApiServer([...script(1, 1), { text: 'Again.' }], anthropicCapsWith(uploads), { uploads });
+    const client = createModelClient({
+      provider: 'anthropic',
+      model: 'claude-sonnet-4-6',
+      apiKey: 'k',
+      baseUrl: server.url,
+      maxRetries: 0,
+      env: {},
+      fileReferences: true,
+    });
+    const run = async (prompt: string, maxSteps: number) => {
+      const store = await PostgresSessionStore.open(await openPGliteClient(dir!), `pglite:${dir}`);
+      const session = await store.openSession('s');
+      try {
+        return await runAgent({
+          model: client,
+          provider: 'anthropic',
+          tools: [screenshot],
+          history: session.resumed?.messages ?? [],
+          prompt,
+          maxSteps,
+          session,
+        });
+      } finally {
+        await session.close();
+        await store.close();
+      }
+    };
+    await run('One.', 2);
+    expect(uploads).toHaveLength(1);
+    vi.stubEnv('ANTHROPIC_API_KEY', 'k');
+    vi.stubEnv('ANTHROPIC_BASE_URL', server.url);
+    const output = captureOutput();
+    const code = await main(['session', `pglite:${dir}#s`, '--delete-uploads']);
+    vi.restoreAllMocks();
+    expect([code, output.stderr.join('')]).toEqual([0, '']);
+    expect(JSON.parse(output.stdout.join(''))).toMatchObject({ deleted: [{ provider: 'anthropic', id: 'file_1' }] });
+    const requests = server.requests.length;
+    expect((await run('Again?', 1)).stopped).toBe('done');
+    expect(server.requests.length).toBe(requests + 1);
+    expect(uploads.map((upload) => [upload.id, upload.deleted ?? false])).toEqual([
+      ['file_1', true],
+      ['file_2', false],
+    ]);
+    const body = JSON.stringify(server.requests.at(-1)!.body);
+    expect([body.includes('"file_2"'), body.includes('"file_1"')]).toEqual([true, false]);
   }, 60_000);
 });

@@ -1,6 +1,6 @@
 // A provider reference that no longer resolves, across resumes: a session uploads two screenshots, then resumes
-// against a store that has lost them (Anthropic answers 404 not_found_error "File not found: file_…", Gemini 400
-// INVALID_ARGUMENT "File … does not exist"), through the real SDKs. Each refused reference is uploaded again and
+// against a store that has lost them (Anthropic answers 404 not_found_error "File not found: file_…", Gemini 403
+// PERMISSION_DENIED "You do not have permission to access the File … or it may not exist"), through the real SDKs. Each refused reference is uploaded again and
 // the turn goes on; the log's new media lines supersede the dead ones, so a second resume against the same store
 // sends the new references and uploads nothing.
 import { mkdtemp, rm } from 'node:fs/promises';

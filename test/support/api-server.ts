@@ -94,7 +94,7 @@ function errorBody(
           error: {
             code: status,
             message,
-            status: status === 429 ? 'RESOURCE_EXHAUSTED' : 'INVALID_ARGUMENT',
+            status: status === 429 ? 'RESOURCE_EXHAUSTED' : status === 403 ? 'PERMISSION_DENIED' : 'INVALID_ARGUMENT',
             ...(details && { details }),
           },
         }),

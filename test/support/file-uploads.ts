@@ -20,6 +20,21 @@ export interface StoredUpload {
   sha256: string;
   /** Deleted through the provider's delete call (Anthropic beta.files.delete, OpenAI files.delete, Gemini files.delete). */
   deleted?: boolean;
+  /** Gemini's `expirationTime` (48 hours on); a test sets it past to have the store lose the file. */
+  expiresAt?: string;
+}
+
+/** Whether the store still holds an upload: not deleted, and not past its expiry. */
+export const held = (upload: StoredUpload): boolean =>
+  !upload.deleted && (upload.expiresAt === undefined || Date.parse(upload.expiresAt) > Date.now());
+
+/**
+ * Gemini's answer for a file it does not hold (deleted, expired or never made), on a files call or a generateContent
+ * naming its `fileUri`: 403 PERMISSION_DENIED naming the file by the last segment of its name, not 404.
+ */
+export function geminiFileMissing(name: string): { status: number; message: string; body: unknown } {
+  const message = `You do not have permission to access the File ${name.slice(name.lastIndexOf('/') + 1)} or it may not exist.`;
+  return { status: 403, message, body: { error: { code: 403, message, status: 'PERMISSION_DENIED' } } };
 }
 
 /** Refuses an upload (status and message) or lets it through. */
@@ -98,7 +113,8 @@ export async function handleUpload(
   };
   const refusal = (api: UploadApi, mediaType: string, bytes: Buffer) => check?.({ api, mediaType, bytes });
 
-  // Deletes, as each API answers them: a file it does not hold (or no longer) is a 404 in the API's error shape.
+  // Deletes, as each API answers them: a file it does not hold (or no longer) is a 404 in the API's error shape
+  // (Gemini: 403 PERMISSION_DENIED).
   const deletion = /^\/(?:v1\/)?files\/([^/]+)$|^\/v1beta\/(files\/[^/]+)$/.exec(url.pathname);
   if (method === 'DELETE' && deletion !== null) {
     const gemini = deletion[2] !== undefined;
@@ -113,14 +129,15 @@ export async function handleUpload(
         type: 'error',
         error: { type: 'invalid_request_error', message: 'files beta header missing' },
       });
-    const stored = uploads.find((upload) => upload.api === api && upload.id === id && !upload.deleted);
+    const stored = uploads.find((upload) => upload.api === api && upload.id === id && held(upload));
     if (stored === undefined) {
       const message = `File not found: ${id}`;
       if (api === 'anthropic')
         return json(response, 404, { type: 'error', error: { type: 'not_found_error', message } });
       if (api === 'openai')
         return json(response, 404, { error: { message, type: 'invalid_request_error', param: 'id', code: null } });
-      return json(response, 404, { error: { code: 404, message, status: 'NOT_FOUND' } });
+      const missing = geminiFileMissing(id);
+      return json(response, missing.status, missing.body);
     }
     stored.deleted = true;
     if (api === 'anthropic') return json(response, 200, { id, type: 'file_deleted' });
@@ -228,6 +245,7 @@ export async function handleUpload(
         `${base}/v1beta/${name}`,
       );
       const created = new Date();
+      stored.expiresAt = new Date(created.getTime() + 48 * 3600 * 1000).toISOString();
       json(
         response,
         200,
@@ -238,7 +256,7 @@ export async function handleUpload(
             mimeType: mediaType,
             sizeBytes: String(bytes.length),
             createTime: created.toISOString(),
-            expirationTime: new Date(created.getTime() + 48 * 3600 * 1000).toISOString(),
+            expirationTime: stored.expiresAt,
             sha256Hash: createHash('sha256').update(bytes).digest('base64'),
             uri: stored.uri,
             state: 'ACTIVE',

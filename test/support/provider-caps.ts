@@ -3,7 +3,7 @@
 // message shape, so a client sees what it would in production.
 import sharp from 'sharp';
 import type { ErrorEntry, RequestCheck, ServerRequest } from './api-server.js';
-import type { StoredUpload } from './file-uploads.js';
+import { geminiFileMissing, held, type StoredUpload } from './file-uploads.js';
 
 /** An image of the request: its base64, or (a Files API source) the id of an upload. */
 type WireImage = { path: string; data: string } | { path: string; fileId: string };
@@ -96,16 +96,19 @@ function geminiFileUris(value: unknown): string[] {
   return [...own, ...Object.values(value).flatMap(geminiFileUris)];
 }
 
-/** Gemini's caps, and with `uploads` a `fileUri` no upload has is refused (400, as for a deleted file). */
+/**
+ * Gemini's caps, and with `uploads` a `fileUri` the store does not hold (deleted, expired or never made) is refused
+ * as the API does: 403 PERMISSION_DENIED "You do not have permission to access the File abc or it may not exist".
+ */
 export function geminiCapsWith(uploads: readonly StoredUpload[]): RequestCheck {
   return (request: ServerRequest) => {
     const capped = geminiCaps(request);
     if (capped !== undefined || request.api !== 'gemini') return capped;
     const unknown = geminiFileUris(request.body).find(
-      (uri) => !uploads.some((upload) => upload.api === 'gemini' && upload.uri === uri && !upload.deleted),
+      (uri) => !uploads.some((upload) => upload.api === 'gemini' && upload.uri === uri && held(upload)),
     );
-    return unknown === undefined
-      ? undefined
-      : { status: 400, message: `File ${unknown} does not exist or you do not have permission to access it.` };
+    if (unknown === undefined) return undefined;
+    const { status, message } = geminiFileMissing(new URL(unknown).pathname);
+    return { status, message };
   };
 }

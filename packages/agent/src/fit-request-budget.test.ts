@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fitRequestBudget, sentBytes, type MediaSlot, type Refit } from './fit-request-budget.js';
+import { clientHeadroom, fitRequestBudget, sentBytes, type MediaSlot, type Refit } from './fit-request-budget.js';
 import type { ImagePart, Part } from './types.js';
 
 // The budget's decisions on stand-in images: `data` of a given length, refits that honour the allowance down to
@@ -123,6 +123,34 @@ describe('fitRequestBudget', () => {
     await fitRequestBudget({ slots, cap: 1_000_000, maxImages: 2, measure: measure(slots), refit: refitter(1) });
     expect(slots[0]!.warnings).toMatchObject([{ type: 'media-omitted', reason: 'too-many-images' }]);
     expect(slots.slice(1).every((s) => s.sent[0]?.type === 'image')).toBe(true);
+  });
+
+  it('keeps 64,000 bytes free under a provider-sized cap, a share of a small one', () => {
+    expect([clientHeadroom(32_000_000), clientHeadroom(20_000_000), clientHeadroom(2_000_000)]).toEqual([
+      64_000, 64_000, 64_000,
+    ]);
+    // A gateway's 100 KB, tightened after a 413 to 3/4 of the 117,880 bytes sent: 1 KB and a sixteenth of it.
+    expect(clientHeadroom(88_410)).toBe(1_024 + 5_526);
+  });
+
+  it('under a small cap an image that fits once refitted is sent, not left out for the headroom', async () => {
+    const slots = [slot(78_000, 1, true)];
+    // At its floor (30 KB) the request is 40 KB: over 88,410 less a fixed 64,000, well under it less 6,550.
+    const size = await fitRequestBudget({ slots, cap: 88_410, measure: measure(slots), refit: refitter(30_000) });
+    expect(slots[0]!.sent[0]?.type).toBe('image');
+    expect(slots[0]!.warnings).toMatchObject([{ type: 'media-refitted' }]);
+    expect(size).toBeLessThanOrEqual(88_410 - clientHeadroom(88_410));
+  });
+
+  it('leaves nothing out while an image can still go smaller, however far the estimate is off', async () => {
+    const slots = [slot(100_000, 1), slot(100_000, 3), slot(100_000, 5, true)];
+    // The wire counts a quarter of each image's bytes: the budget's running estimate, which subtracts each saving
+    // in full, thinks the request fits long before it does, pass after pass.
+    const quarter = () => OVERHEAD + slots.reduce((sum, s) => sum + sentBytes(s), 0) / 4;
+    const cap = 40_000;
+    const size = await fitRequestBudget({ slots, cap, measure: quarter, refit: refitter(5_000) });
+    expect(slots.map((s) => s.sent[0]?.type)).toEqual(['image', 'image', 'image']);
+    expect(size).toBeLessThanOrEqual(cap - clientHeadroom(cap));
   });
 
   it('returns the size over the cap when text alone is over it: nothing is taken that would not help', async () => {

@@ -32,14 +32,31 @@ export interface RequestBudgetInput {
   measure: () => number;
   /** The slot's image fitted again within `maxBase64Bytes`, never below its legible floor; undefined if it cannot be. */
   refit: (slot: MediaSlot, maxBase64Bytes: number) => Promise<Refit | undefined>;
-  /** Bytes kept free under the cap for what is added after (a client's model id and settings). Default 64,000. */
+  /**
+   * Bytes kept free under the cap for what is added after (a client's model id and settings). Default
+   * `clientHeadroom(cap)`: 64,000 under a cap of about 1 MB or more, less under a smaller one.
+   */
   headroom?: number;
   /** Why the media left out are left out. Default `request-too-large`. */
   omitReason?: OmitReason;
 }
 
-/** Room left for what a client adds to the body (model id, max_tokens, sampling settings). */
+/** Room left for what a client adds to the body (model id, max_tokens, sampling settings), under a large cap. */
 const CLIENT_HEADROOM = 64_000;
+/**
+ * What a client adds to the serialized body: measured 0–60 bytes across the six live clients (Bedrock 0, Anthropic's
+ * model and max_tokens 60); 1 KB leaves room for a long model id and sampling settings.
+ */
+const CLIENT_BYTES = 1_024;
+
+/**
+ * The headroom kept under `cap`: 1 KB and a sixteenth of the cap, at most 64,000 bytes (from a cap of about 1 MB on,
+ * which a provider's own 20–50 MB are). A fixed 64,000 under a small gateway's cap (a 413 at 100 KB tightens it to 88 KB) would
+ * leave room for no image at all, though a client adds only tens of bytes.
+ */
+export function clientHeadroom(cap: number): number {
+  return Math.min(CLIENT_HEADROOM, CLIENT_BYTES + Math.ceil(cap / 16));
+}
 /**
  * Each step down takes an image to this share of the bytes it had at its route's fit: 0.6, 0.36, 0.22, … The
  * steps are fixed, so a later turn finds the same fits in the cache and re-fits only the images it moves down.
@@ -84,7 +101,7 @@ export async function fitRequestBudget({
   maxImages,
   measure,
   refit,
-  headroom = CLIENT_HEADROOM,
+  headroom = clientHeadroom(cap),
   omitReason = 'request-too-large',
 }: RequestBudgetInput): Promise<number> {
   if (maxImages !== undefined) {
@@ -95,7 +112,10 @@ export async function fitRequestBudget({
   let size = measure();
   if (size <= target) return size;
   const fitted = new Map(slots.map((slot) => [slot, sentBytes(slot)]));
-  for (let pass = 0; pass < 2 && size > target; pass++) {
+  // Passes until the request fits or one changes nothing: a placeholder below then says truly that every image was
+  // as small as it may be (an estimate that undercounted once left images unfitted after a fixed two passes).
+  for (let changed = true; changed && size > target; ) {
+    changed = false;
     let estimate = size;
     for (const group of [slots.filter((slot) => !slot.newest), slots.filter((slot) => slot.newest)]) {
       for (let step = 1; step <= MAX_STEPS && estimate > target; step++) {
@@ -107,7 +127,7 @@ export async function fitRequestBudget({
           if (before <= allowance) continue;
           const smaller = await refit(slot, allowance);
           if (smaller === undefined) {
-            slot.settled = true;
+            slot.settled = changed = true;
             continue;
           }
           // A floor can weigh more than a fit that kept more pixels at a lower quality: keep the lighter one.
@@ -116,8 +136,9 @@ export async function fitRequestBudget({
             slot.sent = smaller.parts;
             slot.warnings = smaller.warnings;
             estimate -= before - after;
+            changed = true;
           }
-          if (smaller.atFloor || step === MAX_STEPS) slot.settled = true;
+          if (smaller.atFloor || step === MAX_STEPS) slot.settled = changed = true;
         }
       }
     }

@@ -47,9 +47,14 @@ Options:
   --provider PROVIDER  estimate for this route only: ${PROVIDER_NAMES.join(', ')}
                        (default: one representative model per rule family, plus the fixed 4,800 chars)
   --delete-uploads     delete every upload the log's media lines name from its provider's file store
-                       (Anthropic, OpenAI, Gemini; keys from ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY)
-                       and print {"deleted","gone","skipped","failed"} (each [{provider,id}]); gone: the
-                       store no longer had it; exit 1 when a delete failed (run it again). The log is kept
+                       (Anthropic, OpenAI, Gemini) through their SDKs, with the environment's keys
+                       ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY (or GOOGLE_API_KEY) and base URLs
+                       ANTHROPIC_BASE_URL, OPENAI_BASE_URL, GOOGLE_GEMINI_BASE_URL; print one JSON line
+                       {"deleted","gone","skipped","failed"} (each [{provider,id}]; gone: the store no
+                       longer had it), and append to the log a media line per deleted or gone reference
+                       saying it expired, so a resumed run uploads afresh with no refused request; a
+                       failed delete writes nothing. Exit 0: none failed; 1: a delete failed (run it
+                       again) or the log is bad; 2: usage
   -h, --help           show this help
 
 A torn last line (a writer killed mid-append) is reported and dropped; exit 0.
@@ -165,7 +170,16 @@ export const sessionCommand: Command = {
       process.stderr.write(
         `glimpse session: warning: torn last line ${session.tornTail.line} dropped (${session.tornTail.bytes} bytes)\n`,
       );
-    if (flags.has('--delete-uploads')) return deleteUploads(session);
+    if (flags.has('--delete-uploads'))
+      // Opened for appending after the read: the deletes are written to the log (the read said it is sound).
+      return withStore(location.kind === 'jsonl' ? { kind: 'jsonl', path } : location, async (store, id) => {
+        const open = await store.openSession(id);
+        try {
+          return await deleteUploads(open);
+        } finally {
+          await open.close();
+        }
+      });
     process.stdout.write(`${await summariseSession(path, session, provider)}\n`);
     return 0;
   },

@@ -1,6 +1,8 @@
 import type { GoogleGenAI } from '@google/genai';
 import { checkFileReference } from '../references/check-file-reference.js';
+import { mentionsReference } from '../references/mentions-reference.js';
 import type { DeleteMedia, UploadMedia } from '../references/media-upload.js';
+import type { FileReference } from '../types.js';
 import { describeCredentials } from './credentials.js';
 import { attemptSignal, DEFAULT_TIMEOUT_MS, type LiveClientOptions } from './live-client-options.js';
 import { withRetries } from './with-retries.js';
@@ -47,6 +49,15 @@ export function uploadGeminiFile(client: () => Promise<GoogleGenAI>, options: Li
   };
 }
 
+/**
+ * Whether a File API error says the store no longer holds `reference`: Gemini answers a file it does not hold (deleted
+ * before, or expired) with 403 PERMISSION_DENIED "You do not have permission to access the File abc or it may not
+ * exist", not 404. A 403 for a bad key or a project without access names no file, and stays a failure.
+ */
+export function geminiFileGone(error: unknown, status: unknown, reference: FileReference): boolean {
+  return status === 403 && error instanceof Error && mentionsReference(error.message, reference);
+}
+
 /** Deletes an upload with `files.delete` (DELETE /v1beta/{name}); files also go by themselves after 48 hours. */
 export function deleteGeminiFile(client: () => Promise<GoogleGenAI>, options: LiveClientOptions): DeleteMedia {
   return async (reference, signal) => {
@@ -57,6 +68,7 @@ export function deleteGeminiFile(client: () => Promise<GoogleGenAI>, options: Li
           name: reference.id,
           config: { abortSignal: attemptSignal(signal, options.timeoutMs ?? DEFAULT_TIMEOUT_MS) },
         }),
+        (error, status) => geminiFileGone(error, status, reference),
       ),
     );
   };

@@ -1,6 +1,7 @@
 // Live model clients (`@glimpse/agent/clients`). Each imports its provider's SDK on first use; the SDKs are
 // optional peer dependencies, so install the ones you talk to.
 export { createModelClient } from '../clients/create-model-client.js';
+export { createUploadDeleter } from '../clients/create-upload-deleter.js';
 export { createAnthropicClient, ANTHROPIC_DEFAULT_MAX_TOKENS } from '../clients/anthropic-client.js';
 export { createOpenAIChatClient } from '../clients/openai-chat-client.js';
 export { createOpenAIResponsesClient } from '../clients/openai-responses-client.js';

@@ -75,7 +75,8 @@ function sentCopies(fitted: FittedConversation): Map<string, string> {
  * The `media` lines of a whole-request repair (a 413's `bytes-tightened`, `fewer-images`): one `refit` line per
  * medium the tightened cap changed (sent smaller, or left out), each with the new `maxRequestBytes` or
  * `maxImagesPerRequest`, so a resumed run starts under it. `before` is the refused request, `after` the one about
- * to be sent in its place.
+ * to be sent in its place. None when the cap changed no medium (the text alone is over, or every medium is at its
+ * floor): the cap acts on media only, so the resend, and a resumed run's request, would be the same under it.
  */
 export async function refitLines(
   repair: MediaRepair,

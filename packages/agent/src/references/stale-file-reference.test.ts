@@ -36,6 +36,22 @@ describe('staleFileReference', () => {
     expect(staleFileReference(failure(404, `No such File object: ${anthropic.id}`), sent)).toBe(anthropic);
   });
 
+  it("names the Gemini reference its 403 names by the file's last segment, as the File API answers a lost file", () => {
+    const lost = `{"error":{"code":403,"message":"You do not have permission to access the File abc or it may not exist.","status":"PERMISSION_DENIED"}}`;
+    expect(staleFileReference(failure(403, lost), sent)).toBe(gemini);
+    // Only the whole segment: another file's name that starts with it is not this reference.
+    expect(staleFileReference(failure(403, lost.replace('File abc', 'File abcd')), sent)).toBeUndefined();
+    expect(staleFileReference(failure(403, lost.replace('File abc', 'File x-abc')), sent)).toBeUndefined();
+    // A 403 for the key names no file: it stays an authentication failure.
+    expect(
+      staleFileReference(
+        failure(403, "Method doesn't allow unregistered callers (callers without established identity)."),
+        sent,
+      ),
+    ).toBeUndefined();
+    expect(staleFileReference(failure(403, 'The caller does not have permission'), sent)).toBeUndefined();
+  });
+
   it('is nothing without the id, on a 5xx, 413 or 429, or without a status', () => {
     expect(staleFileReference(failure(400, 'File not found'), sent)).toBeUndefined();
     expect(staleFileReference(failure(500, `upstream failed for ${anthropic.id}`), sent)).toBeUndefined();

@@ -1,4 +1,5 @@
 import type { FileReference, Message } from '../types.js';
+import { mentionsReference } from './mentions-reference.js';
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 
@@ -12,8 +13,10 @@ function statusOf(error: unknown): number | undefined {
 
 /**
  * The reference a refused request named that the provider no longer holds: a 4xx whose error names the `file_id` or
- * `fileUri` of one the request sent (a file deleted from the store, or gone before its expiry). Matched on the
- * reference itself, never on a phrase: the error must carry the id the request sent.
+ * `fileUri` of one the request sent (a file deleted from the store, or gone before its expiry; Gemini answers 403
+ * PERMISSION_DENIED "You do not have permission to access the File abc or it may not exist", naming `files/abc` by
+ * its last segment). Matched on the reference itself, never on a phrase: the error must carry the id the request
+ * sent, so a 403 for a bad key (which names no file) stays an `E_AUTH` failure.
  */
 export function staleFileReference(error: unknown, sent: readonly Message[]): FileReference | undefined {
   const status = statusOf(error);
@@ -24,8 +27,7 @@ export function staleFileReference(error: unknown, sent: readonly Message[]): Fi
     for (const part of message.parts) {
       const reference = part.type === 'text' ? undefined : part.reference;
       if (reference === undefined) continue;
-      if (text.includes(reference.id) || (reference.uri !== undefined && text.includes(reference.uri)))
-        return reference;
+      if (mentionsReference(text, reference)) return reference;
     }
   }
   return undefined;
