@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { copyFile, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { process as fitMedia } from '@glimpse/media';
 import type { Metafile } from 'esbuild';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { version } from '../packages/agent/package.json';
@@ -186,6 +187,20 @@ describe("the README's main job", () => {
       warnings,
     });
     expect(facts(printed)).toEqual(facts(documented));
+  });
+
+  it("the TypeScript example's fitted size is what process() gives", async () => {
+    const readme = await readFile('README.md', 'utf8');
+    const claim = /process\(photo, \{ preset: 'anthropic' \}\); \/\/ fitted\.data: an upright (\d+)×(\d+) (\w+)/.exec(
+      readme,
+    );
+    expect(claim, 'README.md says the fitted size').not.toBeNull();
+    const fitted = await fitMedia(new Uint8Array(await readFile(PHOTO)), { preset: 'anthropic' });
+    expect([fitted.width, fitted.height, fitted.mediaType]).toEqual([
+      Number(claim![1]),
+      Number(claim![2]),
+      `image/${claim![3]!.toLowerCase()}`,
+    ]);
   });
 });
 

@@ -20,7 +20,7 @@ export const MEDIA_ERROR_CODES = {
   E_INVALID_INPUT:
     'the input is not a `Uint8Array` of file bytes; a request body longer than its Content-Length (`details.declaredBytes`), refused where it passes it',
   E_TIMEOUT:
-    'the work took longer than its time budget (`timeoutMs`), checked between steps and between the bands of rows a decoder delivers (one codec call is not interrupted; in workerd the clock only moves on I/O), e.g. a PDF page built to be slow to draw',
+    'the work took longer than its time budget (`timeoutMs`), checked between steps and between the bands of rows a decoder delivers (one codec call is not interrupted; in workerd the clock only moves on I/O), e.g. a PDF page built to be slow to draw; counted from when the job starts running, and `details.sharedWithOtherJobs` when other jobs ran in the process meanwhile (the time says little about the file then)',
   E_BUSY:
     'retry-able, nothing is wrong with the file: the memory governor (on by default in the Workers entry) could not start the job within its bounds, because the jobs running at once would pass its memory budget and the queue was full or the wait too long; `details.retryAfterMs` says when to send it again (in a Worker: answer 503 with Retry-After)',
 } as const satisfies Record<`E_${string}`, string>;

@@ -14,7 +14,7 @@ import { governed } from './runtime/memory-governor.js';
 import { chooseEncoding } from './pipeline/output-encoding.js';
 import { reencodedResult } from './pipeline/result.js';
 import { type Limits, positive, resolveLimits } from './presets/limits.js';
-import { type Deadline, deadlineAfter } from './runtime/deadline.js';
+import { afterAdmission, type Deadline, deadlineAfter } from './runtime/deadline.js';
 import type { PdfInfo, ProcessOptions, ProcessResult, Region, SendableImageType } from './types.js';
 import { assertRegionShape } from './pipeline/region.js';
 
@@ -62,7 +62,10 @@ export async function pdfText(bytes: Uint8Array, options: PdfTextOptions = {}): 
   assertPdfBytes(bytes, 'pdfText');
   // Admitted like process's jobs, with PDFium at its cap (what it takes depends on the pages).
   const memory = { estimateBytes: pdfiumJobMemory(bytes, maxMemory), inputBytes: bytes.byteLength };
-  return governed(memory, () => readText(bytes, maxMemory, options, maxPages, deadline));
+  return governed(
+    memory,
+    afterAdmission(deadline, () => readText(bytes, maxMemory, options, maxPages, deadline)),
+  );
 }
 
 function readText(
@@ -108,7 +111,10 @@ export async function renderPdfPage(
   // Admitted like process's jobs: PDFium at its cap, the page's raster at the working size, an encoder.
   const outputPixels = limits.maxEdge * limits.maxEdge;
   const memory = { estimateBytes: pdfiumJobMemory(bytes, maxMemory, outputPixels), inputBytes: bytes.byteLength };
-  return governed(memory, () => drawAndFit(bytes, page, limits, maxMemory, deadline, region));
+  return governed(
+    memory,
+    afterAdmission(deadline, () => drawAndFit(bytes, page, limits, maxMemory, deadline, region)),
+  );
 }
 
 async function drawAndFit(

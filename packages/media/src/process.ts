@@ -7,7 +7,7 @@ import { readRasterSource } from './pipeline/raster-source.js';
 import { assertRegionShape } from './pipeline/region.js';
 import { processSvg } from './pipeline/svg.js';
 import { resolveLimits } from './presets/limits.js';
-import { deadlineAfter, NO_DEADLINE } from './runtime/deadline.js';
+import { afterAdmission, deadlineAfter, NO_DEADLINE } from './runtime/deadline.js';
 import { governed, type JobMemory } from './runtime/memory-governor.js';
 import type { ProcessOptions, ProcessResult } from './types.js';
 
@@ -64,21 +64,24 @@ export async function processAdmitted(
   }
   switch (format.kind) {
     case 'pdf':
-      return admit({ estimateBytes: pdfJobMemory(bytes), inputBytes: bytes.byteLength }, () =>
-        processPdf(bytes, format, limits, pages, deadline),
+      return admit(
+        { estimateBytes: pdfJobMemory(bytes), inputBytes: bytes.byteLength },
+        afterAdmission(deadline, () => processPdf(bytes, format, limits, pages, deadline)),
       );
     case 'svg': {
       const { info } = await format.probe(bytes);
       deadline.check("Reading the file's header");
-      return admit({ estimateBytes: svgJobMemory(bytes, limits), inputBytes: bytes.byteLength }, () =>
-        processSvg(bytes, info, limits, fonts, deadline),
+      return admit(
+        { estimateBytes: svgJobMemory(bytes, limits), inputBytes: bytes.byteLength },
+        afterAdmission(deadline, () => processSvg(bytes, info, limits, fonts, deadline)),
       );
     }
     case 'raster': {
       const source = await readRasterSource(bytes, format, limits);
       deadline.check("Reading the file's header");
-      return admit({ estimateBytes: rasterJobMemory(source, limits), inputBytes: bytes.byteLength }, () =>
-        processRaster(source, limits, deadline, region),
+      return admit(
+        { estimateBytes: rasterJobMemory(source, limits), inputBytes: bytes.byteLength },
+        afterAdmission(deadline, () => processRaster(source, limits, deadline, region)),
       );
     }
     case 'refused': {

@@ -49,6 +49,6 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`glimpse ${entry.name}: ${error.message}\n\n${command.usage}\n`);
       return 2;
     }
-    return printFailure(error, { name: entry.name, usage: command.usage });
+    return printFailure(error, { name: entry.name, usage: command.usage }, rest);
   }
 }

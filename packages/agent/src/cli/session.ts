@@ -1,4 +1,6 @@
+import { stat } from 'node:fs/promises';
 import { probe } from '@glimpse/media';
+import { FileError } from '../fs/file-error.js';
 import { base64ToBytes } from '../base64.js';
 import { isProviderName, PROVIDER_NAMES } from '../route/capabilities.js';
 import { base64Size } from '../compaction/base64-size.js';
@@ -160,6 +162,7 @@ export const sessionCommand: Command = {
     const location = parseSessionLocation(positionals[0]!);
     const path =
       location.kind === 'jsonl' ? await resolveInputPath(location.path) : `${location.location}#${location.id}`;
+    if (location.kind === 'jsonl') await refuseDirectory(path);
     const session = await withStore(location.kind === 'jsonl' ? { kind: 'jsonl', path } : location, (store, id) =>
       store.readSession(id),
     );
@@ -181,6 +184,21 @@ export const sessionCommand: Command = {
     return 0;
   },
 };
+
+/**
+ * A directory given as LOCATION is most likely a store of JSONL logs: said with its path and the command that
+ * lists it (the store alone would only say "a directory, not a file", without the path).
+ */
+async function refuseDirectory(path: string): Promise<void> {
+  const info = await stat(path).catch(() => undefined);
+  if (!info?.isDirectory()) return;
+  const shell = /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replaceAll("'", "'\\''")}'`;
+  throw new FileError(
+    'E_NOT_A_FILE',
+    `${path} is a directory, not a session log. To see the sessions it holds (one JSONL log per session): glimpse session list ${shell}`,
+    { path },
+  );
+}
 
 /** Runs `work` on the store a location names, closing the store however it ends. */
 async function withStore<T>(

@@ -1,6 +1,15 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isPresetName, planTiles, PRESET_NAMES, probe, ROUTES, tiles, type PresetName } from '@glimpse/media';
+import {
+  isPresetName,
+  MediaError,
+  planTiles,
+  PRESET_NAMES,
+  probe,
+  ROUTES,
+  tiles,
+  type PresetName,
+} from '@glimpse/media';
 import { estimateImageTokens } from '../compaction/estimate-tokens.js';
 import { isProviderName, PROVIDER_NAMES, type ProviderName } from '../route/capabilities.js';
 import { fitOptions, type FitOptions } from '../route/fit-options.js';
@@ -26,7 +35,8 @@ Options:
                      else the model's name
   --provider NAME    the route, to price and size for: ${PROVIDER_NAMES.join(', ')}
   --max-tiles N      make at most N tiles, in reading order; the rest are listed in omitted
-  --max-tokens N     make only the tiles whose estimated tokens fit in N (with --model or a route)
+  --max-tokens N     make only the tiles whose estimated tokens fit in N (with --model or a route), in
+                     reading order; when not even the first fits, none: exit 1 with E_TOO_LARGE
   --overlap N        pixels each tile shares with its neighbours (default 64)
   --overview         also write overview.png, the whole image at 512 px
   --max-input-pixels N  refuse an image whose header declares more pixels (default 100000000)
@@ -72,14 +82,28 @@ function guessProvider(model: string): ProviderName | undefined {
   return undefined;
 }
 
-/** Tiles in reading order whose estimated tokens add up to at most `budget` (at least one). */
+/**
+ * How many tiles, in reading order, have estimated tokens adding up to at most `budget`. When not even the first
+ * fits, nothing is made: a tile over the budget the user set is refused (E_TOO_LARGE, exit 1), with the smallest
+ * tile's cost, since writing it anyway would spend more than was allowed.
+ */
 function tilesWithin(budget: number, sizes: readonly { width: number; height: number }[], route: ModelRoute): number {
+  const costs = sizes.map((size) => estimateImageTokens(size, { provider: route.provider, route }));
   let spent = 0;
   let count = 0;
-  for (const size of sizes) {
-    spent += estimateImageTokens(size, { provider: route.provider, route });
-    if (spent > budget && count > 0) break;
+  for (const cost of costs) {
+    spent += cost;
+    if (spent > budget) break;
     count++;
+  }
+  if (count === 0) {
+    const first = costs[0] ?? 0;
+    const smallest = Math.min(...costs);
+    throw new MediaError(
+      'E_TOO_LARGE',
+      `No tile fits --max-tokens ${budget}: the first tile is about ${first} tokens${smallest < first ? ` and the smallest ${smallest}` : ''} on ${route.model ?? route.provider}. Raise --max-tokens to at least ${first}, or cut out the part you need first (glimpse process FILE --region X,Y,W,H -o part.png) and tile or send that.`,
+      { maxTokens: budget, tokens: first, smallestTokens: smallest },
+    );
   }
   return count;
 }

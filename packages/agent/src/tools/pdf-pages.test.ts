@@ -20,7 +20,7 @@ describe('parsePageRange', () => {
   it('refuses what is not a range, and pages past the end, saying what to give', () => {
     const past = throwsWith(() => parsePageRange('4-9', 5), FileError, 'E_INVALID_ARGUMENTS');
     expect(past.message).toBe(
-      'pages "4-9" asks for page 9, but the PDF has 5 pages. Give pages like "1-3" or "2,5-7" within 1-5.',
+      'pages "4-9" asks for page 6, but the PDF has 5 pages. Give pages like "1-3" or "2,5-7" within 1-5.',
     );
     throwsWith(() => parsePageRange('two', 5), FileError, 'E_INVALID_ARGUMENTS');
     throwsWith(() => parsePageRange('3-1', 5), FileError, 'E_INVALID_ARGUMENTS');

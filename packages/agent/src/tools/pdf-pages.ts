@@ -19,8 +19,11 @@ export function parsePageRange(spec: string, pageCount: number): number[] {
     const first = Number(match[1]);
     const last = match[2] === undefined ? first : match[2] === '' ? pageCount : Number(match[2]);
     if (first < 1 || last < first) throw invalid(`has an empty or reversed range "${piece}"`);
+    // The first page that is not there: "5-9" of 2 pages names 5, "1-9" names 3.
     if (last > pageCount)
-      throw invalid(`asks for page ${last}, but the PDF has ${pageCount} page${pageCount === 1 ? '' : 's'}`);
+      throw invalid(
+        `asks for page ${Math.max(first, pageCount + 1)}, but the PDF has ${pageCount} page${pageCount === 1 ? '' : 's'}`,
+      );
     for (let page = first; page <= last; page++) if (!pages.includes(page)) pages.push(page);
   }
   return pages;

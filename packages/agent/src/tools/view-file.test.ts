@@ -135,7 +135,7 @@ describe('view_file', () => {
 
     const wrong = await viewFile.execute({ path: 'report.pdf', pages: '4-9' });
     expect(wrong.isError).toBe(true);
-    expect(textOf(wrong)).toContain('asks for page 9, but the PDF has 5 pages');
+    expect(textOf(wrong)).toContain('asks for page 6, but the PDF has 5 pages');
   });
 
   it('answers a PDF over the preset page limit with the remedy, and its page range goes through', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MediaError, process as fit } from '@glimpse/media';
 import type { DecodeJob } from './decode-to-fit.js';
-import type { Deadline } from '../runtime/deadline.js';
+import { afterAdmission, type Deadline, deadlineAfter } from '../runtime/deadline.js';
 import { decodeToFit } from './decode-to-fit.js';
 import * as make from '../../../../test/fixtures/make.js';
 import { failsWith } from '../../../../test/support/typed-errors.js';
@@ -52,5 +52,37 @@ describe('decodeToFit: the deadline between bands of rows', () => {
     await expect(decodeToFit({ ...request, deadline })).rejects.toMatchObject({ code: 'E_TIMEOUT' });
     expect(bandsDecoded).toBe(4);
     expect((await decodeToFit(request)).raster.height).toBe(100); // without a deadline, all ten bands
+  });
+});
+
+describe('timeoutMs under concurrency', () => {
+  it('a lone job that times out is said to be slow to decode', async () => {
+    const photo = await make.photoJpeg({ width: 3000, height: 2000 });
+    const error = await failsWith(fit(photo, { maxEdge: 500, timeoutMs: 1 }), MediaError, 'E_TIMEOUT');
+    expect(error.message).toMatch(/The file may be built to be slow/);
+    expect(error.details['sharedWithOtherJobs']).toBeUndefined();
+  });
+
+  it('jobs in flight together do not blame their files: the process was busy, run fewer or wait longer', async () => {
+    const photo = await make.photoJpeg({ width: 3000, height: 2000 });
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 8 }, () => fit(photo, { maxEdge: 500, timeoutMs: 1 })),
+    );
+    for (const outcome of outcomes) {
+      expect(outcome.status).toBe('rejected');
+      const error = (outcome as PromiseRejectedResult).reason as MediaError;
+      expect(error.code).toBe('E_TIMEOUT');
+      expect(error.details['sharedWithOtherJobs']).toBe(true);
+      expect(error.message).not.toMatch(/built to be slow/);
+      expect(error.message).toMatch(/while other jobs were running in this process.*run fewer jobs at once/);
+    }
+  });
+
+  it('the time a job waits for admission is not counted', async () => {
+    const deadline = deadlineAfter(40);
+    const job = afterAdmission(deadline, async () => deadline.check('Decoding the image'));
+    await new Promise((resolve) => setTimeout(resolve, 80)); // queued behind other jobs
+    await expect(job()).resolves.toBeUndefined();
+    expect(() => deadlineAfter(40).check('x')).not.toThrow();
   });
 });
