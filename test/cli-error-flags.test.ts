@@ -8,8 +8,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cliErrorMessage } from '../packages/agent/src/cli/cli-error-hint.js';
-import { main } from '../packages/agent/src/cli/main.js';
-import { captureOutput } from './support/capture-output.js';
+import { runCli } from './support/run-cli.js';
 
 let dir: string;
 let photo: string;
@@ -32,12 +31,7 @@ beforeAll(async () => {
 afterAll(() => rm(dir, { recursive: true, force: true }));
 afterEach(() => vi.restoreAllMocks());
 
-async function run(...argv: string[]) {
-  const { stdout, stderr } = captureOutput();
-  const code = await main(argv);
-  vi.restoreAllMocks();
-  return { code, out: stdout.join(''), err: stderr.join('') };
-}
+const run = runCli;
 
 /** The library option names media's and the file seam's messages use for a limit. */
 const OPTIONS = /\b(timeoutMs|maxBytes|maxEdge|maxInputPixels|maxFileBytes|maxResultBytes|maxTokens|maxTiles)\b/;

@@ -6,9 +6,8 @@ import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../packages/agent/src/cli/main.js';
 import * as make from './fixtures/make.js';
-import { captureOutput } from './support/capture-output.js';
+import { runCli } from './support/run-cli.js';
 
 let dir: string;
 let photo: string;
@@ -31,12 +30,7 @@ beforeAll(async () => {
 afterAll(() => rm(dir, { recursive: true, force: true }));
 afterEach(() => vi.restoreAllMocks());
 
-async function run(...argv: string[]) {
-  const { stdout, stderr } = captureOutput();
-  const code = await main(argv);
-  vi.restoreAllMocks();
-  return { code, out: stdout.join(''), err: stderr.join('') };
-}
+const run = runCli;
 
 /** A refusal: exit 1 and one JSON error line on stderr, with nothing on stdout. */
 async function refused(...argv: string[]): Promise<{ code: string; message: string }> {

@@ -150,7 +150,7 @@ describe('runAgent, Gemini', () => {
   it('a 403 that names no file (a bad key) fails the run with E_AUTH, with nothing uploaded again', async () => {
     const uploads: StoredUpload[] = [];
     let refuse = false;
-    server = await startApiServer(script, (request) => (refuse ? { status: 403, message: BAD_KEY } : undefined), {
+    server = await startApiServer(script, () => (refuse ? { status: 403, message: BAD_KEY } : undefined), {
       uploads,
     });
     const shots = screenshot((n) => {

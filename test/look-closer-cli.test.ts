@@ -3,9 +3,8 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../packages/agent/src/cli/main.js';
 import * as make from './fixtures/make.js';
-import { captureOutput } from './support/capture-output.js';
+import { runCli } from './support/run-cli.js';
 import { decodeIndependently } from './support/pixels.js';
 
 let dir: string;
@@ -19,12 +18,7 @@ beforeAll(async () => {
 
 afterEach(() => vi.restoreAllMocks());
 
-async function run(...argv: string[]) {
-  const { stdout, stderr } = captureOutput();
-  const code = await main(argv);
-  vi.restoreAllMocks();
-  return { code, out: stdout.join(''), err: stderr.join('') };
-}
+const run = runCli;
 
 describe('glimpse process --region', () => {
   it('writes the region cut at full resolution and prints it in the summary', async () => {

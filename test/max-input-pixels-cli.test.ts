@@ -8,9 +8,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../packages/agent/src/cli/main.js';
 import { buildCliForTests } from './support/build-cli.js';
-import { captureOutput } from './support/capture-output.js';
+import { runCli } from './support/run-cli.js';
 import { assertStrictlyValid } from './support/strict-oracle.js';
 
 let dir: string;
@@ -29,12 +28,7 @@ beforeAll(async () => {
 afterAll(() => rm(dir, { recursive: true, force: true }));
 afterEach(() => vi.restoreAllMocks());
 
-async function run(...argv: string[]) {
-  const { stdout, stderr } = captureOutput();
-  const code = await main(argv);
-  vi.restoreAllMocks();
-  return { code, out: stdout.join(''), err: stderr.join('') };
-}
+const run = runCli;
 
 const REFUSAL = /The image declares 1600×1000 pixels \(1\.6 MP\); the limit is 1\.0 MP .*--max-input-pixels/;
 /** What the model reads of it: the facts and what it can do, no host flag (model-error-text.ts). */

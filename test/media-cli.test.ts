@@ -6,8 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { captureOutput } from './support/capture-output.js';
-import { main } from '../packages/agent/src/cli/main.js';
+import { runCli } from './support/run-cli.js';
 import * as make from './fixtures/make.js';
 import { lineOfText, scanPdf, textPdf } from './fixtures/pdf-documents.js';
 import { decodeIndependently } from './support/pixels.js';
@@ -23,12 +22,7 @@ beforeAll(async () => {
 
 afterEach(() => vi.restoreAllMocks());
 
-async function run(...argv: string[]) {
-  const { stdout, stderr } = captureOutput();
-  const code = await main(argv);
-  vi.restoreAllMocks();
-  return { code, out: stdout.join(''), err: stderr.join('') };
-}
+const run = runCli;
 
 function oneErrorLine(stderr: string): { code: string; message: string } {
   const lines = stderr.trim().split('\n');
