@@ -1,7 +1,8 @@
-// Diagnostic twin of load-worker.ts: GET answers the WASM memories the isolate holds (wasm-memory.ts).
-// GET ?gc first runs a full collection, when workerd was started with --expose-gc (the load suite's
-// LOAD_GC=1 does so), and says whether it ran: growth that such a collection gives back is garbage V8
-// collected late, not memory a request kept.
+// Diagnostic twin of load-worker.ts, the steady-load case's Worker: GET answers the WASM memories the
+// isolate holds (wasm-memory.ts). GET ?gc first runs two full collections, when workerd was started with
+// --expose-gc (the load suite does so for the steady case), and says whether they ran: V8 traces them as
+// forced ("testing"), which tells the suite which isolate in the trace is this one. The memories the
+// tracker saw created are let go before the collections, so it holds none of them through them.
 import { trackWasmMemory } from './wasm-memory.js';
 const wasmMemory = trackWasmMemory();
 const load = (await import('./load-worker.js')).default;
@@ -10,8 +11,14 @@ export default {
     if (request.method !== 'POST') {
       const collect = (globalThis as { gc?: () => void }).gc;
       const collected = new URL(request.url).searchParams.has('gc') && typeof collect === 'function';
-      if (collected) collect();
-      return Response.json({ collected, ...wasmMemory.measure() });
+      wasmMemory.beginRequest();
+      // Twice: V8 frees the ArrayBuffers and WASM memories a collection finds dead only after it, so its
+      // trace still counts them; the second one's figures are what the first left.
+      if (collected) {
+        collect();
+        collect();
+      }
+      return Response.json({ collected, collections: collected ? 2 : 0, ...wasmMemory.measure() });
     }
     return load.fetch(request);
   },

@@ -94,12 +94,24 @@ export function watchPeak(pid: number): PeakWatch {
   };
 }
 
-/** Restarts workerd with `serverOptions` and has it serve one trivial request: what it grows by after is the jobs'. */
+/**
+ * Restarts workerd with `serverOptions` and has it serve one trivial request: what it grows by after is
+ * the jobs'. `v8Flags` go to this workerd process only (miniflare reads MINIFLARE_WORKERD_V8_FLAGS each
+ * time it assembles workerd's config, on every setOptions; the variable is put back after).
+ */
 export async function freshIsolate(
   miniflare: Miniflare,
   serverOptions: MiniflareOptions,
+  v8Flags?: string,
 ): Promise<{ url: URL; pid: number }> {
-  await miniflare.setOptions(serverOptions); // restarts workerd
+  const before = process.env['MINIFLARE_WORKERD_V8_FLAGS'];
+  if (v8Flags) process.env['MINIFLARE_WORKERD_V8_FLAGS'] = `${before ?? ''} ${v8Flags}`.trim();
+  try {
+    await miniflare.setOptions(serverOptions); // restarts workerd
+  } finally {
+    if (before === undefined) delete process.env['MINIFLARE_WORKERD_V8_FLAGS'];
+    else process.env['MINIFLARE_WORKERD_V8_FLAGS'] = before;
+  }
   const url = await miniflare.ready;
   const pid = workerdPid();
   await (await fetch(url)).arrayBuffer(); // the isolate has served a request: what remains is the job's
