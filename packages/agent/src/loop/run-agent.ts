@@ -172,7 +172,7 @@ export async function runAgent(input: RunAgentInput): Promise<AgentRun> {
         const stale = references && staleFileReference(error, request.messages);
         if (stale && !forgotten.has(stale.id)) {
           forgotten.add(stale.id);
-          references.forget(stale);
+          await references.forget(stale);
         } else {
           // A refusal of the request's media: repair the outgoing copy and send once more; the history is untouched.
           const refusal = repaired ? undefined : classifyMediaRefusal(error);
