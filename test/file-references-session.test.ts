@@ -12,14 +12,13 @@ import type { StoredUpload } from './support/file-uploads.js';
 import { referencesIn, referencingClient } from './support/file-references.js';
 import { anthropicCapsWith, geminiCapsWith } from './support/provider-caps.js';
 import { screenshotTool, screenshotTurns } from './support/screenshot-tool.js';
-import { mediaLines, removeSessionPlaces, runInSession, SESSION_PLACES } from './support/session-places.js';
+import { jsonlPlace, mediaLines, removeSessionPlaces, runInSession } from './support/session-places.js';
 import { assertStrictlyValid } from './support/strict-oracle.js';
 import { findWireMedia } from './support/wire-media.js';
 
 const TURNS = 60;
 const screenshot = screenshotTool({ text: 'the screen now' });
 const script = (from: number, turns: number) => screenshotTurns(from, turns, 'Looked at all of them.');
-const [, jsonl] = SESSION_PLACES.find(([name]) => name === 'JSONL')!;
 
 let server: ApiServer | undefined;
 afterEach(async () => {
@@ -33,7 +32,7 @@ describe.each([
   { provider: 'gemini' as const, model: 'gemini-3-pro-preview', caps: geminiCapsWith, key: 'uri' as const },
 ])('file references, $provider: 60 screenshots', ({ provider, model, caps, key }) => {
   it('uploads each screenshot once, names it in every later request (each under 1 MB), and a resumed session re-uploads nothing', async () => {
-    const open = await jsonl();
+    const open = await jsonlPlace();
     const uploads: StoredUpload[] = [];
     server = await startApiServer(script(1, TURNS), caps(uploads), { uploads });
     // The session log keeps the references: one `media` line per upload (runAgent's default with a session).
@@ -232,7 +231,7 @@ describe('file references through the other clients, and when the upload fails',
   );
 
   it('Anthropic: a resumed session whose file the store no longer holds (a 400 naming its id) uploads it again and the turn goes on', async () => {
-    const open = await jsonl();
+    const open = await jsonlPlace();
     const run = (url: string, prompt: string, maxSteps: number) =>
       runInSession(open, 'stale', {
         model: referencingClient('anthropic', 'claude-sonnet-4-6', url),
@@ -258,7 +257,9 @@ describe('file references through the other clients, and when the upload fails',
     expect(referencesIn(server.requests.at(-1)!.body)).toEqual(second.map((upload) => upload.id));
     // The log says each stale reference is gone (expiring now), then names its new upload last: a later resume uses it.
     const media = await mediaLines(open, 'stale');
-    expect(media.slice(-4).map(({ sha256, reference }) => [sha256, reference?.id, reference?.expiresAt !== undefined])).toEqual(
+    expect(
+      media.slice(-4).map(({ sha256, reference }) => [sha256, reference?.id, reference?.expiresAt !== undefined]),
+    ).toEqual(
       first.flatMap((upload, i) => [
         [upload.sha256, upload.id, true],
         [upload.sha256, second[i]!.id, false],

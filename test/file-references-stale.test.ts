@@ -11,16 +11,9 @@ import type { StoredUpload } from './support/file-uploads.js';
 import { expiredLine, referencesIn, referencingClient } from './support/file-references.js';
 import { anthropicCapsWith, geminiCapsWith } from './support/provider-caps.js';
 import { screenshotTool, screenshotTurns } from './support/screenshot-tool.js';
-import {
-  mediaLines,
-  type OpenStore,
-  removeSessionPlaces,
-  runInSession,
-  SESSION_PLACES,
-} from './support/session-places.js';
+import { jsonlPlace, mediaLines, type OpenStore, removeSessionPlaces, runInSession } from './support/session-places.js';
 
 const screenshot = screenshotTool({ text: 'the screen now' });
-const [, jsonl] = SESSION_PLACES.find(([name]) => name === 'JSONL')!;
 
 /** Anthropic's answer for a deleted file: 404 not_found_error naming it (the caps' check answers 400). */
 const anthropic404 =
@@ -54,7 +47,7 @@ describe.each([
     });
 
   it('are written gone and uploaded again with one retry each, the log supersedes them, and the next resume uploads nothing', async () => {
-    const open = await jsonl();
+    const open = await jsonlPlace();
     const first: StoredUpload[] = [];
     server = await startApiServer(screenshotTurns(1, 2, 'Saw both.'), caps(first), { uploads: first });
     expect((await run(open, server.url, 'Two screenshots.', 3)).stopped).toBe('done');
@@ -93,7 +86,7 @@ describe.each([
   }, 120_000);
 
   it('when the upload fails too, the log still says they are gone: the next resume uploads each once and never sends the dead ids', async () => {
-    const open = await jsonl();
+    const open = await jsonlPlace();
     const uploads: StoredUpload[] = [];
     let storeDown = false;
     server = await startApiServer(

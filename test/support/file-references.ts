@@ -8,7 +8,15 @@ export type ReferencingProvider = 'anthropic' | 'openai-chat' | 'openai-response
 
 /** A live client for `provider` against `baseUrl` that uploads media and names them by reference; no retries. */
 export function referencingClient(provider: ReferencingProvider, model: string, baseUrl: string): ModelClient {
-  return createModelClient({ provider, model, apiKey: 'test-key', baseUrl, maxRetries: 0, env: {}, fileReferences: true });
+  return createModelClient({
+    provider,
+    model,
+    apiKey: 'test-key',
+    baseUrl,
+    maxRetries: 0,
+    env: {},
+    fileReferences: true,
+  });
 }
 
 /** The references a body names, in order, by wire shape: Anthropic `source.file_id`, Gemini `fileData.fileUri`. */

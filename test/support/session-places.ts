@@ -30,15 +30,15 @@ export async function removeSessionPlaces(): Promise<void> {
   for (const dir of made.splice(0)) await rm(dir, { recursive: true, force: true });
 }
 
+/** A JSONL log in a new directory. */
+export const jsonlPlace: SessionPlace = async () => {
+  const dir = await directory('glimpse-session-');
+  return async () => new JsonlSessionStore(dir);
+};
+
 /** JSONL, PGlite, D1 and R2 over node:sqlite (when this Node has it) and a Postgres server (when DATABASE_URL names one). */
 export const SESSION_PLACES: [name: string, place: SessionPlace][] = [
-  [
-    'JSONL',
-    async () => {
-      const dir = await directory('glimpse-session-');
-      return async () => new JsonlSessionStore(dir);
-    },
-  ],
+  ['JSONL', jsonlPlace],
   [
     'PGlite',
     async () => {

@@ -85,13 +85,24 @@ describe('resolveFileReferences', () => {
     const { uploads, upload } = recorder();
     const puts: [string, FileReference][] = [];
     const inner = createMemoryMediaReferences();
-    const memory = { get: inner.get, put: (sha256: string, reference: FileReference) => (puts.push([sha256, reference]), inner.put(sha256, reference)) };
+    const memory = {
+      get: inner.get,
+      put: (sha256: string, reference: FileReference) => {
+        puts.push([sha256, reference]);
+        return inner.put(sha256, reference);
+      },
+    };
     const at = Date.parse('2026-12-04T01:00:00.000Z');
     const first = resolveFileReferences({ route: 'anthropic', upload, memory, now: () => at });
-    expect(await first(image('one'))).toEqual({ reference: { provider: 'anthropic', id: 'file_1', mimeType: 'image/png' } });
+    expect(await first(image('one'))).toEqual({
+      reference: { provider: 'anthropic', id: 'file_1', mimeType: 'image/png' },
+    });
     await first.forget({ provider: 'anthropic', id: 'file_1', mimeType: 'image/png' });
     expect(puts.slice(1)).toEqual([
-      [sha('one'), { provider: 'anthropic', id: 'file_1', mimeType: 'image/png', expiresAt: '2026-12-04T01:00:00.000Z' }],
+      [
+        sha('one'),
+        { provider: 'anthropic', id: 'file_1', mimeType: 'image/png', expiresAt: '2026-12-04T01:00:00.000Z' },
+      ],
     ]);
     // A second run over the same memory (a resume) uploads it again instead of sending file_1.
     const second = resolveFileReferences({ route: 'anthropic', upload, memory, now: () => at });
@@ -118,7 +129,9 @@ describe('resolveFileReferences', () => {
     const resolve = resolveFileReferences({ route: 'anthropic', upload, memory });
     await resolve(image('one'));
     full = true;
-    await expect(resolve.forget({ provider: 'anthropic', id: 'file_1', mimeType: 'image/png' })).resolves.toBeUndefined();
+    await expect(
+      resolve.forget({ provider: 'anthropic', id: 'file_1', mimeType: 'image/png' }),
+    ).resolves.toBeUndefined();
     full = false;
     expect(await resolve(image('one'))).toMatchObject({ reference: { id: 'file_2' } });
     expect(uploads).toHaveLength(2);
