@@ -299,7 +299,7 @@ describe('runAgent writes a 413’s tightened budget to the session log', () => 
 
       // The control: the same history without the log hits the 413 on its first request.
       server = await startApiServer([{ text: 'Fine.' }], gateway);
-      // (One tightening to 3/4 is not enough for all eight at once: the turn fails with the 413.)
+      // (Its first request is over the gateway; the tightenings after it are not this test's, so the outcome is left.)
       await runAgent({
         model: client(server.url),
         provider: 'anthropic',
