@@ -7,6 +7,7 @@ import { runAgent, type HandlerTool, type Message } from '../packages/agent/src/
 import { createModelClient } from '../packages/agent/src/entries/clients.js';
 import { startApiServer, type ApiServer, type RequestCheck } from './support/api-server.js';
 import { denseScreenshot } from './support/dense-screenshot.js';
+import { gatewayUnder } from './support/provider-caps.js';
 import { screenshotTurns } from './support/screenshot-tool.js';
 import { removeSessionPlaces, SESSION_PLACES } from './support/session-places.js';
 
@@ -116,10 +117,7 @@ describe('runAgent heals a refused image', () => {
 
   it('a 413 tightens the request’s bytes and the same turn goes through', async () => {
     // A gateway in front of the API that takes 500 KB, far less than the route's 32 MB.
-    const gateway: RequestCheck = (request) =>
-      request.bytes > 500_000
-        ? { status: 413, type: 'request_too_large', message: 'Request exceeds the maximum allowed number of bytes.' }
-        : undefined;
+    const gateway = gatewayUnder(500_000);
     server = await startApiServer(script(), gateway);
     const run = await runAgent({
       model: client(server.url),
@@ -226,10 +224,7 @@ describe('runAgent writes the repair to the session log', () => {
 
 /** A gateway in front of the API that takes far less than the route's 32 MB. */
 const CAP = 500_000;
-const gateway: RequestCheck = (request) =>
-  request.bytes > CAP
-    ? { status: 413, type: 'request_too_large', message: 'Request exceeds the maximum allowed number of bytes.' }
-    : undefined;
+const gateway = gatewayUnder(CAP);
 
 describe('runAgent writes a 413’s tightened budget to the session log', () => {
   for (const [name, place] of SESSION_PLACES)

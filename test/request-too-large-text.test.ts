@@ -11,13 +11,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createModelClient } from '../packages/agent/src/entries/clients.js';
 import { type MediaRepair, runAgent } from '../packages/agent/src/index.js';
 import { JsonlSessionStore } from '../packages/agent/src/session/jsonl-session-store.js';
-import { type ApiServer, type RequestCheck, startApiServer } from './support/api-server.js';
+import { type ApiServer, startApiServer } from './support/api-server.js';
+import { gatewayUnder } from './support/provider-caps.js';
 
 const CAP = 100_000;
-const gateway: RequestCheck = (request) =>
-  request.bytes > CAP
-    ? { status: 413, type: 'request_too_large', message: 'Request exceeds the maximum allowed number of bytes.' }
-    : undefined;
+const gateway = gatewayUnder(CAP);
 
 let server: ApiServer | undefined;
 let dir: string | undefined;

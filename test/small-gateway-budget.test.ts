@@ -7,7 +7,8 @@ import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createModelClient } from '../packages/agent/src/entries/clients.js';
 import { type HandlerTool, runAgent } from '../packages/agent/src/index.js';
-import { type ApiServer, type RequestCheck, type ScriptEntry, startApiServer } from './support/api-server.js';
+import { type ApiServer, type ScriptEntry, startApiServer } from './support/api-server.js';
+import { gatewayUnder } from './support/provider-caps.js';
 import { denseScreenshot } from './support/dense-screenshot.js';
 import { psnr } from './support/psnr.js';
 import { screenshotTool, screenshotTurns } from './support/screenshot-tool.js';
@@ -15,10 +16,7 @@ import { decodeStrictly, findWireMedia } from './support/wire-media.js';
 
 const GATEWAY = 100_000;
 const TURNS = 4;
-const gateway: RequestCheck = (request) =>
-  request.bytes > GATEWAY
-    ? { status: 413, type: 'request_too_large', message: 'Request exceeds the maximum allowed number of bytes.' }
-    : undefined;
+const gateway = gatewayUnder(GATEWAY);
 
 let server: ApiServer | undefined;
 afterEach(async () => {
@@ -88,10 +86,7 @@ describe.each([
  * it (~68 KB), which once failed the turn. Under 3/4 of that the screenshot is a placeholder (it fits no smaller).
  */
 const SMALL = 45_000;
-const small: RequestCheck = (request) =>
-  request.bytes > SMALL
-    ? { status: 413, type: 'request_too_large', message: 'Request exceeds the maximum allowed number of bytes.' }
-    : undefined;
+const small = gatewayUnder(SMALL);
 
 describe.each([
   { provider: 'anthropic' as const, model: 'claude-sonnet-4-6' },
