@@ -3,26 +3,15 @@
 // SDK, classifies the refusal, repairs the outgoing copy, sends once more, and never sends the refused image again.
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runAgent, type HandlerTool, type Message } from '../packages/agent/src/index.js';
+import { runAgent, type Message } from '../packages/agent/src/index.js';
 import { createModelClient } from '../packages/agent/src/entries/clients.js';
 import { startApiServer, type ApiServer, type RequestCheck } from './support/api-server.js';
-import { denseScreenshot } from './support/dense-screenshot.js';
 import { gatewayUnder } from './support/provider-caps.js';
-import { screenshotTurns } from './support/screenshot-tool.js';
+import { screenshotTurns, storedScreenshots } from './support/screenshot-tool.js';
 import { removeSessionPlaces, SESSION_PLACES } from './support/session-places.js';
 
 const TURNS = 8;
-const shots = await Promise.all(
-  Array.from({ length: TURNS }, async (_, i) =>
-    (await denseScreenshot({ seed: 200 + i, width: 400, height: 300 })).toString('base64'),
-  ),
-);
-const screenshot: HandlerTool = {
-  definition: { name: 'screenshot', description: 'Takes a screenshot', parameters: { type: 'object' } },
-  handler: (args) => ({
-    attachments: [{ data: shots[Number(args.n)]!, mediaType: 'image/png', filename: 'screen.png' }],
-  }),
-};
+const { shots, tool: screenshot } = await storedScreenshots({ count: TURNS, seed: 200 });
 const script = () => screenshotTurns(0, TURNS);
 
 /** Where an image with this base64 sits in an Anthropic body, as the API names a block; undefined if absent. */

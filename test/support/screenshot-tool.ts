@@ -43,3 +43,34 @@ export function screenshotTurns(from: number, turns: number, last = 'Done.'): Sc
     { text: last },
   ];
 }
+
+/**
+ * `count` screenshots rendered once (seeds `seed`, `seed + 1`, …), as base64, and a `screenshot` tool that returns the
+ * n-th as an attachment's `data`: a test finds each in a request by its base64.
+ */
+export async function storedScreenshots({
+  count,
+  seed,
+  width = 400,
+  height = 300,
+}: {
+  count: number;
+  seed: number;
+  width?: number;
+  height?: number;
+}): Promise<{ shots: string[]; tool: HandlerTool }> {
+  const shots = await Promise.all(
+    Array.from({ length: count }, async (_, i) =>
+      (await denseScreenshot({ seed: seed + i, width, height })).toString('base64'),
+    ),
+  );
+  const tool: HandlerTool = {
+    definition: { name: 'screenshot', description: 'Takes a screenshot', parameters: { type: 'object' } },
+    handler: (args) => {
+      const data = shots[Number(args.n)];
+      if (data === undefined) throw new Error(`no screenshot ${String(args.n)}`);
+      return { attachments: [{ data, mediaType: 'image/png', filename: 'screen.png' }] };
+    },
+  };
+  return { shots, tool };
+}
