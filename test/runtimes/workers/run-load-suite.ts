@@ -97,7 +97,7 @@ const STEADY: AnyInput[][] = Array.from({ length: STEADY_ROUNDS }, (_, round) =>
 /**
  * How far V8's count of the isolate after the forced collections of the last third of the steady rounds
  * may end above the first third's (a plateau, not a climb; the highest of each third). Measured 0–3.5 MB
- * in eight runs and 8.4 MB in one (2026-12-04: a step at round 17 that then stayed, the WASM memories
+ * in nine runs and 8.4 MB in one (2026-12-04: a step at round 17 that then stayed, the WASM memories
  * unchanged), so not tighter than 16 MB; with each failed decode's resize instance kept, 245 MB.
  */
 const MAX_STEADY_CLIMB_BYTES = 16 * 2 ** 20;
@@ -460,6 +460,13 @@ function steadyVerdict(trace: V8Trace, load: LoadRun): { problems: string[]; det
     undefined,
   );
   const peak = peakAt ? isolateBytes(peakAt) : 0;
+  // Where the peak was: its round (by the forced collections before it) and its heap and external parts.
+  const peakRound = peakAt
+    ? roundEnds.filter((end) => (forced[end] ?? Infinity) < during.indexOf(peakAt)).length + 1
+    : 0;
+  const peakParts = peakAt
+    ? `round ${Math.min(peakRound, rounds)}: heap ${mb(Math.max(peakAt.heapBeforeBytes, peakAt.heapAfterBytes))} + external ${mb(peakAt.externalBytes)}`
+    : '';
   if (peak > MAX_GROWTH_BYTES)
     problems.push(`V8 counts the isolate at ${mb(peak)} at a ${peakAt?.kind} (at most ${mb(MAX_GROWTH_BYTES)})`);
   if (third > 0 && last - first > MAX_STEADY_CLIMB_BYTES)
@@ -468,7 +475,7 @@ function steadyVerdict(trace: V8Trace, load: LoadRun): { problems: string[]; det
     );
   const wasm = load.wasmAfterCollections;
   const detail = [
-    `V8's count of the isolate (committed heap at its largest + external memory) at its ${during.length} collections (${Math.min(wanted, forced.length)} forced, ${rounds} rounds): peak ${mb(peak)}${peakAt ? ` (${peakAt.kind}${peakAt.forced ? ', forced' : ''})` : ''}, at most ${mb(MAX_GROWTH_BYTES)}`,
+    `V8's count of the isolate (committed heap at its largest + external memory) at its ${during.length} collections (${Math.min(wanted, forced.length)} forced, ${rounds} rounds): peak ${mb(peak)}${peakAt ? ` (${peakAt.kind}${peakAt.forced ? ', forced' : ''}, ${peakParts})` : ''}, at most ${mb(MAX_GROWTH_BYTES)}`,
     `after each round's forced ones: ${after.map((bytes) => (bytes / 2 ** 20).toFixed(1)).join(' ')} MB, first third at most ${mb(first)}, last third ${mb(last)} (at most ${mb(MAX_STEADY_CLIMB_BYTES)} more)`,
     `WASM memories then ${mb(Math.min(...wasm))}…${mb(Math.max(...wasm))}`,
     // Not judged: it climbs by as much for a Worker that runs no glimpse code (docs/runtimes.md "Steady load").
