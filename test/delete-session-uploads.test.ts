@@ -7,35 +7,19 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { main } from '../packages/agent/src/cli/main.js';
-import { captureOutput } from './support/capture-output.js';
-import { deleteSessionUploads, runAgent, type HandlerTool } from '../packages/agent/src/index.js';
-import { createModelClient } from '../packages/agent/src/entries/clients.js';
+import { deleteSessionUploads, runAgent } from '../packages/agent/src/index.js';
 import { JsonlSessionStore } from '../packages/agent/src/session/jsonl-session-store.js';
-import { D1SessionStore } from '../packages/agent/src/session/d1-session-store.js';
 import { openPGliteClient } from '../packages/agent/src/session/pglite-client.js';
 import { PostgresSessionStore } from '../packages/agent/src/session/postgres-session-store.js';
-import type { SessionStore } from '../packages/agent/src/session/session-store.js';
-import { sqliteAvailable, sqliteD1 } from './support/sqlite-d1.js';
-import { startApiServer, type ApiServer, type ScriptEntry } from './support/api-server.js';
-import { denseScreenshot } from './support/dense-screenshot.js';
+import { startApiServer, type ApiServer } from './support/api-server.js';
 import type { StoredUpload } from './support/file-uploads.js';
+import { expiredLine, referencingClient } from './support/file-references.js';
 import { anthropicCapsWith, geminiCapsWith } from './support/provider-caps.js';
+import { runCli } from './support/run-cli.js';
+import { screenshotTool, screenshotTurns as script } from './support/screenshot-tool.js';
+import { mediaLines, removeSessionPlaces, runInSession, SESSION_PLACES } from './support/session-places.js';
 
-const screenshot: HandlerTool = {
-  definition: { name: 'screenshot', description: 'Takes a screenshot', parameters: { type: 'object' } },
-  handler: async (args) => ({
-    attachments: [
-      { bytes: await denseScreenshot({ seed: Number(args.n), width: 400, height: 300 }), filename: 'screen.png' },
-    ],
-  }),
-};
-const script = (from: number, turns: number): ScriptEntry[] => [
-  ...Array.from({ length: turns }, (_, i) => ({
-    toolCalls: [{ id: `call_${from + i}`, name: 'screenshot', arguments: { n: from + i } }],
-  })),
-  { text: 'Done.' },
-];
+const screenshot = screenshotTool({ width: 400, height: 300 });
 
 let server: ApiServer | undefined;
 let dir: string | undefined;
@@ -46,6 +30,7 @@ afterEach(async () => {
   server = undefined;
   if (dir !== undefined) await rm(dir, { recursive: true, force: true });
   dir = undefined;
+  await removeSessionPlaces();
 });
 
 describe.each([
@@ -57,15 +42,7 @@ describe.each([
     dir = await mkdtemp(join(tmpdir(), 'glimpse-delete-uploads-'));
     const uploads: StoredUpload[] = [];
     server = await startApiServer(script(1, 2), anthropicCapsWith(uploads), { uploads });
-    const client = createModelClient({
-      provider,
-      model,
-      apiKey: 'test-key',
-      baseUrl: server.url,
-      maxRetries: 0,
-      env: {},
-      fileReferences: true,
-    });
+    const client = referencingClient(provider, model, server.url);
     const sessions = new JsonlSessionStore(dir);
     const session = await sessions.openSession('s');
     const run = await runAgent({
@@ -97,40 +74,8 @@ describe.each([
   }, 60_000);
 });
 
-/** Each store on one place, opened anew per step as a process and its restart would. */
-const STORES: [string, () => Promise<() => Promise<SessionStore>>][] = [
-  [
-    'JSONL',
-    async () => {
-      const place = await mkdtemp(join(tmpdir(), 'glimpse-delete-uploads-'));
-      dirs.push(place);
-      return async () => new JsonlSessionStore(place);
-    },
-  ],
-  [
-    'PGlite',
-    async () => {
-      const place = await mkdtemp(join(tmpdir(), 'glimpse-delete-uploads-pglite-'));
-      dirs.push(place);
-      return async () => PostgresSessionStore.open(await openPGliteClient(place), `pglite:${place}`);
-    },
-  ],
-  ...((await sqliteAvailable())
-    ? [
-        [
-          'D1 and R2 (node:sqlite)',
-          async () => {
-            const { db, bucket } = await sqliteD1();
-            return async () => D1SessionStore.open(db, bucket);
-          },
-        ] as [string, () => Promise<() => Promise<SessionStore>>],
-      ]
-    : []),
-];
-const dirs: string[] = [];
-afterEach(async () => {
-  for (const place of dirs.splice(0)) await rm(place, { recursive: true, force: true });
-});
+/** Each store on one place (not the shared Postgres server: these tests use one session id), opened anew per step. */
+const STORES = SESSION_PLACES.filter(([name]) => name !== 'Postgres server');
 
 describe.each(
   STORES.flatMap(([store, place]) =>
@@ -144,34 +89,9 @@ describe.each(
     const open = await place();
     const uploads: StoredUpload[] = [];
     server = await startApiServer([...script(1, 2), { text: 'Still here.' }], caps(uploads), { uploads });
-    const client = createModelClient({
-      provider,
-      model,
-      apiKey: 'test-key',
-      baseUrl: server.url,
-      maxRetries: 0,
-      env: {},
-      fileReferences: true,
-    });
-    const run = async (prompt: string, maxSteps: number) => {
-      const store = await open();
-      const session = await store.openSession('s');
-      try {
-        return await runAgent({
-          model: client,
-          provider,
-          modelId: model,
-          tools: [screenshot],
-          history: session.resumed?.messages ?? [],
-          prompt,
-          maxSteps,
-          session,
-        });
-      } finally {
-        await session.close();
-        await store.close();
-      }
-    };
+    const client = referencingClient(provider, model, server.url);
+    const run = (prompt: string, maxSteps: number) =>
+      runInSession(open, 's', { model: client, provider, modelId: model, tools: [screenshot], prompt, maxSteps });
     expect((await run('Two.', 3)).stopped).toBe('done');
     const first = uploads.map((upload) => ({ ...upload }));
     expect(first).toHaveLength(2);
@@ -188,22 +108,11 @@ describe.each(
       expect(result[expected].map((reference) => reference.id)).toEqual(first.map((upload) => upload.id));
     }
     expect(uploads.every((upload) => upload.deleted)).toBe(true);
-    const store = await open();
-    const logged = (await store.readSession('s')).media ?? [];
-    await store.close();
+    const logged = await mediaLines(open, 's');
     // One line per deleted reference, the same reference expiring at the deletion, after the uploads' lines.
     expect(logged.slice(-3).map(({ sha256, reference }) => ({ sha256, reference }))).toEqual([
       { sha256: first[1]!.sha256, reference: expect.objectContaining({ id: first[1]!.id }) },
-      ...first.map((upload) => ({
-        sha256: upload.sha256,
-        reference: {
-          provider: upload.api,
-          id: upload.id,
-          ...(upload.uri !== undefined && { uri: upload.uri }),
-          mimeType: 'image/png',
-          expiresAt: at.toISOString(),
-        },
-      })),
+      ...first.map((upload) => expiredLine(upload, at.toISOString())),
     ]);
 
     const requests = server.requests.length;
@@ -237,15 +146,7 @@ describe('glimpse session LOCATION --delete-uploads', () => {
     ] as const) {
       const session = await sessions.openSession('s');
       await runAgent({
-        model: createModelClient({
-          provider,
-          model,
-          apiKey: 'k',
-          baseUrl: server.url,
-          maxRetries: 0,
-          env: {},
-          fileReferences: true,
-        }),
+        model: referencingClient(provider, model, server.url),
         provider,
         modelId: model,
         tools: [screenshot],
@@ -276,10 +177,8 @@ describe('glimpse session LOCATION --delete-uploads', () => {
     ] as const)
       vi.stubEnv(name, value);
     const cli = async () => {
-      const output = captureOutput();
-      const code = await main(['session', join(dir!, file!), '--delete-uploads']);
-      vi.restoreAllMocks();
-      return { code, out: JSON.parse(output.stdout.join('')), err: output.stderr.join('') };
+      const { code, out, err } = await runCli('session', join(dir!, file!), '--delete-uploads');
+      return { code, out: JSON.parse(out), err };
     };
     const named = uploads.map((upload) => ({ provider: upload.api, id: upload.id }));
     const first = await cli();
@@ -315,42 +214,17 @@ describe('glimpse session pglite:DIR#ID --delete-uploads', () => {
     dir = await mkdtemp(join(tmpdir(), 'glimpse-delete-uploads-cli-pglite-'));
     const uploads: StoredUpload[] = [];
     server = await startApiServer([...script(1, 1), { text: 'Again.' }], anthropicCapsWith(uploads), { uploads });
-    const client = createModelClient({
-      provider: 'anthropic',
-      model: 'claude-sonnet-4-6',
-      apiKey: 'k',
-      baseUrl: server.url,
-      maxRetries: 0,
-      env: {},
-      fileReferences: true,
-    });
-    const run = async (prompt: string, maxSteps: number) => {
-      const store = await PostgresSessionStore.open(await openPGliteClient(dir!), `pglite:${dir}`);
-      const session = await store.openSession('s');
-      try {
-        return await runAgent({
-          model: client,
-          provider: 'anthropic',
-          tools: [screenshot],
-          history: session.resumed?.messages ?? [],
-          prompt,
-          maxSteps,
-          session,
-        });
-      } finally {
-        await session.close();
-        await store.close();
-      }
-    };
+    const client = referencingClient('anthropic', 'claude-sonnet-4-6', server.url);
+    const open = async () => PostgresSessionStore.open(await openPGliteClient(dir!), `pglite:${dir}`);
+    const run = (prompt: string, maxSteps: number) =>
+      runInSession(open, 's', { model: client, provider: 'anthropic', tools: [screenshot], prompt, maxSteps });
     await run('One.', 2);
     expect(uploads).toHaveLength(1);
     vi.stubEnv('ANTHROPIC_API_KEY', 'k');
     vi.stubEnv('ANTHROPIC_BASE_URL', server.url);
-    const output = captureOutput();
-    const code = await main(['session', `pglite:${dir}#s`, '--delete-uploads']);
-    vi.restoreAllMocks();
-    expect([code, output.stderr.join('')]).toEqual([0, '']);
-    expect(JSON.parse(output.stdout.join(''))).toMatchObject({ deleted: [{ provider: 'anthropic', id: 'file_1' }] });
+    const { code, out, err } = await runCli('session', `pglite:${dir}#s`, '--delete-uploads');
+    expect([code, err]).toEqual([0, '']);
+    expect(JSON.parse(out)).toMatchObject({ deleted: [{ provider: 'anthropic', id: 'file_1' }] });
     const requests = server.requests.length;
     expect((await run('Again?', 1)).stopped).toBe('done');
     expect(server.requests.length).toBe(requests + 1);

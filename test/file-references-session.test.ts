@@ -3,60 +3,28 @@
 // (test/support/file-uploads.ts) and enforces the API's caps, refusing a reference no upload has. Each screenshot
 // must be uploaded once, every request must name every screenshot so far and stay under 1 MB, and a resumed
 // session (a new store, client and run on the same JSONL log, its `media` lines read back) must upload nothing again.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runAgent, type HandlerTool } from '../packages/agent/src/index.js';
-import { createModelClient } from '../packages/agent/src/entries/clients.js';
 import { sessionMediaReferences } from '../packages/agent/src/references/session-media-references.js';
-import { JsonlSessionStore } from '../packages/agent/src/session/jsonl-session-store.js';
-import { startApiServer, type ApiServer, type ScriptEntry } from './support/api-server.js';
-import { denseScreenshot } from './support/dense-screenshot.js';
+import { startApiServer, type ApiServer } from './support/api-server.js';
 import type { StoredUpload } from './support/file-uploads.js';
+import { referencesIn, referencingClient } from './support/file-references.js';
 import { anthropicCapsWith, geminiCapsWith } from './support/provider-caps.js';
+import { screenshotTool, screenshotTurns } from './support/screenshot-tool.js';
+import { jsonlPlace, mediaLines, removeSessionPlaces, runInSession } from './support/session-places.js';
 import { assertStrictlyValid } from './support/strict-oracle.js';
 import { findWireMedia } from './support/wire-media.js';
 
 const TURNS = 60;
-
-const screenshot: HandlerTool = {
-  definition: { name: 'screenshot', description: 'Takes a screenshot', parameters: { type: 'object' } },
-  handler: async (args) => ({
-    text: 'the screen now',
-    attachments: [{ bytes: await denseScreenshot({ seed: Number(args.n) }), filename: 'screen.png' }],
-  }),
-};
-
-const script = (from: number, turns: number): ScriptEntry[] => [
-  ...Array.from({ length: turns }, (_, i) => ({
-    toolCalls: [{ id: `call_${from + i}`, name: 'screenshot', arguments: { n: from + i } }],
-  })),
-  { text: 'Looked at all of them.' },
-];
-
-/** The references a body names, by wire shape: Anthropic `source.file_id`, Gemini `fileData.fileUri`. */
-function referencesIn(value: unknown): string[] {
-  if (Array.isArray(value)) return value.flatMap(referencesIn);
-  if (typeof value !== 'object' || value === null) return [];
-  const record = value as Record<string, unknown>;
-  const source = record.source as { type?: string; file_id?: string } | undefined;
-  const fileData = record.fileData as { fileUri?: string } | undefined;
-  const own = [
-    ...(record.type === 'image' && source?.type === 'file' && source.file_id ? [source.file_id] : []),
-    ...(fileData?.fileUri ? [fileData.fileUri] : []),
-  ];
-  return [...own, ...Object.values(record).flatMap(referencesIn)];
-}
+const screenshot = screenshotTool({ text: 'the screen now' });
+const script = (from: number, turns: number) => screenshotTurns(from, turns, 'Looked at all of them.');
 
 let server: ApiServer | undefined;
-let dir: string | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
-  if (dir !== undefined) await rm(dir, { recursive: true, force: true });
-  dir = undefined;
+  await removeSessionPlaces();
 });
 
 describe.each([
@@ -64,31 +32,18 @@ describe.each([
   { provider: 'gemini' as const, model: 'gemini-3-pro-preview', caps: geminiCapsWith, key: 'uri' as const },
 ])('file references, $provider: 60 screenshots', ({ provider, model, caps, key }) => {
   it('uploads each screenshot once, names it in every later request (each under 1 MB), and a resumed session re-uploads nothing', async () => {
-    dir = await mkdtemp(join(tmpdir(), 'glimpse-refs-'));
+    const open = await jsonlPlace();
     const uploads: StoredUpload[] = [];
     server = await startApiServer(script(1, TURNS), caps(uploads), { uploads });
-    const client = () =>
-      createModelClient({
-        provider,
-        model,
-        apiKey: 'test-key',
-        baseUrl: server!.url,
-        maxRetries: 0,
-        env: {},
-        fileReferences: true,
-      });
     // The session log keeps the references: one `media` line per upload (runAgent's default with a session).
-    const store = () => new JsonlSessionStore(dir!);
-    let session = await store().openSession('refs');
     const warnings: string[] = [];
-    const run = await runAgent({
-      model: client(),
+    const run = await runInSession(open, 'refs', {
+      model: referencingClient(provider, model, server.url),
       provider,
       modelId: model,
       tools: [screenshot],
       prompt: 'Take sixty screenshots, one at a time.',
       maxSteps: TURNS + 1,
-      session,
       onStep: ({ request }) => warnings.push(...request.serialized.warnings.map((warning) => warning.type)),
     });
     expect(run.stopped).toBe('done');
@@ -113,8 +68,7 @@ describe.each([
     );
 
     // The log holds one media line per upload, with the hash of the bytes uploaded and the provider's reference.
-    await session.close();
-    const media = (await store().readSession('refs')).media ?? [];
+    const media = await mediaLines(open, 'refs');
     expect(media.map((line) => [line.sha256, line.reference?.id, line.reference?.uri])).toEqual(
       uploads.map((upload) => [upload.sha256, upload.id, upload.uri]),
     );
@@ -123,18 +77,14 @@ describe.each([
     // upload more.
     const before = server.requests.length;
     server.script.push(...script(TURNS + 1, 1));
-    session = await store().openSession('refs');
-    const resumed = await runAgent({
-      model: client(),
+    const resumed = await runInSession(open, 'refs', {
+      model: referencingClient(provider, model, server.url),
       provider,
       modelId: model,
       tools: [screenshot],
-      history: session.resumed?.messages ?? [],
       prompt: 'One more.',
       maxSteps: 2,
-      session,
     });
-    await session.close();
     expect(resumed.stopped).toBe('done');
     expect(uploads).toHaveLength(TURNS + 1);
     const [first, second] = server.requests.slice(before);
@@ -147,15 +97,7 @@ describe.each([
 describe('file references through the other clients, and when the upload fails', () => {
   const run = (provider: 'openai-responses' | 'openai-chat' | 'anthropic', model: string, turns: number) =>
     runAgent({
-      model: createModelClient({
-        provider,
-        model,
-        apiKey: 'test-key',
-        baseUrl: server!.url,
-        maxRetries: 0,
-        env: {},
-        fileReferences: true,
-      }),
+      model: referencingClient(provider, model, server!.url),
       provider,
       modelId: model,
       tools: [screenshot],
@@ -192,15 +134,7 @@ describe('file references through the other clients, and when the upload fails',
     });
     const warnings: { type: string; message: string }[] = [];
     const result = await runAgent({
-      model: createModelClient({
-        provider: 'anthropic',
-        model: 'claude-sonnet-4-6',
-        apiKey: 'test-key',
-        baseUrl: server.url,
-        maxRetries: 0,
-        env: {},
-        fileReferences: true,
-      }),
+      model: referencingClient('anthropic', 'claude-sonnet-4-6', server.url),
       provider: 'anthropic',
       modelId: 'claude-sonnet-4-6',
       tools: [screenshot],
@@ -228,16 +162,7 @@ describe('file references through the other clients, and when the upload fails',
     server = await startApiServer(script(1, 2));
     const lines: unknown[] = [];
     const references = () => sessionMediaReferences({ lines: [...lines], append: (line) => void lines.push(line) });
-    const gemini = () =>
-      createModelClient({
-        provider: 'gemini',
-        model: 'gemini-3-pro-preview',
-        apiKey: 'test-key',
-        baseUrl: server!.url,
-        maxRetries: 0,
-        env: {},
-        fileReferences: true,
-      });
+    const gemini = () => referencingClient('gemini', 'gemini-3-pro-preview', server!.url);
     const first = await runAgent({
       model: gemini(),
       provider: 'gemini',
@@ -288,15 +213,7 @@ describe('file references through the other clients, and when the upload fails',
         { text: 'Read.' },
       ]);
       await runAgent({
-        model: createModelClient({
-          provider,
-          model,
-          apiKey: 'test-key',
-          baseUrl: server.url,
-          maxRetries: 0,
-          env: {},
-          fileReferences: true,
-        }),
+        model: referencingClient(provider, model, server.url),
         provider,
         modelId: model,
         tools: [report],
@@ -314,54 +231,39 @@ describe('file references through the other clients, and when the upload fails',
   );
 
   it('Anthropic: a resumed session whose file the store no longer holds (a 400 naming its id) uploads it again and the turn goes on', async () => {
-    dir = await mkdtemp(join(tmpdir(), 'glimpse-refs-stale-'));
-    const store = () => new JsonlSessionStore(dir!);
-    const anthropic = (url: string) =>
-      createModelClient({
+    const open = await jsonlPlace();
+    const run = (url: string, prompt: string, maxSteps: number) =>
+      runInSession(open, 'stale', {
+        model: referencingClient('anthropic', 'claude-sonnet-4-6', url),
         provider: 'anthropic',
-        model: 'claude-sonnet-4-6',
-        apiKey: 'test-key',
-        baseUrl: url,
-        maxRetries: 0,
-        env: {},
-        fileReferences: true,
+        tools: [screenshot],
+        prompt,
+        maxSteps,
       });
     const first: StoredUpload[] = [];
     server = await startApiServer(script(1, 2), anthropicCapsWith(first), { uploads: first });
-    let session = await store().openSession('stale');
-    await runAgent({
-      model: anthropic(server.url),
-      provider: 'anthropic',
-      tools: [screenshot],
-      prompt: 'Two screenshots.',
-      maxSteps: 3,
-      session,
-    });
-    await session.close();
+    await run(server.url, 'Two screenshots.', 3);
     await server.close();
     expect(first).toHaveLength(2);
 
     // Another workspace (or the files deleted): a store without them, refusing their ids as the API does.
     const second: StoredUpload[] = [];
     server = await startApiServer([{ text: 'Still there.' }], anthropicCapsWith(second), { uploads: second });
-    session = await store().openSession('stale');
-    const resumed = await runAgent({
-      model: anthropic(server.url),
-      provider: 'anthropic',
-      tools: [screenshot],
-      history: session.resumed?.messages ?? [],
-      prompt: 'Look again.',
-      maxSteps: 1,
-      session,
-    });
-    await session.close();
+    const resumed = await run(server.url, 'Look again.', 1);
     expect(resumed.stopped).toBe('done');
     // One refused request per stale file, each followed by its upload; then the answer.
     expect(server.requests.map((request) => request.bytes < 1_000_000)).toEqual([true, true, true]);
     expect(second.map((upload) => upload.sha256)).toEqual(first.map((upload) => upload.sha256));
     expect(referencesIn(server.requests.at(-1)!.body)).toEqual(second.map((upload) => upload.id));
-    // The log names the new uploads last: a later resume uses them.
-    const media = (await store().readSession('stale')).media ?? [];
-    expect(media.slice(-2).map((line) => line.reference?.id)).toEqual(second.map((upload) => upload.id));
+    // The log says each stale reference is gone (expiring now), then names its new upload last: a later resume uses it.
+    const media = await mediaLines(open, 'stale');
+    expect(
+      media.slice(-4).map(({ sha256, reference }) => [sha256, reference?.id, reference?.expiresAt !== undefined]),
+    ).toEqual(
+      first.flatMap((upload, i) => [
+        [upload.sha256, upload.id, true],
+        [upload.sha256, second[i]!.id, false],
+      ]),
+    );
   }, 120_000);
 });

@@ -5,25 +5,17 @@
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createModelClient } from '../packages/agent/src/entries/clients.js';
-import { deleteSessionUploads, type HandlerTool, runAgent } from '../packages/agent/src/index.js';
+import { deleteSessionUploads, runAgent } from '../packages/agent/src/index.js';
 import type { FileReference } from '../packages/agent/src/types.js';
 import { type ApiServer, startApiServer } from './support/api-server.js';
 import { denseScreenshot } from './support/dense-screenshot.js';
 import type { StoredUpload } from './support/file-uploads.js';
+import { referencingClient } from './support/file-references.js';
 import { geminiCapsWith } from './support/provider-caps.js';
+import { screenshotTool, screenshotTurns } from './support/screenshot-tool.js';
 
 const model = 'gemini-3-pro-preview';
-const gemini = (url: string) =>
-  createModelClient({
-    provider: 'gemini',
-    model,
-    apiKey: 'k',
-    baseUrl: url,
-    maxRetries: 0,
-    env: {},
-    fileReferences: true,
-  });
+const gemini = (url: string) => referencingClient('gemini', model, url);
 const PAST = '2020-01-01T00:00:00Z';
 const FUTURE = new Date(Date.now() + 3600_000).toISOString();
 /** Google's 403 for a key without access to the API: PERMISSION_DENIED too, but naming no file. */
@@ -109,18 +101,8 @@ describe('deleteSessionUploads, Gemini', () => {
 });
 
 describe('runAgent, Gemini', () => {
-  const screenshot = (onShot: (n: number) => void): HandlerTool => ({
-    definition: { name: 'screenshot', description: 'Takes a screenshot', parameters: { type: 'object' } },
-    handler: async (args) => {
-      onShot(Number(args.n));
-      return { attachments: [{ bytes: await denseScreenshot({ seed: Number(args.n) }), filename: 'screen.png' }] };
-    },
-  });
-  const script = [
-    { toolCalls: [{ id: 'call_1', name: 'screenshot', arguments: { n: 1 } }] },
-    { toolCalls: [{ id: 'call_2', name: 'screenshot', arguments: { n: 2 } }] },
-    { text: 'Saw both.' },
-  ];
+  const screenshot = (onShot: (n: number) => void) => screenshotTool({ onShot });
+  const script = screenshotTurns(1, 2, 'Saw both.');
 
   it('a file the store let expire mid-run is refused with 403, uploaded again once, and the turn goes on', async () => {
     const uploads: StoredUpload[] = [];

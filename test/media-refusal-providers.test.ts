@@ -13,31 +13,16 @@
 // - Bedrock relaying the model: ValidationException "The model returned the following errors: messages.0.content.1
 //   .image.source…" (NousResearch/hermes-agent#55429, boto/boto3#4415).
 import { afterEach, describe, expect, it } from 'vitest';
-import { runAgent, type HandlerTool } from '../packages/agent/src/index.js';
+import { runAgent } from '../packages/agent/src/index.js';
 import { createModelClient } from '../packages/agent/src/entries/clients.js';
 import type { ProviderName } from '../packages/agent/src/route/capabilities.js';
-import { startApiServer, type ApiServer, type ErrorEntry, type ScriptEntry } from './support/api-server.js';
-import { denseScreenshot } from './support/dense-screenshot.js';
+import { startApiServer, type ApiServer, type ErrorEntry } from './support/api-server.js';
+import { screenshotTurns, storedScreenshots } from './support/screenshot-tool.js';
 
 const TURNS = 6;
 const BAD = 2;
-const shots = await Promise.all(
-  Array.from({ length: TURNS }, async (_, i) =>
-    (await denseScreenshot({ seed: 300 + i, width: 400, height: 300 })).toString('base64'),
-  ),
-);
-const screenshot: HandlerTool = {
-  definition: { name: 'screenshot', description: 'Takes a screenshot', parameters: { type: 'object' } },
-  handler: (args) => ({
-    attachments: [{ data: shots[Number(args.n)]!, mediaType: 'image/png', filename: 'screen.png' }],
-  }),
-};
-const script = (): ScriptEntry[] => [
-  ...Array.from({ length: TURNS }, (_, n) => ({
-    toolCalls: [{ id: `call_${n}`, name: 'screenshot', arguments: { n } }],
-  })),
-  { text: 'Done.' },
-];
+const { shots, tool: screenshot } = await storedScreenshots({ count: TURNS, seed: 300 });
+const script = () => screenshotTurns(0, TURNS);
 
 /** The path of the value equal to `data` in a wire body (Gemini's inlineData.data, Bedrock's base64 bytes). */
 function pathOf(node: unknown, data: string, path: (string | number)[] = []): (string | number)[] | undefined {

@@ -1,6 +1,7 @@
 // A 413 the media cannot mend: the request's text alone is over a gateway's cap. runAgent, through the Anthropic
 // SDK, tightens the route's bytes per request once (to 3/4 of the refused request), but the cap acts on media only,
-// so the resend is the same request, refused the same way, and the turn fails with that 413. The log gets
+// so the resend is the same request, refused the same way, and the turn fails with that 413 (a 413 after a 413 is
+// tightened again only when the resend was smaller). The log gets
 // no `refit` line: a media line is a fact about one medium (its sha256), and there is none the cap changed; nor
 // would the cap change what a resumed run sends for the same conversation (docs/sessions.md, media lines).
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -10,13 +11,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createModelClient } from '../packages/agent/src/entries/clients.js';
 import { type MediaRepair, runAgent } from '../packages/agent/src/index.js';
 import { JsonlSessionStore } from '../packages/agent/src/session/jsonl-session-store.js';
-import { type ApiServer, type RequestCheck, startApiServer } from './support/api-server.js';
+import { type ApiServer, startApiServer } from './support/api-server.js';
+import { gatewayUnder } from './support/provider-caps.js';
 
 const CAP = 100_000;
-const gateway: RequestCheck = (request) =>
-  request.bytes > CAP
-    ? { status: 413, type: 'request_too_large', message: 'Request exceeds the maximum allowed number of bytes.' }
-    : undefined;
+const gateway = gatewayUnder(CAP);
 
 let server: ApiServer | undefined;
 let dir: string | undefined;
@@ -51,7 +50,8 @@ describe('a 413 over text alone', () => {
       onRepair: (repair) => repairs.push(repair),
     }).catch((error: unknown) => error);
     await session.close();
-    // The client's error for the second 413 (the loop classifies it as E_REQUEST_TOO_LARGE, repairs once per turn).
+    // The client's error for the second 413 (the loop classifies it as E_REQUEST_TOO_LARGE, and tightens again only
+    // after a resend smaller than the request refused before it: this one is the same).
     expect(failure).toMatchObject({ details: { status: 413 } });
     expect(repairs.map((repair) => repair.refusal.code)).toEqual(['E_REQUEST_TOO_LARGE']);
     expect(repairs.map((repair) => repair.action)).toEqual(['bytes-tightened']);

@@ -7,17 +7,16 @@ import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createModelClient } from '../packages/agent/src/entries/clients.js';
 import { type HandlerTool, runAgent } from '../packages/agent/src/index.js';
-import { type ApiServer, type RequestCheck, type ScriptEntry, startApiServer } from './support/api-server.js';
+import { type ApiServer, type ScriptEntry, startApiServer } from './support/api-server.js';
+import { gatewayUnder } from './support/provider-caps.js';
 import { denseScreenshot } from './support/dense-screenshot.js';
 import { psnr } from './support/psnr.js';
+import { screenshotTool, screenshotTurns } from './support/screenshot-tool.js';
 import { decodeStrictly, findWireMedia } from './support/wire-media.js';
 
 const GATEWAY = 100_000;
 const TURNS = 4;
-const gateway: RequestCheck = (request) =>
-  request.bytes > GATEWAY
-    ? { status: 413, type: 'request_too_large', message: 'Request exceeds the maximum allowed number of bytes.' }
-    : undefined;
+const gateway = gatewayUnder(GATEWAY);
 
 let server: ApiServer | undefined;
 afterEach(async () => {
@@ -79,5 +78,48 @@ describe.each([
       expect(scores[index]).toBeGreaterThan(18);
       expect(Math.max(...scores.filter((_, n) => n !== index))).toBeLessThan(12);
     }
+  }, 60_000);
+});
+
+/**
+ * A gateway far smaller still: the first screenshot's request (~119 KB) is refused, and so is its resend under 3/4 of
+ * it (~68 KB), which once failed the turn. Under 3/4 of that the screenshot is a placeholder (it fits no smaller).
+ */
+const SMALL = 45_000;
+const small = gatewayUnder(SMALL);
+
+describe.each([
+  { provider: 'anthropic' as const, model: 'claude-sonnet-4-6' },
+  { provider: 'openai-responses' as const, model: 'gpt-5.5' },
+  { provider: 'gemini' as const, model: 'gemini-3-pro-preview' },
+])('$provider behind a gateway that refuses requests over 45 KB', ({ provider, model }) => {
+  it('a 413 after a 413 tightens again while each resend is smaller, and the run goes on under the cap', async () => {
+    server = await startApiServer(screenshotTurns(0, TURNS), small);
+    const run = await runAgent({
+      model: createModelClient({ provider, model, apiKey: 'k', baseUrl: server.url, maxRetries: 0, env: {} }),
+      provider,
+      modelId: model,
+      tools: [screenshotTool({ width: 400, height: 300 })],
+      prompt: 'Look.',
+      maxSteps: TURNS + 1,
+    });
+    expect(run.stopped).toBe('done');
+    const sizes = server.requests.map((request) => request.bytes);
+    const refused = sizes.flatMap((bytes, i) => (bytes > SMALL ? [i] : []));
+    // All refusals in the first screenshot's turn, one after another (two or more), each resend smaller than the last.
+    expect(refused.length).toBeGreaterThanOrEqual(2);
+    expect(refused).toEqual(refused.map((_, i) => 1 + i));
+    for (let i = 1; i < refused.length; i++) expect(sizes[refused[i]!]).toBeLessThan(sizes[refused[i - 1]!]!);
+    // Each refusal tightened the cap to 3/4 of what it refused (as the loop measures it: the body the client sends
+    // but for the few bytes it adds, at most 60).
+    expect(run.repairs.map((repair) => repair.action)).toEqual(refused.map(() => 'bytes-tightened'));
+    run.repairs.forEach((repair, i) => {
+      const wire = sizes[refused[i]!]!;
+      expect(repair.value).toBeGreaterThanOrEqual(Math.floor((wire - 60) * 0.75));
+      expect(repair.value).toBeLessThanOrEqual(Math.floor(wire * 0.75));
+    });
+    // Then every request is under the gateway: the refused turn's resend and one per later turn.
+    expect(sizes.slice(refused.at(-1)! + 1)).toHaveLength(TURNS);
+    expect(Math.max(...sizes.slice(refused.at(-1)! + 1))).toBeLessThanOrEqual(SMALL);
   }, 60_000);
 });

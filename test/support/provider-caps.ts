@@ -112,3 +112,14 @@ export function geminiCapsWith(uploads: readonly StoredUpload[]): RequestCheck {
     return { status, message };
   };
 }
+
+/**
+ * A gateway in front of the API that takes at most `maxBytes` per request (far under the providers' own caps): over
+ * it, 413 `request_too_large` as Anthropic words it, which each SDK reports with the status.
+ */
+export function gatewayUnder(maxBytes: number): RequestCheck {
+  return (request) =>
+    request.bytes > maxBytes
+      ? { status: 413, type: 'request_too_large', message: 'Request exceeds the maximum allowed number of bytes.' }
+      : undefined;
+}

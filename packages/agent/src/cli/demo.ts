@@ -20,6 +20,8 @@ import { formatBytes } from '../tools/format-bytes.js';
 import demoScript from '../../demo/script.json';
 import { parseArgs, stringFlag } from './args.js';
 import { UsageError, type Command } from './command.js';
+import { loadOptionalDecoders } from './load-optional-decoders.js';
+import './local-disk.js';
 import { DEMO_MODELS, ESTIMATE_TARGETS } from './estimate-targets.js';
 import { requestJson } from '../providers/request-json.js';
 import { formatCount, textTable } from './text-table.js';
@@ -216,6 +218,7 @@ export async function runDemo({
 export const demoCommand: Command = {
   usage,
   async run(args) {
+    await loadOptionalDecoders();
     const { positionals, flags } = parseArgs(args, {
       values: ['--provider', '--model', '--session'],
       booleans: ['--live'],

@@ -1,6 +1,7 @@
 import { probe } from '@glimpse/media';
 import { parseArgs } from './args.js';
 import { UsageError, type Command } from './command.js';
+import { loadOptionalDecoders } from './load-optional-decoders.js';
 import { FILE_USAGE, MAX_FILE_BYTES_USAGE, readInputFile } from './read-input.js';
 
 const usage = `Usage: glimpse inspect FILE [--max-file-bytes N]
@@ -25,6 +26,7 @@ Exit codes: 0 ok; 1 unreadable or unsupported file (one JSON error line on stder
 export const inspectCommand: Command = {
   usage,
   async run(args) {
+    await loadOptionalDecoders();
     const { positionals, flags } = parseArgs(args, { values: ['--max-file-bytes'] });
     if (positionals.length !== 1) throw new UsageError('expected exactly one FILE');
     const info = await probe(await readInputFile(positionals[0]!, flags));

@@ -3,7 +3,6 @@ import { isUsageError } from './command.js';
 import { COMMANDS } from './commands.js';
 import { isBrokenPipe } from './broken-pipe.js';
 import { printFailure } from './failure.js';
-import { loadOptionalDecoders } from './load-optional-decoders.js';
 
 /** The command list `glimpse --help` prints (also generated into docs/cli.md). */
 export function overview(): string {
@@ -41,7 +40,6 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   try {
-    await loadOptionalDecoders();
     return await command.run(rest);
   } catch (error) {
     if (isBrokenPipe(error)) return 0;

@@ -15,6 +15,8 @@ import { VIEW_FILE_TOOL_DEFINITION } from '../tools/view-file-arguments.js';
 import type { ToolDefinition } from '../types.js';
 import { parseArgs, positiveInteger, stringFlag } from './args.js';
 import { UsageError, type Command } from './command.js';
+import { loadOptionalDecoders } from './load-optional-decoders.js';
+import './local-disk.js';
 import { readFonts } from './read-fonts.js';
 
 const signature = (definition: ToolDefinition) => `${definition.name} ${argumentSignature(definition)}`;
@@ -66,6 +68,7 @@ function presetFor(name: string): PresetName {
 export const mcpCommand: Command = {
   usage,
   async run(args) {
+    await loadOptionalDecoders();
     const { positionals, flags, lists } = parseArgs(args, {
       values: [
         '--root',

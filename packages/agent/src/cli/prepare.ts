@@ -9,6 +9,8 @@ import { DEFAULT_MAX_FILE_BYTES } from '../tools/file-limits.js';
 import { VIEW_FILE_TOOL_DEFINITION, viewFile } from '../tools/view-file.js';
 import { parseArgs, positiveInteger, stringFlag } from './args.js';
 import { UsageError, type Command } from './command.js';
+import { loadOptionalDecoders } from './load-optional-decoders.js';
+import './local-disk.js';
 
 /** Each route's body keys, as `serialize` writes them for a turn with a system prompt and a tool. */
 function bodyKeys(): string {
@@ -130,6 +132,7 @@ export async function prepareConversation(
 export const prepareCommand: Command = {
   usage,
   async run(args) {
+    await loadOptionalDecoders();
     const { positionals, flags } = parseArgs(args, {
       values: ['--provider', '--model', '--system', '--max-file-bytes', '--max-input-pixels'],
       booleans: ['--no-vision', '--lift-tool-media', '--keep-metadata'],

@@ -2,6 +2,7 @@ import { detect, isPresetName, PRESET_NAMES, renderPdfPage, type Region } from '
 import { processWithFonts } from '../tools/svg-fonts.js';
 import { parseArgs, positiveInteger, stringFlag } from './args.js';
 import { UsageError, type Command } from './command.js';
+import { loadOptionalDecoders } from './load-optional-decoders.js';
 import { readFonts } from './read-fonts.js';
 import { systemFontsFor } from './system-fonts.js';
 import { FILE_USAGE, MAX_FILE_BYTES_USAGE, readInputFile } from './read-input.js';
@@ -55,6 +56,7 @@ Exit codes: 0 ok; 1 the file cannot be made sendable (one JSON line on stderr:
 export const processCommand: Command = {
   usage,
   async run(args) {
+    await loadOptionalDecoders();
     const { positionals, flags, lists } = parseArgs(args, {
       values: [
         '--output',

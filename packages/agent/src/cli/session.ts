@@ -17,6 +17,7 @@ import { formatBytes } from '../tools/format-bytes.js';
 import { parseArgs, stringFlag } from './args.js';
 import { deleteUploads } from './delete-uploads.js';
 import { UsageError, type Command } from './command.js';
+import { loadOptionalDecoders } from './load-optional-decoders.js';
 import { estimateTargets } from './estimate-targets.js';
 import { requestMeter } from './request-meter.js';
 import { resolveInputPath } from './read-input.js';
@@ -152,6 +153,7 @@ function mediaLinesSummary(session: StoredSession): string {
 export const sessionCommand: Command = {
   usage,
   async run(args) {
+    await loadOptionalDecoders();
     if (args[0] === 'import') return importSession(args.slice(1));
     if (args[0] === 'list') return listSessions(args.slice(1));
     const { positionals, flags } = parseArgs(args, { values: ['--provider'], booleans: ['--delete-uploads'] });

@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { nodeFileSystem } from '../fs/node-file-system.js';
 import { isFontFile, MAX_FONT_BYTES } from './read-fonts.js';
 
@@ -30,8 +29,13 @@ const SAMPLE_CHARACTERS: Readonly<Record<string, number>> = {
 /** How long fontconfig may take to answer one query (a first run builds its cache). */
 const FC_LIST_TIMEOUT_MS = 10_000;
 
-/** The font files fontconfig lists with the character `codePoint`, regular faces first; none without fc-list. */
-function fontFilesWith(codePoint: number): Promise<string[]> {
+/**
+ * The font files fontconfig lists with the character `codePoint`, regular faces first; none without fc-list.
+ * node:child_process is imported here, not at the top: it loads net, dgram and tty (about a millisecond), and
+ * `glimpse process` needs it only for SVG text its fonts lack.
+ */
+async function fontFilesWith(codePoint: number): Promise<string[]> {
+  const { execFile } = await import('node:child_process');
   return new Promise((resolve) => {
     execFile(
       'fc-list',

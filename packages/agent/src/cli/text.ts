@@ -2,6 +2,7 @@ import { detect, MediaError, pdfText } from '@glimpse/media';
 import { parsePageRange } from '../tools/pdf-pages.js';
 import { parseArgs, positiveInteger, stringFlag } from './args.js';
 import { UsageError, type Command } from './command.js';
+import { loadOptionalDecoders } from './load-optional-decoders.js';
 import { MAX_FILE_BYTES_USAGE, readInputFile } from './read-input.js';
 
 const usage = `Usage: glimpse text FILE.pdf [--pages RANGE] [--json] [--timeout-ms N] [--max-file-bytes N]
@@ -23,6 +24,7 @@ PDF E_UNSUPPORTED, …; one JSON line on stderr: {"error":{"code":"E_…","messa
 export const textCommand: Command = {
   usage,
   async run(args) {
+    await loadOptionalDecoders();
     const { positionals, flags } = parseArgs(args, {
       values: ['--pages', '--timeout-ms', '--max-file-bytes'],
       booleans: ['--json'],

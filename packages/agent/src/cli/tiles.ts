@@ -16,6 +16,7 @@ import { fitOptions, type FitOptions } from '../route/fit-options.js';
 import { resolveRoute, type ModelRoute } from '../route/resolve-route.js';
 import { parseArgs, positiveInteger, stringFlag } from './args.js';
 import { UsageError, type Command } from './command.js';
+import { loadOptionalDecoders } from './load-optional-decoders.js';
 import { FILE_USAGE, MAX_FILE_BYTES_USAGE, readInputFile } from './read-input.js';
 import { writeOutput } from './write-output.js';
 
@@ -111,6 +112,7 @@ function tilesWithin(budget: number, sizes: readonly { width: number; height: nu
 export const tilesCommand: Command = {
   usage,
   async run(args) {
+    await loadOptionalDecoders();
     const { positionals, flags } = parseArgs(args, {
       values: [
         '--output',

@@ -4,7 +4,7 @@ import type { DeleteMedia, UploadMedia } from '../references/media-upload.js';
 import { describeCredentials } from './credentials.js';
 import { attemptSignal, DEFAULT_TIMEOUT_MS, type LiveClientOptions } from './live-client-options.js';
 import { withRetries } from './with-retries.js';
-import { goneOn404 } from './gone-on-404.js';
+import { deletedOrGone } from './deleted-or-gone.js';
 
 /**
  * The Files API is a beta (docs.claude.com/en/api/files-create): the upload and every Messages request that names
@@ -40,7 +40,7 @@ export function deleteAnthropicFile(client: () => Promise<Anthropic>, options: L
   return async (reference, signal) => {
     const anthropic = await client();
     return withRetries('anthropic', describeCredentials('anthropic'), { ...options, signal }, () =>
-      goneOn404(
+      deletedOrGone(
         anthropic.beta.files.delete(
           reference.id,
           { betas: [ANTHROPIC_FILES_BETA] },

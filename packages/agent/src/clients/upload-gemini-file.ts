@@ -6,7 +6,7 @@ import type { FileReference } from '../types.js';
 import { describeCredentials } from './credentials.js';
 import { attemptSignal, DEFAULT_TIMEOUT_MS, type LiveClientOptions } from './live-client-options.js';
 import { withRetries } from './with-retries.js';
-import { goneOn404 } from './gone-on-404.js';
+import { deletedOrGone } from './deleted-or-gone.js';
 
 /** Files are kept 48 hours (ai.google.dev/gemini-api/docs/files); used when the API names no `expirationTime`. */
 const GEMINI_FILE_LIFETIME_MS = 48 * 60 * 60 * 1000;
@@ -63,7 +63,7 @@ export function deleteGeminiFile(client: () => Promise<GoogleGenAI>, options: Li
   return async (reference, signal) => {
     const gemini = await client();
     return withRetries('gemini', describeCredentials('gemini'), { ...options, signal }, () =>
-      goneOn404(
+      deletedOrGone(
         gemini.files.delete({
           name: reference.id,
           config: { abortSignal: attemptSignal(signal, options.timeoutMs ?? DEFAULT_TIMEOUT_MS) },

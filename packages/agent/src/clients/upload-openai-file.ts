@@ -4,7 +4,7 @@ import type { DeleteMedia, UploadMedia } from '../references/media-upload.js';
 import { describeCredentials } from './credentials.js';
 import { attemptSignal, DEFAULT_TIMEOUT_MS, type LiveClientOptions } from './live-client-options.js';
 import { withRetries } from './with-retries.js';
-import { goneOn404 } from './gone-on-404.js';
+import { deletedOrGone } from './deleted-or-gone.js';
 
 /**
  * Uploads a medium to OpenAI Files (`files.create`, multipart POST /v1/files), with the purpose its kind is
@@ -50,7 +50,7 @@ export function deleteOpenAIFile(
   return async (reference, signal) => {
     const openai = await client();
     return withRetries(provider, describeCredentials(provider), { ...options, signal }, () =>
-      goneOn404(
+      deletedOrGone(
         openai.files.delete(reference.id, { signal: attemptSignal(signal, options.timeoutMs ?? DEFAULT_TIMEOUT_MS) }),
       ),
     );

@@ -1,8 +1,6 @@
 import { exitQuietlyOnBrokenPipe } from '../cli/broken-pipe.js';
 import { main } from '../cli/main.js';
-import { setDefaultFileSystem } from '../fs/default-file-system.js';
-import { nodeFileSystem } from '../fs/node-file-system.js';
 
-setDefaultFileSystem(nodeFileSystem);
+// The commands that use the file tools' default file system set it themselves (cli/local-disk.ts).
 exitQuietlyOnBrokenPipe();
 process.exitCode = await main(process.argv.slice(2));

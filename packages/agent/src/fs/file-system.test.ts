@@ -44,6 +44,14 @@ describe('node file system', () => {
     expect(new TextDecoder().decode(bytes)).toBe('hello');
   });
 
+  it('reads a file of many chunks whole, at exactly the cap, into a buffer of its own size', async () => {
+    const content = new Uint8Array(300_001).map((_, i) => (i * 2_654_435_761) >>> 24);
+    await writeFile(join(dir, 'several-chunks.bin'), content);
+    const bytes = await nodeFileSystem.readBytes(join(dir, 'several-chunks.bin'), { maxBytes: 300_001 });
+    expect(Buffer.from(bytes).equals(Buffer.from(content))).toBe(true);
+    expect(bytes.buffer.byteLength).toBe(300_001); // no slack a caller reading .buffer would see
+  });
+
   it('refuses a file stat reports too big, naming size and cap', async () => {
     await writeFile(join(dir, 'big.bin'), new Uint8Array(10_001));
     const error = await failsWith(nodeFileSystem.readBytes(join(dir, 'big.bin'), { maxBytes: 10_000 }), FileError);

@@ -160,7 +160,8 @@ export async function runAgent(input: RunAgentInput): Promise<AgentRun> {
     input.signal?.throwIfAborted();
     let { fitted, request } = await prepare();
     let turn: ModelTurn | undefined;
-    let repaired = false;
+    // The turn's last repair: one per turn, but for a 413 after a 413 (mayRepair).
+    let repaired: { code: string; sentBytes: number } | undefined;
     const forgotten = new Set<string>();
     while (turn === undefined) {
       try {
@@ -172,17 +173,17 @@ export async function runAgent(input: RunAgentInput): Promise<AgentRun> {
         const stale = references && staleFileReference(error, request.messages);
         if (stale && !forgotten.has(stale.id)) {
           forgotten.add(stale.id);
-          references.forget(stale);
+          await references.forget(stale);
         } else {
           // A refusal of the request's media: repair the outgoing copy and send once more; the history is untouched.
-          const refusal = repaired ? undefined : classifyMediaRefusal(error);
+          const refusal = classifyMediaRefusal(error);
           const sent = refusal && (fitted.requestBytes ?? requestBytes(provider, { ...request, route }));
           const repair =
-            refusal && sent !== undefined
+            refusal && sent !== undefined && mayRepair(repaired, refusal.code, sent)
               ? repairMediaRefusal(refusal, request.serialized.body, fitted, sent, state)
               : undefined;
-          if (repair === undefined) throw error;
-          repaired = true;
+          if (repair === undefined || sent === undefined) throw error;
+          repaired = { code: repair.refusal.code, sentBytes: sent };
           repairs.push(repair);
           input.onRepair?.(repair);
           // Written before the resend, so a run stopped now still never sends it again when resumed.
@@ -209,6 +210,16 @@ export async function runAgent(input: RunAgentInput): Promise<AgentRun> {
     if (turn.toolCalls.length === 0) return { messages, steps: step, stopped: 'done', repairs };
   }
   return { messages, steps: maxSteps, stopped: 'max-steps', repairs };
+}
+
+/**
+ * Whether a refusal may be repaired: the first of the turn, or a 413 after a 413 whose resend was smaller than the
+ * request refused before it (a gateway far under the route's cap: 3/4 of 118 KB is still over 50 KB, so it takes
+ * a few tightenings). A resend as large as before (its text alone is over) is refused the same way: thrown.
+ */
+function mayRepair(last: { code: string; sentBytes: number } | undefined, code: string, sentBytes: number): boolean {
+  if (last === undefined) return true;
+  return code === 'E_REQUEST_TOO_LARGE' && last.code === 'E_REQUEST_TOO_LARGE' && sentBytes < last.sentBytes;
 }
 
 /** Stored base64 of every medium in the earlier conversation. */

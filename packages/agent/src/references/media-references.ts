@@ -7,7 +7,10 @@ import type { FileReference } from '../types.js';
  */
 export interface MediaReferences {
   get(sha256: string, provider: FileReference['provider']): FileReference | undefined;
-  /** Called once per upload; a store may write it through (a session log appends a line). */
+  /**
+   * Called once per upload, and once more with the same reference expiring now (`expiresAt`) when the provider says
+   * it no longer holds the file; a store may write it through (a session log appends a line). The newest put wins.
+   */
   put(sha256: string, reference: FileReference): void | Promise<void>;
 }
 

@@ -81,6 +81,62 @@ describe('resolveFileReferences', () => {
     expect(calls).toBe(1);
   });
 
+  it('forget tells the memory the reference expired now, so a later run over it uploads again; only its newest', async () => {
+    const { uploads, upload } = recorder();
+    const puts: [string, FileReference][] = [];
+    const inner = createMemoryMediaReferences();
+    const memory = {
+      get: inner.get,
+      put: (sha256: string, reference: FileReference) => {
+        puts.push([sha256, reference]);
+        return inner.put(sha256, reference);
+      },
+    };
+    const at = Date.parse('2026-12-04T01:00:00.000Z');
+    const first = resolveFileReferences({ route: 'anthropic', upload, memory, now: () => at });
+    expect(await first(image('one'))).toEqual({
+      reference: { provider: 'anthropic', id: 'file_1', mimeType: 'image/png' },
+    });
+    await first.forget({ provider: 'anthropic', id: 'file_1', mimeType: 'image/png' });
+    expect(puts.slice(1)).toEqual([
+      [
+        sha('one'),
+        { provider: 'anthropic', id: 'file_1', mimeType: 'image/png', expiresAt: '2026-12-04T01:00:00.000Z' },
+      ],
+    ]);
+    // A second run over the same memory (a resume) uploads it again instead of sending file_1.
+    const second = resolveFileReferences({ route: 'anthropic', upload, memory, now: () => at });
+    expect(await second(image('one'))).toMatchObject({ reference: { id: 'file_2' } });
+    expect(uploads).toHaveLength(2);
+    // file_1 is no longer its medium's newest, and a reference this run never sent is not known: no more puts.
+    await second.forget({ provider: 'anthropic', id: 'file_1', mimeType: 'image/png' });
+    await second.forget({ provider: 'anthropic', id: 'file_9', mimeType: 'image/png' });
+    expect(puts.map(([, reference]) => reference.id)).toEqual(['file_1', 'file_1', 'file_2']);
+    expect(inner.get(sha('one'), 'anthropic')?.id).toBe('file_2');
+  });
+
+  it('a forget whose put fails does not reject, and the run still uploads the medium again', async () => {
+    const { uploads, upload } = recorder();
+    const inner = createMemoryMediaReferences();
+    let full = false;
+    const memory = {
+      get: inner.get,
+      put: (sha256: string, reference: FileReference) => {
+        if (full) throw new Error('ENOSPC: the log is full');
+        return inner.put(sha256, reference);
+      },
+    };
+    const resolve = resolveFileReferences({ route: 'anthropic', upload, memory });
+    await resolve(image('one'));
+    full = true;
+    await expect(
+      resolve.forget({ provider: 'anthropic', id: 'file_1', mimeType: 'image/png' }),
+    ).resolves.toBeUndefined();
+    full = false;
+    expect(await resolve(image('one'))).toMatchObject({ reference: { id: 'file_2' } });
+    expect(uploads).toHaveLength(2);
+  });
+
   it('takes only what the route names by reference: none on Bedrock and Ollama, PDFs only on Chat Completions', async () => {
     const { uploads, upload } = recorder();
     const memory = createMemoryMediaReferences();

@@ -18,8 +18,13 @@ export type ResolveFileReference = (part: MediaPart, signal?: AbortSignal) => Pr
 
 /** A run's references: the resolver, and `forget` for one the provider says it no longer holds. */
 export interface FileReferences extends ResolveFileReference {
-  /** The medium of this reference is uploaded again the next time it is resolved (and the new one remembered). */
-  forget(reference: FileReference): void;
+  /**
+   * The medium of this reference is uploaded again the next time it is resolved (and the new one remembered). While
+   * it is still its medium's newest, `memory` is told too, with the same reference expiring now (a session log
+   * appends that as a `media` line): a later run over the same memory does not send the dead id, also when the
+   * upload again fails. Never rejects: a `put` that fails leaves it forgotten for this run only.
+   */
+  forget(reference: FileReference): Promise<void>;
 }
 
 export interface FileReferencesInput {
@@ -61,6 +66,8 @@ export function resolveFileReferences({ route, upload, memory, now = Date.now }:
   const failed = new Map<string, string>();
   // The references a provider said it no longer holds: their media are uploaded again.
   const stale = new Set<string>();
+  // The medium (sha256) of each reference this run sent, so `forget` can tell `memory` which one is gone.
+  const mediumOf = new Map<string, string>();
   const hashOf = (data: string) => {
     let hashed = hashes.get(data);
     if (hashed === undefined) {
@@ -84,7 +91,10 @@ export function resolveFileReferences({ route, upload, memory, now = Date.now }:
     if (hashed === undefined) return undefined; // not base64: the serializer's own checks speak of it
     const { bytes, sha256 } = hashed;
     const known = memory.get(sha256, provider);
-    if (known !== undefined && live(known) && !stale.has(known.id)) return { reference: known };
+    if (known !== undefined && live(known) && !stale.has(known.id)) {
+      mediumOf.set(known.id, sha256);
+      return { reference: known };
+    }
     const failure = failed.get(sha256);
     if (failure !== undefined) return { failure, provider };
     let outcome = pending.get(sha256);
@@ -107,6 +117,7 @@ export function resolveFileReferences({ route, upload, memory, now = Date.now }:
               return failedWith(sha256, `the reference ${reference.id} could not be kept: ${reasonOf(error)}`);
             }
             stale.delete(reference.id); // a store may hand out an id again
+            mediumOf.set(reference.id, sha256);
             return { reference };
           },
           (error: unknown): ReferenceOutcome => failedWith(sha256, reasonOf(error)),
@@ -118,8 +129,17 @@ export function resolveFileReferences({ route, upload, memory, now = Date.now }:
     return outcome;
   };
   return Object.assign(resolve, {
-    forget: (reference: FileReference) => {
+    forget: async (reference: FileReference) => {
       stale.add(reference.id);
+      const sha256 = mediumOf.get(reference.id);
+      const current = sha256 === undefined || provider === undefined ? undefined : memory.get(sha256, provider);
+      // Only its medium's newest reference: an older one is no longer sent, and a newer upload must stay the one used.
+      if (sha256 === undefined || current?.id !== reference.id || !live(current)) return;
+      try {
+        await memory.put(sha256, { ...current, expiresAt: new Date(now()).toISOString() });
+      } catch {
+        // Not kept: this run still uploads it again (`stale`); a resume costs one refused request for it.
+      }
     },
   });
 }

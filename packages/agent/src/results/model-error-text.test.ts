@@ -4,6 +4,7 @@
 import { isMediaError, MediaError } from '@glimpse/media';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { photoJpeg } from '../../../../test/fixtures/make.js';
 import { textPdf } from '../../../../test/fixtures/pdf-documents.js';
 import { qpdfEncrypted } from '../../../../test/support/qpdf-encrypt.js';
 import { FileError } from '../fs/file-error.js';
@@ -13,6 +14,7 @@ import { createReadTool } from '../tools/read.js';
 import { viewFailure } from '../tools/view-file-failure.js';
 import { viewFile } from '../tools/view-file.js';
 import type { ToolResult } from '../types.js';
+import { attach } from './attach.js';
 import { modelErrorText } from './model-error-text.js';
 import { toolResultFrom } from './tool-result-from.js';
 
@@ -194,5 +196,27 @@ describe('failures as the model reads them', () => {
     );
     expect(modelErrorText(unknown)).toMatch(/^view_file is disabled: .* cannot see\. Use read for text files\.$/);
     for (const error of [page, noFs, unknown]) expect(modelErrorText(error)).not.toMatch(INTERNALS);
+  });
+
+  it('an attachment out of time: alone, the file may be slow; shared with files processed at once, try it alone or later', async () => {
+    const photo = await photoJpeg({ width: 3000, height: 2000 });
+    const note = async () => (await attach({ bytes: photo }, 'photo.jpg', { maxEdge: 500, timeoutMs: 1 })).notes;
+    const lone = await note();
+    expect(lone).toEqual([
+      expect.stringMatching(
+        /^\[could not attach photo\.jpg: reading it took too long \(E_TIMEOUT\)\. (Reading the file's header|Decoding the image) took longer than 1 ms, so it was stopped\. The file may be built to be slow\. Ask the user for a simpler copy \(exported to PNG or JPEG\)\.\]$/,
+      ),
+    ]);
+    // Eight at once: each job's millisecond passes while the others run, and media says so in the error's details.
+    const together = await Promise.all(Array.from({ length: 8 }, note));
+    for (const notes of together) {
+      expect(notes).toEqual([
+        expect.stringMatching(
+          /^\[could not attach photo\.jpg: reading it took too long \(E_TIMEOUT\)\. (Reading the file's header|Decoding the image) ran out of time \(1 ms\) while other files were being processed at the same time, so it was stopped: .*nothing says this file is at fault\. Try it again on its own, or a little later: that is likely to work\.\]$/,
+        ),
+      ]);
+      expect(notes[0]).not.toMatch(/built to be slow|simpler copy|other jobs|this process/);
+    }
+    for (const text of [...lone, ...together.flat()]) expect(withoutCodes(text)).not.toMatch(INTERNALS);
   });
 });

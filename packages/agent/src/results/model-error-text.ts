@@ -36,6 +36,19 @@ function tooManyPixels(error: MediaError): string {
   return `${facts(error.message)} It is larger than this host opens, so no part of it can be shown. Ask the user for a smaller copy (downscaled, or cropped to the part you need).`;
 }
 
+/**
+ * Out of time: the file may be built to be slow, unless its time was shared with other files processed at once
+ * (`sharedWithOtherJobs`): then the time says little about the file, and the same call alone or later likely works.
+ */
+function timedOut(error: MediaError): string {
+  const { stage, timeoutMs, sharedWithOtherJobs } = error.details;
+  if (sharedWithOtherJobs !== true)
+    return `${facts(error.message)} The file may be built to be slow. Ask the user for a simpler copy (exported to PNG or JPEG).`;
+  const what = typeof stage === 'string' && stage !== '' ? stage : 'Reading the file';
+  const limit = typeof timeoutMs === 'number' ? ` (${timeoutMs} ms)` : '';
+  return `${what} ran out of time${limit} while other files were being processed at the same time, so it was stopped: the time was shared with them, and nothing says this file is at fault. Try it again on its own, or a little later: that is likely to work.`;
+}
+
 /** A FileError's message is written for the model, but for the few whose remedy is the host's (an option, a flag). */
 function fileErrorText(error: FileError, { tool }: ModelErrorContext): string {
   switch (error.code) {
@@ -74,7 +87,7 @@ export function modelErrorText(error: unknown, context: ModelErrorContext = {}):
     case 'E_WASM_UNAVAILABLE':
       return "The host's media decoders could not start: a problem of the host's setup, not of the file, and trying again will not help. Tell the user.";
     case 'E_TIMEOUT':
-      return `${facts(message)} The file may be built to be slow. Ask the user for a simpler copy (exported to PNG or JPEG).`;
+      return timedOut(error);
     case 'E_TOO_LARGE':
       // A PDF over the preset's page limit already says to choose pages (view_file adds the call that does).
       if (typeof error.details['maxPdfPages'] === 'number') return message;
