@@ -29,7 +29,7 @@ const PAGE = 65536;
 
 /**
  * What a new pooled memory starts with: more than any pooled module's static data and stack ask for
- * (avif.wasm 1.4 MiB, heif.wasm 1.1, tiff.wasm 0.4, png.wasm 0.4, the WebP decoder 0.3, resize.wasm 0.1),
+ * (avif.wasm 1.4 MiB, heif.wasm 1.1, tiff.wasm 0.4, png.wasm 0.4, the WebP decoder 0.3),
  * so a new memory is what a new instance would have had.
  */
 export const NEW_MEMORY_BYTES = 2 * 2 ** 20;
