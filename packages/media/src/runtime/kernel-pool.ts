@@ -67,29 +67,3 @@ export function idleInstances(): Record<string, number> {
 export function dropIdleInstances(): void {
   pools.clear();
 }
-
-/**
- * Runs `use` with an instance of module `name` (a package's decoder: @glimpse/heif's) whose start-up
- * (`_initialize`, C++'s static constructors and all) has just run: a new one from `instantiate`, or one a
- * call before left, its memory set back to what it held before its first start-up, so that start-up runs
- * again as in a fresh instance. That matters for a module whose start-up allocates: reset to its state
- * after start-up, its allocator would still end where the first instance's memory did and grow the
- * memory past what the last call left (libheif's grew by 50 MB per call). When `use` resolves the
- * instance is kept for the next call; when it throws, dropped. Only for modules whose whole state is
- * their memory, and whose calls leave the stack where they found it when they return.
- */
-export async function withReusedInstance<T extends { memory: WebAssembly.Memory; _initialize(): void }, R>(
-  name: string,
-  instantiate: () => Promise<T>,
-  use: (instance: T) => R | Promise<R>,
-): Promise<R> {
-  let instance = takeIdleInstance<T>(name);
-  if (!instance) {
-    instance = await instantiate();
-    rememberStartedImage(name, instance.memory);
-  }
-  instance._initialize();
-  const result = await use(instance);
-  keepForReuse(name, instance, instance.memory);
-  return result;
-}
