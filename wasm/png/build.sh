@@ -32,4 +32,6 @@ flags="${WASI_FLAGS[*]} -O2 -DNDEBUG -DINFLATE_FAST_WIDE -DPNG_ARM_NEON_OPT=2 -D
 # wasm/zlib/adler32-simd.c: zlib's Adler-32 in SIMD128 (same checksums), in place of zlib's adler32.c.
 compile "$WORK/own" "$flags ${STRICT[*]}" "$ROOT/wasm/png/codec.c" "$ROOT/wasm/zlib/adler32-simd.c" "$ROOT/wasm/zlib/inffast-wide.c"
 compile_library "$WORK/lib" "$flags" "${library[@]}"
-link "$OUT/png.wasm" "-O2 -Wl,-z,stack-size=262144" "$WORK/own" "$WORK/lib"
+# --import-memory: the host lends each call a memory of its pool, shared with the JPEG, TIFF, AVIF, HEIF and
+# WebP codecs (packages/media/src/runtime/memory-pool.ts).
+link "$OUT/png.wasm" "-O2 -Wl,-z,stack-size=262144 -Wl,--import-memory" "$WORK/own" "$WORK/lib"

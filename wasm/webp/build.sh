@@ -34,7 +34,9 @@ for f in bit_reader_utils color_cache_utils filters_utils huffman_utils quant_le
 done
 compile "$WORK/decoder-own" "$flags ${STRICT[*]}" "$ROOT/wasm/webp/decode.c"
 compile_library "$WORK/decoder-lib" "$flags" "${decoder[@]}"
-link "$OUT/webp-decoder.wasm" "-Os -Wl,-z,stack-size=262144" "$WORK/decoder-own" "$WORK/decoder-lib"
+# --import-memory (both): the host lends each call a memory of its pool, shared with the JPEG, PNG, TIFF,
+# AVIF and HEIF codecs (packages/media/src/runtime/memory-pool.ts).
+link "$OUT/webp-decoder.wasm" "-Os -Wl,-z,stack-size=262144 -Wl,--import-memory" "$WORK/decoder-own" "$WORK/decoder-lib"
 
 encoder=("$src"/src/enc/*.c "$src"/sharpyuv/sharpyuv.c "$src"/sharpyuv/sharpyuv_csp.c "$src"/sharpyuv/sharpyuv_dsp.c \
   "$src"/sharpyuv/sharpyuv_gamma.c)
@@ -47,6 +49,4 @@ done
 # 90 KB more WASM.
 compile "$WORK/encoder-own" "${flags/-Os/-O2} ${STRICT[*]}" "$ROOT/wasm/webp/encode.c" "$ROOT/wasm/webp/encode-simd.c"
 compile_library "$WORK/encoder-lib" "${flags/-Os/-O2}" "${encoder[@]}"
-# --import-memory (the encoder only, 41 MB for a 2000×1500 photo): the host lends it a memory of its pool,
-# shared with the HEIF, AVIF and TIFF decoders (packages/media/src/runtime/memory-pool.ts).
 link "$OUT/webp-encoder.wasm" "-Os -Wl,-z,stack-size=262144 -Wl,--import-memory" "$WORK/encoder-own" "$WORK/encoder-lib"

@@ -31,7 +31,6 @@ export { assertHeifDecodeBudget } from './formats/heif/decode-budget.js';
 export type { HeifCrop, HeifGrid, HeifItem, HeifLayout } from './formats/heif/layout.js';
 // For a decoder package's own WASM module (@glimpse/heif): the same host stand-ins glimpse's kernels get.
 export { wasiStandIns } from './runtime/wasi-stand-ins.js';
-export { withReusedInstance } from './runtime/kernel-pool.js';
 export { NEW_MEMORY_BYTES, withPooledMemory } from './runtime/memory-pool.js';
 export type { WasmLoader, WasmModuleName, WasmSource } from './runtime/wasm.js';
 export type * from './types.js';

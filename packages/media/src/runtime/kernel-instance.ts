@@ -1,13 +1,11 @@
-// What glimpse's own C kernels (wasm/jpeg, wasm/png) share on the host side: an instance per call, started
-// fresh or reset from one a finished call left (kernel-pool.ts: a dropped instance's memory is not released
-// soon in every runtime), or for a kernel linked to import its memory (jpeg, tiff, avif, the WebP encoder) fresh
-// over a memory of the pool those share (memory-pool.ts), the `env.fail` import through which the C libraries report
-// a fatal error, the `env.read_input` and `env.read_at` imports through which a kernel may pull its input
-// a buffer at a time (in order, or from any offset) instead of holding all of it, and copying bytes into
-// the instance.
+// What glimpse's own C kernels (wasm/jpeg, wasm/png, wasm/tiff, wasm/avif, the WebP encoder) share on the
+// host side: a fresh instance per call over a memory of the pool they share (memory-pool.ts: they are
+// linked to import their memory, and a dropped memory is not released soon in every runtime), the
+// `env.fail` import through which the C libraries report a fatal error, the `env.read_input` and
+// `env.read_at` imports through which a kernel may pull its input a buffer at a time (in order, or from
+// any offset) instead of holding all of it, and copying bytes into the instance.
 import { MediaError } from '../errors.js';
 import { wasmModule, type WasmModuleName } from './wasm.js';
-import { keepForReuse, rememberStartedImage, takeIdleInstance } from './kernel-pool.js';
 import { importsMemory, NEW_MEMORY_BYTES, withPooledMemory } from './memory-pool.js';
 import { wasiStandIns } from './wasi-stand-ins.js';
 
@@ -40,9 +38,8 @@ interface KernelInstance<T extends KernelExports> {
 const NO_INPUT = new Uint8Array(0);
 
 /**
- * Runs `use` with a started instance of kernel `name` whose exports include `functions`: an idle one reset
- * to its started state when a call before left one, otherwise a fresh one. When `use` resolves the
- * instance is reset and kept for the next call (kernel-pool.ts); when it throws, dropped. WASI calls the
+ * Runs `use` with a fresh, started instance of kernel `name` whose exports include `functions`, over a
+ * memory of the pool, which goes back (zeroed) however `use` ends (memory-pool.ts). WASI calls the
  * libraries link but never reach are stubs that fail loudly rather than touch the host. `input` is what
  * the kernel's `read_input(out, capacity)` hands out, in order, and `read_at(out, offset, capacity)` from
  * any offset (both return how many bytes they copied, 0 at the end); it is let go when the call ends.
@@ -54,24 +51,15 @@ export async function withKernel<T extends KernelExports, R>(
   use: (kernel: T) => R | Promise<R>,
 ): Promise<R> {
   const module = await wasmModule(name);
-  if (importsMemory(module)) {
-    // A kernel linked with an imported memory: a fresh instance over a pooled memory (memory-pool.ts).
-    return withPooledMemory(
-      name,
-      (memory) => startKernel<T>(name, functions, module, memory),
-      (instance) => {
-        instance.input.bytes = input;
-        return use(instance.exports);
-      },
-    );
-  }
-  const instance = takeIdleInstance<KernelInstance<T>>(name) ?? (await startKernel<T>(name, functions, module));
-  instance.input.bytes = input;
-  instance.input.read = 0;
-  const result = await use(instance.exports);
-  instance.input.bytes = NO_INPUT;
-  keepForReuse(name, instance, instance.exports.memory);
-  return result;
+  if (!importsMemory(module)) throw unavailable(name);
+  return withPooledMemory(
+    name,
+    (memory) => startKernel<T>(name, functions, module, memory),
+    (instance) => {
+      instance.input.bytes = input;
+      return use(instance.exports);
+    },
+  );
 }
 
 /** A fresh, started instance of kernel `name` (see withKernel), never reused: for callers that keep it across calls. */
@@ -81,43 +69,43 @@ export async function instantiateKernel<T extends KernelExports>(
   input: Uint8Array = NO_INPUT,
 ): Promise<T> {
   const module = await wasmModule(name);
-  const memory = importsMemory(module) ? new WebAssembly.Memory({ initial: NEW_MEMORY_BYTES / 65536 }) : undefined; // its own, not the pool's
+  if (!importsMemory(module)) throw unavailable(name);
+  const memory = new WebAssembly.Memory({ initial: NEW_MEMORY_BYTES / 65536 }); // its own, not the pool's
   const instance = await startKernel<T>(name, functions, module, memory);
   instance.input.bytes = input;
   return instance.exports;
 }
 
 /**
- * Instantiates and starts kernel `name`; over `imported` when the module imports its memory (then its
- * exports are given that memory as `memory`, as an exported one would be).
+ * Instantiates and starts kernel `name` over `memory`, which it imports (its exports are given that memory
+ * as `memory`, as an exported one would be).
  */
 async function startKernel<T extends KernelExports>(
   name: WasmModuleName,
   functions: readonly (keyof T & string)[],
   module: WebAssembly.Module,
-  imported?: WebAssembly.Memory,
+  memory: WebAssembly.Memory,
 ): Promise<KernelInstance<T>> {
-  let memory: WebAssembly.Memory | undefined = imported;
   const input = { bytes: NO_INPUT, read: 0 };
   const imports = {
     env: {
-      ...(imported && { memory: imported }),
+      memory,
       fail: (message: number) => {
-        throw new KernelFailure(memory ? readCString(memory, message) : `${name} error`);
+        throw new KernelFailure(readCString(memory, message));
       },
       fail_too_complex: (message: number) => {
-        throw new KernelFailure(memory ? readCString(memory, message) : `${name} error`, true);
+        throw new KernelFailure(readCString(memory, message), true);
       },
       read_input: (out: number, capacity: number) => {
         const part = input.bytes.subarray(input.read, input.read + capacity);
-        if (memory) new Uint8Array(memory.buffer, out, part.byteLength).set(part);
+        new Uint8Array(memory.buffer, out, part.byteLength).set(part);
         input.read += part.byteLength;
         return part.byteLength;
       },
       read_at: (out: number, offset: number, capacity: number) => {
         const start = offset >>> 0;
         const part = input.bytes.subarray(start, start + (capacity >>> 0));
-        if (memory) new Uint8Array(memory.buffer, out, part.byteLength).set(part);
+        new Uint8Array(memory.buffer, out, part.byteLength).set(part);
         return part.byteLength;
       },
     },
@@ -127,23 +115,24 @@ async function startKernel<T extends KernelExports>(
     ),
   };
   const instance = await WebAssembly.instantiate(module, imports);
-  const exports = imported ? { ...instance.exports, memory: imported } : instance.exports;
-  if (!hasExports<T>(exports, functions)) {
-    throw new MediaError(
-      'E_WASM_UNAVAILABLE',
-      `The ${name} WASM module lacks the expected exports: rebuild it with scripts/build-wasm.sh.`,
-    );
-  }
-  memory = exports.memory;
+  const exports = { ...instance.exports, memory };
+  if (!hasExports<T>(exports, functions)) throw unavailable(name);
   exports._initialize();
-  if (!imported) rememberStartedImage(name, memory);
   return { exports, input };
 }
 
+/** A kernel that is not the module its adapter expects (no memory import, or exports missing). */
+function unavailable(name: WasmModuleName): MediaError {
+  return new MediaError(
+    'E_WASM_UNAVAILABLE',
+    `The ${name} WASM module lacks the expected imports or exports: rebuild it with scripts/build-wasm.sh.`,
+  );
+}
+
 function hasExports<T extends KernelExports>(
-  exports: WebAssembly.Exports,
+  exports: Record<string, unknown>,
   functions: readonly (keyof T & string)[],
-): exports is WebAssembly.Exports & T {
+): exports is Record<string, unknown> & T {
   const required = ['_initialize', 'alloc', ...functions];
   return exports['memory'] instanceof WebAssembly.Memory && required.every((fn) => typeof exports[fn] === 'function');
 }

@@ -8,8 +8,11 @@
 // its first heap, so the next job reuses what the last one grew instead of growing further.
 // An instance that threw is dropped: a trap or a failure raised through the C stack leaves the stack
 // pointer (a WASM global, which no reset reaches) where the error left it.
-// This is for modules that own their memory (PNG, the WebP decoder, resize, PDFium); those linked to
-// import it (JPEG, TIFF, AVIF, the WebP encoder, HEIF) share one pool of memories instead (memory-pool.ts).
+// This is for modules that own their memory: resize (wasm/resize, a few hundred KB an instance, made
+// before every decode) and PDFium (a prebuilt module that exports its memory). The codecs (JPEG, PNG,
+// TIFF, AVIF, HEIF, the WebP decoder and encoder) are linked to import their memory and share one pool of
+// memories instead (memory-pool.ts); kept here, PNG's and the WebP decoder's instances held 5.0 and 1.4 MB
+// beside that pool in the load suite's mixed-format case.
 
 /** Most idle instances kept per module: the jobs a governed isolate runs at once are few. */
 export const MAX_IDLE_PER_MODULE = 2;
@@ -63,30 +66,4 @@ export function idleInstances(): Record<string, number> {
 /** Drops every idle instance (a runtime entry that replaces the WASM loader calls it: the modules change). */
 export function dropIdleInstances(): void {
   pools.clear();
-}
-
-/**
- * Runs `use` with an instance of module `name` (a package's decoder: @glimpse/heif's) whose start-up
- * (`_initialize`, C++'s static constructors and all) has just run: a new one from `instantiate`, or one a
- * call before left, its memory set back to what it held before its first start-up, so that start-up runs
- * again as in a fresh instance. That matters for a module whose start-up allocates: reset to its state
- * after start-up, its allocator would still end where the first instance's memory did and grow the
- * memory past what the last call left (libheif's grew by 50 MB per call). When `use` resolves the
- * instance is kept for the next call; when it throws, dropped. Only for modules whose whole state is
- * their memory, and whose calls leave the stack where they found it when they return.
- */
-export async function withReusedInstance<T extends { memory: WebAssembly.Memory; _initialize(): void }, R>(
-  name: string,
-  instantiate: () => Promise<T>,
-  use: (instance: T) => R | Promise<R>,
-): Promise<R> {
-  let instance = takeIdleInstance<T>(name);
-  if (!instance) {
-    instance = await instantiate();
-    rememberStartedImage(name, instance.memory);
-  }
-  instance._initialize();
-  const result = await use(instance);
-  keepForReuse(name, instance, instance.memory);
-  return result;
 }

@@ -273,8 +273,9 @@ describe('process under a configured governor', () => {
   it('admits each job with its estimate and gives everything back: 1,000 jobs leave no admission and reuse their instances', async () => {
     const governor = configureMemoryGovernor({ maxConcurrentMemory: 80 * MB });
     expect(memoryGovernor()).toBe(governor);
-    // Kernels with their own memory (PNG, resize) are started from kept instances; those that import it
-    // (JPEG) get a fresh instance over a kept memory: count what starts of the former, the memories of the latter.
+    // The resize kernel (its own memory) is started from kept instances; the codecs (JPEG, PNG) import
+    // theirs and get a fresh instance over a kept one of the pool: count what starts of the former, the
+    // memories of the latter.
     const ownMemory: unknown[] = [];
     const memories = new Set<unknown>();
     const instantiate = WebAssembly.instantiate;
@@ -305,8 +306,8 @@ describe('process under a configured governor', () => {
     expect(fitted + refused).toBe(1000);
     expect(refused).toBe(100);
     expect(governor?.state()).toMatchObject({ runningJobs: 0, queuedJobs: 0, admittedBytes: 0 });
-    // Instances that finished cleanly were reused: far fewer started than the 2,000+ kernel calls made,
-    // and the JPEG calls ran over a few memories, as many as ran at once.
+    // Resize instances that finished cleanly were reused: far fewer started than the 900 resizes, and
+    // the codecs' 2,000+ calls ran over a few memories, as many as ran at once.
     spy.mockRestore();
     expect(ownMemory.length).toBeLessThan(300);
     expect(memories.size).toBeLessThanOrEqual(6); // 3 such jobs fit in 80 MB at once, each decoding and encoding

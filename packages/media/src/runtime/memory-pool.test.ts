@@ -1,7 +1,11 @@
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { process as fit } from '../entries/node.js';
+import { decodeJpegScaled } from '../formats/jpeg/kernel.js';
+import { decodePngRgba } from '../formats/png/kernel.js';
+import { decodeWebpStill } from '../formats/webp/decoder-kernel.js';
 import { decodeTiffRows } from '../formats/tiff/kernel.js';
+import { idleInstances } from './kernel-pool.js';
 import { instantiateKernel, type KernelExports } from './kernel-instance.js';
 import {
   dropPooledMemories,
@@ -16,6 +20,12 @@ import { avifEnc } from '../../../../test/fixtures/avif-tools.js';
 import { naturalPixels } from '../../../../test/fixtures/pixels.js';
 
 const sha = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+/** The pool's counts of memories (free, in use, ever made and dropped), without their bytes. */
+function counts(): { free: number; inUse: number; made: number; dropped: number } {
+  const { free, inUse, made, dropped } = pooledMemories();
+  return { free, inUse, made, dropped };
+}
 
 /** Records every distinct memory handed to an instantiation as `env.memory`. */
 function watchImportedMemories(): { memories: WebAssembly.Memory[]; restore(): void } {
@@ -100,6 +110,73 @@ describe('the pool of memories that modules importing theirs share', () => {
     await expect(decodeTiffRows(damaged, { start: () => undefined, write: () => undefined })).rejects.toBeDefined();
     expect(pooledMemories()).toMatchObject({ free: 1, inUse: 0 });
     expect(sha((await fit(tiff, { maxEdge: 200 })).data)).toBe(before);
+  });
+
+  it("runs JPEG, PNG and the WebP decoder over it: a repeat makes no memory, the same bytes, no instance of its own but resize's", async () => {
+    const photo = await make.photoJpeg({ width: 1600, height: 1200 });
+    const screenshot = await make.screenshotPng({ width: 1400, height: 900 });
+    const webp = await make.webp({ width: 1200, height: 800, alpha: true });
+    const options = { maxEdge: 700 };
+    dropPooledMemories();
+    const fresh = [sha((await fit(photo, options)).data), sha((await fit(screenshot, options)).data)];
+    fresh.push(sha((await fit(webp, options)).data));
+    // A second round: the small calls (the encodes at 700 px) now known to fit a new memory take one of
+    // their own instead of the one the JPEG decoder grew.
+    await fit(photo, options);
+    await fit(screenshot, options);
+    await fit(webp, options);
+    const kept = counts();
+    expect(kept).toMatchObject({ inUse: 0, dropped: 0 });
+    expect(kept.free).toBe(kept.made); // every memory made was given back
+    const ownMemory: WebAssembly.Module[] = [];
+    const instantiate = WebAssembly.instantiate;
+    const spy = vi.spyOn(WebAssembly, 'instantiate').mockImplementation((async (...args: unknown[]) => {
+      const memory = (args[1] as { env?: { memory?: unknown } } | undefined)?.env?.memory;
+      if (!memory && args[0] instanceof WebAssembly.Module) ownMemory.push(args[0]);
+      return (instantiate as (...a: unknown[]) => Promise<WebAssembly.Instance>)(...args);
+    }) as typeof WebAssembly.instantiate);
+    try {
+      for (let round = 0; round < 2; round++) {
+        const again = [sha((await fit(photo, options)).data), sha((await fit(screenshot, options)).data)];
+        again.push(sha((await fit(webp, options)).data));
+        expect(again).toEqual(fresh);
+      }
+      expect(ownMemory).toEqual([]); // the resize kernel (its own memory) came from its kept instances
+      expect(counts()).toEqual(kept); // and the codecs ran over the kept memories
+      expect(Object.keys(idleInstances())).toEqual(['resize']);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('gets back the memory of a PNG, WebP or JPEG decode that failed', async () => {
+    const screenshot = await make.screenshotPng({ width: 900, height: 600 });
+    const webp = await make.webp({ width: 900, height: 600 });
+    const photo = await make.photoJpeg({ width: 900, height: 600 });
+    const options = { maxEdge: 300 };
+    dropPooledMemories();
+    const fresh = [sha((await fit(screenshot, options)).data), sha((await fit(webp, options)).data)];
+    const kept = counts();
+    // A PNG cut short inside its image data (libpng's error through env.fail) and one with a bad CRC.
+    const cut = screenshot.slice(0, Math.floor(screenshot.byteLength / 2));
+    await expect(decodePngRgba(cut)).rejects.toMatchObject({ code: 'E_CORRUPT' });
+    const badCrc = screenshot.slice();
+    badCrc[40] = (badCrc[40] ?? 0) ^ 0xff;
+    await expect(decodePngRgba(badCrc)).rejects.toMatchObject({ code: 'E_CORRUPT' });
+    // A WebP cut short (libwebp's status: not enough data) and one whose VP8 data is garbled.
+    await expect(decodeWebpStill(webp.slice(0, Math.floor(webp.byteLength / 2)))).rejects.toMatchObject({
+      code: 'E_CORRUPT',
+    });
+    const garbled = webp.slice();
+    garbled.fill(0xff, 40, Math.min(garbled.byteLength, 400));
+    await expect(decodeWebpStill(garbled)).rejects.toMatchObject({ code: 'E_CORRUPT' });
+    await expect(decodeJpegScaled(photo.slice(0, 2000).fill(0, 200, 1500))).rejects.toMatchObject({
+      code: 'E_CORRUPT',
+    });
+    await expect(fit(garbled, options)).rejects.toMatchObject({ code: 'E_CORRUPT' });
+    expect(counts()).toEqual(kept); // none made, none dropped, none still in use
+    expect([sha((await fit(screenshot, options)).data), sha((await fit(webp, options)).data)]).toEqual(fresh);
+    expect(counts()).toEqual(kept);
   });
 
   it('grows a memory smaller than a module imports and tries again; drops one grown past MAX_KEPT_MEMORY_BYTES', async () => {

@@ -1,13 +1,18 @@
-// One pool of WASM memories for every module linked to import its memory (wasm/heif, wasm/avif, wasm/tiff,
-// wasm/jpeg and the WebP encoder: `-Wl,--import-memory`). A dropped memory is given back only when V8
-// collects it, and workerd does not collect them while requests keep coming (24 requests that each made
-// and dropped a 20 MB memory grew it by 481 MB), so memories are kept and reused. Kept per module
-// (kernel-pool.ts), an isolate that decodes HEIC, AVIF and TIFF held each format's own (2 × HEIC, AVIF and
-// TIFF at once, then rounds of every format: +145 MB). Shared, a call takes a free memory whatever it last
-// served (the smallest that holds what its module grew one to before, else the largest), instantiates its
-// module over it (the compiled module is cached; data segments are written again), and gives it back
-// zeroed: the isolate holds as many memories as calls of these modules ever ran at once, each as large as
-// the largest call it served.
+// One pool of WASM memories for the modules linked to import their memory (`-Wl,--import-memory`):
+// wasm/jpeg, wasm/png, wasm/tiff, wasm/avif, wasm/heif, the WebP decoder and encoder. A dropped memory is
+// given back only when V8 collects it, and workerd does not collect them while requests keep coming (24
+// requests that each made and dropped a 20 MB memory grew it by 481 MB), so memories are kept and reused.
+// Kept per module (kernel-pool.ts), an isolate that decodes HEIC, AVIF and TIFF held each format's own (2 ×
+// HEIC, AVIF and TIFF at once, then rounds of every format: +145 MB). Shared, a call takes a free memory
+// whatever it last served (the smallest that holds what its module grew one to before, else the largest),
+// instantiates its module over it (the compiled module is cached; data segments are written again), and
+// gives it back zeroed: the isolate holds as many memories as calls of these modules ever ran at once,
+// each as large as the largest call it served. With PNG and the WebP decoder in it too (their own kept
+// instances held 5.0 and 1.4 MB beside it), the load suite's mixed-format case holds 41.6 MB of WASM
+// memory instead of 48.1 and its 20 mixed 10.9 instead of 14.4. The resize kernel keeps instances of its
+// own (kernel-pool.ts): lent here, every job held two memories at once (its resize kernel's, made before
+// decoding starts, and its decoder's), and a decoder that found only a resize kernel's free grew a second
+// large one (mixed-format: 46.6–67.3 MB held).
 // A fresh instance over a zeroed memory is exactly a new instance (its globals, the stack pointer among
 // them, are the instance's), so a call that threw gives its memory back too.
 
@@ -24,7 +29,8 @@ const PAGE = 65536;
 
 /**
  * What a new pooled memory starts with: more than any pooled module's static data and stack ask for
- * (heif.wasm 1.1 MiB, avif.wasm 1.4, tiff.wasm 0.4), so a new memory is what a new instance would have had.
+ * (avif.wasm 1.4 MiB, heif.wasm 1.1, tiff.wasm 0.4, png.wasm 0.4, the WebP decoder 0.3),
+ * so a new memory is what a new instance would have had.
  */
 export const NEW_MEMORY_BYTES = 2 * 2 ** 20;
 
@@ -38,8 +44,18 @@ const free: WebAssembly.Memory[] = [];
  */
 const minimumBytes = new Map<string, number>();
 
-/** The largest a call of each module grew its memory to (what its next call is given a memory for). */
+/**
+ * The largest a call of each module grew its memory to (what its next call is given a memory for), 0 for
+ * a module whose calls never grew one; a module not in it has not run yet.
+ */
 const needs = new Map<string, number>();
+
+/**
+ * Modules whose last call ended within a new memory (NEW_MEMORY_BYTES: PNG's strict read of a passthrough,
+ * a small encode): they take only a memory no call grew, a new one when none is free, so that none of them
+ * holds a memory a decoder grew while that decoder, running beside it, makes and grows another.
+ */
+const small = new Set<string>();
 
 /** Memories in use by a call now, and how many were ever made and dropped (for the state and tests). */
 let inUse = 0;
@@ -65,7 +81,9 @@ export async function withPooledMemory<T, R>(
   } finally {
     inUse--;
     const size = memory.buffer.byteLength;
-    if (size > given && size > (needs.get(name) ?? 0)) needs.set(name, size);
+    needs.set(name, Math.max(needs.get(name) ?? 0, size > given ? size : 0));
+    if (size <= NEW_MEMORY_BYTES) small.add(name);
+    else if (size > given) small.delete(name);
     giveBack(memory);
   }
 }
@@ -84,14 +102,23 @@ export function importsMemory(module: WebAssembly.Module): boolean {
 
 /**
  * The smallest free memory that holds what a call of `name` grew one to before (so a small module's call
- * does not take the memory a large one will need next), else the largest; a new one when none is free.
+ * does not take the memory a large one will need next), else the largest (for a module's first call too:
+ * it may be a decoder's); a new one when none is free. A module that ran within a new memory takes one no
+ * call grew, else a new one.
  */
 function takeMemory(name: string): WebAssembly.Memory {
   const need = Math.max(minimumBytes.get(name) ?? 0, needs.get(name) ?? 0);
-  let at = free.findIndex((memory) => memory.buffer.byteLength >= need);
-  if (at < 0) at = free.length - 1;
+  let at: number;
+  if (small.has(name)) at = (free[0]?.buffer.byteLength ?? Infinity) <= NEW_MEMORY_BYTES ? 0 : -1;
+  else {
+    at = needs.has(name) ? free.findIndex((memory) => memory.buffer.byteLength >= need) : -1;
+    if (at < 0) at = free.length - 1;
+  }
   if (at < 0) made++;
-  const memory = at < 0 ? new WebAssembly.Memory({ initial: NEW_MEMORY_BYTES / PAGE }) : free.splice(at, 1)[0]!;
+  // A small module's new memory starts at a page: its import's minimum is learnt (instantiateOver) and it
+  // grows what it needs, as its own memory would.
+  const initial = at < 0 && small.has(name) ? 1 : NEW_MEMORY_BYTES / PAGE;
+  const memory = at < 0 ? new WebAssembly.Memory({ initial }) : free.splice(at, 1)[0]!;
   growTo(memory, minimumBytes.get(name) ?? 0);
   return memory;
 }
@@ -141,6 +168,7 @@ export function dropPooledMemories(): void {
   free.length = 0;
   minimumBytes.clear();
   needs.clear();
+  small.clear();
   made = 0;
   dropped = 0;
 }

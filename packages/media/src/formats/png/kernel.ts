@@ -1,7 +1,8 @@
 // glimpse's own PNG codec (wasm/png/codec.c over libpng and zlib): decodes every PNG kind to RGBA8 and
 // encodes 8-bit RGB or RGBA PNG, both a band of rows at a time. Each call runs in a fresh instance, so a
-// corrupt file cannot leave state behind and the codec's memory is released when the call ends (the
-// squoosh codec it replaced was one instance per process whose memory only grew).
+// corrupt file cannot leave state behind, over a memory of the pool the codecs share, given back zeroed
+// however the call ends (runtime/memory-pool.ts; the squoosh codec it replaced was one instance per
+// process whose memory only grew).
 import { MediaError } from '../../errors.js';
 import type { RowSink, RowSource } from '../../raster/contract.js';
 import { rasterSink, rasterSource } from '../../raster/raster-rows.js';
@@ -68,7 +69,7 @@ export async function decodePngRows(
           const rows = Math.min(bandRows, height - y);
           codec.decode_rows(band, rows);
           sink.write(new Uint8Array(codec.memory.buffer, band, rows * rowBytes), rows);
-          // A region that ends above the rest: the instance is dropped unfinished; alpha is what the header allows.
+          // A region that ends above the rest: the call ends unfinished; alpha is what the header allows.
           if (sink.enough?.() === true) return { hasAlpha: mayHaveAlpha };
         }
       } else {

@@ -2,12 +2,13 @@
 // WebP into the decoder a chunk at a time (libwebp keeps only what it has not read yet) and hands each
 // batch of rows libwebp finishes to a row sink (it holds only that batch's window of output rows),
 // optionally rescaling while it decodes (a 12 MP WebP bound for 2000 px never exists at full size).
-// Each call runs in an instance started fresh or reset from one a clean call left (runtime/kernel-pool.ts).
+// Each call runs in a fresh instance over a memory of the pool the modules that import theirs share
+// (runtime/memory-pool.ts), given back however the call ends: a damaged file's too.
 import { MediaError } from '../../errors.js';
 import type { RowSink, Size } from '../../raster/contract.js';
 import { rasterSink } from '../../raster/raster-rows.js';
 import type { Raster } from '../../types.js';
-import { keepForReuse, rememberStartedImage, takeIdleInstance } from '../../runtime/kernel-pool.js';
+import { withPooledMemory } from '../../runtime/memory-pool.js';
 import { wasmModule } from '../../runtime/wasm.js';
 
 interface WebpDecoderExports {
@@ -27,7 +28,9 @@ const CHUNK_BYTES = 65536;
 const SUSPENDED = 5;
 const NOT_ENOUGH_DATA = 7;
 
-function isWebpDecoderExports(exports: WebAssembly.Exports): exports is WebAssembly.Exports & WebpDecoderExports {
+function isWebpDecoderExports(
+  exports: Record<string, unknown>,
+): exports is Record<string, unknown> & WebpDecoderExports {
   return (
     exports['memory'] instanceof WebAssembly.Memory && FUNCTIONS.every((name) => typeof exports[name] === 'function')
   );
@@ -68,43 +71,10 @@ export async function decodeWebpRows(
   size: Size | undefined,
   sink: RowSink,
 ): Promise<{ alphaChannel: boolean }> {
-  const instance = takeIdleInstance<WebpDecoderInstance>('webp_decoder') ?? (await startWebpDecoder());
-  const { codec, binding } = instance;
-  binding.sink = sink;
-  binding.width = 0;
-  const chunk = codec.alloc(CHUNK_BYTES);
-  const info = codec.alloc(16);
-  if (chunk === 0 || info === 0) throw failure(1);
-  const copyIn = (at: number, part: Uint8Array) => new Uint8Array(codec.memory.buffer, at, part.byteLength).set(part);
   try {
-    // The header is in the first chunk, unless metadata before the image data (a large ICC profile) pushes
-    // it further: then a longer start of the file, in a buffer released right after.
-    let headerBytes = Math.min(bytes.byteLength, CHUNK_BYTES);
-    for (;;) {
-      const start = headerBytes <= CHUNK_BYTES ? chunk : codec.alloc(headerBytes);
-      if (start === 0) throw failure(1);
-      copyIn(start, bytes.subarray(0, headerBytes));
-      const started = codec.decode_start(start, headerBytes, size?.width ?? 0, size?.height ?? 0, info);
-      if (start !== chunk) codec.release(start);
-      const status = new Uint32Array(codec.memory.buffer, info, 4)[3] ?? 0;
-      if (started !== 0) break;
-      if (status !== NOT_ENOUGH_DATA || headerBytes === bytes.byteLength) throw failure(status);
-      headerBytes = Math.min(bytes.byteLength, headerBytes * 4);
-    }
-    const [outWidth = 0, height = 0, alpha = 0] = new Uint32Array(codec.memory.buffer, info, 3);
-    binding.width = outWidth;
-    sink.start({ width: outWidth, height, mayHaveAlpha: alpha !== 0 });
-    for (let offset = 0; ; ) {
-      const part = bytes.subarray(offset, offset + CHUNK_BYTES);
-      copyIn(chunk, part);
-      offset += part.byteLength;
-      const status = codec.decode_more(chunk, part.byteLength, offset >= bytes.byteLength ? 1 : 0);
-      if (status === 0) break;
-      if (status !== SUSPENDED) throw failure(status);
-    }
-    binding.sink = undefined;
-    keepForReuse('webp_decoder', instance, codec.memory);
-    return { alphaChannel: alpha !== 0 };
+    return await withPooledMemory('webp_decoder', startWebpDecoder, (instance) =>
+      decodeIn(instance, bytes, size, sink),
+    );
   } catch (cause) {
     if (!(cause instanceof WebAssembly.RuntimeError)) throw cause;
     throw new MediaError(
@@ -116,34 +86,73 @@ export async function decodeWebpRows(
   }
 }
 
-/** A started decoder instance and the sink its `rows_ready` import writes to, set by each decode. */
+/** decodeWebpRows in a started instance. */
+function decodeIn(
+  { codec, binding }: WebpDecoderInstance,
+  bytes: Uint8Array,
+  size: Size | undefined,
+  sink: RowSink,
+): { alphaChannel: boolean } {
+  binding.sink = sink;
+  const chunk = codec.alloc(CHUNK_BYTES);
+  const info = codec.alloc(16);
+  if (chunk === 0 || info === 0) throw failure(1);
+  const copyIn = (at: number, part: Uint8Array) => new Uint8Array(codec.memory.buffer, at, part.byteLength).set(part);
+  // The header is in the first chunk, unless metadata before the image data (a large ICC profile) pushes
+  // it further: then a longer start of the file, in a buffer released right after.
+  let headerBytes = Math.min(bytes.byteLength, CHUNK_BYTES);
+  for (;;) {
+    const start = headerBytes <= CHUNK_BYTES ? chunk : codec.alloc(headerBytes);
+    if (start === 0) throw failure(1);
+    copyIn(start, bytes.subarray(0, headerBytes));
+    const started = codec.decode_start(start, headerBytes, size?.width ?? 0, size?.height ?? 0, info);
+    if (start !== chunk) codec.release(start);
+    const status = new Uint32Array(codec.memory.buffer, info, 4)[3] ?? 0;
+    if (started !== 0) break;
+    if (status !== NOT_ENOUGH_DATA || headerBytes === bytes.byteLength) throw failure(status);
+    headerBytes = Math.min(bytes.byteLength, headerBytes * 4);
+  }
+  const [outWidth = 0, height = 0, alpha = 0] = new Uint32Array(codec.memory.buffer, info, 3);
+  binding.width = outWidth;
+  sink.start({ width: outWidth, height, mayHaveAlpha: alpha !== 0 });
+  for (let offset = 0; ; ) {
+    const part = bytes.subarray(offset, offset + CHUNK_BYTES);
+    copyIn(chunk, part);
+    offset += part.byteLength;
+    const status = codec.decode_more(chunk, part.byteLength, offset >= bytes.byteLength ? 1 : 0);
+    if (status === 0) break;
+    if (status !== SUSPENDED) throw failure(status);
+  }
+  return { alphaChannel: alpha !== 0 };
+}
+
+/** A started decoder instance and the sink its `rows_ready` import writes to, set by its decode. */
 interface WebpDecoderInstance {
-  codec: WebAssembly.Exports & WebpDecoderExports;
+  codec: WebpDecoderExports;
   binding: { sink: RowSink | undefined; width: number };
 }
 
-/** A fresh decoder instance; a decode that ends cleanly gives it back for the next (runtime/kernel-pool.ts). */
-async function startWebpDecoder(): Promise<WebpDecoderInstance> {
-  let memory: WebAssembly.Memory | undefined;
+/** A fresh decoder instance over `memory`, a memory of the pool (the module imports its memory). */
+async function startWebpDecoder(memory: WebAssembly.Memory): Promise<WebpDecoderInstance> {
   const binding: WebpDecoderInstance['binding'] = { sink: undefined, width: 0 };
   const imports = {
     env: {
+      memory,
       rows_ready: (rows: number, count: number) => {
-        if (memory && binding.sink)
-          binding.sink.write(new Uint8Array(memory.buffer, rows, count * binding.width * 4), count);
+        if (binding.sink) binding.sink.write(new Uint8Array(memory.buffer, rows, count * binding.width * 4), count);
       },
     },
   };
   const { exports } = await WebAssembly.instantiate(await wasmModule('webp_decoder'), imports);
-  if (!isWebpDecoderExports(exports))
+  // The module imports its memory (wasm/webp/build.sh: --import-memory), so it exports none of its own.
+  const codec = { ...exports, memory };
+  if (exports['memory'] !== undefined || !isWebpDecoderExports(codec))
     throw new MediaError(
       'E_WASM_UNAVAILABLE',
       'The webp_decoder WASM module lacks the expected exports: rebuild it with scripts/build-wasm.sh.',
     );
-  memory = exports.memory;
-  exports._initialize();
-  rememberStartedImage('webp_decoder', memory);
-  return { codec: exports, binding };
+  codec._initialize();
+  return { codec, binding };
 }
 
 export interface DecodedWebp {
