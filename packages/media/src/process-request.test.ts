@@ -237,3 +237,149 @@ describe('the governor in Node (opt-in), jobs at once', () => {
     expect(mostInFlight).toBeGreaterThan(1);
   });
 });
+
+/** A POST whose body sends `first` and then nothing, never closing (a client that stalled, still connected). */
+function stalledRequest(first: Uint8Array, declared: number, { bytes = false } = {}) {
+  const state = { cancelled: false };
+  const source = {
+    start(controller: ReadableStreamDefaultController<Uint8Array>) {
+      controller.enqueue(first.slice());
+    },
+    cancel() {
+      state.cancelled = true;
+    },
+  };
+  const body = bytes
+    ? new ReadableStream({ ...source, type: 'bytes' } as unknown as UnderlyingByteSource)
+    : new ReadableStream<Uint8Array>(source);
+  const request = new Request('http://localhost/', {
+    method: 'POST',
+    body,
+    duplex: 'half',
+    headers: { 'content-length': String(declared) },
+  } as RequestInit);
+  return { request, state };
+}
+
+describe('processRequest bounds the time it reads a body for', () => {
+  for (const bytes of [false, true]) {
+    it(`a body that stops arriving is E_TIMEOUT (stage upload) after bodyIdleMs, its admission given back, and a job behind it admitted (${bytes ? 'byte stream' : 'default stream'})`, async () => {
+      configureMemoryGovernor({ maxConcurrentMemory: 1 * MB, maxWaitMs: 60_000 });
+      const photo = await make.photoJpeg({ width: 800, height: 600, seed: 8 });
+      const stalled = stalledRequest(photo.subarray(0, 4096), photo.byteLength, { bytes });
+      const stalledJob = processRequest(stalled.request, { maxEdge: 200, bodyIdleMs: 50 });
+      const honest = processRequest(post(photo), { maxEdge: 200 });
+      expect(memoryGovernor()!.state()).toMatchObject({ runningJobs: 1, queuedJobs: 1 }); // the honest one waits
+      const error = await failsWith(stalledJob, MediaError, 'E_TIMEOUT');
+      expect(error.details).toMatchObject({
+        stage: 'upload',
+        bodyIdleMs: 50,
+        bytes: 4096,
+        declaredBytes: photo.byteLength,
+      });
+      expect(stalled.state.cancelled).toBe(true);
+      const result = await honest;
+      assertStrictlyValid(result.data, result.mediaType);
+      expect(memoryGovernor()!.state()).toMatchObject({ runningJobs: 0, queuedJobs: 0, admittedBytes: 0 });
+    });
+  }
+
+  it('with timeoutMs, a body that keeps trickling is ended when the whole read passes it (E_TIMEOUT, stage upload)', async () => {
+    configureMemoryGovernor({ maxConcurrentMemory: 64 * MB });
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>(
+      {
+        async pull(controller) {
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          controller.enqueue(new Uint8Array([sent++ & 0xff]));
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    const request = new Request('http://localhost/', {
+      method: 'POST',
+      body,
+      duplex: 'half',
+      headers: { 'content-length': '1000000' },
+    } as RequestInit);
+    const began = Date.now();
+    const error = await failsWith(
+      processRequest(request, { timeoutMs: 150, bodyIdleMs: 10_000 }),
+      MediaError,
+      'E_TIMEOUT',
+    );
+    expect(Date.now() - began).toBeGreaterThanOrEqual(140);
+    expect(error.details).toMatchObject({ stage: 'upload', timeoutMs: 150, declaredBytes: 1_000_000 });
+    expect(sent).toBeGreaterThan(0); // it was trickling, never idle for bodyIdleMs
+    expect(memoryGovernor()!.state()).toMatchObject({ runningJobs: 0, admittedBytes: 0 });
+  });
+
+  it('defaults bodyIdleMs to a documented 10 s and refuses one that is not a positive integer, typed', async () => {
+    const { DEFAULT_BODY_IDLE_MS } = await import('./process-request.js');
+    expect(DEFAULT_BODY_IDLE_MS).toBe(10_000);
+    for (const bodyIdleMs of [0, -1, 1.5, Number.NaN])
+      await failsWith(processRequest(post(new Uint8Array(8)), { bodyIdleMs }), MediaError, 'E_INVALID_OPTIONS');
+  });
+});
+
+describe('processRequest refuses an upload that ended early or declares no length it can have, typed', () => {
+  it('a body stream that fails (the client went away) is E_INVALID_INPUT, its admission given back', async () => {
+    configureMemoryGovernor({ maxConcurrentMemory: 64 * MB });
+    let pulls = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (pulls++ === 0) controller.enqueue(new Uint8Array(4096));
+        else controller.error(new Error('client went away'));
+      },
+    });
+    const request = new Request('http://localhost/', {
+      method: 'POST',
+      body,
+      duplex: 'half',
+      headers: { 'content-length': '100000' },
+    } as RequestInit);
+    const error = await failsWith(processRequest(request), MediaError, 'E_INVALID_INPUT');
+    expect(error.message).toMatch(/ended early.*client went away.*send it again/);
+    expect(error.details).toMatchObject({ bytes: 4096, declaredBytes: 100_000 });
+    expect(memoryGovernor()!.state()).toMatchObject({ runningJobs: 0, admittedBytes: 0 });
+  });
+
+  it('a body shorter than its Content-Length is E_INVALID_INPUT, not processed', async () => {
+    const photo = await make.photoJpeg({ width: 64, height: 48, seed: 3 });
+    const request = new Request('http://localhost/', {
+      method: 'POST',
+      body: new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(photo.slice());
+          controller.close();
+        },
+      }),
+      duplex: 'half',
+      headers: { 'content-length': String(photo.byteLength + 10) },
+    } as RequestInit);
+    const error = await failsWith(processRequest(request), MediaError, 'E_INVALID_INPUT');
+    expect(error.details).toMatchObject({ bytes: photo.byteLength, declaredBytes: photo.byteLength + 10 });
+    // the same bytes with their own length are processed
+    expect((await processRequest(post(photo))).width).toBeGreaterThan(0);
+  });
+
+  it('a Content-Length that is not a length in bytes is E_INVALID_INPUT with the body unread; the same length repeated is one', async () => {
+    for (const contentLength of ['abc', '-5', '1.5', '', '12, 13', '1e3']) {
+      const watched = watchedRequest(new Uint8Array(8), { declare: false });
+      const headers = new Headers({ 'content-length': contentLength });
+      const error = await failsWith(
+        processRequest({ headers, body: watched.request.body, bodyUsed: false }),
+        MediaError,
+        'E_INVALID_INPUT',
+      );
+      expect(error.details['contentLength']).toBe(headers.get('content-length'));
+      expect(watched.watch.read).toBe(false);
+    }
+    const photo = await make.photoJpeg({ width: 64, height: 48, seed: 3 });
+    const headers = new Headers();
+    headers.append('content-length', String(photo.byteLength));
+    headers.append('content-length', String(photo.byteLength));
+    const body = post(photo).body;
+    expect((await processRequest({ headers, body, bodyUsed: false })).width).toBeGreaterThan(0);
+  });
+});

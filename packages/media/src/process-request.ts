@@ -6,8 +6,12 @@
 // to the job's own estimate. A request that cannot start in time is E_BUSY with its body never read.
 // No body is read past `maxInputBytes` (E_TOO_LARGE) or past the length it declares (E_INVALID_INPUT): a
 // client's stream is otherwise memory without end. A body that declares no length is admitted at what it
-// has sent so far, refitted each time its buffer grows.
-import { MediaError } from './errors.js';
+// has sent so far, refitted each time its buffer grows. A body that stops arriving holds its admission
+// while it is read, so the read is bounded in time too: it ends, E_TIMEOUT with `details.stage: 'upload'`,
+// when no bytes came for `bodyIdleMs` (10 s by default) or when the whole read took longer than `timeoutMs`
+// (when one is set; the job's own `timeoutMs` counts again from when the body is read). A body that fails
+// or ends short of its Content-Length is E_INVALID_INPUT: the upload ended early.
+import { isMediaError, MediaError } from './errors.js';
 import { requestJobMemory } from './pipeline/job-memory.js';
 import { resolveLimits } from './presets/limits.js';
 import { processAdmitted } from './process.js';
@@ -31,10 +35,23 @@ const UNDECLARED_START_BYTES = 1024 * 1024;
  */
 export const DEFAULT_MAX_INPUT_BYTES = 16 * 1024 * 1024;
 
-/** Options of `processRequest`: `process`'s, and the most body it reads. */
+/**
+ * The default `bodyIdleMs`: 10 s with no byte of the body arriving. A client that sends nothing for that
+ * long has stalled, and its job holds its memory admission while it is read: under the governor (the
+ * Workers entry's default) every later job would wait behind it.
+ */
+export const DEFAULT_BODY_IDLE_MS = 10_000;
+
+/** Options of `processRequest`: `process`'s, and the most body it reads and how long it waits for it. */
 export interface ProcessRequestOptions extends ProcessOptions {
   /** Largest body in bytes (default 16 MiB); past it, or a Content-Length over it, `E_TOO_LARGE` (HTTP 413). */
   maxInputBytes?: number;
+  /**
+   * Longest gap, in ms, with no byte of the body arriving (default 10,000); past it the read ends with
+   * `E_TIMEOUT` (`details.stage: 'upload'`) and the job's admission is given back. `timeoutMs`, when set,
+   * also bounds the whole read (and then, counted again, the work).
+   */
+  bodyIdleMs?: number;
 }
 
 /**
@@ -44,7 +61,7 @@ export interface ProcessRequestOptions extends ProcessOptions {
  */
 export async function processRequest(
   request: RequestWithBody,
-  { maxInputBytes, ...options }: ProcessRequestOptions = {},
+  { maxInputBytes, bodyIdleMs, ...options }: ProcessRequestOptions = {},
 ): Promise<ProcessResult> {
   if (request === null || typeof request !== 'object' || !('headers' in request) || !('body' in request)) {
     throw new MediaError(
@@ -58,7 +75,8 @@ export async function processRequest(
       'processRequest() was given a request whose body was read already: pass it unread, or call process(bytes) with what was read.',
     );
   }
-  const cap = maxInputBytesOption(maxInputBytes);
+  const cap = positiveOption('maxInputBytes', maxInputBytes, DEFAULT_MAX_INPUT_BYTES);
+  const idleMs = positiveOption('bodyIdleMs', bodyIdleMs, DEFAULT_BODY_IDLE_MS);
   const declared = declaredLength(request.headers);
   if (declared !== undefined && declared > cap) throw tooLarge(cap, declared);
   const limits = resolveLimits(options);
@@ -69,7 +87,7 @@ export async function processRequest(
   try {
     // An undeclared body's admission grows with its buffer (a refit may wait for room, holding what was read).
     const grown = async (capacity: number) => admission?.refit({ estimateBytes: requestJobMemory(capacity, limits) });
-    const input = await readBody(request.body, { declared, cap, grown });
+    const input = await readBody(request.body, { declared, cap, grown, idleMs, timeoutMs: limits.timeoutMs });
     try {
       const result = await processAdmitted(input, options, async (memory, job) => {
         await admission?.refit(memory);
@@ -85,22 +103,29 @@ export async function processRequest(
   }
 }
 
+/** The Content-Length, if the request has one; one that is not a whole number of bytes is refused. */
 function declaredLength(headers: Headers): number | undefined {
   const value = headers.get('content-length');
-  if (value === null || !/^\d+$/.test(value.trim())) return undefined;
-  const length = Number(value);
-  return Number.isSafeInteger(length) ? length : undefined;
+  if (value === null) return undefined;
+  // Headers joins repeated fields with ", ": the same length repeated is one length (RFC 9110 8.6).
+  const lengths = new Set(value.split(',').map((part) => part.trim()));
+  const [length] = lengths;
+  if (lengths.size !== 1 || !/^\d+$/.test(length!) || !Number.isSafeInteger(Number(length)))
+    throw new MediaError(
+      'E_INVALID_INPUT',
+      `The request's Content-Length is ${JSON.stringify(value)}, not a length in bytes: send the upload again with its length (or none).`,
+      { contentLength: value },
+    );
+  return Number(length);
 }
 
-function maxInputBytesOption(value: number | undefined): number {
-  if (value === undefined) return DEFAULT_MAX_INPUT_BYTES;
+function positiveOption(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
   if (!Number.isSafeInteger(value) || value <= 0)
     throw new MediaError(
       'E_INVALID_OPTIONS',
-      `Expected maxInputBytes to be a positive whole number of bytes, got ${String(value)}.`,
-      {
-        option: 'maxInputBytes',
-      },
+      `Expected ${name} to be a positive whole number${name === 'bodyIdleMs' ? ' of ms' : ' of bytes'}, got ${String(value)}.`,
+      { option: name },
     );
   return value;
 }
@@ -120,6 +145,10 @@ interface BodyBounds {
   cap: number;
   /** Called before the buffer of an undeclared body grows to `capacity` bytes. */
   grown: (capacity: number) => Promise<void>;
+  /** Longest wait for the next bytes. */
+  idleMs: number;
+  /** Longest the whole read may take, if set. */
+  timeoutMs: number | undefined;
 }
 
 /**
@@ -129,9 +158,47 @@ interface BodyBounds {
  */
 async function readBody(
   body: ReadableStream<Uint8Array> | null,
-  { declared, cap, grown }: BodyBounds,
+  { declared, cap, grown, idleMs, timeoutMs }: BodyBounds,
 ): Promise<Uint8Array> {
   const limit = declared ?? cap;
+  const began = Date.now();
+  /** `read`, or E_TIMEOUT when no bytes come for idleMs or the read passes timeoutMs; `cancel` ends the stream. */
+  const timed = <T>(read: Promise<T>, cancel: () => Promise<void>): Promise<T> => {
+    const left = timeoutMs === undefined ? Number.POSITIVE_INFINITY : timeoutMs - (Date.now() - began);
+    const wait = Math.max(0, Math.min(idleMs, left));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const stalled = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const whole = wait < idleMs;
+        reject(
+          new MediaError(
+            'E_TIMEOUT',
+            whole
+              ? `The upload took longer than timeoutMs (${timeoutMs} ms) to arrive, ${filled} bytes in: it was ended; send it again.`
+              : `The upload stalled: no bytes came for ${idleMs} ms (bodyIdleMs), ${filled} bytes in: it was ended; send it again.`,
+            {
+              stage: 'upload',
+              ...(whole ? { timeoutMs } : { bodyIdleMs: idleMs }),
+              bytes: filled,
+              declaredBytes: declared,
+            },
+          ),
+        );
+        cancel().catch(() => undefined);
+      }, wait);
+    });
+    return Promise.race([read, stalled]).finally(() => clearTimeout(timer));
+  };
+  /** A failure of the stream itself (the client went away) is an upload that ended early. */
+  const endedEarly = (error: unknown) =>
+    isMediaError(error)
+      ? error
+      : new MediaError(
+          'E_INVALID_INPUT',
+          `The upload ended early, ${filled} bytes in${declared === undefined ? '' : ` of ${declared}`} (the request body failed: ${error instanceof Error ? error.message : String(error)}): send it again.`,
+          { bytes: filled, declaredBytes: declared },
+          { cause: error },
+        );
   // What the admission counts, apart from the buffer's size: a pooled buffer may be bigger than asked for.
   let admitted = declared === undefined ? Math.min(UNDECLARED_START_BYTES, cap + 1) : declared + 1;
   let buffer = bodyBuffer(admitted);
@@ -164,9 +231,12 @@ async function readBody(
       try {
         for (;;) {
           await room(1);
-          const { value, done } = await byob.read(
-            new Uint8Array(buffer, filled, Math.min(buffer.byteLength, admitted) - filled),
-          );
+          const { value, done } = await timed(
+            byob.read(new Uint8Array(buffer, filled, Math.min(buffer.byteLength, admitted) - filled)),
+            () => byob.cancel(),
+          ).catch((error: unknown) => {
+            throw endedEarly(error);
+          });
           if (value) {
             buffer = value.buffer as ArrayBuffer; // the read moved the buffer to a new ArrayBuffer object
             filled += value.byteLength;
@@ -184,7 +254,9 @@ async function readBody(
       const reader = body.getReader();
       try {
         for (;;) {
-          const { value, done } = await reader.read();
+          const { value, done } = await timed(reader.read(), () => reader.cancel()).catch((error: unknown) => {
+            throw endedEarly(error);
+          });
           if (done) break;
           if (filled + value.byteLength > limit) throw overLimit(filled + value.byteLength);
           await room(value.byteLength);
@@ -201,6 +273,14 @@ async function readBody(
   } catch (error) {
     releaseBodyBuffer(buffer);
     throw error;
+  }
+  if (declared !== undefined && filled < declared) {
+    releaseBodyBuffer(buffer);
+    throw new MediaError(
+      'E_INVALID_INPUT',
+      `The upload ended early: its body is ${filled} bytes, shorter than its Content-Length (${declared} bytes); send it again.`,
+      { declaredBytes: declared, bytes: filled },
+    );
   }
   return new Uint8Array(buffer, 0, filled);
 }

@@ -330,3 +330,54 @@ describe('process under a configured governor', () => {
     expect(governor.state()).toMatchObject({ runningJobs: 0, queuedJobs: 0, admittedBytes: 0 });
   });
 });
+
+describe('configureMemoryGovernor and the retry hint', () => {
+  afterEach(() => {
+    configureMemoryGovernor(undefined);
+    vi.useRealTimers();
+  });
+
+  it('a partial call keeps the values of the governor in use for the fields it does not give', () => {
+    configureMemoryGovernor({ maxConcurrentMemory: 80 * MB, maxQueuedBytes: 16 * MB, maxQueuedJobs: 5 });
+    const changed = configureMemoryGovernor({ maxWaitMs: 10_000 })!;
+    expect(changed).toMatchObject({
+      maxConcurrentMemory: 80 * MB,
+      maxQueuedBytes: 16 * MB,
+      maxQueuedJobs: 5,
+      maxWaitMs: 10_000,
+    });
+    expect(configureMemoryGovernor({ maxConcurrentMemory: 40 * MB })).toMatchObject({
+      maxConcurrentMemory: 40 * MB,
+      maxWaitMs: 10_000,
+      maxQueuedJobs: 5,
+    });
+    // With none in use, the budget is required.
+    configureMemoryGovernor(undefined);
+    expect(() => configureMemoryGovernor({ maxWaitMs: 10_000 })).toThrow(MediaError);
+    expect(configureMemoryGovernor({ maxConcurrentMemory: 8 * MB })).toMatchObject({
+      maxWaitMs: 30_000,
+      maxQueuedJobs: 32,
+      maxQueuedBytes: 4 * MB,
+    });
+  });
+
+  it('maxQueuedJobs 0 is no queue: a job that cannot start at once is E_BUSY at once', async () => {
+    const governor = new MemoryGovernor({ maxConcurrentMemory: 10 * MB, maxQueuedJobs: 0 });
+    const held = await governor.admit({ estimateBytes: 8 * MB });
+    await failsWith(governor.admit({ estimateBytes: 8 * MB }), MediaError, 'E_BUSY');
+    expect((await governor.admit({ estimateBytes: 1 * MB })).release).toBeTypeOf('function'); // fits beside it
+    held.release();
+  });
+
+  it("the retry hint counts how long a running job has held its admission so far, not only finished jobs' average", async () => {
+    vi.useFakeTimers();
+    const governor = new MemoryGovernor({ maxConcurrentMemory: 10 * MB, maxQueuedJobs: 0, maxWaitMs: 60_000 });
+    for (let i = 0; i < 3; i++) (await governor.admit({ estimateBytes: 1 * MB })).release(); // quick jobs: average 0
+    const slow = await governor.admit({ estimateBytes: 10 * MB });
+    vi.advanceTimersByTime(20_000);
+    const busy = await failsWith(governor.admit({ estimateBytes: 1 * MB }), MediaError, 'E_BUSY');
+    expect(busy.details['retryAfterMs']).toBeGreaterThanOrEqual(20_000);
+    expect(busy.details['retryAfterMs']).toBeLessThanOrEqual(60_000);
+    slow.release();
+  });
+});

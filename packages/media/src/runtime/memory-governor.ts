@@ -10,7 +10,7 @@ import { MediaError } from '../errors.js';
 export interface MemoryGovernorOptions {
   /** Most bytes the estimates of the jobs running at once may add up to. */
   maxConcurrentMemory: number;
-  /** Most jobs waiting to start; one more is refused at once with E_BUSY. Default 32. */
+  /** Most jobs waiting to start; one more is refused at once with E_BUSY. Default 32; 0 is no queue (a job that cannot start at once is refused). */
   maxQueuedJobs?: number;
   /** Longest a job waits to start before it is refused with E_BUSY, in ms. Default 30,000. */
   maxWaitMs?: number;
@@ -92,6 +92,8 @@ export class MemoryGovernor {
   private readonly queue: Waiting[] = [];
   /** How long admitted jobs held their admission, averaged (for the retry hint). */
   private averageHoldMs = 0;
+  /** The grants running (the retry hint counts how long they have held theirs so far). */
+  private readonly grants = new Set<Grant>();
 
   constructor(options: MemoryGovernorOptions) {
     this.maxConcurrentMemory = positiveOption('maxConcurrentMemory', options.maxConcurrentMemory);
@@ -192,6 +194,7 @@ export class MemoryGovernor {
     grant.waiting = false;
     grant.queued = undefined;
     this.running++;
+    this.grants.add(grant);
     this.admittedBytes += grant.estimate;
     this.peakAdmittedBytes = Math.max(this.peakAdmittedBytes, this.admittedBytes);
   }
@@ -199,6 +202,7 @@ export class MemoryGovernor {
   /** Stops counting `grant` as running. */
   private end(grant: Grant): void {
     this.running--;
+    this.grants.delete(grant);
     this.admittedBytes -= grant.estimate;
   }
 
@@ -260,9 +264,14 @@ export class MemoryGovernor {
 
   private busy(why: string): MediaError {
     const ahead = this.queue.length + this.running;
+    // A job holding its admission longer than jobs used to (a body still arriving, a slow file) makes the
+    // wait longer than the average says: the hint takes the longest hold so far as the typical one then.
+    const now = Date.now();
+    let holdMs = this.averageHoldMs;
+    for (const grant of this.grants) holdMs = Math.max(holdMs, now - grant.started);
     const retryAfterMs = Math.min(
       Math.max(this.maxWaitMs, MIN_RETRY_AFTER_MS),
-      Math.max(MIN_RETRY_AFTER_MS, Math.ceil(this.averageHoldMs * ahead)),
+      Math.max(MIN_RETRY_AFTER_MS, Math.ceil(holdMs * ahead)),
     );
     return new MediaError(
       'E_BUSY',
@@ -281,10 +290,27 @@ let current: MemoryGovernor | undefined;
 
 /**
  * Governs every job of this copy of the core from now on: `options` make a new governor (jobs admitted by
- * the one before keep their admission there), undefined turns governing off. Returns the governor in use.
+ * the one before keep their admission there), undefined turns governing off. A field not given keeps the
+ * value of the governor in use (so `{ maxWaitMs: 10_000 }` changes only the wait of the Workers entry's
+ * default); with none in use, `maxConcurrentMemory` is required and the rest take their defaults.
+ * Returns the governor in use.
  */
-export function configureMemoryGovernor(options: MemoryGovernorOptions | undefined): MemoryGovernor | undefined {
-  current = options === undefined ? undefined : new MemoryGovernor(options);
+export function configureMemoryGovernor(
+  options: Partial<MemoryGovernorOptions> | undefined,
+): MemoryGovernor | undefined {
+  if (options === undefined) current = undefined;
+  else {
+    const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
+    current = new MemoryGovernor({
+      ...(current && {
+        maxConcurrentMemory: current.maxConcurrentMemory,
+        maxQueuedJobs: current.maxQueuedJobs,
+        maxWaitMs: current.maxWaitMs,
+        maxQueuedBytes: current.maxQueuedBytes,
+      }),
+      ...given,
+    } as MemoryGovernorOptions);
+  }
   return current;
 }
 
