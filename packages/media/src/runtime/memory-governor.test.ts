@@ -353,7 +353,9 @@ describe('configureMemoryGovernor and the retry hint', () => {
     });
     // With none in use, the budget is required.
     configureMemoryGovernor(undefined);
-    expect(() => configureMemoryGovernor({ maxWaitMs: 10_000 })).toThrow(MediaError);
+    expect(() => configureMemoryGovernor({ maxWaitMs: 10_000 })).toThrow(
+      /needs maxConcurrentMemory when no governor is in use/,
+    );
     expect(configureMemoryGovernor({ maxConcurrentMemory: 8 * MB })).toMatchObject({
       maxWaitMs: 30_000,
       maxQueuedJobs: 32,

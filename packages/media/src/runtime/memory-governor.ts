@@ -301,6 +301,12 @@ export function configureMemoryGovernor(
   if (options === undefined) current = undefined;
   else {
     const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
+    if (!current && given['maxConcurrentMemory'] === undefined)
+      throw new MediaError(
+        'E_INVALID_OPTIONS',
+        'configureMemoryGovernor() needs maxConcurrentMemory when no governor is in use (fields not given keep the values of the one in use, and there is none).',
+        { option: 'maxConcurrentMemory' },
+      );
     current = new MemoryGovernor({
       ...(current && {
         maxConcurrentMemory: current.maxConcurrentMemory,
