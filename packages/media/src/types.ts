@@ -209,6 +209,7 @@ export interface ProcessOptions {
   /**
    * Time budget in milliseconds; over it, `E_TIMEOUT`. Checked between stages (probe, decode, resize, each
    * encode attempt): a single codec call runs to its end, and is kept short by the refusals from cheap facts.
+   * In `processRequest` it also bounds reading the body (then counts again once the body is in).
    */
   timeoutMs?: number;
   /** Extra fonts (TTF/OTF/TTC bytes) for SVG text, tried before the bundled DejaVu Sans subset. */
