@@ -101,6 +101,8 @@ describe('page-limit hints name what each command offers', () => {
       ['5-9', 5],
       ['1-9', 3],
       ['2,4', 4],
+      ['3-', 3],
+      ['5-', 5],
     ] as const) {
       const error = await refused('text', report, '--pages', range);
       expect(error.code).toBe('E_INVALID_ARGUMENTS');
