@@ -7,6 +7,8 @@ import { isMediaError, MediaError, probe, process, type ProcessOptions } from '@
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { dropPooledMemories, pooledMemories, withPooledMemory } from '../../media/src/runtime/memory-pool.js';
+import { idleRasterBuffers } from '../../media/src/raster/raster-buffers.js';
+import { idleInstances } from '../../media/src/runtime/kernel-pool.js';
 import { codedImageOf, gridHeif, heifConvert, heifEnc, writeHeif } from '../../../test/fixtures/heif-writer.js';
 import { naturalPixels } from '../../../test/fixtures/pixels.js';
 import { decodeHeif } from './decode-heif.js';
@@ -232,6 +234,24 @@ describe('HEIC through process()', () => {
     expect(fresh).toContain('E_TOO_LARGE');
     expect(fresh.at(-1)).toBe('fits');
     expect(overLarge).toEqual(fresh);
+  });
+
+  it('gives back what a grid that fails midway took: its pooled memory, the raster buffer, the resize instance', async () => {
+    // The load suite's damaged file: 0xFF over 5 % of the bytes in the middle, so a tile row fails after
+    // the rows above it went into the raster. Each such request dropped that raster (12 MB at 2000 px).
+    const photo = await gridHeif(naturalPixels(640, 384), 128, { quality: 50 });
+    const damaged = photo.slice();
+    damaged.fill(0xff, Math.floor(damaged.length * 0.5), Math.floor(damaged.length * 0.55));
+    const options = { maxEdge: 400 };
+    const left = () => {
+      const { free, inUse, made, dropped } = pooledMemories();
+      return { memories: { free, inUse, made, dropped }, rasters: idleRasterBuffers(), resize: idleInstances().resize };
+    };
+    await process(photo, options); // what a good fit leaves is what the failed ones must leave
+    const kept = left();
+    expect(kept.rasters.idle).toContain(400 * 240 * 4);
+    for (let call = 0; call < 3; call++) expect(await errorCode(damaged, options)).toBe('E_CORRUPT');
+    expect(left()).toEqual(kept);
   });
 
   it('reuses its pooled memory: the same rows again, no new memory, no memory growth, and the same maxMemory still fits', async () => {

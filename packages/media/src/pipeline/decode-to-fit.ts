@@ -4,7 +4,7 @@
 import type { DecodeRequest, DecodeResult, RowLayout, RowSink, Size } from '../raster/contract.js';
 import { resizeKernel, resizingSink } from '../raster/resize-kernel.js';
 import { orientedRaster, type OrientedRaster } from '../raster/orient.js';
-import { rasterBuffer } from '../raster/raster-buffers.js';
+import { rasterBuffer, releaseRasterBuffer } from '../raster/raster-buffers.js';
 import type { Orientation, Raster, Region } from '../types.js';
 import { NO_DEADLINE, type Deadline } from '../runtime/deadline.js';
 import { MediaError } from '../errors.js';
@@ -54,10 +54,15 @@ export async function decodeToFit({
       ? await resizeKernel()
       : undefined;
   let output: OrientedRaster | undefined;
+  // The raster's buffer, taken when the decoder starts its rows: given back if the decode then fails (a
+  // damaged HEIC tile or TIFF strip midway), or each such request drops a buffer of the fitted size (12 MB
+  // at 2000 px) for the runtime to collect late.
+  let taken: Uint8Array | undefined;
+  const allocate = (bytes: number) => (taken = rasterBuffer(bytes));
   let inner: (RowSink & { end?(): void }) | undefined;
   const resizeSink: RowSink = {
     start(layout: RowLayout) {
-      const placed = orientedRaster(orientation, fitted, layout.bottomUp, rasterBuffer);
+      const placed = orientedRaster(orientation, fitted, layout.bottomUp, allocate);
       output = placed;
       const direct = layout.width === fitted.width && layout.height === fitted.height;
       if (direct) {
@@ -88,15 +93,17 @@ export async function decodeToFit({
           height: Math.min(stored.height, Math.ceil((stored.height * fitted.height) / crop.height)),
         };
   const sink = crop === undefined ? resizeSink : croppingSink(resizeSink, stored, crop, deadline);
-  let result: Awaited<ReturnType<typeof decode>>;
   try {
-    result = await decode({ bytes, cover, sink, ...(crop !== undefined && { crop }) });
+    const result = await decode({ bytes, cover, sink, ...(crop !== undefined && { crop }) });
     inner?.end?.();
+    if (!output) throw new Error('the decoder delivered no rows');
+    return { ...result, raster: output.raster() };
+  } catch (error) {
+    if (taken) releaseRasterBuffer(taken);
+    throw error;
   } finally {
     kernel?.unused(); // a decode that failed gives the resize instance back too (an isolate keeps what it drops)
   }
-  if (!output) throw new Error('the decoder delivered no rows');
-  return { ...result, raster: output.raster() };
 }
 
 /**

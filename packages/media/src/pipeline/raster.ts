@@ -107,30 +107,31 @@ async function converted(
     orientation: info.orientation,
     deadline,
   });
-  deadline.check('Decoding the image');
-  if (decoded.damaged)
-    warnings.push({
-      code: 'W_REPAIRED',
-      message: `Part of the image data is damaged (${decoded.damaged}); the decoder filled in what it could not read, so parts of the image may show grey or wrongly coloured bands.`,
-    });
-  const steps: ProcessStep[] = [];
-  const recovered = decoded.recovered && recoveredWarning(decoded.recovered, info.orientation);
-  if (recovered) {
-    steps.push('recovered');
-    warnings.splice(0, warnings.length, recovered); // says more than "repaired"
-  }
-  if (info.frames > 1) steps.push('first-frame');
-  if ('pages' in info && info.pages > 1) steps.push('first-page');
-  if (region !== undefined) steps.push('cropped');
-  if (info.orientation !== 1) steps.push('oriented');
-  const resized = fitted.width !== kept.width || fitted.height !== kept.height;
-  if (resized) steps.push('resized');
-  const preferred = chooseEncoding(
-    { source: format.mediaType, lossless: decoded.lossless, hasAlpha: decoded.hasAlpha },
-    limits.accepts,
-  );
-  if (preferred.type !== format.mediaType || mustConvert) steps.push('converted');
   try {
+    // Everything from here gives the raster's buffer back, a deadline passed at the last band too.
+    deadline.check('Decoding the image');
+    if (decoded.damaged)
+      warnings.push({
+        code: 'W_REPAIRED',
+        message: `Part of the image data is damaged (${decoded.damaged}); the decoder filled in what it could not read, so parts of the image may show grey or wrongly coloured bands.`,
+      });
+    const steps: ProcessStep[] = [];
+    const recovered = decoded.recovered && recoveredWarning(decoded.recovered, info.orientation);
+    if (recovered) {
+      steps.push('recovered');
+      warnings.splice(0, warnings.length, recovered); // says more than "repaired"
+    }
+    if (info.frames > 1) steps.push('first-frame');
+    if ('pages' in info && info.pages > 1) steps.push('first-page');
+    if (region !== undefined) steps.push('cropped');
+    if (info.orientation !== 1) steps.push('oriented');
+    const resized = fitted.width !== kept.width || fitted.height !== kept.height;
+    if (resized) steps.push('resized');
+    const preferred = chooseEncoding(
+      { source: format.mediaType, lossless: decoded.lossless, hasAlpha: decoded.hasAlpha },
+      limits.accepts,
+    );
+    if (preferred.type !== format.mediaType || mustConvert) steps.push('converted');
     // The pixels are still in the source's colour space: its ICC profile goes with them, in room the fit leaves.
     const profile = await profileToCarry(source.probed, limits.maxBytes);
     const output = await fitWithinLimits({

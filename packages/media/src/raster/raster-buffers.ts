@@ -13,6 +13,7 @@ const MAX_IDLE = 2;
 
 const idle: ArrayBuffer[] = [];
 const lent = new WeakSet<ArrayBuffer>();
+let made = 0;
 
 /**
  * `bytes` zeroed bytes for a raster: in an idle buffer at most twice that size when there is one (the
@@ -24,6 +25,7 @@ export function rasterBuffer(bytes: number): Uint8Array {
     const fits = buffer.byteLength >= bytes && buffer.byteLength <= 2 * bytes;
     if (fits && (best < 0 || buffer.byteLength < idle[best]!.byteLength)) best = i;
   });
+  if (best < 0) made++;
   const buffer = best >= 0 ? idle.splice(best, 1)[0]! : new ArrayBuffer(bytes);
   lent.add(buffer);
   const data = new Uint8Array(buffer, 0, bytes);
@@ -42,4 +44,9 @@ export function releaseRasterBuffer(data: Uint8Array): void {
   idle.push(buffer);
   idle.sort((a, b) => b.byteLength - a.byteLength);
   if (idle.length > MAX_IDLE) idle.pop();
+}
+
+/** The sizes of the idle buffers, largest first, and how many were ever made (for tests and measurements). */
+export function idleRasterBuffers(): { idle: number[]; made: number } {
+  return { idle: idle.map((buffer) => buffer.byteLength), made };
 }

@@ -6,6 +6,7 @@ import { decodePngRgba } from '../formats/png/kernel.js';
 import { decodeWebpStill } from '../formats/webp/decoder-kernel.js';
 import { decodeTiffRows } from '../formats/tiff/kernel.js';
 import { idleInstances } from './kernel-pool.js';
+import { idleRasterBuffers } from '../raster/raster-buffers.js';
 import { instantiateKernel, type KernelExports } from './kernel-instance.js';
 import {
   dropPooledMemories,
@@ -177,6 +178,25 @@ describe('the pool of memories that modules importing theirs share', () => {
     expect(counts()).toEqual(kept); // none made, none dropped, none still in use
     expect([sha((await fit(screenshot, options)).data), sha((await fit(webp, options)).data)]).toEqual(fresh);
     expect(counts()).toEqual(kept);
+  });
+
+  it('gets back what a TIFF decode that fails midway took: its memory, the raster buffer, the resize instance', async () => {
+    // The load suite's damaged file: 0xFF over 5 % of the bytes in the middle, so a strip fails after the
+    // rows above it went into the raster. Each such request dropped that raster (12 MB at 2000 px).
+    const tiff = await make.toBytes(
+      make.fromPixels(naturalPixels(900, 600, { seed: 9 })).tiff({ compression: 'lzw', tile: false }),
+    );
+    const damaged = tiff.slice();
+    damaged.fill(0xff, Math.floor(damaged.length * 0.5), Math.floor(damaged.length * 0.55));
+    const options = { maxEdge: 450 };
+    dropPooledMemories();
+    const left = () => ({ memories: counts(), rasters: idleRasterBuffers(), resize: idleInstances().resize });
+    await fit(tiff, options); // what a good fit leaves is what the failed ones must leave
+    const kept = left();
+    expect(kept.rasters.idle).toContain(450 * 300 * 4);
+    for (let call = 0; call < 3; call++)
+      await expect(fit(damaged, options)).rejects.toMatchObject({ code: 'E_CORRUPT' });
+    expect(left()).toEqual(kept);
   });
 
   it('grows a memory smaller than a module imports and tries again; drops one grown past MAX_KEPT_MEMORY_BYTES', async () => {
