@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { createViewWorkerPool } from './view-worker-pool.js';
+import type { PortableViewOptions } from './view-worker-protocol.js';
+
+// The silent worker never reads them.
+const OPTIONS: PortableViewOptions = {
+  root: '/desk',
+  maxFileBytes: 1000,
+  strict: false,
+  capabilities: { imageInput: true, pdfInput: true, mediaInToolResults: true, preset: 'anthropic' },
+};
 
 // A worker that takes every call and never answers: each call runs into the pool's budget.
 const SILENT_WORKER = new URL(
@@ -9,7 +18,7 @@ const SILENT_WORKER = new URL(
 async function textsOfTimeouts(size: number, paths: string[]): Promise<string[]> {
   const pool = createViewWorkerPool({ size, timeoutMs: 100, workerUrl: SILENT_WORKER, systemFonts: false });
   try {
-    const outcomes = await Promise.all(paths.map((path) => pool.view({ path }, {})));
+    const outcomes = await Promise.all(paths.map((path) => pool.view({ path }, OPTIONS)));
     return outcomes.map((outcome) => {
       expect(outcome.isError).toBe(true);
       const [part] = outcome.parts;
