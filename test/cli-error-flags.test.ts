@@ -121,6 +121,42 @@ describe('CLI error messages name the command’s flags', () => {
   });
 });
 
+describe('CLI error messages name settings by their flags', () => {
+  /** A HEIC that is only an image sequence (a `moov` box, no `meta`): refused from its header, no decoder needed. */
+  async function heicAnimation(): Promise<string> {
+    const box = (type: string, body: Buffer) => {
+      const size = Buffer.alloc(4);
+      size.writeUInt32BE(8 + body.length);
+      return Buffer.concat([size, Buffer.from(type, 'latin1'), body]);
+    };
+    const file = join(dir, 'anim.heic');
+    await writeFile(
+      file,
+      Buffer.concat([box('ftyp', Buffer.from('heic\0\0\0\0mif1heic', 'latin1')), box('moov', Buffer.alloc(0))]),
+    );
+    return file;
+  }
+
+  for (const [argv, flag] of [
+    [['process', '-o', 'out.png'], '(--preset gemini)'],
+    [['inspect'], '(glimpse process --preset gemini)'],
+  ] as const) {
+    it(`E_UNSUPPORTED from glimpse ${argv[0]} names the preset that takes HEIC as ${flag}`, async () => {
+      const [command, ...rest] = argv;
+      const failed = await run(
+        command,
+        await heicAnimation(),
+        ...rest.map((a) => (a === 'out.png' ? join(dir, a) : a)),
+      );
+      expect(failed.code).toBe(1);
+      const { error } = JSON.parse(failed.err.trim());
+      expect(error.code).toBe('E_UNSUPPORTED');
+      expect(error.message).toContain(`The gemini preset takes HEIC as it is, within its limits ${flag}.`);
+      expect(error.message).not.toContain("preset: 'gemini'");
+    });
+  }
+});
+
 describe('cliErrorMessage', () => {
   const usage = 'Usage: glimpse tiles FILE -o DIR [--max-tokens N] [--max-input-pixels N] [--max-file-bytes N]';
   it('says an option the command has no flag for is a library option', () => {

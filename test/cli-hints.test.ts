@@ -2,7 +2,7 @@
 // and advice a shell can follow — the command's own flags or another glimpse command, not library calls.
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -65,6 +65,27 @@ describe('paths are printed as given', () => {
   });
 });
 
+describe('relative paths are printed as typed, not made absolute', () => {
+  it('a missing FILE (inspect, process, tiles, prepare, text, session) and a folder (inspect .)', async () => {
+    const typed = relative(process.cwd(), join(dir, 'no-such.png'));
+    expect(typed.startsWith('/')).toBe(false);
+    for (const argv of [
+      ['inspect', typed],
+      ['process', typed, '-o', join(dir, 'out.png')],
+      ['tiles', typed, '-o', join(dir, 't')],
+      ['prepare', typed, '--provider', 'anthropic'],
+      ['text', typed],
+      ['session', typed],
+    ]) {
+      const missing = await refused(...argv);
+      expect(missing.code, argv.join(' ')).toBe('E_FILE_NOT_FOUND');
+      expect(missing.message, argv.join(' ')).toBe(`No file at ${typed}.`);
+    }
+    const folder = await refused('inspect', '.');
+    expect(folder).toEqual({ code: 'E_NOT_A_FILE', message: '. is a directory, not a file.' });
+  });
+});
+
 describe('page-limit hints name what each command offers', () => {
   it('text: over 1000 pages, read them in parts with --pages', async () => {
     const error = await refused('text', manyPages);
@@ -101,6 +122,8 @@ describe('page-limit hints name what each command offers', () => {
       ['5-9', 5],
       ['1-9', 3],
       ['2,4', 4],
+      ['3-', 3],
+      ['5-', 5],
     ] as const) {
       const error = await refused('text', report, '--pages', range);
       expect(error.code).toBe('E_INVALID_ARGUMENTS');

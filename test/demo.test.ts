@@ -64,6 +64,25 @@ describe('glimpse demo --session in a missing folder', () => {
   });
 });
 
+describe('glimpse demo with a temp folder it cannot write', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+    vi.unstubAllEnvs();
+  });
+
+  it('says the log goes to the temp folder and to give --session PATH', async () => {
+    vi.stubEnv('TMPDIR', '/sys'); // sysfs: no new files, not even for root
+    const output = captureOutput();
+    expect(await main(['demo'])).toBe(1);
+    const { error } = JSON.parse(output.stderr.join(''));
+    expect(error.code).toBe('E_PERMISSION_DENIED');
+    expect(error.message).toMatch(
+      /^Permission denied for \/sys\/glimpse-demo-[^ ]+\.jsonl\. The demo writes its session log/,
+    );
+    expect(error.message).toContain('give --session PATH');
+  });
+});
+
 describe('glimpse demo', () => {
   it('views the four samples, prints a table per file and writes a loadable session', async () => {
     const sessionPath = join(root, 'demo.jsonl');

@@ -74,6 +74,26 @@ describe('glimpse tiles', () => {
     expect(summary.tokens).toBe(summary.tiles.reduce((sum: number, tile: { tokens: number }) => sum + tile.tokens, 0));
   });
 
+  it('names the files of a JPEG tile-00N.jpg and overview.jpg, as --help says', async () => {
+    const photo = join(dir, 'tall.jpg');
+    await writeFile(photo, await make.photoJpeg({ width: 1200, height: 5000 }));
+    const out = join(dir, 'jpeg-tiles');
+    const result = await run('tiles', photo, '--preset', 'anthropic', '--overview', '-o', out);
+    expect(result.code).toBe(0);
+    const summary = JSON.parse(result.out);
+    expect(summary.tiles.length).toBeGreaterThan(1);
+    summary.tiles.forEach((tile: { output: string }, index: number) =>
+      expect(tile.output).toBe(join(out, `tile-${String(index + 1).padStart(3, '0')}.jpg`)),
+    );
+    expect(summary.overview.output).toBe(join(out, 'overview.jpg'));
+    expect((await decodeIndependently(new Uint8Array(await readFile(summary.overview.output)))).width).toBe(
+      summary.overview.width,
+    );
+    const help = (await run('tiles', '--help')).out;
+    expect(help).toContain('tile-001.jpg from a JPEG');
+    expect(help).toContain('overview.jpg as the tiles');
+  });
+
   it('sizes tiles for --model and keeps to --max-tokens, listing what it left out', async () => {
     const capture = join(dir, '5k.png');
     await writeFile(capture, await make.screenshotPng({ width: 5120, height: 2880 }));

@@ -90,5 +90,13 @@ function rewriteOptions(message: string, command: { name: string; usage: string 
   }
   for (const option of LIBRARY_ONLY)
     text = text.replace(word(option), `${option} (a library option: glimpse ${command.name} has no flag for it)`);
+  // A setting named with its value, `(preset: 'gemini')`: the command's own flag, else the command that has one.
+  text = text.replace(/\(preset: '([a-z0-9-]+)'\)/g, (_, name: string) =>
+    flags.has('--preset')
+      ? `(--preset ${name})`
+      : flags.has('--provider')
+        ? `(--provider ${name})`
+        : `(glimpse process --preset ${name})`,
+  );
   return text;
 }

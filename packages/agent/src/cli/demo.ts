@@ -12,7 +12,8 @@ import type { Message, Part, ToolResultMessage } from '../types.js';
 import { ReplayModel } from '../loop/replay-model.js';
 import { parseReplayScript } from '../loop/replay-script.js';
 import { runAgent, type AgentStep } from '../loop/run-agent.js';
-import { FileError } from '../fs/file-error.js';
+import { FileError, isFileError } from '../fs/file-error.js';
+import { fileErrorFromOsError } from '../fs/os-error.js';
 import { openSessionStore } from '../session/open-session-store.js';
 import { parseSessionLocation } from '../session/session-location.js';
 import { createFileTools } from '../tools/file-tools.js';
@@ -136,6 +137,27 @@ function livePrompt(script: ReplayScript): string {
   return `${script.prompt ?? 'Please look at the sample files.'} They are ${paths.join(', ')}; open them with view_file.`;
 }
 
+/**
+ * A FileError about the default session log, in the OS temp folder (unwritable, read-only, missing), with the way
+ * around it: the user did not choose that path, so the message says where it came from and how to choose another.
+ */
+function withSessionHint(thrown: unknown, sessionPath: string): unknown {
+  // The session store throws Node's own error (EACCES, EROFS) for the log it cannot open.
+  const osPath = typeof thrown === 'object' && thrown !== null && 'path' in thrown ? thrown.path : undefined;
+  const error = isFileError(thrown)
+    ? thrown
+    : osPath === sessionPath
+      ? fileErrorFromOsError(thrown, sessionPath)
+      : undefined;
+  if (error === undefined || error.details['path'] !== sessionPath) return thrown;
+  return new FileError(
+    error.code,
+    `${error.message.replace(/\.$/, '')}. The demo writes its session log to the OS temp folder (${dirname(sessionPath)}, from TMPDIR) unless told otherwise: give --session PATH to write it elsewhere (glimpse demo --session ./demo.jsonl).`,
+    error.details,
+    { cause: error.cause ?? error },
+  );
+}
+
 /** The log is created in an existing folder only: a typo in --session must not become a tree of new folders. */
 function requireSessionFolder(sessionPath: string): void {
   const folder = dirname(sessionPath);
@@ -250,6 +272,8 @@ export const demoCommand: Command = {
       script: parseReplayScript(demoScript),
       modelId,
       ...(live !== undefined && { live }),
+    }).catch((error: unknown) => {
+      throw named === undefined ? withSessionHint(error, sessionPath) : error;
     });
     if (live !== undefined) process.stderr.write('\n'); // ends the streamed answer
     process.stdout.write(`${report}\n`);

@@ -10,6 +10,7 @@ import { VIEW_FILE_TOOL_DEFINITION, viewFile } from '../tools/view-file.js';
 import { parseArgs, positiveInteger, stringFlag } from './args.js';
 import { UsageError, type Command } from './command.js';
 import { loadOptionalDecoders } from './load-optional-decoders.js';
+import { asGiven } from './read-input.js';
 import './local-disk.js';
 
 /** Each route's body keys, as `serialize` writes them for a turn with a system prompt and a tool. */
@@ -112,7 +113,7 @@ export async function prepareConversation(
         maxInputPixels,
       });
     // A FILE that cannot be read at all (missing, too large, ambiguous name) fails the command; bad content is a note.
-    if (isFileError(outcome.error)) throw outcome.error;
+    if (isFileError(outcome.error)) throw asGiven(outcome.error, String(call.arguments['path']));
     results.push({
       role: 'toolResult',
       toolCallId: call.id,

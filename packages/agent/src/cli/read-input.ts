@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { FileError, isFileError } from '../fs/file-error.js';
 import { nodeFileSystem } from '../fs/node-file-system.js';
@@ -19,9 +20,26 @@ Unicode spaces (macOS screenshots: "Screenshot … at 10.41.07 PM.png" has U+202
  * stderr says so. Several look-alikes are E_AMBIGUOUS_NAME.
  */
 export async function resolveInputPath(path: string): Promise<string> {
-  const resolved = await resolveFilePath(nodeFileSystem, path);
+  const resolved = await resolveFilePath(nodeFileSystem, path).catch((error: unknown) => {
+    throw asGiven(error, path);
+  });
   if (resolved.note !== undefined) process.stderr.write(`glimpse: ${resolved.note}\n`);
   return resolved.path;
+}
+
+/**
+ * A FileError about `given` with the absolute path the file seam made of it (`No file at /home/me/x.png`) put back
+ * as the user typed it (`No file at x.png`), in its message and `details.path`; anything else as it is.
+ */
+export function asGiven(error: unknown, given: string): unknown {
+  const absolute = resolve(given);
+  if (!isFileError(error) || absolute === given || error.details['path'] !== absolute) return error;
+  return new FileError(
+    error.code,
+    error.message.replaceAll(absolute, given),
+    { ...error.details, path: given },
+    { cause: error.cause ?? error },
+  );
 }
 
 /**
@@ -48,5 +66,7 @@ export async function readInputFile(path: string, flags: Map<string, string | tr
   const resolved = await resolveInputPath(path).catch((error: unknown) => {
     throw isFileError(error) && error.details['kind'] === 'other' ? notARegularFile(path) : error;
   });
-  return nodeFileSystem.readBytes(resolved, { maxBytes });
+  return nodeFileSystem.readBytes(resolved, { maxBytes }).catch((error: unknown) => {
+    throw resolved === resolve(path) ? asGiven(error, path) : error;
+  });
 }

@@ -29,7 +29,8 @@ tile at most the size the model works at (its working size: Claude's 1,568 patch
 ${FILE_USAGE}
 
 Options:
-  -o, --output DIR   write the tiles into DIR (made if missing): tile-001.png, tile-002.png, …
+  -o, --output DIR   write the tiles into DIR (made if missing): tile-001.png, tile-002.png, … (the
+                     extension follows the tiles' format: tile-001.jpg from a JPEG, HEIC or AVIF)
   --preset NAME      limits preset: ${PRESET_NAMES.join(', ')} (default: the model's, else portable)
   --model M          the model the tiles are for: its working size (claude-sonnet-5-5: 2576 px and 4,784
                      patches) and its token cost; its route comes from --provider, else the preset's,
@@ -39,7 +40,7 @@ Options:
   --max-tokens N     make only the tiles whose estimated tokens fit in N (with --model or a route), in
                      reading order; when not even the first fits, none: exit 1 with E_TOO_LARGE
   --overlap N        pixels each tile shares with its neighbours (default 64)
-  --overview         also write overview.png, the whole image at 512 px
+  --overview         also write overview.png (overview.jpg as the tiles), the whole image at 512 px
   --max-input-pixels N  refuse an image whose header declares more pixels (default 100000000)
 ${MAX_FILE_BYTES_USAGE}
   -h, --help         show this help

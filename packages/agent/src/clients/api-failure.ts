@@ -95,6 +95,10 @@ const LABEL: Readonly<Record<ProviderName, string>> = {
   ollama: 'Ollama',
 };
 
+/** A 413, from any provider: the request's size is at fault, not the model id or a field. */
+const REQUEST_TOO_LARGE_ADVICE =
+  "The request is too large for this endpoint (or a gateway in front of it): send a shorter history (runAgent's contextBudget) or fewer or smaller media (the fitters' maxRequestBytes sets a gateway's smaller cap).";
+
 /** The error a caller sees: a stable code and a message that says what happened and what to do. */
 export function toModelClientError(
   provider: ProviderName,
@@ -131,5 +135,6 @@ export function toModelClientError(
   if (status === 401 || status === 403) return make('E_AUTH', `Check ${context.credentials}.`);
   if (status === 429) return make('E_RATE_LIMITED', 'Wait a little and try again, or lower the request rate.');
   if (status >= 500) return make('E_PROVIDER', 'The provider is having trouble; try again later.');
+  if (status === 413) return make('E_BAD_REQUEST', REQUEST_TOO_LARGE_ADVICE);
   return make('E_BAD_REQUEST', 'Check the model id and the request (the message names the field).');
 }

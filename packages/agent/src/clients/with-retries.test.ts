@@ -69,6 +69,20 @@ describe('withRetries', () => {
       ),
     ).toMatchObject({ message: expect.stringContaining('Gemini answered 404') });
   });
+
+  it('a 413 keeps E_BAD_REQUEST but says the request is too large, not to check the model id', async () => {
+    for (const provider of ['anthropic', 'openai-chat', 'gemini', 'bedrock', 'ollama'] as const) {
+      const error = await failsWith(
+        withRetries(provider, 'KEY', {}, async () => Promise.reject(httpError(413))),
+        ModelClientError,
+        'E_BAD_REQUEST',
+      );
+      expect(error.details).toMatchObject({ status: 413, attempts: 1 });
+      expect(error.message).toMatch(/answered 413: HTTP 413\. The request is too large for this endpoint/);
+      expect(error.message).toContain('contextBudget');
+      expect(error.message).not.toContain('model id');
+    }
+  });
 });
 
 describe('readApiFailure', () => {

@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { basename, extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { SHARED_TIME_ADVICE } from '../results/model-error-text.js';
 import type { ViewFileOutcome } from '../tools/view-file.js';
 import { isViewReply, outcomeFromReply } from './view-worker-protocol.js';
 import type { PortableViewOptions, ViewRequest, ViewWorkerData } from './view-worker-protocol.js';
@@ -46,6 +47,8 @@ interface Job {
 
 /** What the current job of a busy worker does when the worker answers, fails or exits. */
 interface Running {
+  /** Another call ran or waited while this one ran: its time was shared, so a timeout says little about its file. */
+  shared: boolean;
   answered(message: unknown): void;
   crashed(error: Error): void;
 }
@@ -106,10 +109,13 @@ export function createViewWorkerPool(options: ViewWorkerPoolOptions = {}): ViewW
       job.resolve(abortedOutcome(job.request));
     };
     const timer = setTimeout(() => {
+      const { shared } = running;
       finish(false);
-      job.resolve(timedOutOutcome(job.request, timeoutMs));
+      job.resolve(timedOutOutcome(job.request, timeoutMs, shared));
     }, timeoutMs);
-    busy.set(worker, {
+    for (const other of busy.values()) other.shared = true;
+    const running: Running = {
+      shared: busy.size > 0 || queue.length > 0,
       answered(message) {
         finish(true);
         if (!isViewReply(message)) job.reject(new Error('the view_file worker sent an unknown message'));
@@ -127,7 +133,8 @@ export function createViewWorkerPool(options: ViewWorkerPoolOptions = {}): ViewW
         finish(false);
         job.reject(error);
       },
-    });
+    };
+    busy.set(worker, running);
     job.signal?.addEventListener('abort', onAbort, { once: true });
     worker.postMessage(job.request);
   }
@@ -150,6 +157,7 @@ export function createViewWorkerPool(options: ViewWorkerPoolOptions = {}): ViewW
         };
         signal?.addEventListener('abort', job.leaveQueue, { once: true });
         queue.push(job);
+        for (const running of busy.values()) running.shared = true; // until a worker takes it, it waits on them
         dispatch();
       });
     },
@@ -172,11 +180,16 @@ function requestedName(request: ViewRequest): string {
   return typeof path === 'string' && path !== '' ? basename(path) : 'the file';
 }
 
-function timedOutOutcome(request: ViewRequest, timeoutMs: number): ViewFileOutcome {
-  const text =
-    `E_TIMEOUT: ${requestedName(request)} took longer than ${timeoutMs / 1000} s to prepare, so view_file stopped it ` +
-    `(this server's limit, glimpse mcp --timeout-ms). Try a simpler file (an SVG with fewer filters or shapes, ` +
-    `fewer pages of a PDF), or export it to PNG or JPEG and view that.`;
+/** Over budget: the file is blamed only when no other call ran or waited meanwhile (`shared`). */
+function timedOutOutcome(request: ViewRequest, timeoutMs: number, shared: boolean): ViewFileOutcome {
+  const limit = `${timeoutMs / 1000} s`;
+  const text = shared
+    ? `E_TIMEOUT: ${requestedName(request)} took longer than ${limit} to prepare while other view_file calls were ` +
+      `running at the same time, so view_file stopped it (this server's limit, glimpse mcp --timeout-ms): ` +
+      SHARED_TIME_ADVICE
+    : `E_TIMEOUT: ${requestedName(request)} took longer than ${limit} to prepare, so view_file stopped it ` +
+      `(this server's limit, glimpse mcp --timeout-ms). Try a simpler file (an SVG with fewer filters or shapes, ` +
+      `fewer pages of a PDF), or export it to PNG or JPEG and view that.`;
   return { parts: [{ type: 'text', text }], isError: true };
 }
 

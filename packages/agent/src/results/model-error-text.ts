@@ -37,6 +37,13 @@ function tooManyPixels(error: MediaError): string {
 }
 
 /**
+ * What to do about a timeout whose time was shared with other work running at once (the clause after "so it was
+ * stopped: "): also the MCP server's view_file pool, whose workers each have their own media module.
+ */
+export const SHARED_TIME_ADVICE =
+  'the time was shared with them, and nothing says this file is at fault. Try it again on its own, or a little later: that is likely to work.';
+
+/**
  * Out of time: the file may be built to be slow, unless its time was shared with other files processed at once
  * (`sharedWithOtherJobs`): then the time says little about the file, and the same call alone or later likely works.
  */
@@ -46,7 +53,7 @@ function timedOut(error: MediaError): string {
     return `${facts(error.message)} The file may be built to be slow. Ask the user for a simpler copy (exported to PNG or JPEG).`;
   const what = typeof stage === 'string' && stage !== '' ? stage : 'Reading the file';
   const limit = typeof timeoutMs === 'number' ? ` (${timeoutMs} ms)` : '';
-  return `${what} ran out of time${limit} while other files were being processed at the same time, so it was stopped: the time was shared with them, and nothing says this file is at fault. Try it again on its own, or a little later: that is likely to work.`;
+  return `${what} ran out of time${limit} while other files were being processed at the same time, so it was stopped: ${SHARED_TIME_ADVICE}`;
 }
 
 /** A FileError's message is written for the model, but for the few whose remedy is the host's (an option, a flag). */

@@ -22,6 +22,14 @@ describe('parsePageRange', () => {
     expect(past.message).toBe(
       'pages "4-9" asks for page 6, but the PDF has 5 pages. Give pages like "1-3" or "2,5-7" within 1-5.',
     );
+    for (const [range, first] of [
+      ['6-', 6],
+      ['9-', 9],
+    ] as const) {
+      const open = throwsWith(() => parsePageRange(range, 5), FileError, 'E_INVALID_ARGUMENTS');
+      expect(open.message).toMatch(new RegExp(`^pages "${range}" asks for page ${first}, but the PDF has 5 pages\\.`));
+    }
+    expect(parsePageRange('5-', 5)).toEqual([5]);
     throwsWith(() => parsePageRange('two', 5), FileError, 'E_INVALID_ARGUMENTS');
     throwsWith(() => parsePageRange('3-1', 5), FileError, 'E_INVALID_ARGUMENTS');
   });

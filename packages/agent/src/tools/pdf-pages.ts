@@ -17,7 +17,8 @@ export function parsePageRange(spec: string, pageCount: number): number[] {
     const match = /^(\d+)(?:\s*-\s*(\d*))?$/.exec(piece);
     if (!match) throw invalid(`is not a page range`);
     const first = Number(match[1]);
-    const last = match[2] === undefined ? first : match[2] === '' ? pageCount : Number(match[2]);
+    // An open end runs to the last page; one that starts past it ("3-" of 2 pages) asks for its first page.
+    const last = match[2] === undefined ? first : match[2] === '' ? Math.max(first, pageCount) : Number(match[2]);
     if (first < 1 || last < first) throw invalid(`has an empty or reversed range "${piece}"`);
     // The first page that is not there: "5-9" of 2 pages names 5, "1-9" names 3.
     if (last > pageCount)

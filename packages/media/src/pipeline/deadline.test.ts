@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MediaError, process as fit } from '@glimpse/media';
 import type { DecodeJob } from './decode-to-fit.js';
-import { afterAdmission, type Deadline, deadlineAfter } from '../runtime/deadline.js';
+import { afterAdmission, type Deadline, deadlineAfter, NO_DEADLINE } from '../runtime/deadline.js';
 import { decodeToFit } from './decode-to-fit.js';
 import * as make from '../../../../test/fixtures/make.js';
 import { failsWith } from '../../../../test/support/typed-errors.js';
@@ -76,6 +76,34 @@ describe('timeoutMs under concurrency', () => {
       expect(error.message).not.toMatch(/built to be slow/);
       expect(error.message).toMatch(/while other jobs were running in this process.*run fewer jobs at once/);
     }
+  });
+
+  it('jobs without a budget running beside a timed one count as other jobs: the timeout does not blame its file', () => {
+    const timed = deadlineAfter(1);
+    NO_DEADLINE.check('Decoding the image'); // an untimed job's step, between two of the timed job's
+    const until = Date.now() + 5;
+    while (Date.now() <= until) {} // the timed job's own step overruns its budget
+    const error = (() => {
+      try {
+        timed.check('Decoding the image');
+      } catch (caught) {
+        return caught as MediaError;
+      }
+    })();
+    expect(error?.code).toBe('E_TIMEOUT');
+    expect(error?.details['sharedWithOtherJobs']).toBe(true);
+    expect(error?.message).not.toMatch(/built to be slow/);
+  });
+
+  it('a timed job beside untimed process() calls is told the time was shared', async () => {
+    const photo = await make.photoJpeg({ width: 3000, height: 2000 });
+    const [timed] = await Promise.allSettled([
+      fit(photo, { maxEdge: 500, timeoutMs: 1 }),
+      ...Array.from({ length: 3 }, () => fit(photo, { maxEdge: 500 })),
+    ]);
+    const error = (timed as PromiseRejectedResult).reason as MediaError;
+    expect(error.code).toBe('E_TIMEOUT');
+    expect(error.details['sharedWithOtherJobs']).toBe(true);
   });
 
   it('the time a job waits for admission is not counted', async () => {

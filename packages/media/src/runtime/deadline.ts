@@ -10,12 +10,18 @@ export interface Deadline {
   check(what: string): void;
 }
 
-/** No budget: `check` never throws. */
-export const NO_DEADLINE: Deadline = { timeoutMs: Infinity, check() {} };
-
-// Every deadline's start and checks, counted: when others happened within one deadline's time, other jobs were
-// working in the process then (jobs interleave at each await), so the time it took says little about its file.
+// Every deadline's start and checks, counted (those of jobs without a budget too): when others happened within one
+// deadline's time, other jobs were working in the process then (jobs interleave at each await), so the time it took
+// says little about its file.
 let events = 0;
+
+/** No budget: `check` never throws; it only counts, so that a timed job beside untimed ones knows it shared the time. */
+export const NO_DEADLINE: Deadline = {
+  timeoutMs: Infinity,
+  check() {
+    events++;
+  },
+};
 
 /** What `afterAdmission` needs of a deadline from `deadlineAfter`: to leave out the time its job waited. */
 const waits = new WeakMap<Deadline, (ms: number) => void>();
