@@ -2,7 +2,12 @@
 export { detect } from './detect.js';
 export { probe } from './probe.js';
 export { process } from './process.js';
-export { DEFAULT_BODY_IDLE_MS, DEFAULT_MAX_INPUT_BYTES, processRequest } from './process-request.js';
+export {
+  DEFAULT_BODY_IDLE_MS,
+  DEFAULT_BODY_TIMEOUT_MS,
+  DEFAULT_MAX_INPUT_BYTES,
+  processRequest,
+} from './process-request.js';
 export type { ProcessRequestOptions, RequestWithBody } from './process-request.js';
 export { planTiles, tiles } from './tiles.js';
 export type { TilePlan } from './pipeline/tile-plan.js';

@@ -314,6 +314,45 @@ describe('processRequest bounds the time it reads a body for', () => {
     expect(memoryGovernor()!.state()).toMatchObject({ runningJobs: 0, admittedBytes: 0 });
   });
 
+  it('without timeoutMs, a body that keeps trickling is ended at bodyTimeoutMs (E_TIMEOUT, stage upload), its admission given back', async () => {
+    configureMemoryGovernor({ maxConcurrentMemory: 64 * MB });
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>(
+      {
+        async pull(controller) {
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          controller.enqueue(new Uint8Array([sent++ & 0xff]));
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    const request = new Request('http://localhost/', {
+      method: 'POST',
+      body,
+      duplex: 'half',
+      headers: { 'content-length': '1000000' },
+    } as RequestInit);
+    const began = Date.now();
+    // A timeoutMs longer than bodyTimeoutMs leaves the read to bodyTimeoutMs.
+    const error = await failsWith(
+      processRequest(request, { bodyIdleMs: 10_000, bodyTimeoutMs: 150, timeoutMs: 60_000 }),
+      MediaError,
+      'E_TIMEOUT',
+    );
+    expect(Date.now() - began).toBeGreaterThanOrEqual(140);
+    expect(error.details).toMatchObject({ stage: 'upload', bodyTimeoutMs: 150, declaredBytes: 1_000_000 });
+    expect(error.message).toMatch(/bodyTimeoutMs \(150 ms\)/);
+    expect(sent).toBeGreaterThan(0); // it was trickling, never idle for bodyIdleMs
+    expect(memoryGovernor()!.state()).toMatchObject({ runningJobs: 0, admittedBytes: 0 });
+  });
+
+  it('defaults bodyTimeoutMs to a documented 30 s and refuses one that is not a positive integer, typed', async () => {
+    const { DEFAULT_BODY_TIMEOUT_MS } = await import('./process-request.js');
+    expect(DEFAULT_BODY_TIMEOUT_MS).toBe(30_000);
+    for (const bodyTimeoutMs of [0, -1, 1.5, Number.NaN])
+      await failsWith(processRequest(post(new Uint8Array(8)), { bodyTimeoutMs }), MediaError, 'E_INVALID_OPTIONS');
+  });
+
   it('defaults bodyIdleMs to a documented 10 s and refuses one that is not a positive integer, typed', async () => {
     const { DEFAULT_BODY_IDLE_MS } = await import('./process-request.js');
     expect(DEFAULT_BODY_IDLE_MS).toBe(10_000);

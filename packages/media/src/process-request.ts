@@ -8,8 +8,9 @@
 // client's stream is otherwise memory without end. A body that declares no length is admitted at what it
 // has sent so far, refitted each time its buffer grows. A body that stops arriving holds its admission
 // while it is read, so the read is bounded in time too: it ends, E_TIMEOUT with `details.stage: 'upload'`,
-// when no bytes came for `bodyIdleMs` (10 s by default) or when the whole read took longer than `timeoutMs`
-// (when one is set; the job's own `timeoutMs` counts again from when the body is read). A body that fails
+// when no bytes came for `bodyIdleMs` (10 s by default) or when the whole read took longer than
+// `bodyTimeoutMs` (30 s by default: a client that sends a byte now and then is never idle) or `timeoutMs`
+// (when one is set and shorter; the job's own `timeoutMs` counts again from when the body is read). A body that fails
 // or ends short of its Content-Length is E_INVALID_INPUT: the upload ended early.
 import { isMediaError, MediaError } from './errors.js';
 import { requestJobMemory } from './pipeline/job-memory.js';
@@ -42,6 +43,13 @@ export const DEFAULT_MAX_INPUT_BYTES = 16 * 1024 * 1024;
  */
 export const DEFAULT_BODY_IDLE_MS = 10_000;
 
+/**
+ * The default `bodyTimeoutMs`: 30 s for the whole body to arrive (16 MiB at 560 KB/s, a 3 MB photo at
+ * 100 KB/s). A client that trickles a byte every few seconds is never idle, and would otherwise hold its
+ * admission as long as it likes; 30 s is also how long the Workers entry lets a job wait for its turn.
+ */
+export const DEFAULT_BODY_TIMEOUT_MS = 30_000;
+
 /** Options of `processRequest`: `process`'s, and the most body it reads and how long it waits for it. */
 export interface ProcessRequestOptions extends ProcessOptions {
   /** Largest body in bytes (default 16 MiB); past it, or a Content-Length over it, `E_TOO_LARGE` (HTTP 413). */
@@ -52,6 +60,12 @@ export interface ProcessRequestOptions extends ProcessOptions {
    * also bounds the whole read (and then, counted again, the work).
    */
   bodyIdleMs?: number;
+  /**
+   * Longest, in ms, the whole body may take to arrive (default 30,000); past it, `E_TIMEOUT`
+   * (`details.stage: 'upload'`, `details.bodyTimeoutMs`) and the admission is given back. A shorter
+   * `timeoutMs` bounds the read instead.
+   */
+  bodyTimeoutMs?: number;
 }
 
 /**
@@ -61,7 +75,7 @@ export interface ProcessRequestOptions extends ProcessOptions {
  */
 export async function processRequest(
   request: RequestWithBody,
-  { maxInputBytes, bodyIdleMs, ...options }: ProcessRequestOptions = {},
+  { maxInputBytes, bodyIdleMs, bodyTimeoutMs, ...options }: ProcessRequestOptions = {},
 ): Promise<ProcessResult> {
   if (request === null || typeof request !== 'object' || !('headers' in request) || !('body' in request)) {
     throw new MediaError(
@@ -77,6 +91,7 @@ export async function processRequest(
   }
   const cap = positiveOption('maxInputBytes', maxInputBytes, DEFAULT_MAX_INPUT_BYTES);
   const idleMs = positiveOption('bodyIdleMs', bodyIdleMs, DEFAULT_BODY_IDLE_MS);
+  const wholeMs = positiveOption('bodyTimeoutMs', bodyTimeoutMs, DEFAULT_BODY_TIMEOUT_MS);
   const declared = declaredLength(request.headers);
   if (declared !== undefined && declared > cap) throw tooLarge(cap, declared);
   const limits = resolveLimits(options);
@@ -87,7 +102,12 @@ export async function processRequest(
   try {
     // An undeclared body's admission grows with its buffer (a refit may wait for room, holding what was read).
     const grown = async (capacity: number) => admission?.refit({ estimateBytes: requestJobMemory(capacity, limits) });
-    const input = await readBody(request.body, { declared, cap, grown, idleMs, timeoutMs: limits.timeoutMs });
+    // The whole read's bound: bodyTimeoutMs, or the job's timeoutMs when that is shorter.
+    const whole =
+      limits.timeoutMs !== undefined && limits.timeoutMs <= wholeMs
+        ? { limitMs: limits.timeoutMs, option: 'timeoutMs' as const }
+        : { limitMs: wholeMs, option: 'bodyTimeoutMs' as const };
+    const input = await readBody(request.body, { declared, cap, grown, idleMs, whole });
     try {
       const result = await processAdmitted(input, options, async (memory, job) => {
         await admission?.refit(memory);
@@ -124,7 +144,7 @@ function positiveOption(name: string, value: number | undefined, fallback: numbe
   if (!Number.isSafeInteger(value) || value <= 0)
     throw new MediaError(
       'E_INVALID_OPTIONS',
-      `Expected ${name} to be a positive whole number${name === 'bodyIdleMs' ? ' of ms' : ' of bytes'}, got ${String(value)}.`,
+      `Expected ${name} to be a positive whole number${name.endsWith('Ms') ? ' of ms' : ' of bytes'}, got ${String(value)}.`,
       { option: name },
     );
   return value;
@@ -147,8 +167,8 @@ interface BodyBounds {
   grown: (capacity: number) => Promise<void>;
   /** Longest wait for the next bytes. */
   idleMs: number;
-  /** Longest the whole read may take, if set. */
-  timeoutMs: number | undefined;
+  /** Longest the whole read may take, and the option that said so. */
+  whole: { limitMs: number; option: 'timeoutMs' | 'bodyTimeoutMs' };
 }
 
 /**
@@ -158,27 +178,27 @@ interface BodyBounds {
  */
 async function readBody(
   body: ReadableStream<Uint8Array> | null,
-  { declared, cap, grown, idleMs, timeoutMs }: BodyBounds,
+  { declared, cap, grown, idleMs, whole }: BodyBounds,
 ): Promise<Uint8Array> {
   const limit = declared ?? cap;
   const began = Date.now();
-  /** `read`, or E_TIMEOUT when no bytes come for idleMs or the read passes timeoutMs; `cancel` ends the stream. */
+  /** `read`, or E_TIMEOUT when no bytes come for idleMs or the read passes its whole bound; `cancel` ends the stream. */
   const timed = <T>(read: Promise<T>, cancel: () => Promise<void>): Promise<T> => {
-    const left = timeoutMs === undefined ? Number.POSITIVE_INFINITY : timeoutMs - (Date.now() - began);
+    const left = whole.limitMs - (Date.now() - began);
     const wait = Math.max(0, Math.min(idleMs, left));
     let timer: ReturnType<typeof setTimeout> | undefined;
     const stalled = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
-        const whole = wait < idleMs;
+        const tooLong = wait < idleMs;
         reject(
           new MediaError(
             'E_TIMEOUT',
-            whole
-              ? `The upload took longer than timeoutMs (${timeoutMs} ms) to arrive, ${filled} bytes in: it was ended; send it again.`
+            tooLong
+              ? `The upload took longer than ${whole.option} (${whole.limitMs} ms) to arrive, ${filled} bytes in: it was ended; send it again${whole.option === 'bodyTimeoutMs' ? ' over a faster connection, or raise bodyTimeoutMs' : ''}.`
               : `The upload stalled: no bytes came for ${idleMs} ms (bodyIdleMs), ${filled} bytes in: it was ended; send it again.`,
             {
               stage: 'upload',
-              ...(whole ? { timeoutMs } : { bodyIdleMs: idleMs }),
+              ...(tooLong ? { [whole.option]: whole.limitMs } : { bodyIdleMs: idleMs }),
               bytes: filled,
               declaredBytes: declared,
             },
