@@ -346,9 +346,9 @@ describe('processRequest bounds the time it reads a body for', () => {
     expect(memoryGovernor()!.state()).toMatchObject({ runningJobs: 0, admittedBytes: 0 });
   });
 
-  it('defaults bodyTimeoutMs to a documented 30 s and refuses one that is not a positive integer, typed', async () => {
+  it('defaults bodyTimeoutMs to a documented 20 s and refuses one that is not a positive integer, typed', async () => {
     const { DEFAULT_BODY_TIMEOUT_MS } = await import('./process-request.js');
-    expect(DEFAULT_BODY_TIMEOUT_MS).toBe(30_000);
+    expect(DEFAULT_BODY_TIMEOUT_MS).toBe(20_000);
     for (const bodyTimeoutMs of [0, -1, 1.5, Number.NaN])
       await failsWith(processRequest(post(new Uint8Array(8)), { bodyTimeoutMs }), MediaError, 'E_INVALID_OPTIONS');
   });

@@ -9,7 +9,7 @@
 // has sent so far, refitted each time its buffer grows. A body that stops arriving holds its admission
 // while it is read, so the read is bounded in time too: it ends, E_TIMEOUT with `details.stage: 'upload'`,
 // when no bytes came for `bodyIdleMs` (10 s by default) or when the whole read took longer than
-// `bodyTimeoutMs` (30 s by default: a client that sends a byte now and then is never idle) or `timeoutMs`
+// `bodyTimeoutMs` (20 s by default: a client that sends a byte now and then is never idle) or `timeoutMs`
 // (when one is set and shorter; the job's own `timeoutMs` counts again from when the body is read). A body that fails
 // or ends short of its Content-Length is E_INVALID_INPUT: the upload ended early.
 import { isMediaError, MediaError } from './errors.js';
@@ -44,11 +44,12 @@ export const DEFAULT_MAX_INPUT_BYTES = 16 * 1024 * 1024;
 export const DEFAULT_BODY_IDLE_MS = 10_000;
 
 /**
- * The default `bodyTimeoutMs`: 30 s for the whole body to arrive (16 MiB at 560 KB/s, a 3 MB photo at
- * 100 KB/s). A client that trickles a byte every few seconds is never idle, and would otherwise hold its
- * admission as long as it likes; 30 s is also how long the Workers entry lets a job wait for its turn.
+ * The default `bodyTimeoutMs`: 20 s for the whole body to arrive (16 MiB at 840 KB/s, a 3 MB photo at
+ * 150 KB/s). A client that trickles a byte every few seconds is never idle, and would otherwise hold its
+ * admission as long as it likes; under the 30 s the Workers entry lets a job wait for its turn, so a job
+ * queued behind the slowest upload is still admitted.
  */
-export const DEFAULT_BODY_TIMEOUT_MS = 30_000;
+export const DEFAULT_BODY_TIMEOUT_MS = 20_000;
 
 /** Options of `processRequest`: `process`'s, and the most body it reads and how long it waits for it. */
 export interface ProcessRequestOptions extends ProcessOptions {
@@ -61,7 +62,7 @@ export interface ProcessRequestOptions extends ProcessOptions {
    */
   bodyIdleMs?: number;
   /**
-   * Longest, in ms, the whole body may take to arrive (default 30,000); past it, `E_TIMEOUT`
+   * Longest, in ms, the whole body may take to arrive (default 20,000); past it, `E_TIMEOUT`
    * (`details.stage: 'upload'`, `details.bodyTimeoutMs`) and the admission is given back. A shorter
    * `timeoutMs` bounds the read instead.
    */

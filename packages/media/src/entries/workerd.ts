@@ -45,7 +45,7 @@ setAvifMemoryLimit(WORKERS_AVIF_MAX_MEMORY);
  * alone and three small ones run together. Jobs past it wait, and past 32 waiting or 30 s they are E_BUSY
  * (docs/runtimes.md "Many requests in one isolate"). A `processRequest` job holds its admission while its
  * body arrives, so a body that stops arriving ends after `bodyIdleMs` (DEFAULT_BODY_IDLE_MS, 10 s, well
- * inside the 30 s the jobs behind it wait), and one that trickles after `bodyTimeoutMs` (30 s), with
+ * inside the 30 s the jobs behind it wait), and one that trickles after `bodyTimeoutMs` (20 s), with
  * E_TIMEOUT, giving it back. `configureMemoryGovernor`
  * changes the fields it is given (or, with undefined, turns governing off).
  */
