@@ -261,6 +261,27 @@ function stalledRequest(first: Uint8Array, declared: number, { bytes = false } =
   return { request, state };
 }
 
+/** A request declaring `declared` bytes whose body sends one byte every 5 ms: never idle, never done. */
+function tricklingRequest(declared: number) {
+  const state = { sent: 0 };
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        controller.enqueue(new Uint8Array([state.sent++ & 0xff]));
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  const request = new Request('http://localhost/', {
+    method: 'POST',
+    body,
+    duplex: 'half',
+    headers: { 'content-length': String(declared) },
+  } as RequestInit);
+  return { request, state };
+}
+
 describe('processRequest bounds the time it reads a body for', () => {
   for (const bytes of [false, true]) {
     it(`a body that stops arriving is E_TIMEOUT (stage upload) after bodyIdleMs, its admission given back, and a job behind it admitted (${bytes ? 'byte stream' : 'default stream'})`, async () => {
@@ -286,22 +307,7 @@ describe('processRequest bounds the time it reads a body for', () => {
 
   it('with timeoutMs, a body that keeps trickling is ended when the whole read passes it (E_TIMEOUT, stage upload)', async () => {
     configureMemoryGovernor({ maxConcurrentMemory: 64 * MB });
-    let sent = 0;
-    const body = new ReadableStream<Uint8Array>(
-      {
-        async pull(controller) {
-          await new Promise((resolve) => setTimeout(resolve, 5));
-          controller.enqueue(new Uint8Array([sent++ & 0xff]));
-        },
-      },
-      { highWaterMark: 0 },
-    );
-    const request = new Request('http://localhost/', {
-      method: 'POST',
-      body,
-      duplex: 'half',
-      headers: { 'content-length': '1000000' },
-    } as RequestInit);
+    const { request, state } = tricklingRequest(1_000_000);
     const began = Date.now();
     const error = await failsWith(
       processRequest(request, { timeoutMs: 150, bodyIdleMs: 10_000 }),
@@ -310,28 +316,13 @@ describe('processRequest bounds the time it reads a body for', () => {
     );
     expect(Date.now() - began).toBeGreaterThanOrEqual(140);
     expect(error.details).toMatchObject({ stage: 'upload', timeoutMs: 150, declaredBytes: 1_000_000 });
-    expect(sent).toBeGreaterThan(0); // it was trickling, never idle for bodyIdleMs
+    expect(state.sent).toBeGreaterThan(0); // it was trickling, never idle for bodyIdleMs
     expect(memoryGovernor()!.state()).toMatchObject({ runningJobs: 0, admittedBytes: 0 });
   });
 
   it('without timeoutMs, a body that keeps trickling is ended at bodyTimeoutMs (E_TIMEOUT, stage upload), its admission given back', async () => {
     configureMemoryGovernor({ maxConcurrentMemory: 64 * MB });
-    let sent = 0;
-    const body = new ReadableStream<Uint8Array>(
-      {
-        async pull(controller) {
-          await new Promise((resolve) => setTimeout(resolve, 5));
-          controller.enqueue(new Uint8Array([sent++ & 0xff]));
-        },
-      },
-      { highWaterMark: 0 },
-    );
-    const request = new Request('http://localhost/', {
-      method: 'POST',
-      body,
-      duplex: 'half',
-      headers: { 'content-length': '1000000' },
-    } as RequestInit);
+    const { request, state } = tricklingRequest(1_000_000);
     const began = Date.now();
     // A timeoutMs longer than bodyTimeoutMs leaves the read to bodyTimeoutMs.
     const error = await failsWith(
@@ -342,7 +333,7 @@ describe('processRequest bounds the time it reads a body for', () => {
     expect(Date.now() - began).toBeGreaterThanOrEqual(140);
     expect(error.details).toMatchObject({ stage: 'upload', bodyTimeoutMs: 150, declaredBytes: 1_000_000 });
     expect(error.message).toMatch(/bodyTimeoutMs \(150 ms\)/);
-    expect(sent).toBeGreaterThan(0); // it was trickling, never idle for bodyIdleMs
+    expect(state.sent).toBeGreaterThan(0); // it was trickling, never idle for bodyIdleMs
     expect(memoryGovernor()!.state()).toMatchObject({ runningJobs: 0, admittedBytes: 0 });
   });
 
